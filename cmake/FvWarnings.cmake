@@ -1,0 +1,31 @@
+# Compile options shared by every fvkit target: fv_options (interface library).
+add_library(fv_options INTERFACE)
+target_compile_options(fv_options INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wno-unused-parameter>)
+if(FV_WERROR)
+  target_compile_options(fv_options INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Werror>
+                                              $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings>)
+endif()
+target_compile_options(fv_options INTERFACE
+  $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra,-Wno-unused-parameter>)
+if(FV_SANITIZE)
+  target_compile_options(fv_options INTERFACE
+    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined>)
+  target_link_options(fv_options INTERFACE -fsanitize=address,undefined)
+endif()
+if(CMAKE_BUILD_TYPE STREQUAL "Debug")
+  target_compile_definitions(fv_options INTERFACE FV_DEBUG=1)
+endif()
+
+# fv_layer_library(NAME DIR [LIBS ...]): one library per layer from the .cpp files of DIR,
+# excluding the program entry points (*_main.cpp).
+function(fv_layer_library name)
+  cmake_parse_arguments(A "" "" "LIBS" ${ARGN})
+  file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  list(FILTER srcs EXCLUDE REGEX ".*_main\\.cpp$")
+  add_library(fv_${name} STATIC ${srcs})
+  add_library(fv::${name} ALIAS fv_${name})
+  target_include_directories(fv_${name} PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+  target_link_libraries(fv_${name} PUBLIC fv_options ${A_LIBS})
+  set_target_properties(fv_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()

@@ -1,0 +1,51 @@
+#pragma once
+/// \file mesh.hpp
+/// fv::Mesh: an imported unstructured mesh in memory, as the readers (CGNS, SU2, Gmsh) and the
+/// generators produce it and fvprep consumes it. All indices are 0-based.
+///
+/// Node order of cells follows the CGNS convention (same corners as VTK for Tet/Pyramid/Hex;
+/// PENTA_6 = triangle 0-1-2 then 3-4-5 above it). Readers convert other conventions to it.
+/// With that order the faces of standard cells point outward (see prep/cell_faces.hpp).
+#include "common/csr.hpp"
+#include "common/types.hpp"
+#include "common/zone.hpp"
+
+#include <string>
+#include <vector>
+
+namespace fv {
+
+/// An imported mesh. Owns all its data.
+struct Mesh {
+  // ---- nodes
+  std::vector<real_t> xyz; ///< 3 per node, interleaved, in file units (normally m)
+
+  // ---- volume cells
+  std::vector<CellType> cellType; ///< one per cell
+  Csr cellNodes;                  ///< nodes of each cell (for Polyhedron: its distinct nodes)
+  /// Polyhedral cells only: for cell c with polyCell[c] = k >= 0, polyCellFaces row k lists
+  /// faces of polyFaceNodes; an entry ~f (bitwise not, negative) means face f is reversed for
+  /// this cell. polyCell[c] = -1 for standard cells. Empty when the mesh has no polyhedra.
+  std::vector<idx_t> polyCell;
+  Csr polyCellFaces;
+  Csr polyFaceNodes;
+
+  // ---- boundary faces (polygons of 3 or more nodes, any orientation as read)
+  Csr bfaceNodes;               ///< nodes of each boundary face
+  std::vector<idx_t> bfacePatch; ///< patch index of each boundary face
+  std::vector<Patch> patches;    ///< patch table
+
+  // ---- provenance, for messages: ids as the file numbers them
+  std::vector<gidx_t> cellFileId;  ///< file id of each cell (e.g. CGNS element id, 1-based)
+  std::vector<gidx_t> bfaceFileId; ///< file id of each boundary face (-1 if synthesised)
+  std::string path;                ///< file the mesh was read from
+  std::string format;              ///< "CGNS/HDF5", "CGNS/ADF", "SU2", "Gmsh 4.1 binary", ...
+  std::string writer;              ///< tool that wrote the file, when the file says
+  std::vector<std::string> warnings; ///< non-fatal issues found while reading
+
+  idx_t nNodes() const { return static_cast<idx_t>(xyz.size() / 3); }
+  idx_t nCells() const { return static_cast<idx_t>(cellType.size()); }
+  idx_t nBoundaryFaces() const { return bfaceNodes.rows(); }
+};
+
+} // namespace fv

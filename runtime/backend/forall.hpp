@@ -1,0 +1,64 @@
+#pragma once
+/// \file forall.hpp
+/// The one dispatch point of fvkit's runtime, as MFEM's forall / AMReX's ParallelFor:
+///
+///   fv::forall("gradient", n, [=] FV_HOST_DEVICE (fv::idx_t i) { ... });
+///
+/// With CUDA (FV_HAVE_CUDA, translation unit compiled by nvcc) it launches a grid-stride kernel
+/// on the current stream and checks the launch; otherwise it runs an OpenMP parallel loop (or a
+/// serial loop without OpenMP). Backend #ifdefs live here and in backend/*.{hpp,cpp} only.
+#include "common/error.hpp"
+#include "common/types.hpp"
+
+#if defined(FV_HAVE_CUDA) && defined(__CUDACC__)
+#include <cuda_runtime.h>
+#define FV_BACKEND_CUDA 1
+#endif
+
+namespace fv {
+
+/// Where kernels run.
+enum class Device { Cpu, Cuda };
+
+/// The active device for fv::forall (set once at start-up by the runtime).
+Device active_device();
+void set_active_device(Device d);
+
+/// Name of the active backend for messages: "cuda" or "cpu (OpenMP, N threads)".
+const char* backend_name();
+
+#if defined(FV_BACKEND_CUDA)
+namespace detail {
+template <class F>
+__global__ void forall_kernel(idx_t n, F f) {
+  for (idx_t i = static_cast<idx_t>(blockIdx.x * blockDim.x + threadIdx.x); i < n;
+       i += static_cast<idx_t>(blockDim.x * gridDim.x))
+    f(i);
+}
+void check_launch(const char* label); // cudaGetLastError() -> fv::Error naming the kernel
+cudaStream_t current_stream();
+} // namespace detail
+#endif
+
+/// Runs f(i) for i in [0, n) on the active device. `label` names the kernel in errors and
+/// profiles. f must be a FV_HOST_DEVICE functor capturing by value (device pointers only).
+template <class F>
+void forall(const char* label, idx_t n, F&& f) {
+  if (n <= 0) return;
+#if defined(FV_BACKEND_CUDA)
+  if (active_device() == Device::Cuda) {
+    constexpr int block = 256;
+    const int grid = static_cast<int>((static_cast<long long>(n) + block - 1) / block);
+    detail::forall_kernel<<<grid, block, 0, detail::current_stream()>>>(n, f);
+    detail::check_launch(label);
+    return;
+  }
+#endif
+  (void)label;
+#if defined(FV_HAVE_OPENMP)
+#pragma omp parallel for schedule(static)
+#endif
+  for (idx_t i = 0; i < n; ++i) f(i);
+}
+
+} // namespace fv

@@ -1,0 +1,29 @@
+#pragma once
+/// \file testing.hpp
+/// Helpers shared by fvkit's tests: paths to the shared real meshes (skipping when absent) and
+/// per-test scratch directories.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace fv::testing {
+
+/// Directory of the shared real meshes (../shared/meshes), or "" when it is absent.
+std::string shared_meshes_dir();
+
+/// Full path of a shared mesh, e.g. shared_mesh("cgns/wedge_2d_quads.cgns"); "" when absent.
+std::string shared_mesh(const std::string& relative);
+
+/// All shared mesh files (relative paths like "su2/mesh_brick_hex_ffd.su2"); empty when absent.
+std::vector<std::string> shared_mesh_list();
+
+/// A fresh empty scratch directory for the current test, under the build tree.
+std::string scratch_dir();
+
+} // namespace fv::testing
+
+/// Skips the current test when ../shared/meshes (or the given mesh) is not there.
+#define FV_REQUIRE_SHARED_MESH(path_var, relative)                                                 \
+  const std::string path_var = ::fv::testing::shared_mesh(relative);                              \
+  if (path_var.empty()) GTEST_SKIP() << "shared mesh " << (relative) << " not available"
