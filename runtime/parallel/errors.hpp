@@ -2,13 +2,19 @@
 /// \file errors.hpp
 /// Failure handling across ranks. fvrun must never hang because one rank failed:
 ///   - check_all(comm, ok, msg): COLLECTIVE. If any rank passes ok == false, every rank throws
-///     the same fv::Error (the message of the lowest failing rank, prefixed with "rank R: ").
+///     the same fv::Error (the message of the lowest failing rank, prefixed with "rank R: "
+///     unless every rank failed).
 ///     Use it where all ranks reach the same point (set-up, output, restart).
 ///   - abort_all(msg): NOT collective. Prints "fvrun: error: rank R: msg" once on stderr and
 ///     calls MPI_Abort, which terminates every rank. Use it when a rank fails where the others
 ///     may be blocked in communication (inside the iteration loop).
-///   - run_mpi_main(): the MPI counterpart of fv::run_main(): an fv::Error escaping the body on
-///     any rank becomes abort_all(), so an error on one rank cannot leave the others waiting.
+///   - run_mpi_main(): the MPI counterpart of fv::run_main(). An error escaping the body ends
+///     the program cleanly with one message from rank 0 and the error's exit code when every
+///     rank failed (check_all, or the same bad input on all ranks: they are given 3 s to
+///     agree); otherwise it becomes abort_all(), so one failing rank never leaves the others
+///     waiting.
+#include "common/error.hpp"
+
 #include <functional>
 #include <mpi.h>
 #include <string>
@@ -17,7 +23,8 @@ namespace fv::parallel {
 
 /// Collective error check (see file comment). Cost: one MPI_Allreduce (+ one broadcast on
 /// failure).
-void check_all(MPI_Comm comm, bool ok, const std::string& msg);
+/// `kind` is the error's kind on every rank (Usage: exit code 2).
+void check_all(MPI_Comm comm, bool ok, const std::string& msg, ErrorKind kind = ErrorKind::Runtime);
 
 /// Runs body() on this rank and turns an exception on any rank into one collective fv::Error:
 /// every rank throws with the lowest failing rank's message. body() must not itself
