@@ -121,4 +121,13 @@ void synchronize(Device where) {
   (void)where;
 }
 
+bool cuda_available() {
+#if defined(FV_BACKEND_CUDA)
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+#else
+  return false;
+#endif
+}
+
 } // namespace fv::backend

@@ -32,6 +32,9 @@ void copy_to_device(void* dev_dst, const void* host_src, std::size_t bytes, Devi
 /// Waits until all kernels queued on the current stream have finished (no-op on the CPU).
 void synchronize(Device where);
 
+/// True when this build has the CUDA backend and at least one GPU is visible.
+bool cuda_available();
+
 } // namespace backend
 
 /// Owning array in the active backend's memory (see file comment). Move-only.

@@ -2,6 +2,8 @@
 // reductions under mpiexec -n 2 and -n 4, with synthetic chain zones (tests/parallel/
 // chain_zones.hpp) built with hand-made exchange lists. Runs on the CPU backend (OpenMP).
 #include "common/error.hpp"
+#include "runtime/backend/device_buffer.hpp"
+#include "runtime/backend/mpi_cuda.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -121,6 +123,45 @@ TEST(HaloExchange, NodePartialSumsAreCompletedOnEveryZone) {
       EXPECT_DOUBLE_EQ(v[2 * i + j], total[j][g]) << "node " << g;
   }
   EXPECT_EQ(shared, 4 * static_cast<int>(z.nodeExchange.neighbours.size()));
+}
+
+TEST(HaloExchange, DeviceMemoryOnTheGpuWithEveryTransport) {
+  if (!backend::cuda_available()) GTEST_SKIP() << "no CUDA backend or no GPU";
+  const int rank = comm_rank(MPI_COMM_WORLD);
+  set_active_device(Device::Cuda);
+  std::vector<parallel::Transport> transports = {parallel::Transport::HostStaged};
+  if (backend::mpi_cuda_aware()) transports.push_back(parallel::Transport::CudaAware);
+  const Zone z = my_zone();
+  for (const auto t : transports) {
+    SCOPED_TRACE(parallel::transport_name(t));
+    HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy, t);
+    const auto host = owned_only(z, 5, 7);
+    DeviceBuffer<real_t> u(host.size());
+    u.copy_from_host(host.data(), host.size());
+    halo.exchange({FieldView::interleaved(u.data(), 5)});
+    std::vector<real_t> back(host.size());
+    u.copy_to_host(back.data(), back.size());
+    for (idx_t c = 0; c < z.nTotalCells(); ++c)
+      for (int j = 0; j < 5; ++j)
+        EXPECT_EQ(back[c * 5 + j], cell_value(z.cellGlobalId[c], j, 7));
+
+    HaloExchange nodes(MPI_COMM_WORLD, z.nodeExchange, z.nNodes, 1, HaloMode::Sum, t);
+    std::vector<real_t> ones(static_cast<std::size_t>(z.nNodes), 1.0 + rank);
+    DeviceBuffer<real_t> v(ones.size());
+    v.copy_from_host(ones.data(), ones.size());
+    nodes.exchange({FieldView::interleaved(v.data(), 1)});
+    v.copy_to_host(ones.data(), ones.size());
+    std::vector<char> shared(static_cast<std::size_t>(z.nNodes), 0);
+    std::map<idx_t, int> owner_of_shared; // local node -> neighbour zone
+    for (idx_t k = 0; k < z.nodeExchange.send.rows(); ++k)
+      for (idx_t j = z.nodeExchange.send.begin(k); j < z.nodeExchange.send.end(k); ++j)
+        owner_of_shared[z.nodeExchange.send.indices()[j]] = z.nodeExchange.neighbours[k];
+    for (idx_t i = 0; i < z.nNodes; ++i) {
+      const auto it = owner_of_shared.find(i);
+      EXPECT_EQ(ones[i], 1.0 + rank + (it == owner_of_shared.end() ? 0.0 : 1.0 + it->second));
+    }
+  }
+  set_active_device(Device::Cpu);
 }
 
 TEST(HaloExchange, InconsistentListsAreRefusedOnEveryRank) {
