@@ -53,6 +53,22 @@ Csr greedy_balanced(idx_t n, Neighbours&& neighbours) {
     colour[v] = best;
     ++size[best];
   }
+  // Refinement sweeps: move a vertex to the smallest admissible colour when that colour is at
+  // least two smaller than its own (every move strictly reduces the spread of sizes).
+  for (int sweep = 0; sweep < 2; ++sweep) {
+    std::fill(stamp.begin(), stamp.end(), 0);
+    for (idx_t v = 0; v < n; ++v) {
+      neighbours(v, [&](idx_t u) { stamp[colour[u]] = v + 1; });
+      idx_t best = colour[v];
+      for (idx_t k = 0; k < nColours; ++k)
+        if (stamp[k] != v + 1 && size[k] < size[best]) best = k;
+      if (size[best] + 1 < size[colour[v]]) {
+        --size[colour[v]];
+        ++size[best];
+        colour[v] = best;
+      }
+    }
+  }
   Csr groups = Csr::from_counts(size);
   std::vector<idx_t> fill(groups.offsets().begin(), groups.offsets().end() - 1);
   for (idx_t v = 0; v < n; ++v)

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <iterator>
 #include <utility>
 
@@ -71,6 +72,51 @@ std::vector<idx_t> rcm_order(const Csr& adj) {
   boost::cuthill_mckee_ordering(g, cm.rbegin(), colorMap, boost::make_out_degree_map(g));
   for (idx_t i = 0; i < n; ++i)
     order[i] = static_cast<idx_t>(cm[i]);
+  return order;
+}
+
+std::vector<idx_t> rcm_order_towards(const Csr& adj, const std::vector<char>& last) {
+  const idx_t n = adj.rows();
+  std::vector<idx_t> flagged;
+  for (idx_t i = 0; i < n; ++i)
+    if (last[i]) flagged.push_back(i);
+  if (flagged.empty()) return rcm_order(adj);
+  // Graph with a virtual source (vertex n) joined to every flagged vertex.
+  std::vector<idx_t> counts(static_cast<std::size_t>(n) + 1);
+  for (idx_t i = 0; i < n; ++i)
+    counts[i] = adj.size(i) + (last[i] ? 1 : 0);
+  counts[n] = static_cast<idx_t>(flagged.size());
+  Csr ext = Csr::from_counts(counts);
+  for (idx_t i = 0; i < n; ++i) {
+    idx_t* out = std::copy(adj.row(i), adj.row(i) + adj.size(i), ext.row(i));
+    if (last[i]) *out = n;
+  }
+  std::copy(flagged.begin(), flagged.end(), ext.row(n));
+  const Graph g(boost::edges_are_sorted, CsrEdgeIterator(&ext, 0), CsrEdgeIterator(&ext, ext.nnz()),
+                static_cast<Vertex>(n + 1), static_cast<Vertex>(ext.nnz()));
+  std::vector<boost::default_color_type> colors(static_cast<std::size_t>(n) + 1);
+  auto colorMap = boost::make_iterator_property_map(colors.begin(), get(boost::vertex_index, g));
+  // CM sorts the vertices a BFS step discovers by this "degree"; the flagged vertices are all
+  // discovered from the source, so ranking them by index keeps their relative order.
+  std::vector<idx_t> degree(static_cast<std::size_t>(n) + 1);
+  for (idx_t i = 0; i < n; ++i)
+    degree[i] = last[i] ? i : adj.size(i);
+  auto degreeMap = boost::make_iterator_property_map(degree.begin(), get(boost::vertex_index, g));
+  std::vector<Vertex> cm;
+  cm.reserve(static_cast<std::size_t>(n) + 1);
+  boost::cuthill_mckee_ordering(g, std::deque<Vertex>{static_cast<Vertex>(n)},
+                                std::back_inserter(cm), colorMap, degreeMap);
+  // cm: source, then reached vertices in CM order. Unreached components go first, in RCM order.
+  std::vector<char> reached(static_cast<std::size_t>(n), 0);
+  for (std::size_t k = 1; k < cm.size(); ++k)
+    reached[cm[k]] = 1;
+  std::vector<idx_t> order;
+  order.reserve(static_cast<std::size_t>(n));
+  if (static_cast<idx_t>(cm.size()) - 1 < n)
+    for (idx_t v : rcm_order(adj))
+      if (!reached[v]) order.push_back(v);
+  for (std::size_t k = cm.size(); k-- > 1;)
+    order.push_back(static_cast<idx_t>(cm[k]));
   return order;
 }
 

@@ -84,7 +84,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
         if (partOf[c] == part) *out++ = cellLocal[c];
       }
     }
-    order = rcm_order(adj);
+    order = rcm_order_towards(adj, interface);
   }
   std::stable_partition(order.begin(), order.end(), [&](idx_t i) { return !interface[i]; });
   idx_t nInterior = 0;
