@@ -69,17 +69,22 @@ void side_triangles(int side, int tri[2][3]) {
             d = f[(lowest + 3) % 4];
   const int t[2][3] = {{a, b, c}, {a, c, d}};
   for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 3; ++j) tri[i][j] = t[i][j];
+    for (int j = 0; j < 3; ++j)
+      tri[i][j] = t[i][j];
 }
 
 /// Whether the block face of a `kind` cell on block side `side` is cut into two triangles.
 bool side_is_split(Kind kind, int side) {
   switch (kind) {
   case Kind::Hex:
-  case Kind::Pyr6: return false;
-  case Kind::Tet: return true;
-  case Kind::Prism: return side >= 4;
-  case Kind::Trans: return side != 0;
+  case Kind::Pyr6:
+    return false;
+  case Kind::Tet:
+    return true;
+  case Kind::Prism:
+    return side >= 4;
+  case Kind::Trans:
+    return side != 0;
   }
   return false;
 }
@@ -87,7 +92,9 @@ bool side_is_split(Kind kind, int side) {
 Split make_split(Kind kind) {
   Split s;
   switch (kind) {
-  case Kind::Hex: s.cells.push_back({CellType::Hex, 8, {0, 1, 2, 3, 4, 5, 6, 7}}); break;
+  case Kind::Hex:
+    s.cells.push_back({CellType::Hex, 8, {0, 1, 2, 3, 4, 5, 6, 7}});
+    break;
   case Kind::Tet: {
     // Kuhn split: paths 000 -> e_a -> e_a + e_b -> 111 over the 6 axis orders (a, b, c);
     // det(e_a, e_b, e_c) is the parity of the order, odd orders swap the middle two nodes.
@@ -111,7 +118,8 @@ Split make_split(Kind kind) {
     break;
   case Kind::Pyr6:
     s.centres = 1;
-    for (const auto& f : kSideFace) s.cells.push_back({CellType::Pyramid, 5, {f[0], f[3], f[2], f[1], 8}});
+    for (const auto& f : kSideFace)
+      s.cells.push_back({CellType::Pyramid, 5, {f[0], f[3], f[2], f[1], 8}});
     break;
   case Kind::Trans:
     s.centres = 1;
@@ -123,11 +131,13 @@ Split make_split(Kind kind) {
       }
       int tri[2][3];
       side_triangles(side, tri);
-      for (auto& t : tri) s.cells.push_back({CellType::Tet, 4, {t[0], t[2], t[1], 8}});
+      for (auto& t : tri)
+        s.cells.push_back({CellType::Tet, 4, {t[0], t[2], t[1], 8}});
     }
     break;
   }
-  for (const auto& c : s.cells) s.nnz += c.n;
+  for (const auto& c : s.cells)
+    s.nnz += c.n;
   return s;
 }
 
@@ -143,9 +153,12 @@ const Split& split_of(Kind k) {
 
 std::array<real_t, 3> default_extent(MeshFamily f) {
   switch (f) {
-  case MeshFamily::Box: return {1.0, 1.0, 1.0};
-  case MeshFamily::Channel: return {3.0, 1.0, 0.5};
-  case MeshFamily::Wedge: return {1.0, 1.0, 0.25};
+  case MeshFamily::Box:
+    return {1.0, 1.0, 1.0};
+  case MeshFamily::Channel:
+    return {3.0, 1.0, 0.5};
+  case MeshFamily::Wedge:
+    return {1.0, 1.0, 0.25};
   }
   return {1.0, 1.0, 1.0};
 }
@@ -153,8 +166,10 @@ std::array<real_t, 3> default_extent(MeshFamily f) {
 std::array<real_t, 3> resolve_extent(const GenOptions& o) {
   auto e = default_extent(o.family);
   for (int d = 0; d < 3; ++d) {
-    FV_VERIFY_USAGE(o.extent[d] >= 0 && std::isfinite(o.extent[d]),
-                    "extent " << "xyz"[d] << " = " << o.extent[d] << " must be positive");
+    FV_VERIFY_USAGE(o.extent[d] >= 0 && std::isfinite(o.extent[d]), "extent "
+                                                                        << "xyz"[d] << " = "
+                                                                        << o.extent[d]
+                                                                        << " must be positive");
     if (o.extent[d] > 0) e[d] = o.extent[d];
   }
   return e;
@@ -165,9 +180,9 @@ struct GridMap {
   MeshFamily family;
   std::int64_t ni, nj, nk;
   real_t lx, ly, lz;
-  real_t x0 = 0, lb = 1, hb = 0;        // channel bump
-  real_t xr = 0, tanTheta = 0;          // wedge ramp
-  std::int64_t ic = 0;                  // wedge: block line of the ramp corner
+  real_t x0 = 0, lb = 1, hb = 0; // channel bump
+  real_t xr = 0, tanTheta = 0;   // wedge ramp
+  std::int64_t ic = 0;           // wedge: block line of the ramp corner
 
   real_t x_of(std::int64_t i) const {
     if (family != MeshFamily::Wedge) return lx * static_cast<real_t>(i) / static_cast<real_t>(ni);
@@ -215,11 +230,11 @@ struct NodeCoords {
       h2 = std::min(h2, d2);
     }
     const real_t h = std::sqrt(h2);
-    const std::uint64_t id =
-        static_cast<std::uint64_t>(i + (map.ni + 1) * (j + (map.nj + 1) * k));
+    const std::uint64_t id = static_cast<std::uint64_t>(i + (map.ni + 1) * (j + (map.nj + 1) * k));
     std::uint64_t key = IndexPermutation::mix(seed ^ 0xa0761d6478bd642fULL) ^ (id * 3);
     for (int d = 0; d < 3; ++d)
-      p[d] += perturb * h * (unit(IndexPermutation::mix(key + static_cast<std::uint64_t>(d))) - 0.5);
+      p[d] +=
+          perturb * h * (unit(IndexPermutation::mix(key + static_cast<std::uint64_t>(d))) - 0.5);
   }
 };
 
@@ -228,10 +243,14 @@ struct NodeCoords {
 
 Kind kind_of(GenCells c, std::int64_t i, std::int64_t ni) {
   switch (c) {
-  case GenCells::Hex: return Kind::Hex;
-  case GenCells::Tet: return Kind::Tet;
-  case GenCells::Prism: return Kind::Prism;
-  case GenCells::Pyramid: return Kind::Pyr6;
+  case GenCells::Hex:
+    return Kind::Hex;
+  case GenCells::Tet:
+    return Kind::Tet;
+  case GenCells::Prism:
+    return Kind::Prism;
+  case GenCells::Pyramid:
+    return Kind::Pyr6;
   case GenCells::Mixed: {
     const std::int64_t i1 = ni / 4, i2 = ni / 2;
     if (i < i1) return Kind::Hex;
@@ -245,7 +264,7 @@ Kind kind_of(GenCells c, std::int64_t i, std::int64_t ni) {
 
 struct Layout {
   std::int64_t ni = 0, nj = 0, nk = 0;
-  std::vector<Kind> kind;                           // per i
+  std::vector<Kind> kind;                            // per i
   std::vector<std::int64_t> cellPre, nnzPre, cenPre; // per i, size ni + 1
   std::int64_t rows = 0, nBlockNodes = 0;
   std::int64_t nCells = 0, nNnz = 0, nNodes = 0;
@@ -290,7 +309,8 @@ Layout make_layout(GenCells cells, const std::array<std::int64_t, 3>& n) {
       add(L.kind[side == 0 ? 0 : ni - 1], L.nj * L.nk);
     } else {
       const std::int64_t other = axis == 1 ? L.nk : L.nj;
-      for (std::size_t i = 0; i < ni; ++i) add(L.kind[i], other);
+      for (std::size_t i = 0; i < ni; ++i)
+        add(L.kind[i], other);
     }
   }
   return L;
@@ -316,10 +336,12 @@ GridMap make_map(const GenOptions& o, const std::array<std::int64_t, 3>& n,
 
 void validate(const GenOptions& o) {
   FV_VERIFY_USAGE(o.perturb >= 0 && o.perturb <= 0.3,
-                  "perturbation " << o.perturb << " must lie in [0, 0.3] (fraction of the local spacing)");
+                  "perturbation " << o.perturb
+                                  << " must lie in [0, 0.3] (fraction of the local spacing)");
   if (o.family == MeshFamily::Channel)
     FV_VERIFY_USAGE(o.bumpHeight >= 0 && o.bumpHeight < 0.5,
-                    "bump height " << o.bumpHeight << " must lie in [0, 0.5) (fraction of the channel height)");
+                    "bump height " << o.bumpHeight
+                                   << " must lie in [0, 0.5) (fraction of the channel height)");
   if (o.family == MeshFamily::Wedge) {
     FV_VERIFY_USAGE(o.wedgeAngleDeg > 0 && o.wedgeAngleDeg < 60,
                     "wedge angle " << o.wedgeAngleDeg << " must lie in (0, 60) degrees");
@@ -329,8 +351,8 @@ void validate(const GenOptions& o) {
   const bool given = o.n[0] > 0 || o.n[1] > 0 || o.n[2] > 0;
   if (given) {
     for (int d = 0; d < 3; ++d)
-      FV_VERIFY_USAGE(o.n[d] >= 1, "cells per direction must all be >= 1, got " << o.n[0] << ","
-                                                                                << o.n[1] << "," << o.n[2]);
+      FV_VERIFY_USAGE(o.n[d] >= 1, "cells per direction must all be >= 1, got "
+                                       << o.n[0] << "," << o.n[1] << "," << o.n[2]);
   } else {
     FV_VERIFY_USAGE(o.targetCells >= 1, "give the block size (n) or a target number of cells");
   }
@@ -338,11 +360,16 @@ void validate(const GenOptions& o) {
 
 real_t cells_per_block(GenCells c) {
   switch (c) {
-  case GenCells::Hex: return 1;
-  case GenCells::Tet: return 6;
-  case GenCells::Prism: return 2;
-  case GenCells::Pyramid: return 6;
-  case GenCells::Mixed: return 0.25 * 1 + 0.25 * 2 + 0.5 * 6;
+  case GenCells::Hex:
+    return 1;
+  case GenCells::Tet:
+    return 6;
+  case GenCells::Prism:
+    return 2;
+  case GenCells::Pyramid:
+    return 6;
+  case GenCells::Mixed:
+    return 0.25 * 1 + 0.25 * 2 + 0.5 * 6;
   }
   return 1;
 }
@@ -361,8 +388,9 @@ Patches patches_of(MeshFamily f) {
     return {{"inlet", "outlet", "lower_wall", "upper_wall", "side1", "side2"},
             {"BCInflow", "BCOutflow", "BCWall", "BCWall", "BCSymmetryPlane", "BCSymmetryPlane"}};
   case MeshFamily::Wedge:
-    return {{"inlet", "outlet", "lower_wall", "upper", "side1", "side2"},
-            {"BCInflow", "BCOutflow", "BCWall", "BCFarfield", "BCSymmetryPlane", "BCSymmetryPlane"}};
+    return {
+        {"inlet", "outlet", "lower_wall", "upper", "side1", "side2"},
+        {"BCInflow", "BCOutflow", "BCWall", "BCFarfield", "BCSymmetryPlane", "BCSymmetryPlane"}};
   }
   return {};
 }
@@ -378,8 +406,7 @@ GenGrid resolve_grid(const GenOptions& o) {
   g.n = o.n;
   if (g.n[0] <= 0) {
     const real_t vol = g.extent[0] * g.extent[1] * g.extent[2];
-    const real_t h =
-        std::cbrt(vol * cells_per_block(o.cells) / static_cast<real_t>(o.targetCells));
+    const real_t h = std::cbrt(vol * cells_per_block(o.cells) / static_cast<real_t>(o.targetCells));
     for (int d = 0; d < 3; ++d)
       g.n[d] = std::max<std::int64_t>(1, std::llround(g.extent[d] / h));
     if (o.cells == GenCells::Mixed) g.n[0] = std::max<std::int64_t>(g.n[0], 4);
@@ -390,16 +417,17 @@ GenGrid resolve_grid(const GenOptions& o) {
   FV_VERIFY_USAGE(o.family != MeshFamily::Wedge || g.n[0] >= 2,
                   "the wedge needs at least 2 block cells along x, got " << g.n[0]);
   for (int d = 0; d < 3; ++d)
-    FV_VERIFY_USAGE(g.n[d] <= kMaxIdx, "too many cells along " << "xyz"[d] << ": " << g.n[d]);
+    FV_VERIFY_USAGE(g.n[d] <= kMaxIdx, "too many cells along "
+                                           << "xyz"[d] << ": " << g.n[d]);
   if (o.family == MeshFamily::Wedge) {
     const real_t rise = (1 - o.rampStart) * g.extent[0] * std::tan(o.wedgeAngleDeg * kPi / 180.0);
-    FV_VERIFY_USAGE(rise < 0.9 * g.extent[1], "the wedge ramp rises " << rise
-                                                  << ", too close to the upper boundary y = "
-                                                  << g.extent[1]);
+    FV_VERIFY_USAGE(rise < 0.9 * g.extent[1],
+                    "the wedge ramp rises "
+                        << rise << ", too close to the upper boundary y = " << g.extent[1]);
   }
   // Size checks in floating point first: the products below must not overflow.
-  const real_t approxBlocks = static_cast<real_t>(g.n[0]) * static_cast<real_t>(g.n[1]) *
-                              static_cast<real_t>(g.n[2]);
+  const real_t approxBlocks =
+      static_cast<real_t>(g.n[0]) * static_cast<real_t>(g.n[1]) * static_cast<real_t>(g.n[2]);
   FV_VERIFY_USAGE(approxBlocks * 6 <= static_cast<real_t>(kMaxIdx) * 8,
                   "mesh of " << g.n[0] << "x" << g.n[1] << "x" << g.n[2]
                              << " block cells is too large for 32-bit indices");
@@ -427,8 +455,8 @@ Mesh generate_mesh(const GenOptions& o) {
   m.format = "generated";
   {
     std::ostringstream w;
-    w << "fvkit generate_mesh " << to_string(o.family) << " " << to_string(o.cells) << " "
-      << ni << "x" << nj << "x" << nk << " perturb=" << o.perturb
+    w << "fvkit generate_mesh " << to_string(o.family) << " " << to_string(o.cells) << " " << ni
+      << "x" << nj << "x" << nk << " perturb=" << o.perturb
       << " shuffle=" << (o.shuffle ? "yes" : "no") << " seed=" << o.seed;
     m.writer = w.str();
   }
@@ -452,11 +480,13 @@ Mesh generate_mesh(const GenOptions& o) {
         for (const auto& b : kCornerBits) {
           real_t p[3];
           coords.at(i + b[0], j + b[1], k + b[2], p);
-          for (int d = 0; d < 3; ++d) c[d] += 0.125 * p[d];
+          for (int d = 0; d < 3; ++d)
+            c[d] += 0.125 * p[d];
         }
         const std::int64_t id = L.nBlockNodes + r * cenPerRow + L.cenPre[u];
         real_t* dst = xyz + 3 * nodePerm.forward(id);
-        for (int d = 0; d < 3; ++d) dst[d] = c[d];
+        for (int d = 0; d < 3; ++d)
+          dst[d] = c[d];
       }
     }
   }
@@ -469,7 +499,8 @@ Mesh generate_mesh(const GenOptions& o) {
   if (uniform) {
     const idx_t npc = static_cast<idx_t>(L.nnzPre.back() / cellsPerRow);
     FV_OMP_FOR
-    for (std::int64_t c = 0; c <= L.nCells; ++c) offsets[static_cast<std::size_t>(c)] = static_cast<idx_t>(c) * npc;
+    for (std::int64_t c = 0; c <= L.nCells; ++c)
+      offsets[static_cast<std::size_t>(c)] = static_cast<idx_t>(c) * npc;
   } else {
     offsets[0] = 0;
     FV_OMP_FOR
@@ -478,10 +509,11 @@ Mesh generate_mesh(const GenOptions& o) {
         const Split& s = split_of(L.kind[static_cast<std::size_t>(i)]);
         const std::int64_t g0 = r * cellsPerRow + L.cellPre[static_cast<std::size_t>(i)];
         for (std::size_t t = 0; t < s.cells.size(); ++t)
-          offsets[static_cast<std::size_t>(cellPerm.forward(g0 + static_cast<std::int64_t>(t))) + 1] =
-              s.cells[t].n;
+          offsets[static_cast<std::size_t>(cellPerm.forward(g0 + static_cast<std::int64_t>(t))) +
+                  1] = s.cells[t].n;
       }
-    for (std::size_t c = 0; c < nCells; ++c) offsets[c + 1] += offsets[c];
+    for (std::size_t c = 0; c < nCells; ++c)
+      offsets[c + 1] += offsets[c];
   }
   std::vector<idx_t> indices(static_cast<std::size_t>(L.nNnz));
   {
@@ -499,14 +531,17 @@ Mesh generate_mesh(const GenOptions& o) {
           local[c] = static_cast<idx_t>(nodePerm.forward(
               L.node_id(i + kCornerBits[c][0], j + kCornerBits[c][1], k + kCornerBits[c][2])));
         if (s.centres)
-          local[8] = static_cast<idx_t>(nodePerm.forward(L.nBlockNodes + r * cenPerRow + L.cenPre[u]));
+          local[8] =
+              static_cast<idx_t>(nodePerm.forward(L.nBlockNodes + r * cenPerRow + L.cenPre[u]));
         const std::int64_t g0 = r * cellsPerRow + L.cellPre[u];
         for (std::size_t t = 0; t < s.cells.size(); ++t) {
           const SubCell& sc = s.cells[t];
-          const auto c = static_cast<std::size_t>(cellPerm.forward(g0 + static_cast<std::int64_t>(t)));
+          const auto c =
+              static_cast<std::size_t>(cellPerm.forward(g0 + static_cast<std::int64_t>(t)));
           types[c] = sc.type;
           idx_t* dst = out + off[c];
-          for (int v = 0; v < sc.n; ++v) dst[v] = local[sc.v[v]];
+          for (int v = 0; v < sc.n; ++v)
+            dst[v] = local[sc.v[v]];
         }
       }
     }
@@ -535,33 +570,39 @@ Mesh generate_mesh(const GenOptions& o) {
         int tri[2][3];
         side_triangles(side, tri);
         for (auto& t : tri) {
-          for (int v : t) pIdx.push_back(local[v]);
+          for (int v : t)
+            pIdx.push_back(local[v]);
           pSize.push_back(3);
         }
       } else {
-        for (int v : kSideFace[side]) pIdx.push_back(local[v]);
+        for (int v : kSideFace[side])
+          pIdx.push_back(local[v]);
         pSize.push_back(4);
       }
     };
     if (axis == 0) {
       const std::int64_t i = high ? ni - 1 : 0;
       for (std::int64_t k = 0; k < nk; ++k)
-        for (std::int64_t j = 0; j < nj; ++j) emit(i, j, k);
+        for (std::int64_t j = 0; j < nj; ++j)
+          emit(i, j, k);
     } else if (axis == 1) {
       const std::int64_t j = high ? nj - 1 : 0;
       for (std::int64_t k = 0; k < nk; ++k)
-        for (std::int64_t i = 0; i < ni; ++i) emit(i, j, k);
+        for (std::int64_t i = 0; i < ni; ++i)
+          emit(i, j, k);
     } else {
       const std::int64_t k = high ? nk - 1 : 0;
       for (std::int64_t j = 0; j < nj; ++j)
-        for (std::int64_t i = 0; i < ni; ++i) emit(i, j, k);
+        for (std::int64_t i = 0; i < ni; ++i)
+          emit(i, j, k);
     }
     // optional shuffle of the patch's faces
     const auto nf = static_cast<std::int64_t>(pSize.size());
     std::vector<idx_t> pOff(pSize.size() + 1, 0);
-    for (std::size_t f = 0; f < pSize.size(); ++f) pOff[f + 1] = pOff[f] + pSize[f];
-    const IndexPermutation facePerm(nf, IndexPermutation::mix(o.seed + 7 + static_cast<std::uint64_t>(side)),
-                                    !o.shuffle);
+    for (std::size_t f = 0; f < pSize.size(); ++f)
+      pOff[f + 1] = pOff[f] + pSize[f];
+    const IndexPermutation facePerm(
+        nf, IndexPermutation::mix(o.seed + 7 + static_cast<std::uint64_t>(side)), !o.shuffle);
     for (std::int64_t p = 0; p < nf; ++p) {
       const auto f = static_cast<std::size_t>(facePerm.inverse(p));
       bIdx.insert(bIdx.end(), pIdx.begin() + pOff[f], pIdx.begin() + pOff[f + 1]);
@@ -575,9 +616,11 @@ Mesh generate_mesh(const GenOptions& o) {
   if (o.fileIds) {
     m.cellFileId.resize(nCells);
     FV_OMP_FOR
-    for (std::int64_t c = 0; c < L.nCells; ++c) m.cellFileId[static_cast<std::size_t>(c)] = c + 1;
+    for (std::int64_t c = 0; c < L.nCells; ++c)
+      m.cellFileId[static_cast<std::size_t>(c)] = c + 1;
     m.bfaceFileId.resize(nb);
-    for (std::size_t f = 0; f < nb; ++f) m.bfaceFileId[f] = L.nCells + static_cast<gidx_t>(f) + 1;
+    for (std::size_t f = 0; f < nb; ++f)
+      m.bfaceFileId[f] = L.nCells + static_cast<gidx_t>(f) + 1;
   }
   return m;
 }
@@ -585,7 +628,8 @@ Mesh generate_mesh(const GenOptions& o) {
 real_t analytic_volume(const GenOptions& o) {
   const auto e = resolve_extent(o);
   switch (o.family) {
-  case MeshFamily::Box: return e[0] * e[1] * e[2];
+  case MeshFamily::Box:
+    return e[0] * e[1] * e[2];
   case MeshFamily::Channel: {
     const real_t lb = e[0] / 3.0, hb = o.bumpHeight * e[1];
     return e[2] * (e[0] * e[1] - 0.5 * hb * lb);
@@ -619,20 +663,28 @@ GenCells parse_gen_cells(const std::string& s) {
 
 const char* to_string(MeshFamily f) {
   switch (f) {
-  case MeshFamily::Box: return "box";
-  case MeshFamily::Channel: return "channel";
-  case MeshFamily::Wedge: return "wedge";
+  case MeshFamily::Box:
+    return "box";
+  case MeshFamily::Channel:
+    return "channel";
+  case MeshFamily::Wedge:
+    return "wedge";
   }
   return "?";
 }
 
 const char* to_string(GenCells c) {
   switch (c) {
-  case GenCells::Hex: return "hex";
-  case GenCells::Tet: return "tet";
-  case GenCells::Prism: return "prism";
-  case GenCells::Pyramid: return "pyramid";
-  case GenCells::Mixed: return "mixed";
+  case GenCells::Hex:
+    return "hex";
+  case GenCells::Tet:
+    return "tet";
+  case GenCells::Prism:
+    return "prism";
+  case GenCells::Pyramid:
+    return "pyramid";
+  case GenCells::Mixed:
+    return "mixed";
   }
   return "?";
 }

@@ -15,18 +15,20 @@
 namespace fv {
 
 class IndexPermutation {
-public:
+ public:
   /// Permutation of [0, n) selected by `seed`; n = 0 gives the empty permutation. When
   /// `identity` is true, forward() and inverse() return their argument (no shuffling).
   IndexPermutation(std::int64_t n, std::uint64_t seed, bool identity = false)
       : n_(n), identity_(identity) {
     int bits = 0;
-    while (bits < 62 && (std::int64_t{1} << bits) < n) ++bits;
+    while (bits < 62 && (std::int64_t{1} << bits) < n)
+      ++bits;
     half_ = (bits + 1) / 2;
     if (half_ == 0) half_ = 1;
     mask_ = (std::uint64_t{1} << half_) - 1;
     std::uint64_t s = seed ^ 0x5deece66dULL;
-    for (auto& k : keys_) k = mix(s += 0x9e3779b97f4a7c15ULL);
+    for (auto& k : keys_)
+      k = mix(s += 0x9e3779b97f4a7c15ULL);
   }
 
   std::int64_t size() const { return n_; }
@@ -58,7 +60,7 @@ public:
     return z ^ (z >> 31);
   }
 
-private:
+ private:
   static constexpr int kRounds = 6;
 
   std::uint64_t round(int r, std::uint64_t x) const { return mix(x ^ keys_[r]) & mask_; }

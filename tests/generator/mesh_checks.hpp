@@ -20,8 +20,8 @@ std::array<double, 3> bface_area(const Mesh& m, idx_t f);
 
 /// Result of matching every cell face against the other cell faces and the boundary faces.
 struct FaceMatch {
-  long interior = 0;   ///< faces shared by two cells with opposite orientation
-  long boundary = 0;   ///< cell faces matched by exactly one boundary face of the same orientation
+  long interior = 0; ///< faces shared by two cells with opposite orientation
+  long boundary = 0; ///< cell faces matched by exactly one boundary face of the same orientation
   std::vector<std::string> errors; ///< the first problems found (empty when conforming)
 };
 

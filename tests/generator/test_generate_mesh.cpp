@@ -68,7 +68,8 @@ void check_valid(const Mesh& m, const GenOptions& o, double volumeTolerance) {
   EXPECT_EQ(match.boundary, m.nBoundaryFaces());
   // every node is used by some cell
   std::vector<char> used(static_cast<std::size_t>(m.nNodes()), 0);
-  for (idx_t n : m.cellNodes.indices()) used[static_cast<std::size_t>(n)] = 1;
+  for (idx_t n : m.cellNodes.indices())
+    used[static_cast<std::size_t>(n)] = 1;
   EXPECT_EQ(std::count(used.begin(), used.end(), 0), 0);
 }
 
@@ -124,7 +125,8 @@ TEST_P(GeneratorCase, ShuffleIsASeededPermutation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFamiliesAndCells, GeneratorCase,
-                         ::testing::Combine(::testing::ValuesIn(kFamilies), ::testing::ValuesIn(kCells)),
+                         ::testing::Combine(::testing::ValuesIn(kFamilies),
+                                            ::testing::ValuesIn(kCells)),
                          case_name);
 
 // Per-patch face counts and areas of the unit box, n^3 block cells.
@@ -142,7 +144,8 @@ TEST(Generator, BoxPatchCountsAndAreas) {
       ++faces[p];
       tris[p] += m.bfaceNodes.size(f) == 3;
       const auto s = testing::bface_area(m, f);
-      for (int d = 0; d < 3; ++d) area[p][d] += s[d];
+      for (int d = 0; d < 3; ++d)
+        area[p][d] += s[d];
     }
     const double extent[3] = {2, 3, 4};
     for (int side = 0; side < 6; ++side) {
@@ -156,18 +159,23 @@ TEST(Generator, BoxPatchCountsAndAreas) {
     switch (cells) {
     case GenCells::Hex:
     case GenCells::Pyramid:
-      for (int s = 0; s < 6; ++s) EXPECT_EQ(faces[s], n * n);
+      for (int s = 0; s < 6; ++s)
+        EXPECT_EQ(faces[s], n * n);
       EXPECT_EQ(std::accumulate(tris.begin(), tris.end(), 0L), 0);
       EXPECT_EQ(m.nBoundaryFaces(), 6 * n * n);
       break;
     case GenCells::Tet:
-      for (int s = 0; s < 6; ++s) EXPECT_EQ(tris[s], 2 * n * n);
+      for (int s = 0; s < 6; ++s)
+        EXPECT_EQ(tris[s], 2 * n * n);
       break;
     case GenCells::Prism:
-      for (int s = 0; s < 4; ++s) EXPECT_EQ(faces[s] - tris[s], n * n);
-      for (int s = 4; s < 6; ++s) EXPECT_EQ(tris[s], 2 * n * n);
+      for (int s = 0; s < 4; ++s)
+        EXPECT_EQ(faces[s] - tris[s], n * n);
+      for (int s = 4; s < 6; ++s)
+        EXPECT_EQ(tris[s], 2 * n * n);
       break;
-    case GenCells::Mixed: break;
+    case GenCells::Mixed:
+      break;
     }
   }
 }
@@ -188,12 +196,14 @@ TEST(Generator, CellAndNodeCounts) {
     const Mesh m = generate_mesh(options(MeshFamily::Box, e.cells, {n, n, n}));
     EXPECT_EQ(m.nCells(), e.perBlock * blocks);
     EXPECT_EQ(m.nNodes(), e.nodes);
-    EXPECT_TRUE(std::all_of(m.cellType.begin(), m.cellType.end(), [&](CellType t) { return t == e.type; }));
+    EXPECT_TRUE(
+        std::all_of(m.cellType.begin(), m.cellType.end(), [&](CellType t) { return t == e.type; }));
   }
   // mixed, 8x2x2: i<2 hex, 2<=i<4 prism, i=4 transition (1 pyramid + 10 tets), i>4 tets
   const Mesh m = generate_mesh(options(MeshFamily::Box, GenCells::Mixed, {8, 2, 2}));
   std::map<CellType, long> count;
-  for (CellType t : m.cellType) ++count[t];
+  for (CellType t : m.cellType)
+    ++count[t];
   EXPECT_EQ(count[CellType::Hex], 2 * 4);
   EXPECT_EQ(count[CellType::Prism], 2 * 2 * 4);
   EXPECT_EQ(count[CellType::Pyramid], 4);
@@ -232,7 +242,9 @@ TEST(Generator, PatchNamesAndBcTypes) {
   for (idx_t f = 0; f < w.nBoundaryFaces(); ++f)
     if (w.bfacePatch[static_cast<std::size_t>(f)] == 2)
       for (idx_t k = w.bfaceNodes.begin(f); k < w.bfaceNodes.end(f); ++k)
-        maxY = std::max(maxY, w.xyz[3 * static_cast<std::size_t>(w.bfaceNodes.indices()[static_cast<std::size_t>(k)]) + 1]);
+        maxY = std::max(maxY, w.xyz[3 * static_cast<std::size_t>(
+                                            w.bfaceNodes.indices()[static_cast<std::size_t>(k)]) +
+                                    1]);
   EXPECT_NEAR(maxY, 0.75 * std::tan(15.0 * M_PI / 180.0), 1e-12);
 }
 
@@ -284,7 +296,8 @@ TEST(IndexPermutation, IsABijectionWithInverse) {
     }
   }
   const IndexPermutation id(10, 99, true);
-  for (std::int64_t i = 0; i < 10; ++i) EXPECT_EQ(id.forward(i), i);
+  for (std::int64_t i = 0; i < 10; ++i)
+    EXPECT_EQ(id.forward(i), i);
 }
 
 } // namespace
