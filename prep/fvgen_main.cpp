@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("fvkit ") + fv::kVersion);
     std::string family, cells = "hex", n, target, extent, output;
     fv::GenOptions o;
-    bool mixedSection = false, quiet = false;
+    bool mixedSection = false, quiet = false, verbose = false;
     app.add_option("family", family, "box | channel | wedge")->required();
     app.add_option("--cells", cells, "hex | tet | prism | pyramid | mixed (default hex)");
     app.add_option("--n", n, "block cells per direction ni,nj,nk (each split per --cells)");
@@ -97,12 +97,14 @@ int main(int argc, char** argv) {
     app.add_flag("--mixed-section", mixedSection,
                  "CGNS: one MIXED volume section in mesh order instead of one per cell type");
     app.add_flag("-q,--quiet", quiet, "no progress lines on stderr");
+    app.add_flag("-v,--verbose", verbose, "also time each generator step on stderr");
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       return app.exit(e) == 0 ? 0 : 2;
     }
     if (quiet) fv::log::set_level(fv::log::Level::Warn);
+    if (verbose) fv::log::set_level(fv::log::Level::Debug);
     o.family = fv::parse_mesh_family(family);
     o.cells = fv::parse_gen_cells(cells);
     FV_VERIFY_USAGE(n.empty() != target.empty(), "give exactly one of --n and --target");

@@ -1,9 +1,11 @@
 #include "prep/generate_mesh.hpp"
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "prep/index_permutation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -19,6 +21,20 @@
 
 namespace fv {
 namespace {
+
+/// Debug-level timing of the generator's steps ("generate_mesh: nodes 0.12 s").
+class StepTimer {
+ public:
+  void lap(const char* step) {
+    const auto now = std::chrono::steady_clock::now();
+    FV_LOG_DEBUG("generate_mesh: " << step << " "
+                                   << std::chrono::duration<double>(now - last_).count() << " s");
+    last_ = now;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 constexpr real_t kPi = 3.14159265358979323846;
 constexpr std::int64_t kMaxIdx = std::numeric_limits<idx_t>::max();
@@ -447,7 +463,20 @@ Mesh generate_mesh(const GenOptions& o) {
   const Layout L = make_layout(o.cells, grid.n);
   const NodeCoords coords{make_map(o, grid.n, grid.extent), o.perturb, o.seed};
   const IndexPermutation cellPerm(L.nCells, IndexPermutation::mix(o.seed) ^ 0x1111, !o.shuffle);
-  const IndexPermutation nodePerm(L.nNodes, IndexPermutation::mix(o.seed) ^ 0x2222, !o.shuffle);
+  StepTimer timer;
+  const IndexPermutation nodeShuffle(L.nNodes, IndexPermutation::mix(o.seed) ^ 0x2222, !o.shuffle);
+  // Node ids are looked up about 8 times each while writing cells: tabulate the shuffled
+  // ids once (4 bytes per node) instead of re-evaluating the permutation every time.
+  std::vector<idx_t> nodeNew(o.shuffle ? static_cast<std::size_t>(L.nNodes) : 0);
+  FV_OMP_FOR
+  for (std::int64_t s = 0; s < static_cast<std::int64_t>(nodeNew.size()); ++s)
+    nodeNew[static_cast<std::size_t>(s)] = static_cast<idx_t>(nodeShuffle.forward(s));
+  struct {
+    const std::vector<idx_t>& table;
+    std::int64_t forward(std::int64_t s) const {
+      return table.empty() ? s : table[static_cast<std::size_t>(s)];
+    }
+  } nodePerm{nodeNew};
   const std::int64_t ni = L.ni, nj = L.nj, nk = L.nk;
   const std::int64_t cellsPerRow = L.cellPre.back(), cenPerRow = L.cenPre.back();
 
@@ -461,6 +490,7 @@ Mesh generate_mesh(const GenOptions& o) {
     m.writer = w.str();
   }
 
+  timer.lap("node permutation");
   // ---- nodes: block nodes, then the centre nodes of pyramid/transition block cells
   m.xyz.resize(static_cast<std::size_t>(3 * L.nNodes));
   real_t* xyz = m.xyz.data();
@@ -491,6 +521,7 @@ Mesh generate_mesh(const GenOptions& o) {
     }
   }
 
+  timer.lap("nodes");
   // ---- cells: each block cell writes its sub-cells straight into their shuffled positions
   const auto nCells = static_cast<std::size_t>(L.nCells);
   m.cellType.resize(nCells);
@@ -515,7 +546,9 @@ Mesh generate_mesh(const GenOptions& o) {
     for (std::size_t c = 0; c < nCells; ++c)
       offsets[c + 1] += offsets[c];
   }
+  timer.lap("cell offsets");
   std::vector<idx_t> indices(static_cast<std::size_t>(L.nNnz));
+  timer.lap("cell allocation");
   {
     CellType* types = m.cellType.data();
     idx_t* out = indices.data();
@@ -547,6 +580,7 @@ Mesh generate_mesh(const GenOptions& o) {
     }
   }
   m.cellNodes = Csr(Array<idx_t>(std::move(offsets)), Array<idx_t>(std::move(indices)));
+  timer.lap("cells");
 
   // ---- boundary faces, outward, grouped by patch (xmin, xmax, ymin, ymax, zmin, zmax)
   const Patches names = patches_of(o.family);
@@ -612,6 +646,7 @@ Mesh generate_mesh(const GenOptions& o) {
     }
   }
   m.bfaceNodes = Csr(Array<idx_t>(std::move(bOff)), Array<idx_t>(std::move(bIdx)));
+  timer.lap("boundary faces");
 
   if (o.fileIds) {
     m.cellFileId.resize(nCells);
