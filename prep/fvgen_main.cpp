@@ -12,7 +12,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <sstream>
 
 namespace {
@@ -127,9 +126,9 @@ int main(int argc, char** argv) {
     }
     const double genSeconds = std::chrono::duration<double>(clock::now() - t0).count();
 
-    std::map<fv::CellType, std::int64_t> byType;
+    std::int64_t byType[5] = {0, 0, 0, 0, 0};
     for (fv::CellType t : m.cellType)
-      ++byType[t];
+      ++byType[static_cast<int>(t)];
     std::vector<std::int64_t> perPatch(m.patches.size(), 0), tris(m.patches.size(), 0);
     for (fv::idx_t f = 0; f < m.nBoundaryFaces(); ++f) {
       const auto p = static_cast<std::size_t>(m.bfacePatch[static_cast<std::size_t>(f)]);
@@ -145,8 +144,9 @@ int main(int argc, char** argv) {
                           : "not shuffled");
     std::printf("  cells    %lld (", static_cast<long long>(m.nCells()));
     const char* sep = "";
-    for (const auto& [t, c] : byType) {
-      std::printf("%s%s %lld", sep, typeNames[static_cast<int>(t)], static_cast<long long>(c));
+    for (int t = 0; t < 5; ++t) {
+      if (byType[t] == 0) continue;
+      std::printf("%s%s %lld", sep, typeNames[t], static_cast<long long>(byType[t]));
       sep = ", ";
     }
     std::printf(")\n  nodes    %lld\n  bfaces   %lld\n", static_cast<long long>(m.nNodes()),

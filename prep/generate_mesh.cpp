@@ -193,9 +193,9 @@ std::array<real_t, 3> resolve_extent(const GenOptions& o) {
 
 /// Maps block node (i,j,k) to its unperturbed coordinates.
 struct GridMap {
-  MeshFamily family;
-  std::int64_t ni, nj, nk;
-  real_t lx, ly, lz;
+  MeshFamily family = MeshFamily::Box;
+  std::int64_t ni = 1, nj = 1, nk = 1;
+  real_t lx = 1, ly = 1, lz = 1;
   real_t x0 = 0, lb = 1, hb = 0; // channel bump
   real_t xr = 0, tanTheta = 0;   // wedge ramp
   std::int64_t ic = 0;           // wedge: block line of the ramp corner
@@ -214,9 +214,19 @@ struct GridMap {
     if (family == MeshFamily::Wedge) return x > xr ? (x - xr) * tanTheta : 0.0;
     return 0.0;
   }
+  /// x and wall height of each block line i, tabulated (the wall involves a sine).
+  std::vector<real_t> xLine, wallLine;
+  void tabulate() {
+    xLine.resize(static_cast<std::size_t>(ni + 1));
+    wallLine.resize(static_cast<std::size_t>(ni + 1));
+    for (std::int64_t i = 0; i <= ni; ++i) {
+      xLine[static_cast<std::size_t>(i)] = x_of(i);
+      wallLine[static_cast<std::size_t>(i)] = wall(x_of(i));
+    }
+  }
   void at(std::int64_t i, std::int64_t j, std::int64_t k, real_t* p) const {
-    const real_t x = x_of(i);
-    const real_t yw = wall(x);
+    const real_t x = xLine[static_cast<std::size_t>(i)];
+    const real_t yw = wallLine[static_cast<std::size_t>(i)];
     p[0] = x;
     p[1] = yw + (ly - yw) * static_cast<real_t>(j) / static_cast<real_t>(nj);
     p[2] = lz * static_cast<real_t>(k) / static_cast<real_t>(nk);
@@ -334,7 +344,14 @@ Layout make_layout(GenCells cells, const std::array<std::int64_t, 3>& n) {
 
 GridMap make_map(const GenOptions& o, const std::array<std::int64_t, 3>& n,
                  const std::array<real_t, 3>& e) {
-  GridMap m{o.family, n[0], n[1], n[2], e[0], e[1], e[2]};
+  GridMap m;
+  m.family = o.family;
+  m.ni = n[0];
+  m.nj = n[1];
+  m.nk = n[2];
+  m.lx = e[0];
+  m.ly = e[1];
+  m.lz = e[2];
   if (o.family == MeshFamily::Channel) {
     m.x0 = e[0] / 3.0;
     m.lb = e[0] / 3.0;
@@ -347,6 +364,7 @@ GridMap make_map(const GenOptions& o, const std::array<std::int64_t, 3>& n,
     }
     m.xr = o.rampStart * e[0];
   }
+  m.tabulate();
   return m;
 }
 
