@@ -1,0 +1,48 @@
+#include "prep/mesh_ids.hpp"
+
+#include "prep/cell_faces.hpp"
+
+#include <sstream>
+
+namespace fv {
+
+gidx_t cell_file_id(const Mesh& mesh, idx_t c) {
+  if (c >= 0 && static_cast<std::size_t>(c) < mesh.cellFileId.size())
+    return mesh.cellFileId[static_cast<std::size_t>(c)];
+  return static_cast<gidx_t>(c) + 1;
+}
+
+gidx_t bface_file_id(const Mesh& mesh, idx_t b) {
+  if (b >= 0 && static_cast<std::size_t>(b) < mesh.bfaceFileId.size())
+    return mesh.bfaceFileId[static_cast<std::size_t>(b)];
+  return static_cast<gidx_t>(b) + 1;
+}
+
+std::string cell_label(const Mesh& mesh, idx_t c) {
+  std::ostringstream os;
+  os << "element " << cell_file_id(mesh, c);
+  if (c >= 0 && c < mesh.nCells())
+    os << " (" << cell_type_name(mesh.cellType[static_cast<std::size_t>(c)]) << ")";
+  return os.str();
+}
+
+std::string bface_label(const Mesh& mesh, idx_t b) {
+  std::ostringstream os;
+  const gidx_t id = bface_file_id(mesh, b);
+  if (id < 0)
+    os << "boundary face #" << b << " (synthesised)";
+  else
+    os << "boundary face " << id;
+  if (b >= 0 && static_cast<std::size_t>(b) < mesh.bfacePatch.size()) {
+    const idx_t p = mesh.bfacePatch[static_cast<std::size_t>(b)];
+    if (p >= 0 && static_cast<std::size_t>(p) < mesh.patches.size())
+      os << " of patch '" << mesh.patches[static_cast<std::size_t>(p)].name << "'";
+  }
+  return os.str();
+}
+
+std::string mesh_name(const Mesh& mesh) {
+  return mesh.path.empty() ? "<unnamed mesh>" : mesh.path;
+}
+
+} // namespace fv
