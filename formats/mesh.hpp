@@ -32,7 +32,7 @@ struct Mesh {
 
   // ---- boundary faces (polygons of 3 or more nodes, any orientation as read)
   Csr bfaceNodes;                ///< nodes of each boundary face
-  std::vector<idx_t> bfacePatch; ///< patch index of each boundary face (kNone: none in the file)
+  std::vector<idx_t> bfacePatch; ///< patch index of each boundary face
   std::vector<Patch> patches;    ///< patch table
 
   // ---- provenance, for messages: ids as the file numbers them
@@ -52,10 +52,5 @@ struct Mesh {
   idx_t nCells() const { return static_cast<idx_t>(cellType.size()); }
   idx_t nBoundaryFaces() const { return bfaceNodes.rows(); }
 };
-
-/// "cell 123" or "cell 123 of zone 'blk-2'": cell c named as the file numbers it.
-std::string cell_label(const Mesh& m, idx_t c);
-/// "boundary face 456 (...)" named as the file numbers it ("extruded side" when synthesised).
-std::string bface_label(const Mesh& m, idx_t f);
 
 } // namespace fv
