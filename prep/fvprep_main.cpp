@@ -91,8 +91,14 @@ int main(int argc, char** argv) {
 
     try {
       app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+      return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+      return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+      return app.exit(e);
     } catch (const CLI::ParseError& e) {
-      return app.exit(e) == 0 ? 0 : 2;
+      FV_VERIFY_USAGE(false, e.what() << " (see fvprep --help)");
     }
     fv::log::set_level(quiet          ? fv::log::Level::Quiet
                        : verbose >= 2 ? fv::log::Level::Debug
