@@ -206,7 +206,13 @@ ZoneFile open_zone_file(const std::string& path) {
   const htri_t isH5 = H5Fis_hdf5(path.c_str());
   FV_VERIFY(isH5 > 0, path << ": not a zone file: no HDF5 signature (" << s->fileBytes
                            << " bytes; empty, truncated before its header, or another format)");
-  s->file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  // Zone files are immutable once renamed into place, and thousands of ranks open them at once,
+  // often on parallel file systems without flock(): read them without HDF5's file locks.
+  h5::Id fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+#if H5_VERSION_GE(1, 10, 7)
+  H5Pset_file_locking(fapl.get(), false, true);
+#endif
+  s->file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()));
   if (!s->file) {
     const std::string d = h5::error_detail();
     const bool truncated = d.find("truncated") != std::string::npos;
