@@ -58,7 +58,8 @@ void forall(const char* label, idx_t n, F&& f) {
 #if defined(FV_HAVE_OPENMP)
 #pragma omp parallel for schedule(static)
 #endif
-  for (idx_t i = 0; i < n; ++i) f(i);
+  for (idx_t i = 0; i < n; ++i)
+    f(i);
 }
 
 } // namespace fv
