@@ -429,9 +429,12 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
       const real_t m = r.number("mach", c.mach);
       const real_t p = r.positive("pressure", c.pressure);
       const real_t T = r.positive("temperature", c.temperature);
-      std::ostringstream dd;
-      dd << c.dragDir[0] << ", " << c.dragDir[1] << ", " << c.dragDir[2];
-      const auto d = normalised(r.vector("direction", dd.str(), 3), sec);
+      std::array<real_t, 3> d = c.dragDir;
+      if (r.given("direction"))
+        d = normalised(r.vector("direction", "", 3), sec);
+      else
+        r.record("direction", SectionReader::fmt(d[0]) + ", " + SectionReader::fmt(d[1]) + ", " +
+                                  SectionReader::fmt(d[2]));
       const real_t rho = p / (c.gasConstant * T);
       const real_t V = m * std::sqrt(g * p / rho);
       b.ref[0] = rho;
