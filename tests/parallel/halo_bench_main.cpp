@@ -4,8 +4,9 @@
 // Ranks form a ring; each sends `halo_per_neighbour` strided owned cells to each neighbour and
 // receives as many halo cells. The first exchange is verified value by value.
 #include "common/error.hpp"
-#include "runtime/backend/device_buffer.hpp"
+#include "runtime/backend/memory.hpp"
 #include "runtime/backend/mpi_cuda.hpp"
+#include "runtime/backend/select.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -62,12 +63,11 @@ void run(const Setup& s, Device device, parallel::Transport transport) {
   for (idx_t c = 0; c < s.owned; ++c)
     for (int j = 0; j < s.k; ++j)
       host[static_cast<std::size_t>(c) * s.k + j] = value(rank, c, j);
-  DeviceBuffer<real_t> u(host.size(), device);
-  u.copy_from_host(host.data(), host.size());
+  DeviceArray<real_t> u(host, "bench field");
   const std::vector<parallel::FieldView> f = {parallel::FieldView::interleaved(u.data(), s.k)};
 
   halo.exchange(f); // warm-up + verification
-  u.copy_to_host(host.data(), host.size());
+  u.copy_to(host.data());
   long bad = 0;
   for (std::size_t n = 0; n < nbrs.size(); ++n)
     for (idx_t i = 0; i < s.halo; ++i)
@@ -80,7 +80,7 @@ void run(const Setup& s, Device device, parallel::Transport transport) {
   const double t0 = MPI_Wtime();
   for (int it = 0; it < s.iters; ++it)
     halo.exchange(f);
-  backend::synchronize(device);
+  backend::synchronize();
   const double dt = parallel::max_all(comm, (MPI_Wtime() - t0) / s.iters);
   const double mb = 2.0 * static_cast<double>(nbrs.size()) * s.halo * s.k * sizeof(real_t) / 1e6;
   if (rank == 0)
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
                     "usage: halo_bench [owned_cells] [halo_per_neighbour] [k] [iters]");
     FV_VERIFY_USAGE(parallel::comm_size(MPI_COMM_WORLD) >= 2, "run on at least 2 ranks");
     run(s, Device::Cpu, parallel::Transport::HostStaged);
-    if (backend::cuda_available()) {
+    if (cuda_device_count() > 0) {
       run(s, Device::Cuda, parallel::Transport::HostStaged);
       if (parallel::comm_rank(MPI_COMM_WORLD) == 0)
         std::printf("CUDA-aware MPI: %s\n", backend::mpi_cuda_aware_description().c_str());

@@ -2,8 +2,9 @@
 // reductions under mpiexec -n 2 and -n 4, with synthetic chain zones (tests/parallel/
 // chain_zones.hpp) built with hand-made exchange lists. Runs on the CPU backend (OpenMP).
 #include "common/error.hpp"
-#include "runtime/backend/device_buffer.hpp"
+#include "runtime/backend/memory.hpp"
 #include "runtime/backend/mpi_cuda.hpp"
+#include "runtime/backend/select.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -126,7 +127,7 @@ TEST(HaloExchange, NodePartialSumsAreCompletedOnEveryZone) {
 }
 
 TEST(HaloExchange, DeviceMemoryOnTheGpuWithEveryTransport) {
-  if (!backend::cuda_available()) GTEST_SKIP() << "no CUDA backend or no GPU";
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA backend or no GPU";
   const int rank = comm_rank(MPI_COMM_WORLD);
   set_active_device(Device::Cuda);
   std::vector<parallel::Transport> transports = {parallel::Transport::HostStaged};
@@ -136,21 +137,19 @@ TEST(HaloExchange, DeviceMemoryOnTheGpuWithEveryTransport) {
     SCOPED_TRACE(parallel::transport_name(t));
     HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy, t);
     const auto host = owned_only(z, 5, 7);
-    DeviceBuffer<real_t> u(host.size());
-    u.copy_from_host(host.data(), host.size());
+    DeviceArray<real_t> u(host, "u");
     halo.exchange({FieldView::interleaved(u.data(), 5)});
     std::vector<real_t> back(host.size());
-    u.copy_to_host(back.data(), back.size());
+    u.copy_to(back.data());
     for (idx_t c = 0; c < z.nTotalCells(); ++c)
       for (int j = 0; j < 5; ++j)
         EXPECT_EQ(back[c * 5 + j], cell_value(z.cellGlobalId[c], j, 7));
 
     HaloExchange nodes(MPI_COMM_WORLD, z.nodeExchange, z.nNodes, 1, HaloMode::Sum, t);
     std::vector<real_t> ones(static_cast<std::size_t>(z.nNodes), 1.0 + rank);
-    DeviceBuffer<real_t> v(ones.size());
-    v.copy_from_host(ones.data(), ones.size());
+    DeviceArray<real_t> v(ones, "node sums");
     nodes.exchange({FieldView::interleaved(v.data(), 1)});
-    v.copy_to_host(ones.data(), ones.size());
+    v.copy_to(ones.data());
     std::vector<char> shared(static_cast<std::size_t>(z.nNodes), 0);
     std::map<idx_t, int> owner_of_shared; // local node -> neighbour zone
     for (idx_t k = 0; k < z.nodeExchange.send.rows(); ++k)
