@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "formats/restart_file.hpp"
 #include "formats/solution_file.hpp"
+#include "formats/surface_file.hpp"
 #include "runtime/parallel/gather.hpp"
 #include "runtime/parallel/mpi_util.hpp"
 #include "tests/parallel/chain_zones.hpp"
@@ -160,6 +161,88 @@ TEST(Gather, SparseIdsAreSortedOnRoot) {
     EXPECT_EQ(s.values[2 * i], static_cast<real_t>(g));
     EXPECT_EQ(s.values[2 * i + 1], -1.0);
   }
+}
+
+TEST(Gather, SurfacePatchesInGlobalFaceOrder) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  Zone z = fv::testing::make_chain_zone(kCells, comm_size(comm), comm_rank(comm));
+  fv::testing::add_chain_boundary_faces(z, kCells);
+  auto cp_of = [](gidx_t face) { return 0.001 * static_cast<real_t>(face) - 0.5; };
+  for (idx_t p = 0; p < 2; ++p) {
+    std::vector<SurfaceColumn> cols = {{"Cp", {}}, {"p", {}}};
+    for (idx_t f = z.patchFaceOffsets[p]; f < z.patchFaceOffsets[p + 1]; ++f) {
+      cols[0].values.push_back(cp_of(z.faceGlobalId[f]));
+      cols[1].values.push_back(1e5 + static_cast<real_t>(z.faceGlobalId[f]));
+    }
+    const std::string name = p == 0 ? "wall" : "ends";
+    const SurfacePatchData s = parallel::gather_surface(comm, z, p, name, cols);
+    if (comm_rank(comm) != 0) {
+      EXPECT_EQ(s.nFaces(), 0u);
+      continue;
+    }
+    EXPECT_EQ(s.patch, name);
+    const gidx_t first = p == 0 ? 0 : 4 * kCells, count = p == 0 ? 4 * kCells : 2;
+    ASSERT_EQ(s.nFaces(), static_cast<std::size_t>(count));
+    for (gidx_t i = 0; i < count; ++i) {
+      const gidx_t id = first + i;
+      EXPECT_EQ(s.faceGlobalId[i], id);
+      EXPECT_EQ(s.columns[0].values[i], cp_of(id));
+      EXPECT_EQ(s.columns[1].values[i], 1e5 + static_cast<real_t>(id));
+      const real_t ax = s.area[3 * i], ay = s.area[3 * i + 1], az = s.area[3 * i + 2];
+      EXPECT_EQ(ax * ax + ay * ay + az * az, 1.0);
+      // Outward: the area vector points from the chain's axis (y = z = 0.5) to the face,
+      // or along x at the ends.
+      const real_t cx = s.centroid[3 * i], cy = s.centroid[3 * i + 1] - 0.5,
+                   cz = s.centroid[3 * i + 2] - 0.5;
+      EXPECT_GT(p == 0 ? ay * cy + az * cz : ax * (cx - kCells / 2.0), 0.0) << "face " << id;
+    }
+    const std::string path = fv::testing::scratch_dir() + "/surface_" + name + ".csv";
+    write_surface_csv(path, s);
+  }
+  std::vector<SurfaceColumn> wrong = {{"Cp", {1.0}}};
+  EXPECT_THROW(parallel::gather_surface(comm, z, 0, "wall", wrong), Error);
+  EXPECT_THROW(parallel::gather_surface(comm, z, 2, "nothing", {}), Error);
+}
+
+TEST(Gather, PolyhedraBecomeOutwardFaceStreams) {
+  // One zone on MPI_COMM_SELF: a unit cube stored as a polyhedron whose 6 faces are given with
+  // mixed orientation (cellFaceSign -1 marks a face whose stored normal points into the cell).
+  static constexpr int kHexFaces[6][4] = {{0, 3, 2, 1}, {0, 1, 5, 4}, {1, 2, 6, 5},
+                                          {2, 3, 7, 6}, {0, 4, 7, 3}, {4, 5, 6, 7}};
+  Zone z;
+  z.nCells = 1;
+  z.nNodes = 8;
+  z.nFaces = z.nBoundaryFaces = 6;
+  z.cellGlobalId = Array<gidx_t>{0};
+  z.cellType = Array<std::int8_t>{static_cast<std::int8_t>(CellType::Polyhedron)};
+  std::vector<gidx_t> node_gid = {7, 6, 5, 4, 3, 2, 1, 0}; // local node i is global 7 - i
+  z.nodeGlobalId = Array<gidx_t>(std::vector<gidx_t>(node_gid));
+  z.nodeXyz = Array<real_t>{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
+  z.cellNodes = Csr(Array<idx_t>{0, 8}, Array<idx_t>{0, 1, 2, 3, 4, 5, 6, 7});
+  std::vector<idx_t> fn;
+  std::vector<std::int8_t> sign;
+  for (int f = 0; f < 6; ++f) {
+    const bool flip = f % 2 == 1; // store every other face reversed
+    for (int k = 0; k < 4; ++k)
+      fn.push_back(kHexFaces[f][flip ? 3 - k : k]);
+    sign.push_back(flip ? -1 : 1);
+  }
+  z.faceNodes = Csr(Array<idx_t>{0, 4, 8, 12, 16, 20, 24}, Array<idx_t>(std::move(fn)));
+  z.cellFaces = Csr(Array<idx_t>{0, 6}, Array<idx_t>{0, 1, 2, 3, 4, 5});
+  z.cellFaceSign = Array<std::int8_t>(std::move(sign));
+  const GlobalMesh m = parallel::gather_mesh(MPI_COMM_SELF, z, 8, 1);
+  std::vector<gidx_t> expected = {6};
+  for (const auto& f : kHexFaces) {
+    expected.push_back(4);
+    for (int v : f)
+      expected.push_back(node_gid[v]);
+  }
+  EXPECT_EQ(m.cellNodes, expected);
+  EXPECT_EQ(m.cellType, std::vector<CellType>{CellType::Polyhedron});
+  // Global node g is local node 7 - g.
+  for (gidx_t g = 0; g < 8; ++g)
+    for (int d = 0; d < 3; ++d)
+      EXPECT_EQ(m.nodeXyz[3 * g + d], z.nodeXyz[3 * (7 - g) + d]);
 }
 
 TEST(Gather, InconsistentZonesFailOnEveryRankWithoutHanging) {
