@@ -227,15 +227,16 @@ HaloExchange::HaloExchange(MPI_Comm comm, const ExchangeLists& lists, idx_t n_en
 }
 
 HaloExchange::~HaloExchange() {
-  // An exchange abandoned by an exception: complete the requests so that MPI does not write
-  // into freed buffers (peers are aborting or erroring out as well).
   if (impl_ && impl_->in_flight) {
+    // Abandoned by an exception between begin() and finish(): the peers may never match these
+    // messages (they are failing too), so waiting could hang, and MPI may still touch the
+    // buffers, so freeing them is unsafe. Release the requests and leak the buffers: the
+    // program is about to end with an error anyway.
     for (MPI_Request& r : impl_->recv_req)
-      if (r != MPI_REQUEST_NULL) MPI_Cancel(&r);
-    MPI_Waitall(static_cast<int>(impl_->recv_req.size()), impl_->recv_req.data(),
-                MPI_STATUSES_IGNORE);
-    MPI_Waitall(static_cast<int>(impl_->send_req.size()), impl_->send_req.data(),
-                MPI_STATUSES_IGNORE);
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    for (MPI_Request& r : impl_->send_req)
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    (void)impl_.release();
   }
 }
 
