@@ -8,9 +8,11 @@
 #include "formats/surface_file.hpp"
 #include "runtime/parallel/gather.hpp"
 #include "runtime/parallel/mpi_util.hpp"
+#include "runtime/parallel/solution_output.hpp"
 #include "tests/parallel/chain_zones.hpp"
 #include "tests/testing/testing.hpp"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -268,4 +270,72 @@ TEST(Gather, InconsistentZonesFailOnEveryRankWithoutHanging) {
   std::vector<real_t> too_small(kVars, 0.0); // root claims a 1-cell global array
   EXPECT_THROW(parallel::scatter_cells(comm, z, too_small.data(), kVars, 1, owned.data()), Error);
   EXPECT_THROW(parallel::gather_mesh(comm, z, 4 * (kCells + 1), kCells), Error);
+}
+
+TEST(SolutionOutput, CollectiveWritesAndRestartRoundTrip) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  Zone z = fv::testing::make_chain_zone(kCells, comm_size(comm), comm_rank(comm));
+  fv::testing::add_chain_boundary_faces(z, kCells);
+  const std::string dir = shared_scratch(comm);
+  parallel::SolutionOutput out(comm, z, 4 * (kCells + 1), kCells, "chain-uuid");
+
+  const auto u = owned_values(z);
+  std::vector<real_t> rho;
+  for (idx_t c = 0; c < z.nCells; ++c)
+    rho.push_back(u[c * kVars]);
+  for (int pass = 0; pass < 2; ++pass) // the second write reuses the cached global mesh
+    out.write_solution(dir + "/flow.h5", {{"rho", 1, rho}, {"U", kVars, u}}, 10 + pass, 0.5,
+                       "cfl = 2");
+  if (comm_rank(comm) == 0) {
+    const SolutionData back = read_solution(dir + "/flow.h5");
+    EXPECT_EQ(back.info.iteration, 11);
+    EXPECT_EQ(back.info.meshUuid, "chain-uuid");
+    EXPECT_EQ(back.mesh.nCells(), kCells);
+    ASSERT_EQ(back.fields.size(), 2u);
+    for (gidx_t g = 0; g < kCells; ++g) {
+      EXPECT_EQ(back.fields[0].values[g * kVars + 2], value_of(g, 2)); // "U" sorts first
+      EXPECT_EQ(back.fields[1].values[g], value_of(g, 0));
+    }
+  }
+
+  out.write_restart(dir + "/restart.h5", u.data(), kVars, 42, 1.25, "cfl = 2");
+  std::vector<real_t> back(u.size(), 0.0);
+  const SolutionInfo info = out.read_restart(dir + "/restart.h5", back.data(), kVars);
+  EXPECT_EQ(back, u);
+  EXPECT_EQ(info.iteration, 42);
+  EXPECT_EQ(info.time, 1.25);
+  EXPECT_EQ(info.config, "cfl = 2");
+
+  out.write_surfaces(dir + "/surface", {0, 1}, {"wall", "ends"}, [&](idx_t p) {
+    std::vector<SurfaceColumn> cols = {{"Cp", {}}};
+    for (idx_t f = z.patchFaceOffsets[p]; f < z.patchFaceOffsets[p + 1]; ++f)
+      cols[0].values.push_back(static_cast<real_t>(z.faceGlobalId[f]));
+    return cols;
+  });
+  if (comm_rank(comm) == 0) {
+    EXPECT_TRUE(std::filesystem::exists(dir + "/surface_wall.csv"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/surface_ends.csv"));
+  }
+}
+
+TEST(SolutionOutput, FailuresOnTheWritingRankReachEveryRank) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const Zone z = fv::testing::make_chain_zone(kCells, comm_size(comm), comm_rank(comm));
+  const std::string dir = shared_scratch(comm);
+  parallel::SolutionOutput out(comm, z, 4 * (kCells + 1), kCells, "chain-uuid");
+  const auto u = owned_values(z);
+  EXPECT_THROW(out.write_restart(dir + "/no-such-dir/restart.h5", u.data(), kVars, 1, 0, ""),
+               Error);
+  std::vector<real_t> back(u.size());
+  EXPECT_THROW(out.read_restart(dir + "/missing.h5", back.data(), kVars), Error);
+  out.write_restart(dir + "/restart.h5", u.data(), kVars, 1, 0, "");
+  parallel::SolutionOutput other(comm, z, 4 * (kCells + 1), kCells, "another-mesh");
+  try {
+    other.read_restart(dir + "/restart.h5", back.data(), kVars);
+    ADD_FAILURE() << "restart of another mesh accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("another-mesh"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(out.read_restart(dir + "/restart.h5", back.data(), 4), Error);
+  EXPECT_THROW(out.write_solution(dir + "/flow.h5", {{"rho", 1, {1.0}}}, 1, 0, ""), Error);
 }
