@@ -285,6 +285,14 @@ void HaloExchange::begin(const std::vector<FieldView>& fields) {
   m.in_flight = true;
 }
 
+void HaloExchange::progress() {
+  Impl& m = *impl_;
+  if (!m.in_flight) return;
+  int done = 0;
+  MPI_Testall(static_cast<int>(m.recv_req.size()), m.recv_req.data(), &done, MPI_STATUSES_IGNORE);
+  MPI_Testall(static_cast<int>(m.send_req.size()), m.send_req.data(), &done, MPI_STATUSES_IGNORE);
+}
+
 void HaloExchange::finish() {
   Impl& m = *impl_;
   FV_VERIFY(m.in_flight, m.name << " halo exchange: finish() without begin()");
