@@ -70,7 +70,9 @@ class HaloExchange {
   /// duplicates, and that every neighbour pair agrees on its message sizes) and throws the same
   /// fv::Error on every rank naming the zones when they are inconsistent. `n_entities` bounds
   /// the local ids (cells: nCells + nHaloCells; nodes: nNodes); `max_components` is the largest
-  /// total K of one exchange. `name` labels kernels and messages ("cells", "nodes").
+  /// total K of one exchange. `name` labels kernels and messages ("cells", "nodes"). Lists and
+  /// buffers live on the device active at construction (fv::active_device()); the fields given
+  /// to begin() must live there too.
   HaloExchange(MPI_Comm comm, const ExchangeLists& lists, idx_t n_entities, int max_components,
                HaloMode mode, Transport transport = Transport::HostStaged,
                const char* name = "halo");
