@@ -56,6 +56,10 @@ class ZoneFile {
 /// lists the supported versions).
 ZoneFile open_zone_file(const std::string& path);
 
+/// True when `path` is an HDF5 file whose root says it is an fvkit zone file (any version).
+/// Never throws for a missing or foreign file; used to tell zone files from meshes.
+bool is_zone_file(const std::string& path);
+
 /// Memory-maps zone `zoneId` (0-based). Throws fv::Error naming file, zone and dataset when a
 /// dataset is missing, has the wrong type or layout, lies beyond the end of the file, or (with
 /// verifyChecksums) fails its checksum.
