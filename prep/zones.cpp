@@ -73,6 +73,16 @@ std::vector<Zone> build_zones(const GlobalMesh& g, const std::vector<idx_t>& cel
   return zones;
 }
 
+std::vector<idx_t> parts_in_mesh_order(const GlobalMesh& g, const std::vector<idx_t>& partGlobal) {
+  FV_VERIFY(static_cast<idx_t>(partGlobal.size()) == g.nCells(),
+            "parts_in_mesh_order: " << partGlobal.size() << " parts for " << g.nCells()
+                                    << " cells");
+  std::vector<idx_t> part(partGlobal.size());
+  for (idx_t c = 0; c < g.nCells(); ++c)
+    part[g.cellMesh[c]] = partGlobal[c];
+  return part;
+}
+
 std::vector<Zone> build_zones(const Mesh& mesh, const std::vector<idx_t>& cellPart, int nParts,
                               const PrepOptions& opts, PrepReport* report) {
   const GlobalMesh g = build_global_mesh(mesh, opts, report);

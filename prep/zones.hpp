@@ -31,6 +31,10 @@ std::vector<Zone> build_zones(const GlobalMesh& g, const std::vector<idx_t>& cel
 std::vector<Zone> build_zones(const Mesh& mesh, const std::vector<idx_t>& cellPart, int nParts,
                               const PrepOptions& opts, PrepReport* report = nullptr);
 
+/// Converts a part vector in the renumbered global order (e.g. partition_cells(g.cellCells))
+/// to the fv::Mesh order build_zones() takes: result[g.cellMesh[c]] = partGlobal[c].
+std::vector<idx_t> parts_in_mesh_order(const GlobalMesh& g, const std::vector<idx_t>& partGlobal);
+
 /// The file header for the zones of g: counts, patches, source mesh, creator and a mesh uuid
 /// (hash of node coordinates, cell shapes and cell nodes in the renumbered order, so it depends
 /// on the mesh and the renumbering but not on the partitioning). commandLine/options are left
