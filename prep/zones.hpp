@@ -35,10 +35,9 @@ std::vector<Zone> build_zones(const Mesh& mesh, const std::vector<idx_t>& cellPa
 /// to the fv::Mesh order build_zones() takes: result[g.cellMesh[c]] = partGlobal[c].
 std::vector<idx_t> parts_in_mesh_order(const GlobalMesh& g, const std::vector<idx_t>& partGlobal);
 
-/// The file header for the zones of g: counts, patches, source mesh, creator and a mesh uuid
-/// (hash of node coordinates, cell shapes and cell nodes in the renumbered order, so it depends
-/// on the mesh and the renumbering but not on the partitioning). commandLine/options are left
-/// for fvprep to fill.
+/// The file header for the zones of g: counts, patches, source mesh, creator and the mesh UUID
+/// (formats/mesh_uuid.hpp over g's renumbered nodes and cells: it depends on the mesh and the
+/// renumbering, not on the partitioning). commandLine/options are left for fvprep to fill.
 ZoneFileHeader make_zone_header(const Mesh& mesh, const GlobalMesh& g, int nZones);
 
 } // namespace fv

@@ -4,7 +4,9 @@
 #include "zone_checks.hpp"
 
 #include "formats/mesh_reader.hpp"
+#include "formats/zone_file_writer.hpp"
 #include "prep/partition.hpp"
+#include "prep/zone_check.hpp"
 #include "prep/zones.hpp"
 #include "tests/testing/testing.hpp"
 
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <sstream>
 
 namespace fv {
 namespace {
@@ -36,6 +39,12 @@ TEST_P(SharedMeshes, GlobalMeshAndZones) {
     testing::check_zone(z);
   }
   testing::check_zone_set(zones, g.nCells(), g.nNodes());
+
+  // The zone file writer and `fvprep check` accept them.
+  const std::string out = fv::testing::scratch_dir() + "/mesh.zones.h5";
+  write_zone_file(out, make_zone_header(mesh, g, nParts), zones);
+  std::ostringstream log;
+  EXPECT_EQ(run_zone_check(out, ZoneCheckOptions{}, &log), 0) << log.str();
 }
 
 std::vector<std::string> mesh_names() {

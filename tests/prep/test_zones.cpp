@@ -4,7 +4,11 @@
 #include "zone_checks.hpp"
 
 #include "common/error.hpp"
+#include "formats/mesh_uuid.hpp"
+#include "formats/zone_file_writer.hpp"
+#include "prep/zone_check.hpp"
 #include "prep/zones.hpp"
+#include "tests/testing/testing.hpp"
 
 #include <gtest/gtest.h>
 
@@ -130,6 +134,25 @@ TEST(Zones, GlobalIdsDoNotDependOnThePartitioning) {
   EXPECT_EQ(h.patches.size(), mesh.patches.size());
   EXPECT_EQ(h.meshUuid.size(), 36u);
   EXPECT_EQ(h.meshUuid, make_zone_header(mesh, build_global_mesh(mesh, opts), 1).meshUuid);
+}
+
+TEST(Zones, WrittenZoneFilePassesFvprepCheck) {
+  BoxSpec spec;
+  spec.cells = BoxCells::Prism;
+  spec.nx = 6, spec.ny = 4, spec.nz = 3;
+  spec.shuffle = true;
+  spec.jitter = 0.1;
+  const Mesh mesh = make_box_mesh(spec);
+  const PrepOptions opts;
+  const GlobalMesh g = build_global_mesh(mesh, opts);
+  const int nParts = 3;
+  const auto zones = build_zones(g, slab_parts(mesh, nParts, true), nParts, opts);
+  ZoneFileHeader h = make_zone_header(mesh, g, nParts);
+  EXPECT_EQ(h.meshUuid, mesh_uuid(zones, h.nGlobalCells, h.nGlobalNodes));
+  const std::string path = fv::testing::scratch_dir() + "/box.zones.h5";
+  write_zone_file(path, h, zones);
+  std::ostringstream out;
+  EXPECT_EQ(run_zone_check(path, ZoneCheckOptions{}, &out), 0) << out.str();
 }
 
 TEST(Zones, NoRenumberingKeepsFileOrderInsideZones) {
