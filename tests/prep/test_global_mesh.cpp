@@ -52,7 +52,8 @@ TEST_P(GlobalMeshOnBoxes, ConnectivityAndGeometryInvariants) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GlobalMeshOnBoxes,
-                         ::testing::Values(BoxCells::Hex, BoxCells::Tet, BoxCells::Prism));
+                         ::testing::Values(BoxCells::Hex, BoxCells::Tet, BoxCells::Prism,
+                                           BoxCells::Mixed));
 
 TEST(Rcm, ReducesBandwidthOfShuffledMeshByOrdersOfMagnitude) {
   BoxSpec spec;

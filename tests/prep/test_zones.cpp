@@ -96,7 +96,8 @@ INSTANTIATE_TEST_SUITE_P(
     Shapes, ZonesOnBoxes,
     ::testing::Values(Case{BoxCells::Hex, 1, false}, Case{BoxCells::Hex, 3, false},
                       Case{BoxCells::Hex, 4, true}, Case{BoxCells::Tet, 1, false},
-                      Case{BoxCells::Tet, 5, true}, Case{BoxCells::Prism, 3, true}));
+                      Case{BoxCells::Tet, 5, true}, Case{BoxCells::Prism, 3, true},
+                      Case{BoxCells::Mixed, 4, true}));
 
 TEST(Zones, GlobalIdsDoNotDependOnThePartitioning) {
   BoxSpec spec;
