@@ -70,7 +70,7 @@ Mesh make_box_mesh(const BoxSpec& s) {
         if (s.cells == BoxCells::Hex || (s.cells == BoxCells::Mixed && pattern != 1)) {
           cells.push_back({v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]});
           m.cellType.push_back(CellType::Hex);
-          toPoly.push_back(pattern == 2);
+          toPoly.push_back(s.cells == BoxCells::Mixed && j % 2 == 0);
         } else if (s.cells == BoxCells::Mixed) {
           // 6 pyramids about the centre: base = hex face reversed, so the base points outward.
           const idx_t centre = static_cast<idx_t>(m.xyz.size() / 3);
