@@ -11,7 +11,9 @@
 #include "common/main.hpp"
 #include "common/version.hpp"
 #include "formats/mesh_reader.hpp"
+#include "formats/zone_file_writer.hpp"
 #include "prep/mesh_info.hpp"
+#include "prep/prepare.hpp"
 #include "prep/validate.hpp"
 
 #include <CLI/CLI.hpp>
@@ -78,6 +80,13 @@ int main(int argc, char** argv) {
     app.add_option("-o,--output", outPath, "zone file to write");
     app.add_option("--parts", parts, "number of zones (MPI ranks)")->check(CLI::PositiveNumber);
     add_import_options(app, prepOpts);
+    std::string renumber = "rcm", objective = "cut";
+    fv::PartitionOptions partOpts;
+    app.add_option("--renumber", renumber, "cell ordering: rcm (reverse Cuthill-McKee) or none");
+    app.add_option("--imbalance", partOpts.imbalance,
+                   "largest zone / average zone allowed to METIS (default 1.03)");
+    app.add_option("--objective", objective, "METIS objective: cut (edge cut) or vol");
+    app.add_option("--seed", partOpts.seed, "METIS random seed (default 0)");
 
     // info
     CLI::App* info = app.add_subcommand("info", "read and validate a mesh, print a summary");
@@ -118,9 +127,24 @@ int main(int argc, char** argv) {
     FV_VERIFY_USAGE(!meshPath.empty(), "no mesh given (usage: fvprep MESH [--parts N] -o OUT, "
                                        "fvprep info MESH; see --help)");
     FV_VERIFY_USAGE(!outPath.empty(), "no output file given (-o OUT)");
+    fv::PrepareOptions po;
+    po.parts = parts;
+    po.partition = partOpts;
+    po.partition.objective = fv::parse_partition_objective(objective);
+    po.prep.renumber = fv::parse_renumber(renumber);
+    po.prep.faces.defaultPatch = prepOpts.validate.defaultPatch;
+    po.prep.closureTol = prepOpts.validate.closureTol;
     Imported im = import_mesh(meshPath, prepOpts);
-    (void)im;
-    FV_THROW("preparing zone files is not implemented yet in this build (mesh "
-             << meshPath << " imported and validated)");
+    fv::PreparedZones prepared = fv::prepare_zones(im.mesh, std::move(im.report.faces), po);
+    for (int i = 0; i < argc; ++i)
+      prepared.header.commandLine += (i ? " " : "") + std::string(argv[i]);
+    {
+      fv::log::Phase p("writing " + outPath);
+      fv::write_zone_file(outPath, prepared.header, prepared.zones);
+      prepared.report.add_phase("writing", p.seconds());
+    }
+    fv::print_prep_report(std::cout, prepared.report);
+    fv::print_partition_report(std::cout, prepared.partition);
+    return 0;
   });
 }
