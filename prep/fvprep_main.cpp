@@ -11,7 +11,6 @@
 #include "common/main.hpp"
 #include "common/version.hpp"
 #include "formats/mesh_reader.hpp"
-#include "formats/zone_file_writer.hpp"
 #include "prep/mesh_info.hpp"
 #include "prep/prepare.hpp"
 #include "prep/validate.hpp"
@@ -135,14 +134,11 @@ int main(int argc, char** argv) {
     po.prep.faces.defaultPatch = prepOpts.validate.defaultPatch;
     po.prep.closureTol = prepOpts.validate.closureTol;
     Imported im = import_mesh(meshPath, prepOpts);
-    fv::PreparedZones prepared = fv::prepare_zones(im.mesh, std::move(im.report.faces), po);
+    std::string commandLine;
     for (int i = 0; i < argc; ++i)
-      prepared.header.commandLine += (i ? " " : "") + std::string(argv[i]);
-    {
-      fv::log::Phase p("writing " + outPath);
-      fv::write_zone_file(outPath, prepared.header, prepared.zones);
-      prepared.report.add_phase("writing", p.seconds());
-    }
+      commandLine += (i ? " " : "") + std::string(argv[i]);
+    const fv::PrepareSummary prepared =
+        fv::prepare_zone_file(im.mesh, std::move(im.report.faces), po, outPath, commandLine);
     fv::print_prep_report(std::cout, prepared.report);
     fv::print_partition_report(std::cout, prepared.partition);
     return 0;

@@ -9,6 +9,7 @@
 #include "prep/prep_options.hpp"
 #include "prep/prep_report.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,21 @@ struct PreparedZones {
 /// default patch, and consumed), partition_cells on the renumbered cell graph, build_zones and
 /// make_zone_header. The global mesh is freed before returning.
 PreparedZones prepare_zones(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts);
+
+/// What prepare_zone_file() did (the zones themselves went to the file).
+struct PrepareSummary {
+  ZoneFileHeader header;
+  PrepReport report;
+  PartitionReport partition;
+  std::uint64_t dataBytes = 0; ///< array bytes written
+};
+
+/// The fvprep pipeline writing straight to a zone file: like prepare_zones(), but each zone is
+/// written (formats/zone_file_writer.hpp) as soon as it is built and then freed, so memory stays
+/// at the global mesh plus one zone per thread. The file appears atomically at `path` on
+/// success. `commandLine` is stored in the header.
+PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts,
+                                 const std::string& path, const std::string& commandLine);
 
 /// "renumber=rcm; parts=4; imbalance=1.03; objective=cut; seed=0; default-patch=" — the
 /// resolved options as stored in the zone-file header.

@@ -9,6 +9,7 @@
 #include "prep/prep_options.hpp"
 #include "prep/prep_report.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace fv {
@@ -26,6 +27,13 @@ namespace fv {
 /// Throws fv::Error on a bad part vector (size, range, empty part).
 std::vector<Zone> build_zones(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
                               const PrepOptions& opts, PrepReport* report = nullptr);
+
+/// The same, handing each zone to `sink` (called on the calling thread, in zone order) instead of
+/// keeping them: zones are built in batches of one per OpenMP thread, so at most that many are
+/// in memory at once (fvprep streams them into the zone file).
+void build_zones_each(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
+                      const PrepOptions& opts, const std::function<void(Zone&&)>& sink,
+                      PrepReport* report = nullptr);
 
 /// Convenience: build_global_mesh() then build_zones() (report gets every phase).
 std::vector<Zone> build_zones(const Mesh& mesh, const std::vector<idx_t>& cellPart, int nParts,

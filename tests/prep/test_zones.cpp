@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "formats/mesh_uuid.hpp"
 #include "formats/zone_file_writer.hpp"
+#include "prep/prepare.hpp"
 #include "prep/zone_check.hpp"
 #include "prep/zones.hpp"
 #include "tests/testing/testing.hpp"
@@ -154,6 +155,31 @@ TEST(Zones, WrittenZoneFilePassesFvprepCheck) {
   write_zone_file(path, h, zones);
   std::ostringstream out;
   EXPECT_EQ(run_zone_check(path, ZoneCheckOptions{}, &out), 0) << out.str();
+}
+
+TEST(Zones, PrepareZoneFileStreamsZonesIntoACheckedFile) {
+  BoxSpec spec;
+  spec.cells = BoxCells::Mixed;
+  spec.nx = 6, spec.ny = 4, spec.nz = 3;
+  spec.shuffle = true;
+  const Mesh mesh = make_box_mesh(spec);
+  PrepareOptions po;
+  po.parts = 3;
+  const std::string path = fv::testing::scratch_dir() + "/mixed.zones.h5";
+  const PrepareSummary s = prepare_zone_file(mesh, build_faces(mesh), po, path, "fvprep box");
+  EXPECT_EQ(s.header.commandLine, "fvprep box");
+  EXPECT_NE(s.header.options.find("renumber=rcm; parts=3"), std::string::npos) << s.header.options;
+  EXPECT_EQ(s.report.zones.size(), 3u);
+  EXPECT_EQ(s.partition.nParts, 3);
+  EXPECT_GT(s.dataBytes, 0u);
+  std::ostringstream out;
+  EXPECT_EQ(run_zone_check(path, ZoneCheckOptions{}, &out), 0) << out.str();
+  // The in-memory variant gives the same zones.
+  const PreparedZones mem = prepare_zones(mesh, build_faces(mesh), po);
+  ASSERT_EQ(mem.zones.size(), 3u);
+  EXPECT_EQ(mem.header.meshUuid, s.header.meshUuid);
+  for (const Zone& z : mem.zones)
+    EXPECT_EQ(z.nCells, s.report.zones[z.zoneId].nCells);
 }
 
 TEST(Zones, NoRenumberingKeepsFileOrderInsideZones) {
