@@ -42,6 +42,11 @@ struct Mesh {
   std::string format;                ///< "CGNS/HDF5", "CGNS/ADF", "SU2", "Gmsh 4.1 binary", ...
   std::string writer;                ///< tool that wrote the file, when the file says
   std::vector<std::string> warnings; ///< non-fatal issues found while reading
+  /// Several file zones merged into one mesh (CGNS multi-zone): their names, and the zone of
+  /// each cell / boundary face (index into fileZones). All three are empty for one zone.
+  std::vector<std::string> fileZones;
+  std::vector<std::int32_t> cellFileZone;
+  std::vector<std::int32_t> bfaceFileZone;
 
   idx_t nNodes() const { return static_cast<idx_t>(xyz.size() / 3); }
   idx_t nCells() const { return static_cast<idx_t>(cellType.size()); }
