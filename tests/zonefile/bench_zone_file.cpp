@@ -1,11 +1,19 @@
-// bench_zone_file CELLS ZONES PATH: write / open / map timings of a zone file whose zones have
-// the array sizes of a hexahedral mesh (per cell: ~3 faces, ~1 node, 6 faces and neighbours,
-// 8 nodes, 12 face-node and node-face entries). Contents are synthetic: this measures I/O, not
-// the checker. Not a test (asserts nothing); built for the performance notes.
+// bench_zone_file CELLS ZONES PATH [KIND]: write / open / map / check timings of a zone file.
+//   KIND = synthetic (default): zones with the array sizes of a hexahedral mesh (per cell: ~3
+//          faces, ~1 node, 6 faces and neighbours, 8 nodes, 12 face-node entries), contents
+//          synthetic: measures I/O only (no fvprep check).
+//   KIND = hex | tet | mixed: a generated box of about CELLS cells, build_global_mesh, METIS,
+//          build_zones, then the same timings plus `fvprep check`.
+// Not a test (asserts nothing); built for the performance notes.
 #include "common/error.hpp"
 #include "common/main.hpp"
 #include "formats/zone_file_reader.hpp"
 #include "formats/zone_file_writer.hpp"
+#include "prep/generate_mesh.hpp"
+#include "prep/global_mesh.hpp"
+#include "prep/partition.hpp"
+#include "prep/zone_check.hpp"
+#include "prep/zones.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -83,19 +91,22 @@ fv::Zone hex_like_zone(int id, fv::idx_t n) {
 
 int main(int argc, char** argv) {
   return fv::run_main("bench_zone_file", [&] {
-    FV_VERIFY_USAGE(argc == 4, "usage: bench_zone_file CELLS ZONES PATH");
+    FV_VERIFY_USAGE(argc == 4 || argc == 5, "usage: bench_zone_file CELLS ZONES PATH [KIND]");
     const long cells = std::stol(argv[1]);
     const int nz = std::stoi(argv[2]);
     const std::string path = argv[3];
-    const auto per = static_cast<fv::idx_t>(cells / nz);
-    fv::ZoneFileHeader h;
-    h.creator = "bench";
-    h.nZones = nz;
-    h.nGlobalCells = per * static_cast<long>(nz);
-    h.patches = {{"wall", "BCWall"}};
-
-    double tBuild = 0, t0 = now();
-    {
+    const std::string kind = argc == 5 ? argv[4] : "synthetic";
+    long nCells = 0;
+    double tBuild = 0, tWrite = 0;
+    if (kind == "synthetic") {
+      const auto per = static_cast<fv::idx_t>(cells / nz);
+      nCells = per * static_cast<long>(nz);
+      fv::ZoneFileHeader h;
+      h.creator = "bench";
+      h.nZones = nz;
+      h.nGlobalCells = nCells;
+      h.patches = {{"wall", "BCWall"}};
+      const double t1 = now();
       fv::ZoneFileWriter w(path, h);
       for (int z = 0; z < nz; ++z) {
         const double b = now();
@@ -104,11 +115,30 @@ int main(int argc, char** argv) {
         w.write_zone(zone);
       }
       w.commit();
+      tWrite = now() - t1 - tBuild;
+    } else {
+      fv::GenOptions g;
+      g.cells = fv::parse_gen_cells(kind);
+      g.targetCells = cells;
+      const double b = now();
+      const fv::Mesh mesh = fv::generate_mesh(g);
+      const fv::GlobalMesh gm = fv::build_global_mesh(mesh, fv::PrepOptions{});
+      const std::vector<fv::idx_t> part = fv::partition_cells(gm.cellCells, nz);
+      std::vector<fv::idx_t> byMesh(part.size());
+      for (std::size_t c = 0; c < part.size(); ++c)
+        byMesh[gm.cellMesh[c]] = part[c];
+      const std::vector<fv::Zone> zones = fv::build_zones(gm, byMesh, nz, fv::PrepOptions{});
+      fv::ZoneFileHeader h = fv::make_zone_header(mesh, gm, nz);
+      tBuild = now() - b;
+      nCells = gm.nCells();
+      const double t1 = now();
+      fv::write_zone_file(path, h, zones);
+      tWrite = now() - t1;
+      std::printf("generated %s mesh and built zones in %.1f s\n", kind.c_str(), tBuild);
     }
-    const double tWrite = now() - t0 - tBuild;
     const auto bytes = std::filesystem::file_size(path);
 
-    t0 = now();
+    double t0 = now();
     const fv::ZoneFile f = fv::open_zone_file(path);
     const double tOpen = now() - t0;
     t0 = now();
@@ -122,15 +152,21 @@ int main(int argc, char** argv) {
       zs.push_back(fv::map_zone(f, z, fv::MapOptions{true}));
     const double tVerify = now() - t0;
 
-    std::printf("%ld cells in %d zones: file %.1f MiB (%.0f B/cell)\n", per * static_cast<long>(nz),
-                nz, static_cast<double>(bytes) / (1 << 20),
-                static_cast<double>(bytes) / static_cast<double>(per * static_cast<long>(nz)));
+    std::printf("%ld cells in %d zones: file %.1f MiB (%.0f B/cell)\n", nCells, nz,
+                static_cast<double>(bytes) / (1 << 20),
+                static_cast<double>(bytes) / static_cast<double>(nCells));
     std::printf("  write (streaming, incl. checksums, fsync+rename) %.3f s = %.0f MiB/s\n", tWrite,
                 static_cast<double>(bytes) / (1 << 20) / tWrite);
     std::printf("  open header %.4f s; map all zones %.4f s (%.2f ms/zone)\n", tOpen, tMap,
                 1e3 * tMap / nz);
     std::printf("  map + verify checksums %.3f s = %.0f MiB/s (page cache warm)\n", tVerify,
                 static_cast<double>(bytes) / (1 << 20) / tVerify);
+    if (kind != "synthetic") {
+      zs.clear();
+      t0 = now();
+      const int rc = fv::run_zone_check(path);
+      std::printf("  fvprep check %.2f s (exit %d)\n", now() - t0, rc);
+    }
     return 0;
   });
 }
