@@ -1,8 +1,9 @@
 // fvprep: offline mesh preparation.
 //
-//   fvprep MESH [--parts N] -o OUT     prepare zone files (pipeline: later)
-//   fvprep info MESH [--json]          import + validate a mesh and summarise it
-//   fvprep check FILE                  check a zone file (later)
+//   fvprep MESH [--parts N] -o OUT     prepare a zone file (import, validate, renumber, build
+//                                      connectivity/geometry/orderings, partition, write)
+//   fvprep info FILE [--json]          summarise a mesh (import + validate) or a zone file
+//   fvprep check ZONES                 verify a zone file (checksums, exchange lists, geometry)
 //
 // Reader options (--base, --zone, --merge-tol, --extrude, --default-patch) and verbosity
 // (-v/-q) are accepted by every command. Usage errors exit 2, runtime errors 1.
@@ -11,12 +12,17 @@
 #include "common/main.hpp"
 #include "common/version.hpp"
 #include "formats/mesh_reader.hpp"
+#include "formats/zone_file_reader.hpp"
 #include "prep/mesh_info.hpp"
+#include "prep/prepare.hpp"
+#include "prep/zone_check.hpp"
+#include "prep/zone_info.hpp"
 #include "prep/validate.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <sstream>
 
 namespace {
 
@@ -77,6 +83,19 @@ int main(int argc, char** argv) {
     app.add_option("mesh", meshPath, "mesh file (CGNS, SU2, Gmsh)");
     app.add_option("-o,--output", outPath, "zone file to write");
     app.add_option("--parts", parts, "number of zones (MPI ranks)")->check(CLI::PositiveNumber);
+    std::string renumber = "rcm", objective = "cut";
+    fv::PartitionOptions partOpts;
+    bool perZone = false;
+    app.add_option("--renumber", renumber, "cell ordering: rcm (reverse Cuthill-McKee) or none")
+        ->capture_default_str();
+    app.add_option("--imbalance", partOpts.imbalance,
+                   "allowed load imbalance, largest zone / average (METIS ufactor)")
+        ->capture_default_str();
+    app.add_option("--seed", partOpts.seed, "METIS random seed")->capture_default_str();
+    app.add_option("--objective", objective,
+                   "what METIS minimises: cut (interface faces) or vol (communication volume)")
+        ->capture_default_str();
+    app.add_flag("--per-zone", perZone, "print one summary line per zone");
     add_import_options(app, prepOpts);
 
     // info
@@ -88,6 +107,16 @@ int main(int argc, char** argv) {
     info->add_flag("--json", json, "print the summary as JSON on stdout");
     add_import_options(*info, infoOpts);
     info->fallthrough();
+
+    // check
+    CLI::App* check = app.add_subcommand("check", "verify a zone file; exit 1 on any problem");
+    std::string checkPath;
+    fv::ZoneCheckOptions checkOpts;
+    bool noChecksums = false;
+    check->add_option("zones", checkPath, "zone file (.zones.h5)")->required();
+    check->add_flag("--no-checksums", noChecksums, "skip recomputing the dataset checksums");
+    check->add_option("--max-messages", checkOpts.maxMessages, "problems printed in full");
+    check->fallthrough();
 
     try {
       app.parse(argc, argv);
@@ -105,6 +134,14 @@ int main(int argc, char** argv) {
                        : verbose == 1 ? fv::log::Level::Info
                                       : fv::log::Level::Warn);
 
+    if (check->parsed()) {
+      checkOpts.verifyChecksums = !noChecksums;
+      return fv::run_zone_check(checkPath, checkOpts);
+    }
+    if (info->parsed() && fv::is_zone_file(infoPath)) {
+      fv::print_zone_info(infoPath, json);
+      return 0;
+    }
     if (info->parsed()) {
       Imported im = import_mesh(infoPath, infoOpts);
       const fv::MeshSummary s = fv::summarize_mesh(im.mesh, im.report);
@@ -118,9 +155,21 @@ int main(int argc, char** argv) {
     FV_VERIFY_USAGE(!meshPath.empty(), "no mesh given (usage: fvprep MESH [--parts N] -o OUT, "
                                        "fvprep info MESH; see --help)");
     FV_VERIFY_USAGE(!outPath.empty(), "no output file given (-o OUT)");
+    fv::PrepareOptions po;
+    po.output = outPath;
+    po.parts = parts;
+    po.prep.renumber = fv::parse_renumber(renumber);
+    po.prep.faces.defaultPatch = prepOpts.validate.defaultPatch;
+    po.prep.closureTol = prepOpts.validate.closureTol;
+    po.partition = partOpts;
+    po.partition.objective = fv::parse_partition_objective(objective);
+    po.perZoneReport = perZone;
+    std::ostringstream cmd;
+    for (int i = 0; i < argc; ++i) cmd << (i ? " " : "") << argv[i];
+    po.commandLine = cmd.str();
     Imported im = import_mesh(meshPath, prepOpts);
-    (void)im;
-    FV_THROW("preparing zone files is not implemented yet in this build (mesh "
-             << meshPath << " imported and validated)");
+    for (const std::string& w : im.report.warnings) FV_LOG_WARN(w);
+    fv::prepare_zones(im.mesh, std::move(im.report), po, std::cout);
+    return 0;
   });
 }

@@ -49,9 +49,14 @@ std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, con
 }
 
 GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts, PrepReport* report) {
-  GlobalMesh g;
   FaceSet fs;
   phase(report, "building faces", [&] { fs = build_faces(mesh, opts.faces); });
+  return build_global_mesh(mesh, std::move(fs), opts, report);
+}
+
+GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet fs, const PrepOptions& opts,
+                             PrepReport* report) {
+  GlobalMesh g;
   const idx_t nc = mesh.nCells(), nf = fs.nFaces(), nn = mesh.nNodes();
   const idx_t nPatches = static_cast<idx_t>(fs.patches.size());
 
