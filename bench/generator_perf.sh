@@ -42,6 +42,7 @@ for size in "${sizes[@]}"; do
     write_s=$(echo "$stdout_text" | awk '/^  write/ {print $2}')
     mb=$(echo "$stdout_text" | awk '/^  write/ {gsub(/[()]/, "", $5); print $5}')
     rm -f "$file"
-    echo "$family,$cells,$size,$ncells,$nnodes,$gen_s,$gen_rss,$write_s,$mb,$rss_mb,$machine" | tee -a "$csv"
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    echo "$family,$cells,$size,$ncells,$nnodes,$gen_s,$gen_rss,$write_s,$mb,$rss_mb,$machine load=$load" | tee -a "$csv"
   done
 done
