@@ -478,12 +478,15 @@ GenGrid resolve_grid(const GenOptions& o) {
                     "the wedge ramp rises "
                         << rise << ", too close to the upper boundary y = " << g.extent[1]);
   }
-  // Size checks in floating point first: the products below must not overflow.
+  // Size checks in floating point first, so that neither the products below overflow nor the
+  // per-line layout tables grow beyond the mesh itself: every block cell has at least 8
+  // cell-node entries (a hexahedron; splits have more).
   const real_t approxBlocks =
       static_cast<real_t>(g.n[0]) * static_cast<real_t>(g.n[1]) * static_cast<real_t>(g.n[2]);
-  FV_VERIFY_USAGE(approxBlocks * 6 <= static_cast<real_t>(kMaxIdx) * 8,
+  FV_VERIFY_USAGE(approxBlocks * 8 <= static_cast<real_t>(kMaxIdx),
                   "mesh of " << g.n[0] << "x" << g.n[1] << "x" << g.n[2]
-                             << " block cells is too large for 32-bit indices");
+                             << " block cells is too large for 32-bit indices (at least "
+                             << approxBlocks * 8 << " cell-node entries, max " << kMaxIdx << ")");
   const Layout L = make_layout(o.cells, g.n);
   FV_VERIFY_USAGE(L.nCells <= kMaxIdx && L.nNnz <= kMaxIdx && L.nNodes <= kMaxIdx,
                   "mesh of " << L.nCells << " cells, " << L.nNodes << " nodes and " << L.nNnz
