@@ -218,7 +218,7 @@ class CgnsReader {
       std::string s;
       for (auto& n : names)
         s += (s.empty() ? "'" : ", '") + n + "'";
-      FV_THROW_USAGE_LIKE(s);
+      fail_no_zone(s);
     }
     for (int z : chosen) {
       ZoneType_t zt;
@@ -235,10 +235,9 @@ class CgnsReader {
     name_orphans();
   }
 
-  [[noreturn]] void FV_THROW_USAGE_LIKE(const std::string& list) {
+  [[noreturn]] void fail_no_zone(const std::string& list) {
     FV_VERIFY_USAGE(false, path << ": no zone '" << opts.zone << "' in base '" << baseName
                                 << "' (zones: " << list << ")");
-    throw; // unreachable
   }
 
   std::string bc_type_name(BCType_t t) {
