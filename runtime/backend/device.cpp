@@ -1,16 +1,29 @@
 #include "runtime/backend/forall.hpp"
+#include "runtime/backend/memory.hpp"
+#include "runtime/backend/reduce.hpp"
+#include "runtime/backend/select.hpp"
 
+#include <mpi.h>
+
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #if defined(FV_HAVE_OPENMP)
 #include <omp.h>
+#endif
+#if defined(FV_BACKEND_CUDA)
+#include "runtime/backend/cuda_check.hpp"
 #endif
 
 namespace fv {
 namespace {
 Device g_device = Device::Cpu;
-}
+std::size_t g_bytes = 0;
+} // namespace
 
-Device active_device() { return g_device; }
+Device active_device() {
+  return g_device;
+}
 
 void set_active_device(Device d) {
 #if !defined(FV_BACKEND_CUDA)
@@ -34,11 +47,187 @@ const char* backend_name() {
 namespace detail {
 void check_launch(const char* label) {
   const cudaError_t err = cudaGetLastError();
-  FV_VERIFY(err == cudaSuccess, "CUDA kernel '" << label << "' failed to launch: "
-                                                << cudaGetErrorString(err));
+  FV_VERIFY(err == cudaSuccess,
+            "CUDA kernel '" << label << "' failed to launch: " << cudaGetErrorString(err));
 }
-cudaStream_t current_stream() { return nullptr; }
+cudaStream_t current_stream() {
+  return nullptr;
+}
 } // namespace detail
 #endif
+
+// ---------------------------------------------------------------------------------- memory
+namespace backend {
+
+void* allocate(Device d, std::size_t bytes, const char* what) {
+  void* p = nullptr;
+  if (bytes == 0) return nullptr;
+#if defined(FV_BACKEND_CUDA)
+  if (d == Device::Cuda) {
+    const cudaError_t err = cudaMalloc(&p, bytes);
+    FV_VERIFY(err == cudaSuccess, "CUDA call cudaMalloc failed for '"
+                                      << what << "' (" << bytes << " bytes, " << g_bytes
+                                      << " already allocated): " << cudaGetErrorString(err));
+    FV_CUDA_CHECK(cudaMemset(p, 0, bytes));
+    g_bytes += bytes;
+    return p;
+  }
+#endif
+  (void)d;
+  p = std::calloc(bytes, 1);
+  FV_VERIFY(p, "out of memory allocating '" << what << "' (" << bytes << " bytes)");
+  g_bytes += bytes;
+  return p;
+}
+
+void release(Device d, void* p) noexcept {
+  if (!p) return;
+#if defined(FV_BACKEND_CUDA)
+  if (d == Device::Cuda) {
+    (void)cudaFree(p); // errors at shutdown (context already gone) are ignored
+    return;
+  }
+#endif
+  (void)d;
+  std::free(p);
+}
+
+void copy_to_device(Device d, void* dst, const void* src, std::size_t bytes) {
+#if defined(FV_BACKEND_CUDA)
+  if (d == Device::Cuda) {
+    FV_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    return;
+  }
+#endif
+  (void)d;
+  std::memcpy(dst, src, bytes);
+}
+
+void copy_to_host(Device d, void* dst, const void* src, std::size_t bytes) {
+#if defined(FV_BACKEND_CUDA)
+  if (d == Device::Cuda) {
+    FV_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+    return;
+  }
+#endif
+  (void)d;
+  std::memcpy(dst, src, bytes);
+}
+
+void copy_on_device(Device d, void* dst, const void* src, std::size_t bytes) {
+#if defined(FV_BACKEND_CUDA)
+  if (d == Device::Cuda) {
+    FV_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+    return;
+  }
+#endif
+  (void)d;
+  std::memcpy(dst, src, bytes);
+}
+
+void synchronize() {
+#if defined(FV_BACKEND_CUDA)
+  if (g_device == Device::Cuda) FV_CUDA_CHECK(cudaDeviceSynchronize());
+#endif
+}
+
+std::size_t bytes_allocated() {
+  return g_bytes;
+}
+
+namespace {
+// One scratch buffer per device kind, grown on demand, released at exit.
+struct Scratch {
+  DeviceArray<real_t> buf;
+  Device dev = Device::Cpu;
+};
+Scratch& scratch() {
+  static Scratch s;
+  return s;
+}
+} // namespace
+
+real_t* reduce_scratch(std::size_t n) {
+  Scratch& s = scratch();
+  if (s.buf.size() < n || s.dev != active_device()) {
+    s.buf = DeviceArray<real_t>();
+    s.buf = DeviceArray<real_t>(n < 4096 ? 4096 : 2 * n, "reduction scratch");
+    s.dev = active_device();
+  }
+  return s.buf.data();
+}
+
+void reduce_scratch_to_host(real_t* dst, std::size_t n) {
+  Scratch& s = scratch();
+  FV_VERIFY(n <= s.buf.size(), "reduction scratch overflow");
+  if (n) copy_to_host(s.dev, dst, s.buf.data(), n * sizeof(real_t));
+}
+
+} // namespace backend
+
+// ------------------------------------------------------------------------ device selection
+DeviceRequest parse_device_request(const std::string& s) {
+  if (s == "auto") return DeviceRequest::Auto;
+  if (s == "cpu") return DeviceRequest::Cpu;
+  if (s == "cuda" || s == "gpu") return DeviceRequest::Cuda;
+  FV_VERIFY_USAGE(false, "unknown device '" << s << "' (valid: auto, cpu, cuda)");
+  return DeviceRequest::Auto;
+}
+
+int cuda_device_count() {
+#if defined(FV_BACKEND_CUDA)
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError(); // no driver / no device: clear the sticky error, report none
+    return 0;
+  }
+  return n;
+#else
+  return 0;
+#endif
+}
+
+int local_rank() {
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (initialised && !finalised) {
+    MPI_Comm local;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+    int r = 0;
+    MPI_Comm_rank(local, &r);
+    MPI_Comm_free(&local);
+    return r;
+  }
+  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK",
+                          "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
+    if (const char* v = std::getenv(var)) return std::atoi(v);
+  }
+  return 0;
+}
+
+std::string select_device(DeviceRequest request) {
+  const int count = cuda_device_count();
+  if (request == DeviceRequest::Cpu || (request == DeviceRequest::Auto && count == 0)) {
+    set_active_device(Device::Cpu);
+    return backend_name();
+  }
+#if defined(FV_BACKEND_CUDA)
+  FV_VERIFY_USAGE(count > 0, "--device cuda: no CUDA device is visible to this process "
+                             "(check CUDA_VISIBLE_DEVICES and the driver; --device cpu runs "
+                             "on the CPU)");
+  const int rank = local_rank();
+  const int dev = rank % count;
+  FV_CUDA_CHECK(cudaSetDevice(dev));
+  cudaDeviceProp prop{};
+  FV_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+  set_active_device(Device::Cuda);
+  return "cuda device " + std::to_string(dev) + " of " + std::to_string(count) + " (" + prop.name +
+         ", local rank " + std::to_string(rank) + ")";
+#else
+  FV_VERIFY_USAGE(false, "this fvrun was built without CUDA; use --device cpu");
+  return {};
+#endif
+}
 
 } // namespace fv

@@ -40,6 +40,10 @@ cudaStream_t current_stream();
 } // namespace detail
 #endif
 
+/// Loops shorter than this run on one thread on the CPU backend: for small zones the cost of
+/// waking the OpenMP team (and, on an oversubscribed machine, of its barrier) dominates.
+inline constexpr idx_t kOpenMPMinLoop = 16384;
+
 /// Runs f(i) for i in [0, n) on the active device. `label` names the kernel in errors and
 /// profiles. f must be a FV_HOST_DEVICE functor capturing by value (device pointers only).
 template <class F>
@@ -56,9 +60,10 @@ void forall(const char* label, idx_t n, F&& f) {
 #endif
   (void)label;
 #if defined(FV_HAVE_OPENMP)
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kOpenMPMinLoop)
 #endif
-  for (idx_t i = 0; i < n; ++i) f(i);
+  for (idx_t i = 0; i < n; ++i)
+    f(i);
 }
 
 } // namespace fv

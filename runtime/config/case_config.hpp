@@ -1,0 +1,99 @@
+#pragma once
+/// \file case_config.hpp
+/// The typed, fully resolved configuration of an fvrun case, read from an INI case file
+/// (runtime/config/ini.hpp) plus command-line overrides. Every key has a default and a one-line
+/// meaning in the schema (case_keys()); unknown sections/keys, bad values and unassigned
+/// patches are usage errors (exit 2) that list the valid choices.
+#include "common/types.hpp"
+#include "common/zone.hpp"
+#include "runtime/config/ini.hpp"
+#include "runtime/physics/bc_states.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace fv {
+
+enum class FluxScheme { Roe, Rusanov };
+enum class LimiterKind { Venkat, Barth, None };
+enum class TimeScheme { Rk2, SspRk3, Rk4 };
+enum class InitialKind { Freestream, Split };
+
+/// One documented key of the case file. Patch keys have section "patch NAME".
+struct CaseKey {
+  const char* section;
+  const char* key;
+  const char* defaultValue;
+  const char* meaning;
+};
+
+/// The schema: every global key with its default and meaning, in documentation order.
+const std::vector<CaseKey>& case_keys();
+/// Keys of [patch NAME] sections (section "patch NAME" in the table).
+const std::vector<CaseKey>& patch_keys();
+
+/// Resolved settings of one boundary patch.
+struct PatchConfig {
+  std::string name;      ///< patch name as in the zone file
+  std::string typeName;  ///< case-file spelling of the type, e.g. "slip_wall"
+  phys::BcParams params; ///< point-wise parameters used by the kernels (SI or non-dim.)
+};
+
+/// A fully resolved case. Free-stream values are derived quantities in solver units.
+struct CaseConfig {
+  // [gas]
+  real_t gamma = 1.4;
+  real_t gasConstant = 287.05; ///< J/(kg K)
+  // [freestream]
+  real_t mach = 0.5, aoaDeg = 0, sideslipDeg = 0;
+  real_t pressure = 101325, temperature = 288.15; ///< Pa, K
+  bool nondimensional = false;
+  int liftAxis = 2;                 ///< 1 = y, 2 = z: direction of lift (and of the aoa rotation)
+  std::array<real_t, 5> freestream; ///< primitive rho, u, v, w, p (derived)
+  std::array<real_t, 3> dragDir, liftDir, sideDir; ///< unit vectors (derived)
+  // [scheme]
+  FluxScheme flux = FluxScheme::Roe;
+  real_t entropyFix = 0.1;
+  int order = 2;
+  LimiterKind limiter = LimiterKind::Venkat;
+  real_t venkatK = 5.0;
+  // [time]
+  TimeScheme integrator = TimeScheme::SspRk3;
+  bool localTimeStep = true;
+  real_t cfl = 1.0, cflStart = 1.0;
+  int cflRampIterations = 0;
+  int iterations = 1000;
+  real_t dt = 0, finalTime = 0;
+  real_t convergenceOrders = 8;
+  // [initial]
+  InitialKind initial = InitialKind::Freestream;
+  int splitAxis = 0;
+  real_t splitPosition = 0;
+  std::array<real_t, 5> left{}, right{}; ///< primitive states either side of the split
+  // [monitor]
+  std::vector<std::string> forcePatches; ///< wall patches integrated for forces
+  real_t refArea = 1, refLength = 1;
+  std::array<real_t, 3> momentOrigin{0, 0, 0};
+  int outputInterval = 10;
+  std::string outputDir = "fvrun_out";
+  // [run]
+  std::string device = "auto";
+  // [patch NAME], in zone patch order
+  std::vector<PatchConfig> patches;
+
+  /// The fully resolved configuration as INI text (every key, defaults filled in), written
+  /// into every output.
+  std::string resolvedIni;
+
+  /// Dynamic pressure of the free stream, 0.5 rho |u|^2.
+  real_t dynamic_pressure() const;
+};
+
+/// Resolves the case: checks every section and key against the schema, parses values, fills
+/// defaults and matches [patch NAME] sections to the zone's patches (every patch must be
+/// assigned, every patch section must name a patch). Usage errors name file, line and the
+/// valid choices.
+CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatches);
+
+} // namespace fv

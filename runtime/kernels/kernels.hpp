@@ -1,0 +1,73 @@
+#pragma once
+/// \file kernels.hpp
+/// The solver's kernels. Each is one fv::forall loop over cells, faces or nodes of a zone
+/// (the papers' mesh loop modes), running on the active device; all pointers are device
+/// pointers (DeviceArray::data()). Field layout is structure-of-arrays: component k of entity
+/// i of a field with n entities is at [k * n + i]; gradients of component k along axis d are
+/// component 3k + d. Cell fields have nTotalCells entries (halo cells after an exchange).
+///
+/// Every result is written by exactly one thread (cell loops gather over cellFaces with
+/// cellFaceSign, node loops over nodeCells): no atomics, deterministic on every backend.
+#include "runtime/kernels/zone_view.hpp"
+#include "runtime/physics/bc_states.hpp"
+
+namespace fv::kernels {
+
+/// W = primitive(U) for cells [0, n); layout with stride `stride` (= nTotalCells).
+void primitives(idx_t n, idx_t stride, real_t gamma, const real_t* U, real_t* W);
+
+/// Node loop: Wn[k][node] = sum over nodeCells of weight * W[k][cell] (inverse distance).
+void interpolate_to_nodes(const ZoneView& z, const real_t* W, real_t* Wn);
+
+/// Cell loop: node-averaged Green-Gauss gradient of the 5 primitives of owned cells:
+/// face value = mean of its nodes' values; grad = sum_faces sign * value * S / V.
+void green_gauss_gradient(const ZoneView& z, const real_t* Wn, real_t* grad);
+
+/// Cell loop: min and max of each primitive over the cell and its face neighbours.
+void local_min_max(const ZoneView& z, const real_t* W, real_t* wmin, real_t* wmax);
+
+/// Limiter kinds of limiter().
+enum class Limiter { None = 0, Venkat = 1, Barth = 2 };
+
+/// Cell loop: limiter phi[k][cell] in [0, 1] (min over the cell's faces) for each primitive.
+void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const real_t* W, const real_t* grad,
+             const real_t* wmin, const real_t* wmax, real_t* phi);
+
+/// Flux function choice.
+enum class Flux { Roe = 0, Rusanov = 1 };
+
+/// Settings of the face-flux kernels.
+struct FluxSettings {
+  Flux flux = Flux::Roe;
+  real_t gamma = 1.4;
+  real_t entropyFix = 0.1;
+  bool secondOrder = true; ///< MUSCL reconstruction with grad and phi (else cell values)
+};
+
+/// Face loop over interior faces: MUSCL-reconstructed primitives either side, Riemann flux
+/// (integrated over the face, owner -> neighbour) stored in flux[k][face].
+void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, const real_t* grad,
+                     const real_t* phi, real_t* flux);
+
+/// Face loop over boundary faces [begin, end) of one patch: flux between the reconstructed
+/// interior state and the ghost state of bc.
+void boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
+                     const FluxSettings& s, const real_t* W, const real_t* grad, const real_t* phi,
+                     real_t* flux);
+
+/// Cell loop: R[k][cell] = sum over the cell's faces of sign * flux[k][face] (net outflow).
+void flux_sum(const ZoneView& z, const real_t* flux, real_t* R);
+
+/// Cell loop: dt[cell] = cfl * V / sum_faces (|u . S| + c |S|) with the cell's state.
+void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* W, real_t* dt);
+
+/// Cell loop, one Runge-Kutta stage on owned cells (stride = nTotalCells):
+///   Unew = a * U0 + b * (U - beta * dt / V * R)
+/// with dt per cell (dtGlobal < 0) or the same global step dtGlobal.
+void rk_stage(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* dt, real_t dtGlobal,
+              const real_t* U0, const real_t* U, const real_t* R, real_t* Unew);
+
+/// Cell loop: acc += w * R (classical RK4 accumulation of stage residuals).
+void accumulate(const ZoneView& z, real_t w, const real_t* R, real_t* acc);
+
+} // namespace fv::kernels

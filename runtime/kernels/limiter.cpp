@@ -1,0 +1,62 @@
+// Local extrema over face neighbours and the Venkatakrishnan / Barth-Jespersen limiters of
+// the primitive variables (mesh-loop-modes paper eq. (8); hybrid paper eqs. (7)-(8)).
+#include "runtime/backend/forall.hpp"
+#include "runtime/kernels/kernels.hpp"
+#include "runtime/physics/barth_jespersen.hpp"
+#include "runtime/physics/venkat_limiter.hpp"
+
+#include <cmath>
+
+namespace fv::kernels {
+
+void local_min_max(const ZoneView& z, const real_t* W, real_t* wmin, real_t* wmax) {
+  const ZoneView v = z;
+  forall("local_min_max", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    const idx_t n = v.nTotalCells;
+    for (int k = 0; k < 5; ++k) {
+      real_t lo = W[k * n + c], hi = lo;
+      for (idx_t j = v.cellCellOffsets[c]; j < v.cellCellOffsets[c + 1]; ++j) {
+        const real_t q = W[k * n + v.cellCells[j]];
+        lo = q < lo ? q : lo;
+        hi = q > hi ? q : hi;
+      }
+      wmin[k * n + c] = lo;
+      wmax[k * n + c] = hi;
+    }
+  });
+}
+
+void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const real_t* W, const real_t* grad,
+             const real_t* wmin, const real_t* wmax, real_t* phi) {
+  const ZoneView v = z;
+  forall("limiter", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    const idx_t n = v.nTotalCells;
+    if (kind == Limiter::None) {
+      for (int k = 0; k < 5; ++k)
+        phi[k * n + c] = 1.0;
+      return;
+    }
+    const real_t dx = std::cbrt(v.cellVolume[c]);
+    const real_t kdx = venkatK * dx;
+    const real_t eps2 = kdx * kdx * kdx;
+    real_t p[5] = {1, 1, 1, 1, 1};
+    for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
+      const idx_t f = v.cellFaces[j];
+      const real_t* d =
+          v.cellFaceSign[j] > 0 ? v.faceOwnerDelta + 3 * f : v.faceNeighbourDelta + 3 * f;
+      for (int k = 0; k < 5; ++k) {
+        const real_t d2 = grad[(3 * k) * n + c] * d[0] + grad[(3 * k + 1) * n + c] * d[1] +
+                          grad[(3 * k + 2) * n + c] * d[2];
+        const real_t q = W[k * n + c];
+        const real_t dmax = wmax[k * n + c] - q, dmin = wmin[k * n + c] - q;
+        const real_t l = kind == Limiter::Venkat ? phys::venkat_phi(dmax, dmin, d2, eps2)
+                                                 : phys::barth_phi(dmax, dmin, d2);
+        p[k] = l < p[k] ? l : p[k];
+      }
+    }
+    for (int k = 0; k < 5; ++k)
+      phi[k * n + c] = p[k] > 0.0 ? p[k] : 0.0;
+  });
+}
+
+} // namespace fv::kernels

@@ -1,0 +1,74 @@
+// Reductions of the solver (monitoring and time stepping) through the one deterministic
+// backend helper fv::reduce.
+#include "runtime/kernels/reductions.hpp"
+#include "runtime/backend/reduce.hpp"
+#include "runtime/kernels/kernels.hpp"
+#include "runtime/physics/euler_state.hpp"
+
+namespace fv::kernels {
+
+void residual_sum_squares(const ZoneView& z, const real_t* R, real_t (&out)[5]) {
+  const ZoneView v = z;
+  reduce<5>(
+      "residual_rms", z.nCells, ReduceOp::Sum,
+      [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
+        const real_t inv = 1.0 / v.cellVolume[c];
+        for (int k = 0; k < 5; ++k) {
+          const real_t r = R[k * v.nTotalCells + c] * inv;
+          acc[k] += r * r;
+        }
+      },
+      out);
+}
+
+void wall_forces(const ZoneView& z, idx_t begin, idx_t end, real_t pRef, const real_t* origin,
+                 const real_t* flux, real_t (&out)[6]) {
+  const ZoneView v = z;
+  const real_t o0 = origin[0], o1 = origin[1], o2 = origin[2];
+  reduce<6>(
+      "wall_forces", end - begin, ReduceOp::Sum,
+      [=] FV_HOST_DEVICE(idx_t i, real_t * acc) {
+        const idx_t f = begin + i;
+        const real_t* S = v.faceArea + 3 * f;
+        // momentum flux through a wall face = wall pressure * S (S points into the body)
+        const real_t F0 = flux[1 * v.nFaces + f] - pRef * S[0];
+        const real_t F1 = flux[2 * v.nFaces + f] - pRef * S[1];
+        const real_t F2 = flux[3 * v.nFaces + f] - pRef * S[2];
+        const real_t r0 = v.faceCentroid[3 * f] - o0, r1 = v.faceCentroid[3 * f + 1] - o1,
+                     r2 = v.faceCentroid[3 * f + 2] - o2;
+        acc[0] += F0;
+        acc[1] += F1;
+        acc[2] += F2;
+        acc[3] += r1 * F2 - r2 * F1;
+        acc[4] += r2 * F0 - r0 * F2;
+        acc[5] += r0 * F1 - r1 * F0;
+      },
+      out);
+}
+
+real_t min_value(idx_t n, const real_t* a) {
+  real_t out[1];
+  reduce<1>(
+      "min_value", n, ReduceOp::Min,
+      [=] FV_HOST_DEVICE(idx_t i, real_t * acc) { acc[0] = a[i] < acc[0] ? a[i] : acc[0]; }, out);
+  return out[0];
+}
+
+idx_t first_unphysical_cell(const ZoneView& z, real_t gamma, const real_t* U) {
+  const ZoneView v = z;
+  real_t out[1];
+  reduce<1>(
+      "health_check", z.nCells, ReduceOp::Min,
+      [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
+        real_t u[5], w[5];
+        for (int k = 0; k < 5; ++k)
+          u[k] = U[k * v.nTotalCells + c];
+        phys::cons_to_prim(u, w, gamma);
+        if (!phys::is_physical(w) && static_cast<real_t>(c) < acc[0])
+          acc[0] = static_cast<real_t>(c);
+      },
+      out);
+  return out[0] < 1e299 ? static_cast<idx_t>(out[0]) : kNone;
+}
+
+} // namespace fv::kernels

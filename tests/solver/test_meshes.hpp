@@ -1,0 +1,33 @@
+#pragma once
+/// \file test_meshes.hpp
+/// Meshes and single zones built in-process for the solver tests: structured boxes of hexes or
+/// tetrahedra (6 per hex) with an optional node mapping, and a small single-zone builder
+/// (faces, geometry, connectivity, inverse-distance node weights) following the numbering
+/// rules of common/zone.hpp. It stands in for prep's build_zones so that the solver is tested
+/// independently of it; tests that use the real pipeline are in test_solver_pipeline.cpp.
+#include "common/zone.hpp"
+#include "formats/mesh.hpp"
+
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fv::testing {
+
+/// Maps logical coordinates (in the box [lo, hi]) to physical ones.
+using NodeMap = std::function<std::array<real_t, 3>(real_t x, real_t y, real_t z)>;
+
+/// nx x ny x nz box [lo, hi] of hexes (or 6 tets per hex) with patches xmin, xmax, ymin, ymax,
+/// zmin, zmax (in that order). `jitter` in [0, 0.3) displaces interior nodes randomly (fixed
+/// seed) by that fraction of the spacing; `map` is applied last.
+Mesh box_mesh(int nx, int ny, int nz, std::array<real_t, 3> lo, std::array<real_t, 3> hi, bool tets,
+              real_t jitter = 0.0, const NodeMap& map = {});
+
+/// The single zone of a mesh (no halo), built directly.
+Zone zone_from_mesh(const Mesh& mesh);
+
+/// Sum over owned cells of |a - b| * V / sum V (L1 norm of a cell field difference).
+real_t l1_difference(const Zone& z, const std::vector<real_t>& a, const std::vector<real_t>& b);
+
+} // namespace fv::testing
