@@ -2,7 +2,8 @@
 //
 //   fvprep MESH [--parts N] -o OUT     prepare zone files (pipeline: later)
 //   fvprep info MESH [--json]          import + validate a mesh and summarise it
-//   fvprep check FILE                  check a zone file (later)
+//   fvprep info ZONES [--json]         summarise a zone file written by fvprep
+//   fvprep check ZONES                 check a zone file end to end
 //
 // Reader options (--base, --zone, --merge-tol, --extrude, --default-patch) and verbosity
 // (-v/-q) are accepted by every command. Usage errors exit 2, runtime errors 1.
@@ -13,6 +14,8 @@
 #include "formats/mesh_reader.hpp"
 #include "prep/mesh_info.hpp"
 #include "prep/validate.hpp"
+#include "prep/zone_check.hpp"
+#include "prep/zone_info.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -89,6 +92,17 @@ int main(int argc, char** argv) {
     add_import_options(*info, infoOpts);
     info->fallthrough();
 
+    // check
+    CLI::App* check = app.add_subcommand("check", "check a zone file end to end");
+    std::string checkPath;
+    fv::ZoneCheckOptions checkOpts;
+    bool noChecksums = false, noUuid = false;
+    check->add_option("zones", checkPath, "zone file (.zones.h5)")->required();
+    check->add_flag("--no-checksums", noChecksums, "skip recomputing dataset checksums");
+    check->add_flag("--no-uuid", noUuid, "skip recomputing the mesh UUID");
+    check->add_option("--max-messages", checkOpts.maxMessages, "problems printed in full");
+    check->fallthrough();
+
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -105,7 +119,18 @@ int main(int argc, char** argv) {
                        : verbose == 1 ? fv::log::Level::Info
                                       : fv::log::Level::Warn);
 
+    if (check->parsed()) {
+      checkOpts.verifyChecksums = !noChecksums;
+      checkOpts.checkUuid = !noUuid;
+      return fv::run_zone_check(checkPath, checkOpts);
+    }
+
     if (info->parsed()) {
+      // an HDF5 file that is not CGNS is an fvkit zone file
+      if (fv::is_hdf5_file(infoPath) && !fv::is_cgns_file(infoPath)) {
+        fv::print_zone_info(infoPath, json);
+        return 0;
+      }
       Imported im = import_mesh(infoPath, infoOpts);
       const fv::MeshSummary s = fv::summarize_mesh(im.mesh, im.report);
       if (json)
