@@ -427,7 +427,20 @@ class GmshReader {
     idx_t v[8];
     bool warnedHo = false, warnedLow = false;
     std::map<std::int64_t, idx_t> patchOf; // physical (or -entity) -> patch
+    // MSH 2 repeats an element once per physical group it belongs to: keep the first copy
+    std::int64_t maxTag = 0;
+    for (const RawElement& e : elements_)
+      maxTag = std::max(maxTag, e.tag);
+    std::vector<char> seen(maxTag < (1LL << 31) ? static_cast<std::size_t>(maxTag) + 1 : 0, 0);
+    std::size_t repeated = 0;
     for (const RawElement& e : elements_) {
+      if (e.tag >= 0 && static_cast<std::size_t>(e.tag) < seen.size()) {
+        if (seen[static_cast<std::size_t>(e.tag)]) {
+          ++repeated;
+          continue;
+        }
+        seen[static_cast<std::size_t>(e.tag)] = 1;
+      }
       const GmshType gt = gmsh_type(e.type);
       if (gt.dim < maxDim - 1) {
         if (!warnedLow)
@@ -468,6 +481,10 @@ class GmshReader {
       }
       b_.add_bface(v, gt.corners, e.tag, it->second);
     }
+    if (repeated)
+      b_.warn(std::to_string(repeated) +
+              " elements are listed more than once (in several physical groups); the first "
+              "listing is used");
     return b_.finish(opts_);
   }
 };
