@@ -38,6 +38,10 @@ MeshFileKind detect_mesh_format(const std::string& path) {
     return MeshFileKind::Cgns;
   if (h.find("$MeshFormat") != std::string::npos) return MeshFileKind::Gmsh;
   if (h.find("NDIME") != std::string::npos) return MeshFileKind::Su2;
+  return detect_mesh_format_by_extension(path);
+}
+
+MeshFileKind detect_mesh_format_by_extension(const std::string& path) {
   const std::string ext = lower_extension(path);
   if (ext == ".cgns" || ext == ".cgn" || ext == ".adf" || ext == ".hdf") return MeshFileKind::Cgns;
   if (ext == ".su2") return MeshFileKind::Su2;

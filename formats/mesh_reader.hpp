@@ -39,6 +39,9 @@ enum class MeshFileKind { Cgns, Su2, Gmsh, Unknown };
 /// Throws fv::Error when the file cannot be opened.
 MeshFileKind detect_mesh_format(const std::string& path);
 
+/// The format its extension suggests (.cgns/.cgn/.adf/.hdf, .su2, .msh), Unknown otherwise.
+MeshFileKind detect_mesh_format_by_extension(const std::string& path);
+
 /// True when the file starts with the HDF5 signature (CGNS/HDF5 files and fvkit zone files).
 bool is_hdf5_file(const std::string& path);
 

@@ -126,8 +126,9 @@ int main(int argc, char** argv) {
     }
 
     if (info->parsed()) {
-      // an HDF5 file that is not CGNS is an fvkit zone file
-      if (fv::is_hdf5_file(infoPath) && !fv::is_cgns_file(infoPath)) {
+      // an HDF5 file that is not CGNS (nor named .cgns) is an fvkit zone file
+      if (fv::is_hdf5_file(infoPath) && !fv::is_cgns_file(infoPath) &&
+          fv::detect_mesh_format_by_extension(infoPath) != fv::MeshFileKind::Cgns) {
         fv::print_zone_info(infoPath, json);
         return 0;
       }

@@ -103,7 +103,7 @@ TEST(BrokenInputs, TruncatedCgns) {
   fv::testing::write_box_cgns(f, Box{}, fv::testing::BcStyle::PointRangeFace);
   const std::string bytes = slurp(f);
   fv::testing::write_text(t, bytes.substr(0, bytes.size() / 2));
-  expect_clean_error(run_fvprep("info " + t), {"trunc.cgns"});
+  expect_clean_error(run_fvprep("info " + t), {"trunc.cgns", "not a CGNS file"});
 }
 
 TEST(BrokenInputs, TruncatedGmshBinary) {
@@ -138,12 +138,14 @@ TEST(BrokenInputs, OpenCell) {
 }
 
 TEST(BrokenInputs, NonManifoldFace) {
+  // hexahedra 0 and 1 share the face x = 1; hexahedron 2 is glued to the same face as well
   const std::string f = fv::testing::scratch_dir() + "/nm.su2";
-  std::string s = box_su2();
-  // a ninth hexahedron that duplicates cell 0: its faces are shared by 3 cells
-  s = replace_line(s, "NELEM= 8\n", "NELEM= 9\n12\t0\t1\t4\t3\t9\t10\t13\t12\t8\n");
-  fv::testing::write_text(f, s);
-  expect_clean_error(run_fvprep("info " + f), {"nm.su2"});
+  fv::testing::write_text(f, "NDIME= 3\nNELEM= 3\n12 0 1 4 3 6 7 10 9\n12 1 2 5 4 7 8 11 10\n"
+                             "12 1 12 13 4 7 14 15 10\nNPOIN= 16\n0 0 0\n1 0 0\n2 0 0\n0 1 0\n"
+                             "1 1 0\n2 1 0\n0 0 1\n1 0 1\n2 0 1\n0 1 1\n1 1 1\n2 1 1\n"
+                             "2 0 0.2\n2 1 0.2\n2 0 1.2\n2 1 1.2\nNMARK= 0\n");
+  expect_clean_error(run_fvprep("info --default-patch walls " + f),
+                     {"nm.su2", "non-manifold", "3 cells", "element 2"});
 }
 
 TEST(BrokenInputs, UnknownElementType) {
