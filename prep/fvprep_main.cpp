@@ -18,6 +18,7 @@
 #include "prep/zone_info.hpp"
 
 #include <CLI/CLI.hpp>
+#include <hdf5.h>
 
 #include <iostream>
 
@@ -64,6 +65,11 @@ Imported import_mesh(const std::string& path, const ImportOptions& o) {
 } // namespace
 
 int main(int argc, char** argv) {
+  // fvprep reads untrusted files: the CGNS library leaves HDF5 objects open when it fails on a
+  // corrupt CGNS/HDF5 file, and HDF5's atexit shutdown then prints "infinite loop closing
+  // library" after our one-line error. Every file fvprep writes is closed explicitly, so the
+  // atexit shutdown is not needed. Must precede any other HDF5 call.
+  H5dont_atexit();
   return fv::run_main("fvprep", [&] {
     CLI::App app{"fvprep: prepare an unstructured mesh for fvrun"};
     app.set_version_flag("--version", std::string("fvkit ") + fv::kVersion);

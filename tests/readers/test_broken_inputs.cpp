@@ -106,6 +106,23 @@ TEST(BrokenInputs, TruncatedCgns) {
   expect_clean_error(run_fvprep("info " + t), {"trunc.cgns", "not a CGNS file"});
 }
 
+TEST(BrokenInputs, CgnsTruncatedOrCorruptGivesOneLine) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string f = dir + "/full.cgns", t = dir + "/cut.cgns";
+  fv::testing::write_box_ngon_cgns(f, Box{});
+  const std::string bytes = slurp(f);
+  for (int k = 1; k < 16; ++k) {
+    const std::size_t at = bytes.size() * static_cast<std::size_t>(k) / 16;
+    // k odd: truncated there; k even: 16 bytes overwritten there (HDF5 metadata or data)
+    fv::testing::write_text(t, k % 2 ? bytes.substr(0, at)
+                                     : bytes.substr(0, at) + std::string(16, '\x55') +
+                                           bytes.substr(at + 16));
+    const RunResult r = run_fvprep("info " + t);
+    expect_clean_error(r, {"cut.cgns"});
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "k = " << k << ": " << r.err;
+  }
+}
+
 TEST(BrokenInputs, TruncatedGmshBinary) {
   const std::string dir = fv::testing::scratch_dir();
   const std::string f = dir + "/full.msh", t = dir + "/trunc.msh";
