@@ -138,7 +138,11 @@ TEST(Gmsh2d, ElementsRepeatedForSeveralPhysicalGroupsAreReadOnce) {
   EXPECT_EQ(m.nCells(), 1);
   EXPECT_EQ(m.nBoundaryFaces(), 2 + 4);
   EXPECT_EQ(faces_per_patch(m).at("wall"), 2);
-  EXPECT_EQ(m.warnings.size(), 1u);
+  EXPECT_EQ(std::count_if(m.warnings.begin(), m.warnings.end(),
+                          [](const std::string& w) {
+                            return w.find("listed more than once") != std::string::npos;
+                          }),
+            1);
 }
 
 } // namespace
