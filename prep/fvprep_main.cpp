@@ -20,6 +20,7 @@
 #include "prep/zone_info.hpp"
 
 #include <CLI/CLI.hpp>
+#include <hdf5.h>
 
 #include <iostream>
 
@@ -66,6 +67,11 @@ Imported import_mesh(const std::string& path, const ImportOptions& o) {
 } // namespace
 
 int main(int argc, char** argv) {
+  // fvprep reads untrusted files: the CGNS library leaves HDF5 objects open when it fails on a
+  // corrupt CGNS/HDF5 file, and HDF5's atexit shutdown then prints "infinite loop closing
+  // library" after our one-line error. Every file fvprep writes is closed explicitly, so the
+  // atexit shutdown is not needed. Must precede any other HDF5 call.
+  H5dont_atexit();
   return fv::run_main("fvprep", [&] {
     CLI::App app{"fvprep: prepare an unstructured mesh for fvrun"};
     app.set_version_flag("--version", std::string("fvkit ") + fv::kVersion);
@@ -105,12 +111,13 @@ int main(int argc, char** argv) {
     info->fallthrough();
 
     // check
-    CLI::App* check = app.add_subcommand("check", "verify a zone file; exit 1 on any problem");
+    CLI::App* check = app.add_subcommand("check", "check a zone file end to end");
     std::string checkPath;
     fv::ZoneCheckOptions checkOpts;
-    bool noChecksums = false;
+    bool noChecksums = false, noUuid = false;
     check->add_option("zones", checkPath, "zone file (.zones.h5)")->required();
-    check->add_flag("--no-checksums", noChecksums, "skip recomputing the dataset checksums");
+    check->add_flag("--no-checksums", noChecksums, "skip recomputing dataset checksums");
+    check->add_flag("--no-uuid", noUuid, "skip recomputing the mesh UUID");
     check->add_option("--max-messages", checkOpts.maxMessages, "problems printed in full");
     check->fallthrough();
 
@@ -132,6 +139,7 @@ int main(int argc, char** argv) {
 
     if (check->parsed()) {
       checkOpts.verifyChecksums = !noChecksums;
+      checkOpts.checkUuid = !noUuid;
       return fv::run_zone_check(checkPath, checkOpts);
     }
     if (info->parsed() && fv::is_zone_file(infoPath)) {
