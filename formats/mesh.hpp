@@ -31,17 +31,22 @@ struct Mesh {
   Csr polyFaceNodes;
 
   // ---- boundary faces (polygons of 3 or more nodes, any orientation as read)
-  Csr bfaceNodes;               ///< nodes of each boundary face
+  Csr bfaceNodes;                ///< nodes of each boundary face
   std::vector<idx_t> bfacePatch; ///< patch index of each boundary face
   std::vector<Patch> patches;    ///< patch table
 
   // ---- provenance, for messages: ids as the file numbers them
-  std::vector<gidx_t> cellFileId;  ///< file id of each cell (e.g. CGNS element id, 1-based)
-  std::vector<gidx_t> bfaceFileId; ///< file id of each boundary face (-1 if synthesised)
-  std::string path;                ///< file the mesh was read from
-  std::string format;              ///< "CGNS/HDF5", "CGNS/ADF", "SU2", "Gmsh 4.1 binary", ...
-  std::string writer;              ///< tool that wrote the file, when the file says
+  std::vector<gidx_t> cellFileId;    ///< file id of each cell (e.g. CGNS element id, 1-based)
+  std::vector<gidx_t> bfaceFileId;   ///< file id of each boundary face (-1 if synthesised)
+  std::string path;                  ///< file the mesh was read from
+  std::string format;                ///< "CGNS/HDF5", "CGNS/ADF", "SU2", "Gmsh 4.1 binary", ...
+  std::string writer;                ///< tool that wrote the file, when the file says
   std::vector<std::string> warnings; ///< non-fatal issues found while reading
+  /// Several file zones merged into one mesh (CGNS multi-zone): their names, and the zone of
+  /// each cell / boundary face (index into fileZones). All three are empty for one zone.
+  std::vector<std::string> fileZones;
+  std::vector<std::int32_t> cellFileZone;
+  std::vector<std::int32_t> bfaceFileZone;
 
   idx_t nNodes() const { return static_cast<idx_t>(xyz.size() / 3); }
   idx_t nCells() const { return static_cast<idx_t>(cellType.size()); }

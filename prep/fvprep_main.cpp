@@ -1,19 +1,175 @@
-// fvprep: offline mesh preparation. Placeholder entry point until the pipeline lands.
+// fvprep: offline mesh preparation.
+//
+//   fvprep MESH [--parts N] -o OUT     prepare a zone file (import, validate, renumber, build
+//                                      connectivity/geometry/orderings, partition, write)
+//   fvprep info FILE [--json]          summarise a mesh (import + validate) or a zone file
+//   fvprep check ZONES                 verify a zone file (checksums, exchange lists, geometry)
+//
+// Reader options (--base, --zone, --merge-tol, --extrude, --default-patch) and verbosity
+// (-v/-q) are accepted by every command. Usage errors exit 2, runtime errors 1.
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "common/main.hpp"
 #include "common/version.hpp"
+#include "formats/mesh_reader.hpp"
+#include "formats/zone_file_reader.hpp"
+#include "prep/mesh_info.hpp"
+#include "prep/prepare.hpp"
+#include "prep/zone_check.hpp"
+#include "prep/zone_info.hpp"
+#include "prep/validate.hpp"
 
 #include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+/// Options shared by every fvprep command that reads a mesh.
+struct ImportOptions {
+  fv::ReadOptions read;
+  fv::ValidateOptions validate;
+};
+
+void add_import_options(CLI::App& app, ImportOptions& o) {
+  app.add_option("--base", o.read.base, "CGNS base to read (default: the only one)");
+  app.add_option("--zone", o.read.zone, "CGNS zone to read (default: all zones, merged)");
+  app.add_option("--merge-tol", o.read.mergeTolerance,
+                 "distance below which nodes of different CGNS zones are glued (default: 1e-8 x "
+                 "bounding-box diagonal)");
+  app.add_option("--extrude", o.read.extrudeThickness,
+                 "thickness of the cell layer 2D meshes are extruded into (default: 1/100 of "
+                 "the largest extent)");
+  app.add_option("--default-patch", o.validate.defaultPatch,
+                 "patch for boundary faces the file assigns to none (default: error)");
+  app.add_option("--closure-tol", o.validate.closureTol,
+                 "largest |sum S|/sum|S| accepted for a cell (default 1e-8)");
+}
+
+struct Imported {
+  fv::Mesh mesh;
+  fv::ValidationReport report;
+};
+
+Imported import_mesh(const std::string& path, const ImportOptions& o) {
+  Imported im;
+  {
+    fv::log::Phase p("reading " + path);
+    im.mesh = fv::read_mesh(path, o.read);
+    p.note(std::to_string(im.mesh.nCells()) + " cells, " + std::to_string(im.mesh.nNodes()) +
+           " nodes");
+  }
+  im.report = fv::validate_mesh(im.mesh, o.validate);
+  return im;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
   return fv::run_main("fvprep", [&] {
     CLI::App app{"fvprep: prepare an unstructured mesh for fvrun"};
     app.set_version_flag("--version", std::string("fvkit ") + fv::kVersion);
+    app.require_subcommand(0, 1);
+    int verbose = 0;
+    bool quiet = false;
+    app.add_flag("-v,--verbose", verbose, "more messages (-vv: debug)");
+    app.add_flag("-q,--quiet", quiet, "only errors");
+
+    // prepare (default command)
+    ImportOptions prepOpts;
+    std::string meshPath, outPath;
+    int parts = 1;
+    app.add_option("mesh", meshPath, "mesh file (CGNS, SU2, Gmsh)");
+    app.add_option("-o,--output", outPath, "zone file to write");
+    app.add_option("--parts", parts, "number of zones (MPI ranks)")->check(CLI::PositiveNumber);
+    std::string renumber = "rcm", objective = "cut";
+    fv::PartitionOptions partOpts;
+    bool perZone = false;
+    app.add_option("--renumber", renumber, "cell ordering: rcm (reverse Cuthill-McKee) or none")
+        ->capture_default_str();
+    app.add_option("--imbalance", partOpts.imbalance,
+                   "allowed load imbalance, largest zone / average (METIS ufactor)")
+        ->capture_default_str();
+    app.add_option("--seed", partOpts.seed, "METIS random seed")->capture_default_str();
+    app.add_option("--objective", objective,
+                   "what METIS minimises: cut (interface faces) or vol (communication volume)")
+        ->capture_default_str();
+    app.add_flag("--per-zone", perZone, "print one summary line per zone");
+    add_import_options(app, prepOpts);
+
+    // info
+    CLI::App* info = app.add_subcommand("info", "read and validate a mesh, print a summary");
+    ImportOptions infoOpts;
+    std::string infoPath;
+    bool json = false;
+    info->add_option("mesh", infoPath, "mesh file (CGNS, SU2, Gmsh)")->required();
+    info->add_flag("--json", json, "print the summary as JSON on stdout");
+    add_import_options(*info, infoOpts);
+    info->fallthrough();
+
+    // check
+    CLI::App* check = app.add_subcommand("check", "verify a zone file; exit 1 on any problem");
+    std::string checkPath;
+    fv::ZoneCheckOptions checkOpts;
+    bool noChecksums = false;
+    check->add_option("zones", checkPath, "zone file (.zones.h5)")->required();
+    check->add_flag("--no-checksums", noChecksums, "skip recomputing the dataset checksums");
+    check->add_option("--max-messages", checkOpts.maxMessages, "problems printed in full");
+    check->fallthrough();
+
     try {
       app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+      return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+      return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+      return app.exit(e);
     } catch (const CLI::ParseError& e) {
-      return app.exit(e) == 0 ? 0 : 2;
+      FV_VERIFY_USAGE(false, e.what() << " (see fvprep --help)");
     }
+    fv::log::set_level(quiet          ? fv::log::Level::Quiet
+                       : verbose >= 2 ? fv::log::Level::Debug
+                       : verbose == 1 ? fv::log::Level::Info
+                                      : fv::log::Level::Warn);
+
+    if (check->parsed()) {
+      checkOpts.verifyChecksums = !noChecksums;
+      return fv::run_zone_check(checkPath, checkOpts);
+    }
+    if (info->parsed() && fv::is_zone_file(infoPath)) {
+      fv::print_zone_info(infoPath, json);
+      return 0;
+    }
+    if (info->parsed()) {
+      Imported im = import_mesh(infoPath, infoOpts);
+      const fv::MeshSummary s = fv::summarize_mesh(im.mesh, im.report);
+      if (json)
+        fv::print_summary_json(std::cout, s);
+      else
+        fv::print_summary_text(std::cout, s);
+      return 0;
+    }
+
+    FV_VERIFY_USAGE(!meshPath.empty(), "no mesh given (usage: fvprep MESH [--parts N] -o OUT, "
+                                       "fvprep info MESH; see --help)");
+    FV_VERIFY_USAGE(!outPath.empty(), "no output file given (-o OUT)");
+    fv::PrepareOptions po;
+    po.output = outPath;
+    po.parts = parts;
+    po.prep.renumber = fv::parse_renumber(renumber);
+    po.prep.faces.defaultPatch = prepOpts.validate.defaultPatch;
+    po.prep.closureTol = prepOpts.validate.closureTol;
+    po.partition = partOpts;
+    po.partition.objective = fv::parse_partition_objective(objective);
+    po.perZoneReport = perZone;
+    std::ostringstream cmd;
+    for (int i = 0; i < argc; ++i) cmd << (i ? " " : "") << argv[i];
+    po.commandLine = cmd.str();
+    Imported im = import_mesh(meshPath, prepOpts);
+    for (const std::string& w : im.report.warnings) FV_LOG_WARN(w);
+    fv::prepare_zones(im.mesh, std::move(im.report), po, std::cout);
     return 0;
   });
 }

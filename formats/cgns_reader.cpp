@@ -1,0 +1,827 @@
+// CGNS reader (mid-level library, HDF5 and ADF files): unstructured zones, standard, MIXED and
+// NGON_n/NFACE_n sections, BCs in every point-set convention, family BC types, multi-zone
+// merging. See docs/mesh-import.md for the conventions.
+#include "common/error.hpp"
+#include "common/log.hpp"
+#include "formats/mesh_builder.hpp"
+#include "formats/mesh_reader.hpp"
+#include "formats/node_match.hpp"
+
+#include <cgns_io.h>
+#include <cgnslib.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+namespace fv {
+
+namespace {
+
+/// Closes a CGNS file on scope exit.
+struct CgnsFile {
+  int fn = -1;
+  ~CgnsFile() {
+    if (fn >= 0) cg_close(fn);
+  }
+};
+
+#define FV_CG(call, msg)                                                                           \
+  do {                                                                                             \
+    if ((call) != CG_OK) FV_THROW(path << ": " << msg << ": " << cg_get_error());                  \
+  } while (0)
+
+/// Shape of a CGNS element type: dimension, corner count, cell type, name.
+struct ElemShape {
+  int dim = -1;    ///< 0 node, 1 bar, 2 tri/quad/ngon, 3 volume/nface; -1 unknown
+  int corners = 0; ///< corner nodes (linear shape), 0 for polygons/polyhedra
+  CellType cell = CellType::Tet;
+  bool highOrder = false;
+};
+
+ElemShape elem_shape(ElementType_t t) {
+  ElemShape s;
+  const char* nm = cg_ElementTypeName(t);
+  const std::string name = nm ? nm : "";
+  int npe = 0;
+  if (t != NGON_n && t != NFACE_n && t != MIXED && t != ElementTypeNull &&
+      t != ElementTypeUserDefined)
+    cg_npe(t, &npe);
+  auto starts = [&](const char* p) { return name.rfind(p, 0) == 0; };
+  if (starts("NODE"))
+    s = {0, 1, CellType::Tet, false};
+  else if (starts("BAR"))
+    s = {1, 2, CellType::Tet, npe > 2};
+  else if (starts("TRI"))
+    s = {2, 3, CellType::Tet, npe > 3};
+  else if (starts("QUAD"))
+    s = {2, 4, CellType::Tet, npe > 4};
+  else if (starts("TETRA"))
+    s = {3, 4, CellType::Tet, npe > 4};
+  else if (starts("PYRA"))
+    s = {3, 5, CellType::Pyramid, npe > 5};
+  else if (starts("PENTA"))
+    s = {3, 6, CellType::Prism, npe > 6};
+  else if (starts("HEXA"))
+    s = {3, 8, CellType::Hex, npe > 8};
+  else if (t == NGON_n)
+    s = {2, 0, CellType::Polyhedron, false};
+  else if (t == NFACE_n)
+    s = {3, 0, CellType::Polyhedron, false};
+  return s;
+}
+
+/// One element section as read from the file.
+struct Section {
+  std::string name;
+  ElementType_t type = ElementTypeNull;
+  cgsize_t start = 0, end = 0;
+  std::vector<cgsize_t> conn, offsets; ///< offsets only for MIXED/NGON/NFACE
+};
+
+/// What an element id of a zone became.
+enum : idx_t { kElemNone = -1 };
+struct ElemRef {
+  std::vector<idx_t> bface; ///< element id - 1 -> boundary face (builder index) or -1
+  std::vector<std::int8_t>
+      kind; ///< 0 unknown/ignored, 1 cell, 2 boundary face, 3 interior poly face
+};
+
+class CgnsReader {
+ public:
+  CgnsReader(const std::string& p, const ReadOptions& o) : path(p), opts(o) {}
+
+  Mesh read() {
+    int ftype = CG_FILE_NONE;
+    FV_VERIFY(cg_is_cgns(path.c_str(), &ftype) == CG_OK,
+              path << ": not a CGNS file (neither CGNS/HDF5 nor CGNS/ADF), or truncated");
+    FV_CG(cg_open(path.c_str(), CG_MODE_READ, &file.fn), "cannot open CGNS file");
+    b.path = path;
+    b.format = ftype == CG_FILE_HDF5 ? "CGNS/HDF5" : "CGNS/ADF";
+    float version = 0;
+    if (cg_version(file.fn, &version) == CG_OK) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(version));
+      fileVersion = buf;
+    }
+    choose_base();
+    read_families();
+    read_writer();
+    read_zones();
+    return b.finish(opts);
+  }
+
+ private:
+  const std::string& path;
+  const ReadOptions& opts;
+  CgnsFile file;
+  MeshBuilder b;
+  int B = 0, cellDim = 3, physDim = 3;
+  std::string baseName, fileVersion;
+  std::map<std::string, std::string> familyBc; ///< family name -> BCType name
+  std::vector<std::string> sectionNames;       ///< all sections of all zones
+  std::vector<idx_t> bSection;                 ///< per builder boundary face: its section
+  std::vector<idx_t> bHasBc;                   ///< per boundary face: 1 when a BC_t gave the patch
+
+  // per zone, kept for merging
+  struct ZoneInfo {
+    std::string name;
+    int Z = 0;
+    idx_t nodeOffset = 0, nNodes = 0;
+    idx_t firstBFace = 0, endBFace = 0;
+  };
+  std::vector<ZoneInfo> zones;
+
+  void choose_base() {
+    int nb = 0;
+    FV_CG(cg_nbases(file.fn, &nb), "cannot read bases");
+    FV_VERIFY(nb > 0, path << ": the CGNS file has no base");
+    std::vector<std::string> names;
+    for (int i = 1; i <= nb; ++i) {
+      char nm[33];
+      int cd, pd;
+      FV_CG(cg_base_read(file.fn, i, nm, &cd, &pd), "cannot read base " << i);
+      names.push_back(nm);
+      if (!opts.base.empty() && opts.base == nm) B = i;
+    }
+    auto list = [&] {
+      std::string s;
+      for (auto& n : names)
+        s += (s.empty() ? "'" : ", '") + n + "'";
+      return s;
+    };
+    if (opts.base.empty()) {
+      FV_VERIFY_USAGE(nb == 1, path << ": the file has " << nb << " bases (" << list()
+                                    << "): choose one with --base NAME");
+      B = 1;
+    }
+    FV_VERIFY_USAGE(B > 0, path << ": no base '" << opts.base << "' (bases: " << list() << ")");
+    char nm[33];
+    FV_CG(cg_base_read(file.fn, B, nm, &cellDim, &physDim), "cannot read base");
+    baseName = nm;
+    FV_VERIFY(cellDim == 2 || cellDim == 3, path << ": base '" << baseName
+                                                 << "' has cell dimension " << cellDim
+                                                 << "; only 2 and 3 are supported");
+    b.dim = cellDim;
+  }
+
+  void read_families() {
+    int nf = 0;
+    if (cg_nfamilies(file.fn, B, &nf) != CG_OK) return;
+    for (int f = 1; f <= nf; ++f) {
+      char nm[33];
+      int nbc = 0, ngeo = 0;
+      if (cg_family_read(file.fn, B, f, nm, &nbc, &ngeo) != CG_OK) continue;
+      if (nbc < 1) continue;
+      char bcn[33];
+      BCType_t bt = BCTypeNull;
+      if (cg_fambc_read(file.fn, B, f, 1, bcn, &bt) != CG_OK) continue;
+      familyBc[nm] = cg_BCTypeName(bt);
+    }
+  }
+
+  void read_writer() {
+    if (cg_goto(file.fn, B, "end") == CG_OK) {
+      int nd = 0;
+      cg_ndescriptors(&nd);
+      for (int d = 1; d <= nd && b.writer.empty(); ++d) {
+        char nm[33];
+        char* text = nullptr;
+        if (cg_descriptor_read(d, nm, &text) != CG_OK || !text) continue;
+        std::string t(text);
+        cg_free(text);
+        t = t.substr(0, t.find('\n'));
+        if (t.size() > 100) t = t.substr(0, 100) + "...";
+        if (!t.empty()) b.writer = t;
+      }
+    }
+    if (b.writer.empty() && !fileVersion.empty())
+      b.writer = "unknown (CGNS library " + fileVersion + ")";
+  }
+
+  void read_zones() {
+    int nz = 0;
+    FV_CG(cg_nzones(file.fn, B, &nz), "cannot read zones of base '" << baseName << "'");
+    FV_VERIFY(nz > 0, path << ": base '" << baseName << "' has no zone");
+    std::vector<int> chosen;
+    std::vector<std::string> names;
+    for (int z = 1; z <= nz; ++z) {
+      char nm[33];
+      cgsize_t sz[9];
+      FV_CG(cg_zone_read(file.fn, B, z, nm, sz), "cannot read zone " << z);
+      names.push_back(nm);
+      if (opts.zone.empty() || opts.zone == nm) chosen.push_back(z);
+    }
+    if (chosen.empty()) {
+      std::string s;
+      for (auto& n : names)
+        s += (s.empty() ? "'" : ", '") + n + "'";
+      FV_THROW_USAGE_LIKE(s);
+    }
+    for (int z : chosen) {
+      ZoneType_t zt;
+      FV_CG(cg_zone_type(file.fn, B, z, &zt), "cannot read type of zone '" << names[z - 1] << "'");
+      FV_VERIFY(
+          zt == Unstructured,
+          path << ": zone '" << names[z - 1] << "' of base '" << baseName
+               << "' is structured: structured CGNS zones are not supported yet"
+               << (chosen.size() > 1 ? " (choose an unstructured zone with --zone NAME)" : ""));
+    }
+    for (int z : chosen)
+      read_zone(z, names[z - 1]);
+    if (zones.size() > 1) merge_zones();
+    name_orphans();
+  }
+
+  [[noreturn]] void FV_THROW_USAGE_LIKE(const std::string& list) {
+    FV_VERIFY_USAGE(false, path << ": no zone '" << opts.zone << "' in base '" << baseName
+                                << "' (zones: " << list << ")");
+    throw; // unreachable
+  }
+
+  std::string bc_type_name(BCType_t t) {
+    const char* n = cg_BCTypeName(t);
+    return n ? n : "UserDefined";
+  }
+
+  void read_zone(int Z, const std::string& zname) {
+    fv::log::Phase phase("reading zone '" + zname + "'");
+    ZoneInfo zi;
+    zi.name = zname;
+    zi.Z = Z;
+    zi.nodeOffset = b.nNodes();
+    zi.firstBFace = b.nBFaces();
+    const std::int32_t zoneIdx = static_cast<std::int32_t>(zones.size());
+    b.zoneNames.push_back(zname);
+    char nm[33];
+    cgsize_t sz[9];
+    FV_CG(cg_zone_read(file.fn, B, Z, nm, sz), "cannot read zone '" << zname << "'");
+    const cgsize_t nv = sz[0];
+    FV_VERIFY(nv > 0 && nv < (1LL << 31) - 1 - b.nNodes(),
+              path << ": zone '" << zname << "' has " << nv << " nodes");
+    zi.nNodes = static_cast<idx_t>(nv);
+
+    // coordinates
+    {
+      const std::size_t off = b.xyz.size();
+      b.xyz.resize(off + 3 * static_cast<std::size_t>(nv), 0.0);
+      int nc = 0;
+      FV_CG(cg_ncoords(file.fn, B, Z, &nc), "zone '" << zname << "': cannot read coordinates");
+      const char* axes[3] = {"CoordinateX", "CoordinateY", "CoordinateZ"};
+      std::vector<double> buf(static_cast<std::size_t>(nv));
+      int found = 0;
+      for (int d = 0; d < 3; ++d) {
+        bool present = false;
+        for (int c = 1; c <= nc; ++c) {
+          DataType_t dt;
+          char cn[33];
+          if (cg_coord_info(file.fn, B, Z, c, &dt, cn) == CG_OK && axes[d] == std::string(cn))
+            present = true;
+        }
+        if (!present) continue;
+        ++found;
+        cgsize_t r0 = 1, r1 = nv;
+        FV_CG(cg_coord_read(file.fn, B, Z, axes[d], RealDouble, &r0, &r1, buf.data()),
+              "zone '" << zname << "': cannot read " << axes[d]);
+        for (cgsize_t i = 0; i < nv; ++i) {
+          FV_VERIFY(std::isfinite(buf[i]), path << ": zone '" << zname << "': node " << i + 1
+                                                << " has a non-finite " << axes[d]);
+          b.xyz[off + 3 * i + d] = buf[i];
+        }
+      }
+      FV_VERIFY(found >= 2, path << ": zone '" << zname
+                                 << "' has no Cartesian coordinates (CoordinateX/Y[/Z])");
+    }
+
+    // sections
+    int ns = 0;
+    FV_CG(cg_nsections(file.fn, B, Z, &ns), "zone '" << zname << "': cannot read sections");
+    std::vector<Section> secs(static_cast<std::size_t>(ns));
+    cgsize_t maxId = 0;
+    bool hasNface = false;
+    for (int s = 1; s <= ns; ++s) {
+      Section& sec = secs[s - 1];
+      char sn[33];
+      int nbndry, pflag;
+      FV_CG(cg_section_read(file.fn, B, Z, s, sn, &sec.type, &sec.start, &sec.end, &nbndry, &pflag),
+            "zone '" << zname << "': cannot read section " << s);
+      sec.name = sn;
+      FV_VERIFY(sec.start >= 1 && sec.end >= sec.start, path << ": zone '" << zname << "' section '"
+                                                             << sec.name << "' has element range "
+                                                             << sec.start << ".." << sec.end);
+      maxId = std::max(maxId, sec.end);
+      cgsize_t size = 0;
+      FV_CG(cg_ElementDataSize(file.fn, B, Z, s, &size),
+            "zone '" << zname << "' section '" << sec.name << "': cannot read its size");
+      sec.conn.resize(static_cast<std::size_t>(size));
+      const cgsize_t ne = sec.end - sec.start + 1;
+      if (sec.type == MIXED || sec.type == NGON_n || sec.type == NFACE_n) {
+        sec.offsets.resize(static_cast<std::size_t>(ne + 1));
+        FV_CG(cg_poly_elements_read(file.fn, B, Z, s, sec.conn.data(), sec.offsets.data(), nullptr),
+              "zone '" << zname << "' section '" << sec.name << "': cannot read elements");
+        FV_VERIFY(sec.offsets[0] == 0 && sec.offsets[ne] == size,
+                  path << ": zone '" << zname << "' section '" << sec.name
+                       << "': inconsistent ElementStartOffset");
+      } else {
+        const ElemShape sh = elem_shape(sec.type);
+        FV_VERIFY(sh.dim >= 0, path << ": zone '" << zname << "' section '" << sec.name
+                                    << "': unsupported element type "
+                                    << cg_ElementTypeName(sec.type));
+        FV_CG(cg_elements_read(file.fn, B, Z, s, sec.conn.data(), nullptr),
+              "zone '" << zname << "' section '" << sec.name << "': cannot read elements");
+        int npe = 0;
+        cg_npe(sec.type, &npe);
+        FV_VERIFY(npe > 0 && static_cast<cgsize_t>(npe) * ne == size,
+                  path << ": zone '" << zname << "' section '" << sec.name << "': " << size
+                       << " connectivity entries for " << ne << " " << cg_ElementTypeName(sec.type)
+                       << " elements");
+      }
+      if (sec.type == NFACE_n) hasNface = true;
+    }
+    FV_VERIFY(maxId < (1LL << 31) - 2, path << ": zone '" << zname << "': element ids too large");
+
+    ElemRef ref;
+    ref.bface.assign(static_cast<std::size_t>(maxId), kElemNone);
+    ref.kind.assign(static_cast<std::size_t>(maxId), 0);
+    std::vector<idx_t> polyFaceOf; // NGON element id - 1 -> poly face index
+    if (hasNface) polyFaceOf.assign(static_cast<std::size_t>(maxId), -1);
+
+    auto node_of = [&](const Section& sec, cgsize_t elem, cgsize_t v) -> idx_t {
+      FV_VERIFY(v >= 1 && v <= nv, path << ": zone '" << zname << "' section '" << sec.name
+                                        << "' element " << elem << " refers to node " << v
+                                        << ", outside 1.." << nv);
+      return zi.nodeOffset + static_cast<idx_t>(v - 1);
+    };
+    auto sectionIdx = [&](const Section& sec) {
+      sectionNames.push_back(sec.name);
+      return static_cast<idx_t>(sectionNames.size() - 1);
+    };
+
+    // NGON faces first (NFACE cells refer to them)
+    if (hasNface) {
+      for (const Section& sec : secs) {
+        if (sec.type != NGON_n) continue;
+        const cgsize_t ne = sec.end - sec.start + 1;
+        std::vector<idx_t> nodes;
+        for (cgsize_t e = 0; e < ne; ++e) {
+          const cgsize_t id = sec.start + e;
+          nodes.clear();
+          for (cgsize_t k = sec.offsets[e]; k < sec.offsets[e + 1]; ++k)
+            nodes.push_back(node_of(sec, id, sec.conn[k]));
+          FV_VERIFY(nodes.size() >= 3, path << ": zone '" << zname << "' section '" << sec.name
+                                            << "' face " << id << " has " << nodes.size()
+                                            << " nodes");
+          polyFaceOf[id - 1] = b.add_poly_face(nodes.data(), static_cast<int>(nodes.size()));
+        }
+      }
+    }
+    const idx_t firstPolyFace = b.pfnOff.size() > 1 ? static_cast<idx_t>(b.pfnOff.size() - 1) : 0;
+    (void)firstPolyFace;
+
+    std::vector<std::pair<idx_t, cgsize_t>> polyFaceUse; // (poly face, NGON id)
+    for (const Section& sec : secs) {
+      const cgsize_t ne = sec.end - sec.start + 1;
+      const idx_t secIdx = sectionIdx(sec);
+      bool warnedHo = false, warnedIgnored = false;
+      std::vector<idx_t> nodes;
+      for (cgsize_t e = 0; e < ne; ++e) {
+        const cgsize_t id = sec.start + e;
+        ElementType_t t = sec.type;
+        const cgsize_t* c;
+        cgsize_t n;
+        if (sec.type == MIXED) {
+          c = &sec.conn[sec.offsets[e]];
+          t = static_cast<ElementType_t>(c[0]);
+          ++c;
+          n = sec.offsets[e + 1] - sec.offsets[e] - 1;
+          int npe = 0;
+          FV_VERIFY(t > ElementTypeUserDefined && t != MIXED && t != NGON_n && t != NFACE_n &&
+                        cg_npe(t, &npe) == CG_OK && npe == n,
+                    path << ": zone '" << zname << "' section '" << sec.name << "' element " << id
+                         << ": unknown or inconsistent element type " << static_cast<int>(t)
+                         << " in a MIXED section");
+        } else if (!sec.offsets.empty()) {
+          c = &sec.conn[sec.offsets[e]];
+          n = sec.offsets[e + 1] - sec.offsets[e];
+        } else {
+          const cgsize_t npe = static_cast<cgsize_t>(sec.conn.size()) / ne;
+          c = &sec.conn[e * npe];
+          n = npe;
+        }
+        const ElemShape sh = elem_shape(t);
+        FV_VERIFY(sh.dim >= 0, path << ": zone '" << zname << "' section '" << sec.name
+                                    << "' element " << id << ": unsupported element type "
+                                    << cg_ElementTypeName(t));
+        if (t == NGON_n && hasNface) continue; // faces of polyhedra, done above
+        if (t == NFACE_n) {
+          std::vector<idx_t> faces;
+          for (cgsize_t k = 0; k < n; ++k) {
+            const cgsize_t fid = c[k] < 0 ? -c[k] : c[k];
+            FV_VERIFY(fid >= 1 && fid <= maxId && polyFaceOf[fid - 1] >= 0,
+                      path << ": zone '" << zname << "' section '" << sec.name << "' polyhedron "
+                           << id << " refers to face " << c[k] << ", which is no NGON_n element");
+            const idx_t pf = polyFaceOf[fid - 1];
+            faces.push_back(c[k] < 0 ? ~pf : pf);
+            polyFaceUse.emplace_back(pf, fid);
+          }
+          FV_VERIFY(faces.size() >= 4, path << ": zone '" << zname << "' section '" << sec.name
+                                            << "' polyhedron " << id << " has only " << faces.size()
+                                            << " faces");
+          b.add_poly_cell(faces.data(), static_cast<int>(faces.size()), id);
+          b.cellZone.push_back(static_cast<std::int32_t>(zones.size()));
+          ref.kind[id - 1] = 1;
+          continue;
+        }
+        const int corners = sh.corners > 0 ? sh.corners : static_cast<int>(n);
+        if (sh.highOrder && !warnedHo) {
+          b.warn("zone '" + zname + "' section '" + sec.name + "': " + cg_ElementTypeName(t) +
+                 " elements are read as their corner nodes (linear)");
+          warnedHo = true;
+        }
+        nodes.clear();
+        for (int k = 0; k < corners; ++k)
+          nodes.push_back(node_of(sec, id, c[k]));
+        if (sh.dim == cellDim) {
+          b.add_cell(sh.cell, nodes.data(), corners, id);
+          b.cellZone.push_back(zoneIdx);
+          ref.kind[id - 1] = 1;
+        } else if (sh.dim == cellDim - 1) {
+          ref.bface[id - 1] = b.add_bface(nodes.data(), corners, id, kNone);
+          ref.kind[id - 1] = 2;
+          b.bZone.push_back(zoneIdx);
+          bSection.push_back(secIdx);
+          bHasBc.push_back(0);
+        } else if (!warnedIgnored) {
+          b.warn("zone '" + zname + "' section '" + sec.name + "': " + cg_ElementTypeName(t) +
+                 " elements (dimension " + std::to_string(sh.dim) + ") are ignored");
+          warnedIgnored = true;
+        }
+      }
+    }
+    // polyhedral faces used by one polyhedron only are boundary faces
+    if (hasNface) {
+      std::sort(polyFaceUse.begin(), polyFaceUse.end());
+      std::string ngonName;
+      for (std::size_t i = 0; i < polyFaceUse.size();) {
+        std::size_t j = i;
+        while (j < polyFaceUse.size() && polyFaceUse[j].first == polyFaceUse[i].first)
+          ++j;
+        const auto [pf, fid] = polyFaceUse[i];
+        FV_VERIFY(j - i <= 2, path << ": zone '" << zname << "' face " << fid << " belongs to "
+                                   << j - i << " polyhedra");
+        if (j - i == 1) {
+          const idx_t* nb = &b.pfnConn[b.pfnOff[pf]];
+          const int nn = b.pfnOff[pf + 1] - b.pfnOff[pf];
+          ref.bface[fid - 1] = b.add_bface(nb, nn, fid, kNone);
+          ref.kind[fid - 1] = 2;
+          b.bZone.push_back(zoneIdx);
+          // section of this NGON face
+          idx_t secIdx = 0;
+          for (std::size_t s = 0; s < secs.size(); ++s)
+            if (secs[s].type == NGON_n && fid >= secs[s].start && fid <= secs[s].end)
+              secIdx = static_cast<idx_t>(sectionNames.size() - secs.size() + s);
+          bSection.push_back(secIdx);
+          bHasBc.push_back(0);
+        } else {
+          ref.kind[fid - 1] = 3;
+        }
+        i = j;
+      }
+    }
+    zi.endBFace = b.nBFaces();
+    zones.push_back(zi);
+    read_bcs(zi, ref, maxId);
+  }
+
+  void read_bcs(const ZoneInfo& zi, const ElemRef& ref, cgsize_t maxId) {
+    int nbc = 0;
+    FV_CG(cg_nbocos(file.fn, B, zi.Z, &nbc), "zone '" << zi.name << "': cannot read ZoneBC");
+    const idx_t f0 = zi.firstBFace, f1 = zi.endBFace;
+    struct VertexBc {
+      idx_t patch;
+      std::vector<cgsize_t> nodes;
+      std::string name;
+    };
+    std::vector<VertexBc> vbcs;
+    int cgio = -1;
+    double root = 0;
+    cg_get_cgio(file.fn, &cgio);
+    cg_root_id(file.fn, &root);
+    for (int C = 1; C <= nbc; ++C) {
+      char bn[33];
+      BCType_t bt;
+      PointSetType_t pt;
+      cgsize_t np = 0, nl = 0;
+      int ni[3];
+      DataType_t dt;
+      int nds;
+      FV_CG(cg_boco_info(file.fn, B, zi.Z, C, bn, &bt, &pt, &np, ni, &nl, &dt, &nds),
+            "zone '" << zi.name << "': cannot read BC " << C);
+      const std::string name = bn;
+      const std::string where = "zone '" + zi.name + "' BC '" + name + "'";
+      GridLocation_t loc = Vertex;
+      cg_boco_gridlocation_read(file.fn, B, zi.Z, C, &loc);
+      bool locGiven = false;
+      if (cgio >= 0) {
+        double id = 0;
+        const std::string p = "/" + baseName + "/" + zi.name + "/ZoneBC/" + name + "/GridLocation";
+        locGiven = cgio_get_node_id(cgio, root, p.c_str(), &id) == CG_OK;
+      }
+      std::string bcType = bc_type_name(bt);
+      if (bt == FamilySpecified) {
+        char fam[33] = "";
+        if (cg_goto(file.fn, B, "Zone_t", zi.Z, "ZoneBC_t", 1, "BC_t", C, "end") == CG_OK)
+          cg_famname_read(fam);
+        auto it = familyBc.find(fam);
+        if (it != familyBc.end()) {
+          bcType = it->second;
+        } else {
+          b.warn(where + " is FamilySpecified but family '" + fam +
+                 "' has no FamilyBC; BC type set to UserDefined");
+          bcType = "UserDefined";
+        }
+      }
+      std::vector<cgsize_t> pts(static_cast<std::size_t>(std::max<cgsize_t>(np, 0)));
+      FV_CG(cg_boco_read(file.fn, B, zi.Z, C, pts.data(), nullptr),
+            where << ": cannot read its points");
+      const bool range = pt == PointRange || pt == ElementRange;
+      FV_VERIFY(pt == PointRange || pt == PointList || pt == ElementRange || pt == ElementList,
+                path << ": " << where << ": unsupported point set type "
+                     << cg_PointSetTypeName(pt));
+      if (range) {
+        FV_VERIFY(np == 2 && pts[0] <= pts[1], path << ": " << where << ": bad range");
+        const cgsize_t a = pts[0], z = pts[1];
+        pts.clear();
+        for (cgsize_t i = a; i <= z; ++i)
+          pts.push_back(i);
+      }
+      bool elements = pt == ElementRange || pt == ElementList;
+      if (!elements) {
+        if (loc == CellCenter) {
+          b.warn(where + " is located at CellCenter; ignored");
+          continue;
+        }
+        elements = loc != Vertex; // FaceCenter, EdgeCenter, ...
+        if (!elements) {
+          // a PointList of "vertices" that can only be boundary elements
+          bool beyond = false, allBoundaryElems = true;
+          for (cgsize_t p : pts) {
+            beyond |= p > zi.nNodes;
+            allBoundaryElems &= p >= 1 && p <= maxId && ref.kind[p - 1] == 2;
+          }
+          if (beyond && allBoundaryElems) {
+            elements = true;
+            b.warn(where + (locGiven ? " says GridLocation Vertex" : " gives no GridLocation") +
+                   " but lists boundary element ids; read as faces");
+          }
+        }
+      }
+      const idx_t patch = b.patch(name, bcType);
+      if (elements) {
+        std::size_t notFace = 0;
+        for (cgsize_t p : pts) {
+          FV_VERIFY(p >= 1 && p <= maxId && ref.kind[p - 1] != 0,
+                    path << ": " << where << " refers to element " << p
+                         << ", which does not exist in the zone");
+          if (ref.kind[p - 1] != 2) {
+            ++notFace;
+            continue;
+          }
+          const idx_t f = ref.bface[p - 1];
+          if (bHasBc[f] && b.bPatch[f] != patch)
+            b.warn("boundary face " + std::to_string(p) + " of zone '" + zi.name + "' is in BC '" +
+                   b.patches[b.bPatch[f]].name + "' and '" + name + "'; keeping '" + name + "'");
+          b.bPatch[f] = patch;
+          bHasBc[f] = 1;
+        }
+        if (notFace)
+          b.warn(where + " lists " + std::to_string(notFace) +
+                 " elements that are not boundary faces; ignored");
+      } else {
+        for (cgsize_t p : pts)
+          FV_VERIFY(p >= 1 && p <= zi.nNodes, path << ": " << where << " refers to node " << p
+                                                   << ", outside 1.." << zi.nNodes);
+        vbcs.push_back({patch, std::move(pts), name});
+      }
+    }
+    if (vbcs.empty()) return;
+    // vertex BCs: faces whose nodes all belong to the set; ties broken by section coverage
+    std::vector<std::uint32_t> stamp(static_cast<std::size_t>(zi.nNodes), 0);
+    std::vector<idx_t> cand(static_cast<std::size_t>(f1 - f0), 0);
+    std::vector<std::map<idx_t, idx_t>> cover(vbcs.size()); // section -> faces
+    auto for_candidates = [&](std::size_t k, auto&& fn) {
+      const std::uint32_t mark = static_cast<std::uint32_t>(k + 1);
+      for (cgsize_t p : vbcs[k].nodes)
+        stamp[p - 1] = mark;
+      for (idx_t f = f0; f < f1; ++f) {
+        if (bHasBc[f]) continue;
+        bool all = true;
+        for (idx_t i = b.bOff[f]; i < b.bOff[f + 1] && all; ++i)
+          all = stamp[b.bConn[i] - zi.nodeOffset] == mark;
+        if (all) fn(f);
+      }
+    };
+    for (std::size_t k = 0; k < vbcs.size(); ++k)
+      for_candidates(k, [&](idx_t f) {
+        ++cand[f - f0];
+        ++cover[k][bSection[f]];
+      });
+    std::fill(stamp.begin(), stamp.end(), 0);
+    std::vector<idx_t> best(cand.size(), -1);
+    for (std::size_t k = 0; k < vbcs.size(); ++k) {
+      if (vbcs[k].nodes.empty()) continue;
+      for_candidates(k, [&](idx_t f) {
+        const idx_t score = cover[k][bSection[f]];
+        if (best[f - f0] < score) {
+          best[f - f0] = score;
+          b.bPatch[f] = vbcs[k].patch;
+        }
+      });
+    }
+    for (idx_t f = f0; f < f1; ++f)
+      if (cand[f - f0] > 0) bHasBc[f] = 1;
+  }
+
+  void merge_zones() {
+    fv::log::Phase phase("merging " + std::to_string(zones.size()) + " zones");
+    const idx_t nn = b.nNodes();
+    std::vector<std::pair<idx_t, idx_t>> pairs;
+    std::unordered_map<std::string, std::size_t> zoneByName;
+    for (std::size_t z = 0; z < zones.size(); ++z)
+      zoneByName[zones[z].name] = z;
+    bool haveConn = false;
+    for (const ZoneInfo& zi : zones) {
+      int nc = 0;
+      if (cg_nconns(file.fn, B, zi.Z, &nc) != CG_OK) continue;
+      for (int C = 1; C <= nc; ++C) {
+        char cn[33], dn[33];
+        GridLocation_t loc;
+        GridConnectivityType_t ct;
+        PointSetType_t pt, dpt;
+        cgsize_t np, ndp;
+        ZoneType_t dzt;
+        DataType_t ddt;
+        if (cg_conn_info(file.fn, B, zi.Z, C, cn, &loc, &ct, &pt, &np, dn, &dzt, &dpt, &ddt,
+                         &ndp) != CG_OK)
+          continue;
+        auto dz = zoneByName.find(dn);
+        if (ct == Overset || loc != Vertex || dz == zoneByName.end() || np != ndp ||
+            pt != PointList) {
+          b.warn("zone '" + zi.name + "' connectivity '" + cn +
+                 "' is not a vertex-to-vertex 1-to-1 interface with a zone being read; ignored");
+          continue;
+        }
+        std::vector<cgsize_t> p(static_cast<std::size_t>(np)), d(static_cast<std::size_t>(ndp));
+        FV_CG(cg_conn_read(file.fn, B, zi.Z, C, p.data(), Integer, d.data()),
+              "zone '" << zi.name << "' connectivity '" << cn << "': cannot read it");
+        const ZoneInfo& zd = zones[dz->second];
+        for (cgsize_t i = 0; i < np; ++i) {
+          FV_VERIFY(p[i] >= 1 && p[i] <= zi.nNodes && d[i] >= 1 && d[i] <= zd.nNodes,
+                    path << ": zone '" << zi.name << "' connectivity '" << cn << "' pairs node "
+                         << p[i] << " with node " << d[i] << " of zone '" << zd.name
+                         << "', out of range");
+          pairs.emplace_back(zi.nodeOffset + static_cast<idx_t>(p[i] - 1),
+                             zd.nodeOffset + static_cast<idx_t>(d[i] - 1));
+        }
+        haveConn = true;
+      }
+    }
+    // tolerance
+    std::array<double, 3> lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+    for (idx_t i = 0; i < nn; ++i)
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = std::min(lo[d], b.xyz[3 * i + d]);
+        hi[d] = std::max(hi[d], b.xyz[3 * i + d]);
+      }
+    const double diag =
+        std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                  (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    const double tol = opts.mergeTolerance > 0 ? opts.mergeTolerance : kDefaultMergeFraction * diag;
+    if (haveConn) {
+      std::size_t far = 0;
+      for (auto [i, j] : pairs)
+        for (int d = 0; d < 3; ++d)
+          if (std::fabs(b.xyz[3 * i + d] - b.xyz[3 * j + d]) > 1e3 * tol) {
+            ++far;
+            break;
+          }
+      if (far)
+        b.warn(std::to_string(far) +
+               " node pairs of the zone connectivity are not coincident (periodic interface?); "
+               "glued anyway");
+    } else {
+      std::vector<std::int32_t> group(static_cast<std::size_t>(nn));
+      for (std::size_t z = 0; z < zones.size(); ++z)
+        std::fill(group.begin() + zones[z].nodeOffset,
+                  group.begin() + zones[z].nodeOffset + zones[z].nNodes, static_cast<int>(z));
+      pairs = find_coincident_nodes(b.xyz, tol, group);
+    }
+    const std::vector<idx_t> rep = merge_representatives(nn, pairs);
+    std::vector<idx_t> newId(static_cast<std::size_t>(nn), -1);
+    std::vector<real_t> xyz;
+    std::vector<char> glued(static_cast<std::size_t>(nn), 0);
+    for (auto [i, j] : pairs)
+      glued[i] = glued[j] = 1;
+    idx_t next = 0;
+    for (idx_t i = 0; i < nn; ++i)
+      if (rep[i] == i) {
+        newId[i] = next++;
+        xyz.insert(xyz.end(), &b.xyz[3 * i], &b.xyz[3 * i] + 3);
+      }
+    std::vector<char> gluedNew(static_cast<std::size_t>(next), 0);
+    for (idx_t i = 0; i < nn; ++i) {
+      newId[i] = newId[rep[i]];
+      if (glued[i]) gluedNew[newId[i]] = 1;
+    }
+    FV_LOG_INFO("  glued " << nn - next << " interface nodes ("
+                           << (haveConn ? "ZoneGridConnectivity" : "coincident coordinates")
+                           << ")");
+    b.xyz = std::move(xyz);
+    for (idx_t& v : b.cellConn)
+      v = newId[v];
+    for (idx_t& v : b.bConn)
+      v = newId[v];
+    for (idx_t& v : b.pfnConn)
+      v = newId[v];
+
+    // interface faces: a boundary face matching one of another zone, or a face with no BC
+    // whose nodes all lie on the interface, becomes an interior face (dropped)
+    const idx_t nb = b.nBFaces();
+    std::vector<char> drop(static_cast<std::size_t>(nb), 0);
+    std::unordered_map<std::string, idx_t> byKey;
+    auto key = [&](idx_t f) {
+      std::vector<idx_t> v(b.bConn.begin() + b.bOff[f], b.bConn.begin() + b.bOff[f + 1]);
+      std::sort(v.begin(), v.end());
+      return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(idx_t));
+    };
+    for (idx_t f = 0; f < nb; ++f) {
+      bool allGlued = true;
+      for (idx_t i = b.bOff[f]; i < b.bOff[f + 1] && allGlued; ++i)
+        allGlued = gluedNew[b.bConn[i]];
+      if (!allGlued) continue;
+      if (!bHasBc[f]) drop[f] = 1;
+      auto [it, fresh] = byKey.emplace(key(f), f);
+      if (!fresh && b.bZone[it->second] != b.bZone[f]) drop[f] = drop[it->second] = 1;
+    }
+    idx_t kept = 0, dropped = 0;
+    MeshBuilder& m = b;
+    std::vector<idx_t> off{0}, conn, patch, sec, hasBc;
+    std::vector<gidx_t> fid;
+    std::vector<std::int32_t> zone;
+    for (idx_t f = 0; f < nb; ++f) {
+      if (drop[f]) {
+        ++dropped;
+        continue;
+      }
+      conn.insert(conn.end(), m.bConn.begin() + m.bOff[f], m.bConn.begin() + m.bOff[f + 1]);
+      off.push_back(static_cast<idx_t>(conn.size()));
+      patch.push_back(m.bPatch[f]);
+      fid.push_back(m.bFileId[f]);
+      zone.push_back(m.bZone[f]);
+      sec.push_back(bSection[f]);
+      hasBc.push_back(bHasBc[f]);
+      ++kept;
+    }
+    m.bOff = std::move(off);
+    m.bConn = std::move(conn);
+    m.bPatch = std::move(patch);
+    m.bFileId = std::move(fid);
+    m.bZone = std::move(zone);
+    bSection = std::move(sec);
+    bHasBc = std::move(hasBc);
+    FV_LOG_INFO("  " << dropped << " zone-interface faces became interior faces");
+  }
+
+  /// Boundary faces that no BC_t covers form a patch named after their section.
+  void name_orphans() {
+    std::map<idx_t, idx_t> patchOfSection;
+    std::size_t orphans = 0;
+    for (idx_t f = 0; f < b.nBFaces(); ++f) {
+      if (b.bPatch[f] != kNone) continue;
+      ++orphans;
+      const idx_t s = bSection[f];
+      auto it = patchOfSection.find(s);
+      if (it == patchOfSection.end()) {
+        const std::string& nm = sectionNames[s];
+        auto fam = familyBc.find(nm);
+        const std::string bt = fam != familyBc.end() ? fam->second : std::string("UserDefined");
+        it = patchOfSection.emplace(s, b.patch(nm, bt)).first;
+      }
+      b.bPatch[f] = it->second;
+    }
+    if (orphans)
+      FV_LOG_INFO("  " << orphans
+                       << " boundary faces without a BC_t form patches named after their section");
+  }
+};
+
+} // namespace
+
+Mesh read_cgns(const std::string& path, const ReadOptions& opts) {
+  CgnsReader r(path, opts);
+  return r.read();
+}
+
+} // namespace fv

@@ -1,0 +1,62 @@
+#pragma once
+/// \file hdf5_simple.hpp
+/// Small RAII layer over the HDF5 C API for fvkit's output files (solution, restart): whole
+/// datasets of 1 or 2 dimensions and scalar/string attributes, with every failure turned into
+/// one fv::Error line naming the file and the object. Not a general HDF5 binding: zone files
+/// have their own memory-mapping reader.
+#include "common/types.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fv::h5 {
+
+/// An open HDF5 file (closed by the destructor). Move-only.
+class File {
+ public:
+  /// Creates (truncating) `path` for writing.
+  static File create(const std::string& path);
+  /// Opens an existing `path` read-only; `what` names the file kind in errors ("restart file").
+  static File open_read(const std::string& path, const std::string& what);
+  File(File&& o) noexcept : id_(o.id_), path_(std::move(o.path_)) { o.id_ = -1; }
+  File& operator=(File&&) = delete;
+  File(const File&) = delete;
+  ~File();
+
+  const std::string& path() const { return path_; }
+
+  /// Creates group `name` (and its parents) if absent.
+  void make_group(const std::string& name);
+
+  // ---- datasets: `rows` x `cols` (cols == 1: a 1-D dataset of `rows` entries)
+  void write(const std::string& name, const real_t* data, std::uint64_t rows, int cols = 1);
+  void write(const std::string& name, const std::int64_t* data, std::uint64_t rows, int cols = 1);
+  void write(const std::string& name, const std::int32_t* data, std::uint64_t rows, int cols = 1);
+  void write(const std::string& name, const std::int8_t* data, std::uint64_t rows, int cols = 1);
+
+  bool exists(const std::string& name) const;
+  /// Shape of dataset `name`: {rows} or {rows, cols}.
+  std::vector<std::uint64_t> shape(const std::string& name) const;
+  /// Whole dataset converted to the requested type (HDF5 converts integer/float widths).
+  std::vector<real_t> read_real(const std::string& name) const;
+  std::vector<std::int64_t> read_int64(const std::string& name) const;
+  /// Names of the members of group `group`, in HDF5 name order.
+  std::vector<std::string> members(const std::string& group) const;
+
+  // ---- attributes of the root group
+  void attr(const std::string& name, const std::string& value);
+  void attr(const std::string& name, std::int64_t value);
+  void attr(const std::string& name, double value);
+  bool has_attr(const std::string& name) const;
+  std::string attr_string(const std::string& name) const;
+  std::int64_t attr_int(const std::string& name) const;
+  double attr_real(const std::string& name) const;
+
+ private:
+  File(std::int64_t id, std::string path) : id_(id), path_(std::move(path)) {}
+  std::int64_t id_ = -1; // hid_t
+  std::string path_;
+};
+
+} // namespace fv::h5

@@ -1,0 +1,172 @@
+#pragma once
+/// \file hdf5_util.hpp
+/// Small RAII and type helpers over the HDF5 C API, shared by the zone-file writer and reader.
+/// Internal to formats/: other layers use the zone-file API, never HDF5 directly.
+#include <hdf5.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace fv::h5 {
+
+/// Owns one HDF5 identifier and closes it with the matching H5?close on destruction.
+class Id {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Id() = default;
+  Id(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  ~Id() { reset(); }
+  Id(Id&& o) noexcept : id_(std::exchange(o.id_, H5I_INVALID_HID)), closer_(o.closer_) {}
+  Id& operator=(Id&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = std::exchange(o.id_, H5I_INVALID_HID);
+      closer_ = o.closer_;
+    }
+    return *this;
+  }
+  Id(const Id&) = delete;
+  Id& operator=(const Id&) = delete;
+
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+  explicit operator bool() const { return valid(); }
+  /// Gives up ownership (the caller closes the id).
+  hid_t release() { return std::exchange(id_, H5I_INVALID_HID); }
+  void reset() {
+    if (id_ >= 0 && closer_) closer_(id_);
+    id_ = H5I_INVALID_HID;
+  }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer closer_ = nullptr;
+};
+
+inline Id file(hid_t id) {
+  return Id(id, H5Fclose);
+}
+inline Id group(hid_t id) {
+  return Id(id, H5Gclose);
+}
+inline Id dataset(hid_t id) {
+  return Id(id, H5Dclose);
+}
+inline Id dataspace(hid_t id) {
+  return Id(id, H5Sclose);
+}
+inline Id attribute(hid_t id) {
+  return Id(id, H5Aclose);
+}
+inline Id datatype(hid_t id) {
+  return Id(id, H5Tclose);
+}
+inline Id plist(hid_t id) {
+  return Id(id, H5Pclose);
+}
+
+/// Turns off HDF5's automatic printing of error stacks (fvkit reports its own one-line
+/// errors, with the innermost HDF5 message from error_detail()). Idempotent.
+void silence_errors();
+
+/// The most specific message of the current HDF5 error stack (e.g. "truncated file: eof =
+/// ..."), or "" when the stack is empty. Clears the stack.
+std::string error_detail();
+
+/// Little-endian file type of T (H5T_STD_I32LE, H5T_IEEE_F64LE, ...) and the native memory type.
+template <class T>
+hid_t file_type();
+template <class T>
+hid_t mem_type();
+
+template <>
+inline hid_t file_type<std::int8_t>() {
+  return H5T_STD_I8LE;
+}
+template <>
+inline hid_t file_type<std::int32_t>() {
+  return H5T_STD_I32LE;
+}
+template <>
+inline hid_t file_type<std::int64_t>() {
+  return H5T_STD_I64LE;
+}
+template <>
+inline hid_t file_type<std::uint64_t>() {
+  return H5T_STD_U64LE;
+}
+template <>
+inline hid_t file_type<double>() {
+  return H5T_IEEE_F64LE;
+}
+template <>
+inline hid_t mem_type<std::int8_t>() {
+  return H5T_NATIVE_INT8;
+}
+template <>
+inline hid_t mem_type<std::int32_t>() {
+  return H5T_NATIVE_INT32;
+}
+template <>
+inline hid_t mem_type<std::int64_t>() {
+  return H5T_NATIVE_INT64;
+}
+template <>
+inline hid_t mem_type<std::uint64_t>() {
+  return H5T_NATIVE_UINT64;
+}
+template <>
+inline hid_t mem_type<double>() {
+  return H5T_NATIVE_DOUBLE;
+}
+
+/// Human-readable name of the element type ("int32 little-endian", ...).
+template <class T>
+const char* type_name();
+template <>
+inline const char* type_name<std::int8_t>() {
+  return "int8 little-endian";
+}
+template <>
+inline const char* type_name<std::int32_t>() {
+  return "int32 little-endian";
+}
+template <>
+inline const char* type_name<std::int64_t>() {
+  return "int64 little-endian";
+}
+template <>
+inline const char* type_name<std::uint64_t>() {
+  return "uint64 little-endian";
+}
+template <>
+inline const char* type_name<double>() {
+  return "float64 little-endian";
+}
+
+/// Writes a scalar attribute of type T on object `obj` (a file, group or dataset). Returns
+/// false on HDF5 failure.
+template <class T>
+bool write_attr(hid_t obj, const char* name, const T& value) {
+  Id space = dataspace(H5Screate(H5S_SCALAR));
+  Id attr = attribute(H5Acreate2(obj, name, file_type<T>(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  return attr && H5Awrite(attr.get(), mem_type<T>(), &value) >= 0;
+}
+
+/// Reads a scalar numeric attribute; false if absent, not scalar or not convertible.
+template <class T>
+bool read_attr(hid_t obj, const char* name, T& value) {
+  if (H5Aexists(obj, name) <= 0) return false;
+  Id attr = attribute(H5Aopen(obj, name, H5P_DEFAULT));
+  if (!attr) return false;
+  Id space = dataspace(H5Aget_space(attr.get()));
+  if (!space || H5Sget_simple_extent_npoints(space.get()) != 1) return false;
+  return H5Aread(attr.get(), mem_type<T>(), &value) >= 0;
+}
+
+/// Writes / reads a scalar variable-length UTF-8 string attribute.
+bool write_string_attr(hid_t obj, const char* name, const std::string& value);
+bool read_string_attr(hid_t obj, const char* name, std::string& value);
+
+} // namespace fv::h5

@@ -1,0 +1,61 @@
+#include "formats/mesh_reader.hpp"
+
+#include "common/error.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace fv {
+
+namespace {
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+} // namespace
+
+MeshFileKind detect_mesh_format(const std::string& path) {
+  std::error_code ec;
+  FV_VERIFY(std::filesystem::exists(path, ec), path << ": no such file");
+  FV_VERIFY(!std::filesystem::is_directory(path, ec), path << ": is a directory, not a mesh file");
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  FV_VERIFY(f, path << ": cannot open: " << std::strerror(errno));
+  char head[4096] = {};
+  const std::size_t n = std::fread(head, 1, sizeof head - 1, f);
+  std::fclose(f);
+  const std::string h(head, n);
+  // HDF5 signature (CGNS/HDF5) or the ADF header "@(#)ADF Database Version" (CGNS/ADF)
+  if (h.compare(0, 8, "\x89HDF\r\n\x1a\n") == 0 ||
+      h.find("ADF Database Version") != std::string::npos)
+    return MeshFileKind::Cgns;
+  if (h.find("$MeshFormat") != std::string::npos) return MeshFileKind::Gmsh;
+  if (h.find("NDIME") != std::string::npos) return MeshFileKind::Su2;
+  const std::string ext = lower_extension(path);
+  if (ext == ".cgns" || ext == ".cgn" || ext == ".adf" || ext == ".hdf") return MeshFileKind::Cgns;
+  if (ext == ".su2") return MeshFileKind::Su2;
+  if (ext == ".msh") return MeshFileKind::Gmsh;
+  return MeshFileKind::Unknown;
+}
+
+Mesh read_mesh(const std::string& path, const ReadOptions& opts) {
+  switch (detect_mesh_format(path)) {
+  case MeshFileKind::Cgns:
+    return read_cgns(path, opts);
+  case MeshFileKind::Su2:
+    return read_su2(path, opts);
+  case MeshFileKind::Gmsh:
+    return read_gmsh(path, opts);
+  case MeshFileKind::Unknown:
+    break;
+  }
+  FV_THROW(path << ": unknown mesh format (supported: CGNS .cgns (HDF5 or ADF), SU2 .su2, Gmsh "
+                   ".msh 2.2/4.1)");
+}
+
+} // namespace fv

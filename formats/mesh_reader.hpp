@@ -1,0 +1,53 @@
+#pragma once
+/// \file mesh_reader.hpp
+/// read_mesh(): imports a mesh file written by another tool (CGNS, SU2, Gmsh) into fv::Mesh.
+///
+/// The format is recognised from the file's content (HDF5/ADF signature, "$MeshFormat",
+/// "NDIME="), falling back on the extension (.cgns, .su2, .msh). 2D meshes (CGNS cell
+/// dimension 2, SU2 NDIME=2, Gmsh meshes without volume elements) are extruded into one layer
+/// of prisms/hexahedra (see extrude_2d() in formats/mesh_extrude.hpp).
+#include "formats/mesh.hpp"
+
+#include <string>
+
+namespace fv {
+
+/// Options of read_mesh(). Defaults read the whole file.
+struct ReadOptions {
+  /// CGNS: base to read (name). Empty: the file's only base (an error if it has several).
+  std::string base;
+  /// CGNS: read only this zone (name). Empty: all unstructured zones of the base, merged.
+  std::string zone;
+  /// Absolute distance below which nodes of different CGNS zones are glued when no
+  /// ZoneGridConnectivity says which nodes match (file units). <= 0: 1e-8 times the diagonal
+  /// of the bounding box of all zones.
+  double mergeTolerance = 0.0;
+  /// Thickness of the single cell layer that 2D meshes are extruded into (file units).
+  /// <= 0: 1/100 of the largest in-plane extent of the 2D mesh's bounding box.
+  double extrudeThickness = 0.0;
+};
+
+/// Fraction of the largest bounding-box extent used as the default extrusion thickness.
+inline constexpr double kDefaultExtrudeFraction = 0.01;
+/// Fraction of the bounding-box diagonal used as the default zone-merging tolerance.
+inline constexpr double kDefaultMergeFraction = 1e-8;
+
+/// Mesh file formats read_mesh() understands.
+enum class MeshFileKind { Cgns, Su2, Gmsh, Unknown };
+
+/// Recognises a mesh file from its first bytes, then from its extension.
+/// Throws fv::Error when the file cannot be opened.
+MeshFileKind detect_mesh_format(const std::string& path);
+
+/// Reads a mesh file into an fv::Mesh: nodes, volume cells in CGNS node order, boundary faces
+/// with patches, file ids of cells and faces, format, writer and warnings. Throws fv::Error
+/// (one line naming the file, the entity in the file's numbering and what is wrong) on
+/// unreadable or unsupported input; never returns a partially filled mesh.
+Mesh read_mesh(const std::string& path, const ReadOptions& opts = {});
+
+/// Individual readers (read_mesh() dispatches to them).
+Mesh read_cgns(const std::string& path, const ReadOptions& opts);
+Mesh read_su2(const std::string& path, const ReadOptions& opts);
+Mesh read_gmsh(const std::string& path, const ReadOptions& opts);
+
+} // namespace fv

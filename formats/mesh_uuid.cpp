@@ -1,0 +1,139 @@
+#include "formats/mesh_uuid.hpp"
+
+#include "common/error.hpp"
+#include "formats/checksum.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+namespace fv {
+
+namespace {
+
+constexpr std::uint64_t kSeedLo = 0;
+constexpr std::uint64_t kSeedHi = 0x6676'6b69'742d'7575ULL; // "fvkit-uu"
+
+/// Feeds both halves of the 128-bit hash.
+struct Hash128 {
+  Xxh64 lo{kSeedLo}, hi{kSeedHi};
+  void update(const void* p, std::size_t n) {
+    lo.update(p, n);
+    hi.update(p, n);
+  }
+  template <class T>
+  void value(T v) {
+    update(&v, sizeof v);
+  }
+  /// int64 ids from any integer type, in chunks (cheap even when idx_t is 32-bit).
+  template <class I>
+  void ids(const I* p, std::size_t n) {
+    std::int64_t buf[256];
+    while (n > 0) {
+      const std::size_t k = n < 256 ? n : 256;
+      for (std::size_t i = 0; i < k; ++i)
+        buf[i] = static_cast<std::int64_t>(p[i]);
+      update(buf, k * sizeof(std::int64_t));
+      p += k;
+      n -= k;
+    }
+  }
+  std::string uuid() const {
+    std::uint64_t a = hi.digest(), b = lo.digest();
+    a = (a & ~0xF000ULL) | 0x8000ULL;       // version 8 (custom)
+    b = (b & ~(3ULL << 62)) | (2ULL << 62); // RFC 4122/9562 variant
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%08llx-%04llx-%04llx-%04llx-%012llx",
+                  static_cast<unsigned long long>(a >> 32),
+                  static_cast<unsigned long long>((a >> 16) & 0xFFFF),
+                  static_cast<unsigned long long>(a & 0xFFFF),
+                  static_cast<unsigned long long>(b >> 48),
+                  static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFULL));
+    return buf;
+  }
+};
+
+void hash_prologue(Hash128& h, std::int64_t nNodes, std::int64_t nCells) {
+  static const char tag[] = "fvkit-mesh-v1";
+  h.update(tag, sizeof tag - 1);
+  h.value(nNodes);
+  h.value(nCells);
+}
+
+} // namespace
+
+std::string mesh_uuid(const std::vector<real_t>& xyz, const std::vector<CellType>& cellType,
+                      const Csr& cellNodes) {
+  FV_VERIFY(xyz.size() % 3 == 0,
+            "mesh_uuid: coordinate array size " << xyz.size() << " is not a multiple of 3");
+  FV_VERIFY(cellNodes.rows() == static_cast<idx_t>(cellType.size()),
+            "mesh_uuid: " << cellType.size() << " cell types but " << cellNodes.rows()
+                          << " cell-node rows");
+  Hash128 h;
+  hash_prologue(h, static_cast<std::int64_t>(xyz.size() / 3),
+                static_cast<std::int64_t>(cellType.size()));
+  h.update(xyz.data(), xyz.size() * sizeof(real_t));
+  for (idx_t c = 0; c < cellNodes.rows(); ++c) {
+    h.value(static_cast<std::int8_t>(cellType[static_cast<std::size_t>(c)]));
+    h.value(static_cast<std::int64_t>(cellNodes.size(c)));
+    h.ids(cellNodes.row(c), static_cast<std::size_t>(cellNodes.size(c)));
+  }
+  return h.uuid();
+}
+
+std::string mesh_uuid(const std::vector<Zone>& zones, gidx_t nGlobalCells, gidx_t nGlobalNodes) {
+  FV_VERIFY(nGlobalCells >= 0 && nGlobalNodes >= 0, "mesh_uuid: negative global counts");
+  const auto nC = static_cast<std::size_t>(nGlobalCells);
+  const auto nN = static_cast<std::size_t>(nGlobalNodes);
+  // Gather: where (zone, local cell) each global cell lives, and each node's coordinates.
+  std::vector<std::int32_t> cellZone(nC, -1);
+  std::vector<idx_t> cellLocal(nC, -1);
+  std::vector<real_t> xyz(3 * nN, 0.0);
+  std::vector<char> haveNode(nN, 0);
+  for (std::size_t zi = 0; zi < zones.size(); ++zi) {
+    const Zone& z = zones[zi];
+    for (idx_t c = 0; c < z.nCells; ++c) {
+      const gidx_t g = z.cellGlobalId[static_cast<std::size_t>(c)];
+      FV_VERIFY(g >= 0 && g < nGlobalCells, "mesh_uuid: zone "
+                                                << z.zoneId << ", cell " << c << ": global id " << g
+                                                << " outside [0, " << nGlobalCells << ")");
+      FV_VERIFY(cellZone[static_cast<std::size_t>(g)] < 0,
+                "mesh_uuid: global cell " << g << " is owned by zones "
+                                          << cellZone[static_cast<std::size_t>(g)] << " and "
+                                          << z.zoneId);
+      cellZone[static_cast<std::size_t>(g)] = static_cast<std::int32_t>(zi);
+      cellLocal[static_cast<std::size_t>(g)] = c;
+    }
+    for (idx_t n = 0; n < z.nNodes; ++n) {
+      const gidx_t g = z.nodeGlobalId[static_cast<std::size_t>(n)];
+      FV_VERIFY(g >= 0 && g < nGlobalNodes, "mesh_uuid: zone "
+                                                << z.zoneId << ", node " << n << ": global id " << g
+                                                << " outside [0, " << nGlobalNodes << ")");
+      std::memcpy(&xyz[3 * static_cast<std::size_t>(g)],
+                  &z.nodeXyz[3 * static_cast<std::size_t>(n)], 3 * sizeof(real_t));
+      haveNode[static_cast<std::size_t>(g)] = 1;
+    }
+  }
+  for (std::size_t g = 0; g < nN; ++g)
+    FV_VERIFY(haveNode[g], "mesh_uuid: global node " << g << " belongs to no zone");
+
+  Hash128 h;
+  hash_prologue(h, nGlobalNodes, nGlobalCells);
+  h.update(xyz.data(), xyz.size() * sizeof(real_t));
+  std::vector<std::int64_t> ids;
+  for (std::size_t g = 0; g < nC; ++g) {
+    FV_VERIFY(cellZone[g] >= 0, "mesh_uuid: global cell " << g << " is owned by no zone");
+    const Zone& z = zones[static_cast<std::size_t>(cellZone[g])];
+    const idx_t c = cellLocal[g];
+    h.value(z.cellType[static_cast<std::size_t>(c)]);
+    const idx_t n = z.cellNodes.size(c);
+    h.value(static_cast<std::int64_t>(n));
+    ids.resize(static_cast<std::size_t>(n));
+    const idx_t* row = z.cellNodes.row(c);
+    for (idx_t k = 0; k < n; ++k)
+      ids[static_cast<std::size_t>(k)] = z.nodeGlobalId[static_cast<std::size_t>(row[k])];
+    h.update(ids.data(), ids.size() * sizeof(std::int64_t));
+  }
+  return h.uuid();
+}
+
+} // namespace fv

@@ -1,0 +1,30 @@
+#pragma once
+/// \file mesh_uuid.hpp
+/// The mesh UUID stored in zone files: a 128-bit hash of a mesh's geometry and connectivity in
+/// its global (renumbered) numbering, independent of how it is partitioned into zones, so that
+/// fvrun can tell whether a solution file belongs to a zone file's mesh whatever the part count.
+///
+/// Hashed, in this order (all little-endian): "fvkit-mesh-v1", nNodes and nCells (int64); the
+/// node coordinates (3 float64 per node, global node order); then per cell in global cell order
+/// its CellType (int8), node count (int64) and global node ids (int64 each, element order).
+/// Two XXH64 streams with different seeds give the 128 bits, printed as an RFC 9562 version-8
+/// ("custom") UUID, e.g. "3f2a...-....-8...-a...-............".
+#include "common/csr.hpp"
+#include "common/zone.hpp"
+
+#include <string>
+#include <vector>
+
+namespace fv {
+
+/// UUID of a global mesh: xyz (3 per node), one CellType per cell and the cells' global node ids.
+/// Call it with the renumbered mesh whose ids the zones' *GlobalId arrays refer to.
+std::string mesh_uuid(const std::vector<real_t>& xyz, const std::vector<CellType>& cellType,
+                      const Csr& cellNodes);
+
+/// The same UUID computed from the zones of a partition (any number of zones): owned cells and
+/// their nodes are gathered by global id. Throws fv::Error if the zones do not cover global cells
+/// 0..nGlobalCells-1 exactly once or leave a global node without coordinates.
+std::string mesh_uuid(const std::vector<Zone>& zones, gidx_t nGlobalCells, gidx_t nGlobalNodes);
+
+} // namespace fv

@@ -1,0 +1,64 @@
+#include "formats/surface_file.hpp"
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+namespace fv {
+
+std::string surface_file_path(const std::string& prefix, const std::string& patch) {
+  std::string name = patch;
+  for (char& c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == '-';
+    if (!ok) c = '_';
+  }
+  if (name.empty()) name = "patch";
+  return prefix + "_" + name + ".csv";
+}
+
+void write_surface_csv(const std::string& path, const SurfacePatchData& d) {
+  const std::size_t n = d.nFaces();
+  FV_VERIFY(d.centroid.size() == 3 * n && d.area.size() == 3 * n,
+            path << ": patch " << d.patch << ": " << n << " faces but " << d.centroid.size()
+                 << " centroid and " << d.area.size() << " area values (expected 3 per face)");
+  for (const SurfaceColumn& c : d.columns) {
+    FV_VERIFY(!c.name.empty() && c.name.find_first_of(",\"\n\r") == std::string::npos,
+              path << ": column name '" << c.name << "' is empty or holds , \" or a newline");
+    FV_VERIFY(c.values.size() == n, path << ": patch " << d.patch << ": column " << c.name
+                                         << " has " << c.values.size() << " values for " << n
+                                         << " faces");
+  }
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return d.faceGlobalId[a] < d.faceGlobalId[b]; });
+
+  AtomicFile out(path);
+  {
+    std::FILE* f = std::fopen(out.temp_path().c_str(), "w");
+    FV_VERIFY(f, path << ": cannot create " << out.temp_path());
+    std::fputs("faceId,x,y,z,Sx,Sy,Sz", f);
+    for (const SurfaceColumn& c : d.columns)
+      std::fprintf(f, ",%s", c.name.c_str());
+    std::fputc('\n', f);
+    for (std::size_t i : order) {
+      std::fprintf(f, "%lld", static_cast<long long>(d.faceGlobalId[i]));
+      for (int k = 0; k < 3; ++k)
+        std::fprintf(f, ",%.17g", d.centroid[3 * i + k]);
+      for (int k = 0; k < 3; ++k)
+        std::fprintf(f, ",%.17g", d.area[3 * i + k]);
+      for (const SurfaceColumn& c : d.columns)
+        std::fprintf(f, ",%.17g", c.values[i]);
+      std::fputc('\n', f);
+    }
+    const bool ok = !std::ferror(f);
+    FV_VERIFY(std::fclose(f) == 0 && ok, path << ": write error (disk full?)");
+  }
+  out.commit();
+}
+
+} // namespace fv

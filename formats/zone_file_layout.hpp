@@ -1,0 +1,23 @@
+#pragma once
+/// \file zone_file_layout.hpp
+/// Names shared by the zone-file writer and reader (internal to formats/). The layout itself is
+/// described in docs/zone-file-format.md; the datasets of a zone come from visit_zone_arrays().
+#include <cstdio>
+#include <string>
+
+namespace fv::zonefile {
+
+/// Root attribute identifying the file kind, and its value.
+inline constexpr const char* kFormatAttr = "format";
+inline constexpr const char* kFormatName = "fvkit zone file";
+/// Per-dataset checksum attribute (uint64 XXH64 of the dataset's raw little-endian bytes).
+inline constexpr const char* kChecksumAttr = "xxh64";
+
+/// Group of zone `id`: "zones/000042" (6 digits, so names sort numerically up to 999,999).
+inline std::string zone_group_name(int id) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "zones/%06d", id);
+  return buf;
+}
+
+} // namespace fv::zonefile

@@ -1,0 +1,319 @@
+#include "formats/zone_file_reader.hpp"
+
+#include "common/error.hpp"
+#include "common/version.hpp"
+#include "formats/checksum.hpp"
+#include "formats/hdf5_util.hpp"
+#include "formats/zone_file_layout.hpp"
+
+#include <filesystem>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <limits>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fv {
+
+struct ZoneFile::State {
+  std::string path;
+  ZoneFileHeader header;
+  h5::Id file;
+  int fd = -1;
+  std::uint64_t fileBytes = 0;
+  ~State() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+const std::string& ZoneFile::path() const {
+  return state_->path;
+}
+const ZoneFileHeader& ZoneFile::header() const {
+  return state_->header;
+}
+std::uint64_t ZoneFile::fileBytes() const {
+  return state_->fileBytes;
+}
+
+namespace {
+
+std::string hdf5_reason() {
+  const std::string d = h5::error_detail();
+  return d.empty() ? std::string() : " (HDF5: " + d + ")";
+}
+
+void read_patches(ZoneFile::State& s) {
+  const hid_t root = s.file.get();
+  std::vector<std::string> cols[2];
+  const char* names[2] = {"patches/name", "patches/bcType"};
+  for (int k = 0; k < 2; ++k) {
+    h5::Id ds = h5::dataset(H5Dopen2(root, names[k], H5P_DEFAULT));
+    FV_VERIFY(ds, s.path << ": zone file has no dataset /" << names[k] << hdf5_reason());
+    h5::Id space = h5::dataspace(H5Dget_space(ds.get()));
+    const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    FV_VERIFY(n >= 0, s.path << ": /" << names[k] << ": unreadable dataspace" << hdf5_reason());
+    h5::Id type = h5::datatype(H5Tcopy(H5T_C_S1));
+    H5Tset_size(type.get(), H5T_VARIABLE);
+    H5Tset_cset(type.get(), H5T_CSET_UTF8);
+    std::vector<char*> raw(static_cast<std::size_t>(n), nullptr);
+    if (n > 0) {
+      FV_VERIFY(H5Dread(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) >= 0,
+                s.path << ": cannot read /" << names[k] << hdf5_reason());
+    }
+    for (char* p : raw) {
+      cols[k].emplace_back(p ? p : "");
+      H5free_memory(p);
+    }
+  }
+  FV_VERIFY(cols[0].size() == cols[1].size(), s.path << ": /patches/name has " << cols[0].size()
+                                                     << " entries but /patches/bcType has "
+                                                     << cols[1].size());
+  for (std::size_t p = 0; p < cols[0].size(); ++p)
+    s.header.patches.push_back(Patch{cols[0][p], cols[1][p]});
+}
+
+/// A dataset of a zone, located and validated but not yet mapped.
+struct Located {
+  ZoneDatasetInfo info;
+};
+
+/// Locates every dataset of a zone (visitor pass 1) and checks type, shape, layout and extent.
+struct Locator {
+  const ZoneFile::State& s;
+  hid_t group;
+  int zoneId;
+  std::vector<ZoneDatasetInfo>& out;
+
+  [[noreturn]] void fail(const std::string& name, const std::string& what) const {
+    FV_THROW(s.path << ": zone " << zoneId << ", dataset " << name << ": " << what
+                    << hdf5_reason());
+  }
+
+  template <class T>
+  void locate(const std::string& name) {
+    h5::Id ds = h5::dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT));
+    if (!ds) fail(name, "missing or unreadable");
+    h5::Id type = h5::datatype(H5Dget_type(ds.get()));
+    if (!type || H5Tequal(type.get(), h5::file_type<T>()) <= 0)
+      fail(name, std::string("wrong element type (expected ") + h5::type_name<T>() + ")");
+    h5::Id space = h5::dataspace(H5Dget_space(ds.get()));
+    if (!space || H5Sget_simple_extent_ndims(space.get()) != 1) fail(name, "not one-dimensional");
+    hsize_t n = 0;
+    H5Sget_simple_extent_dims(space.get(), &n, nullptr);
+    h5::Id dcpl = h5::plist(H5Dget_create_plist(ds.get()));
+    if (!dcpl || H5Pget_layout(dcpl.get()) != H5D_CONTIGUOUS)
+      fail(name, "not stored contiguously, so it cannot be memory-mapped");
+    ZoneDatasetInfo info{name, 0, n, n * sizeof(T), 0};
+    if (n > 0) {
+      const haddr_t off = H5Dget_offset(ds.get());
+      if (off == HADDR_UNDEF) fail(name, "has no storage in the file");
+      info.offset = off;
+      if (off % alignof(T) != 0)
+        fail(name, "starts at byte " + std::to_string(off) + ", not aligned for its element type");
+      if (off > s.fileBytes || info.bytes > s.fileBytes - off)
+        fail(name, "bytes [" + std::to_string(off) + ", " + std::to_string(off + info.bytes) +
+                       ") lie beyond the end of the file (" + std::to_string(s.fileBytes) +
+                       " bytes): the file is truncated");
+    }
+    if (!h5::read_attr<std::uint64_t>(ds.get(), zonefile::kChecksumAttr, info.checksum))
+      fail(name, "has no checksum attribute");
+    out.push_back(std::move(info));
+  }
+  template <class T>
+  void array(const char* name, Array<T>&) {
+    locate<T>(name);
+  }
+  void csr(const char* name, Csr&) {
+    locate<idx_t>(std::string(name) + "/offsets");
+    locate<idx_t>(std::string(name) + "/indices");
+  }
+};
+
+/// Pass 2: hands out views into the mapping, in the same schema order.
+struct Binder {
+  const ZoneFile::State& s;
+  int zoneId;
+  const std::vector<ZoneDatasetInfo>& infos;
+  const char* base;       // mapped address of file byte `mapStart`
+  std::uint64_t mapStart; // page-aligned file offset of the mapping
+  const std::shared_ptr<const void>& keep;
+  bool verify;
+  std::size_t next = 0;
+
+  template <class T>
+  Array<T> bind() {
+    const ZoneDatasetInfo& d = infos[next++];
+    if (d.count == 0) {
+      if (verify && d.checksum != xxh64(nullptr, 0))
+        FV_THROW(s.path << ": zone " << zoneId << ", dataset " << d.name
+                        << ": checksum mismatch on an empty dataset (stored " << hex64(d.checksum)
+                        << "): the file is corrupt");
+      return Array<T>::view(nullptr, 0, keep);
+    }
+    const T* p = reinterpret_cast<const T*>(base + (d.offset - mapStart));
+    if (verify) {
+      const std::uint64_t h = xxh64(p, d.bytes);
+      FV_VERIFY(h == d.checksum, s.path << ": zone " << zoneId << ", dataset " << d.name
+                                        << ": checksum mismatch (stored " << hex64(d.checksum)
+                                        << ", computed " << hex64(h) << "): the file is corrupt");
+    }
+    return Array<T>::view(p, static_cast<std::size_t>(d.count), keep);
+  }
+  template <class T>
+  void array(const char*, Array<T>& a) {
+    a = bind<T>();
+  }
+  void csr(const char*, Csr& c) {
+    Array<idx_t> off = bind<idx_t>();
+    Array<idx_t> ind = bind<idx_t>();
+    c = Csr(std::move(off), std::move(ind));
+  }
+};
+
+h5::Id open_zone_group(const ZoneFile::State& s, int zoneId) {
+  FV_VERIFY(zoneId >= 0 && zoneId < s.header.nZones,
+            s.path << ": zone " << zoneId << " requested, but the file has zones 0 to "
+                   << s.header.nZones - 1);
+  const std::string gname = zonefile::zone_group_name(zoneId);
+  h5::Id g = h5::group(H5Gopen2(s.file.get(), gname.c_str(), H5P_DEFAULT));
+  FV_VERIFY(g, s.path << ": zone " << zoneId << ": group /" << gname << " is missing"
+                      << hdf5_reason());
+  return g;
+}
+
+std::vector<ZoneDatasetInfo> locate_zone(const ZoneFile::State& s, hid_t g, int zoneId) {
+  std::vector<ZoneDatasetInfo> infos;
+  Zone dummy;
+  visit_zone_arrays(dummy, Locator{s, g, zoneId, infos});
+  return infos;
+}
+
+} // namespace
+
+bool is_zone_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  h5::silence_errors();
+  if (H5Fis_hdf5(path.c_str()) <= 0) return false;
+  h5::Id fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+#if H5_VERSION_GE(1, 10, 7)
+  H5Pset_file_locking(fapl.get(), false, true);
+#endif
+  h5::Id f = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()));
+  std::string format;
+  return f && h5::read_string_attr(f.get(), zonefile::kFormatAttr, format) &&
+         format == zonefile::kFormatName;
+}
+
+ZoneFile open_zone_file(const std::string& path) {
+  h5::silence_errors();
+  auto s = std::make_shared<ZoneFile::State>();
+  s->path = path;
+  struct stat st {};
+  FV_VERIFY(::stat(path.c_str(), &st) == 0,
+            path << ": cannot open zone file: " << std::strerror(errno));
+  FV_VERIFY(S_ISREG(st.st_mode), path << ": cannot open zone file: not a regular file");
+  s->fileBytes = static_cast<std::uint64_t>(st.st_size);
+
+  const htri_t isH5 = H5Fis_hdf5(path.c_str());
+  FV_VERIFY(isH5 > 0, path << ": not a zone file: no HDF5 signature (" << s->fileBytes
+                           << " bytes; empty, truncated before its header, or another format)");
+  // Zone files are immutable once renamed into place, and thousands of ranks open them at once,
+  // often on parallel file systems without flock(): read them without HDF5's file locks.
+  h5::Id fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+#if H5_VERSION_GE(1, 10, 7)
+  H5Pset_file_locking(fapl.get(), false, true);
+#endif
+  s->file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()));
+  if (!s->file) {
+    const std::string d = h5::error_detail();
+    const bool truncated = d.find("truncated") != std::string::npos;
+    FV_THROW(path << ": cannot open zone file" << (truncated ? ": the file is truncated" : "")
+                  << (d.empty() ? "" : " (HDF5: " + d + ")"));
+  }
+  const hid_t root = s->file.get();
+  std::string format;
+  FV_VERIFY(h5::read_string_attr(root, zonefile::kFormatAttr, format) &&
+                format == zonefile::kFormatName,
+            path << ": an HDF5 file but not an fvkit zone file (root attribute '"
+                 << zonefile::kFormatAttr << "' is not \"" << zonefile::kFormatName << "\")");
+  ZoneFileHeader& h = s->header;
+  h.formatVersion = -1;
+  FV_VERIFY(h5::read_attr<std::int32_t>(root, "formatVersion", h.formatVersion),
+            path << ": zone file has no formatVersion attribute");
+  h5::read_string_attr(root, "creator", h.creator);
+  if (h.formatVersion < kZoneFormatMinVersion || h.formatVersion > kZoneFormatVersion) {
+    FV_THROW(path << ": zone file format version " << h.formatVersion << " (written by '"
+                  << h.creator << "') is not supported: fvkit " << kVersion
+                  << " reads format versions " << kZoneFormatMinVersion << " to "
+                  << kZoneFormatVersion << "; re-run fvprep with this fvkit to rewrite it");
+  }
+  bool ok = h5::read_string_attr(root, "commandLine", h.commandLine) &&
+            h5::read_string_attr(root, "options", h.options) &&
+            h5::read_string_attr(root, "meshUuid", h.meshUuid) &&
+            h5::read_string_attr(root, "sourceMesh", h.sourceMesh) &&
+            h5::read_attr<std::int32_t>(root, "nZones", h.nZones) &&
+            h5::read_attr<std::int64_t>(root, "nGlobalCells", h.nGlobalCells) &&
+            h5::read_attr<std::int64_t>(root, "nGlobalFaces", h.nGlobalFaces) &&
+            h5::read_attr<std::int64_t>(root, "nGlobalNodes", h.nGlobalNodes);
+  FV_VERIFY(ok, path << ": zone file header is incomplete (a root attribute is missing)"
+                     << hdf5_reason());
+  FV_VERIFY(h.nZones >= 1, path << ": zone file header says nZones = " << h.nZones);
+  read_patches(*s);
+
+  s->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  FV_VERIFY(s->fd >= 0, path << ": cannot open for mapping: " << std::strerror(errno));
+  return ZoneFile(std::move(s));
+}
+
+std::vector<ZoneDatasetInfo> zone_dataset_info(const ZoneFile& file, int zoneId) {
+  const ZoneFile::State& s = *file.state();
+  h5::Id g = open_zone_group(s, zoneId);
+  return locate_zone(s, g.get(), zoneId);
+}
+
+Zone map_zone(const ZoneFile& file, int zoneId, const MapOptions& options) {
+  const ZoneFile::State& s = *file.state();
+  h5::Id g = open_zone_group(s, zoneId);
+
+  Zone z;
+  visit_zone_counts(z, [&](const char* name, std::int32_t& v) {
+    FV_VERIFY(h5::read_attr<std::int32_t>(g.get(), name, v),
+              s.path << ": zone " << zoneId << ": count attribute " << name << " is missing");
+  });
+  FV_VERIFY(z.zoneId == zoneId,
+            s.path << ": zone group " << zoneId << " says it is zone " << z.zoneId);
+  const std::vector<ZoneDatasetInfo> infos = locate_zone(s, g.get(), zoneId);
+  g.reset();
+
+  // Map the smallest page-aligned range that covers every non-empty dataset of the zone.
+  std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
+  for (const ZoneDatasetInfo& d : infos)
+    if (d.count > 0) {
+      lo = std::min(lo, d.offset);
+      hi = std::max(hi, d.offset + d.bytes);
+    }
+  std::shared_ptr<const void> keep;
+  const char* base = nullptr;
+  std::uint64_t mapStart = 0;
+  if (hi > 0) {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    mapStart = lo / page * page;
+    const std::size_t len = static_cast<std::size_t>(hi - mapStart);
+    void* p = ::mmap(nullptr, len, PROT_READ, MAP_SHARED, s.fd, static_cast<off_t>(mapStart));
+    FV_VERIFY(p != MAP_FAILED, s.path << ": zone " << zoneId << ": cannot memory-map bytes ["
+                                      << mapStart << ", " << hi << "): " << std::strerror(errno));
+    keep = std::shared_ptr<const void>(
+        p, [len](const void* q) { ::munmap(const_cast<void*>(q), len); });
+    base = static_cast<const char*>(p);
+  }
+  visit_zone_arrays(z, Binder{s, zoneId, infos, base, mapStart, keep, options.verifyChecksums});
+  return z;
+}
+
+} // namespace fv

@@ -1,0 +1,30 @@
+#pragma once
+/// \file connectivity.hpp
+/// Small builders of derived connectivity from face -> cell relations.
+#include "common/csr.hpp"
+#include "common/types.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace fv {
+
+/// cellFaces (faces of each cell, ascending) and the parallel ownNgb sign (+1: the cell owns the
+/// face, -1: it is the neighbour) from owner/neighbour (neighbour kNone on boundary faces).
+/// Neighbours >= nCells (halo cells) get no row.
+void build_cell_faces(idx_t nCells, const std::vector<idx_t>& owner,
+                      const std::vector<idx_t>& neighbour, Csr& cellFaces,
+                      std::vector<std::int8_t>& sign);
+
+/// cellCells: for each of the rows of cellFaces, the cells across its interior faces, ascending.
+Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
+                     const std::vector<idx_t>& neighbour);
+
+/// Bandwidth max |i - j| and profile sum_i (i - min(i, min_j j)) of a symmetric adjacency.
+struct Bandwidth {
+  std::int64_t bandwidth = 0;
+  std::int64_t profile = 0;
+};
+Bandwidth adjacency_bandwidth(const Csr& adjacency);
+
+} // namespace fv

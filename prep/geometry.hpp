@@ -1,0 +1,54 @@
+#pragma once
+/// \file geometry.hpp
+/// Finite-volume geometry in double precision: face area vectors and centroids, cell volumes,
+/// centroids and closure. Faces are polygons split into triangles about their node average
+/// (exact for planar faces, well defined and watertight for warped ones: both cells of a face
+/// use the same triangles). Cell quantities follow from the divergence theorem over the cell's
+/// faces, with the ownNgb sign, about a cell-local reference point (no loss of precision far
+/// from the origin). Units: those of the node coordinates (m, m^2, m^3).
+#include "common/csr.hpp"
+#include "common/types.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace fv {
+
+struct FaceSet;
+struct Mesh;
+
+/// Face geometry, one entry (or 3 interleaved) per face. Owns its data.
+struct FaceGeometry {
+  std::vector<real_t> area; ///< area vector S (3 per face), right-hand rule of the node loop, m^2
+  std::vector<real_t> centroid; ///< area centroid (3 per face), m
+};
+
+/// Cell geometry, one entry (or 3 interleaved) per cell. Owns its data.
+struct CellGeometry {
+  std::vector<real_t> volume;   ///< m^3 (negative for inverted cells)
+  std::vector<real_t> centroid; ///< 3 per cell, m
+  std::vector<real_t> closure;  ///< |sum ownNgb S| / sum |S| over the cell's faces (0 if closed)
+};
+
+/// Area vectors and centroids of every row of faceNodes (nodes index xyz, 3 per node).
+FaceGeometry compute_face_geometry(const real_t* xyz, const Csr& faceNodes);
+
+/// Volumes, centroids and closure of every row of cellFaces; sign[k] is +1 when the cell owns
+/// face cellFaces.indices()[k] (normal points out of it), -1 when it is the neighbour.
+CellGeometry compute_cell_geometry(const real_t* xyz, const Csr& faceNodes, const FaceGeometry& fg,
+                                   const Csr& cellFaces, const std::vector<std::int8_t>& sign);
+
+/// Face and cell geometry of a mesh's faces (original numbering).
+struct Geometry {
+  FaceGeometry faces;
+  CellGeometry cells;
+};
+
+/// Convenience: cellFaces from the FaceSet, then face and cell geometry.
+Geometry compute_geometry(const Mesh& mesh, const FaceSet& faces);
+
+/// Checks every cell has a positive volume and a closure below `closureTol`; throws fv::Error
+/// naming mesh.path and the first bad cell by its file id. Cells are in the mesh's numbering.
+void verify_cell_geometry(const Mesh& mesh, const CellGeometry& cg, real_t closureTol = 1e-8);
+
+} // namespace fv

@@ -1,0 +1,232 @@
+#include "prep/global_mesh.hpp"
+
+#include "common/error.hpp"
+#include "common/log.hpp"
+#include "prep/connectivity.hpp"
+#include "prep/faces.hpp"
+#include "prep/mesh_ids.hpp"
+#include "prep/rcm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+namespace fv {
+
+namespace {
+
+// Runs fn() inside a log phase and records its duration in the report.
+template <class Fn>
+void phase(PrepReport* report, const char* name, Fn&& fn) {
+  log::Phase p(name);
+  fn();
+  if (report) report->add_phase(name, p.seconds());
+}
+
+} // namespace
+
+std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, const real_t* cc) {
+  std::vector<real_t> w(static_cast<std::size_t>(nodeCells.nnz()), 0.0);
+#pragma omp parallel for schedule(static)
+  for (idx_t n = 0; n < nodeCells.rows(); ++n) {
+    const idx_t k0 = nodeCells.begin(n), k1 = nodeCells.end(n);
+    real_t sum = 0;
+    idx_t atCentroid = kNone;
+    for (idx_t k = k0; k < k1; ++k) {
+      const idx_t c = nodeCells.indices()[k];
+      const real_t dx = x[3 * n] - cc[3 * c], dy = x[3 * n + 1] - cc[3 * c + 1],
+                   dz = x[3 * n + 2] - cc[3 * c + 2];
+      const real_t d = std::sqrt(dx * dx + dy * dy + dz * dz);
+      if (d == 0.0) atCentroid = k;
+      w[k] = d > 0.0 ? 1.0 / d : 0.0;
+      sum += w[k];
+    }
+    for (idx_t k = k0; k < k1; ++k)
+      w[k] = atCentroid != kNone ? (k == atCentroid ? 1.0 : 0.0) : w[k] / sum;
+  }
+  return w;
+}
+
+GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts, PrepReport* report) {
+  FaceSet fs;
+  phase(report, "building faces", [&] { fs = build_faces(mesh, opts.faces); });
+  return build_global_mesh(mesh, std::move(fs), opts, report);
+}
+
+GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet fs, const PrepOptions& opts,
+                             PrepReport* report) {
+  GlobalMesh g;
+  const idx_t nc = mesh.nCells(), nf = fs.nFaces(), nn = mesh.nNodes();
+  const idx_t nPatches = static_cast<idx_t>(fs.patches.size());
+
+  // ---- cell order
+  Csr cellFacesMesh;
+  std::vector<std::int8_t> signMesh;
+  std::vector<idx_t> newCell;
+  phase(report, "renumbering cells", [&] {
+    build_cell_faces(nc, fs.owner, fs.neighbour, cellFacesMesh, signMesh);
+    Csr adjMesh = build_cell_cells(cellFacesMesh, fs.owner, fs.neighbour);
+    if (report) report->before = adjacency_bandwidth(adjMesh);
+    if (opts.renumber == Renumber::Rcm) {
+      g.cellMesh = rcm_order(adjMesh);
+    } else {
+      g.cellMesh.resize(static_cast<std::size_t>(nc));
+      std::iota(g.cellMesh.begin(), g.cellMesh.end(), 0);
+    }
+    newCell = invert_permutation(g.cellMesh);
+  });
+
+  // ---- faces (Algorithm 2) and nodes (first touch)
+  std::vector<idx_t> faceMesh; // fv::FaceSet id of each new face
+  phase(report, "renumbering faces and nodes", [&] {
+    faceMesh.reserve(static_cast<std::size_t>(nf));
+    // Boundary faces grouped by patch, each patch in the order of its owner cells.
+    std::vector<idx_t> perPatch(static_cast<std::size_t>(nPatches) + 1, 0);
+    for (idx_t f = 0; f < nf; ++f)
+      if (fs.neighbour[f] == kNone) ++perPatch[fs.patch[f] + 1];
+    for (idx_t p = 0; p < nPatches; ++p)
+      perPatch[p + 1] += perPatch[p];
+    g.patchFaceOffsets = perPatch;
+    const idx_t nb = perPatch[nPatches];
+    faceMesh.assign(static_cast<std::size_t>(nb), kNone);
+    std::vector<idx_t> fill(perPatch.begin(), perPatch.end() - 1);
+    std::vector<std::pair<idx_t, idx_t>> upper; // (new neighbour, face)
+    for (idx_t c = 0; c < nc; ++c) {
+      const idx_t cm = g.cellMesh[c];
+      for (idx_t k = cellFacesMesh.begin(cm); k < cellFacesMesh.end(cm); ++k) {
+        const idx_t f = cellFacesMesh.indices()[k];
+        if (fs.neighbour[f] == kNone) faceMesh[fill[fs.patch[f]]++] = f;
+      }
+    }
+    // Interior faces: a loop over the new cells meets each face first at its lower cell; the
+    // faces of a cell are taken in ascending order of the cell across them.
+    for (idx_t c = 0; c < nc; ++c) {
+      const idx_t cm = g.cellMesh[c];
+      upper.clear();
+      for (idx_t k = cellFacesMesh.begin(cm); k < cellFacesMesh.end(cm); ++k) {
+        const idx_t f = cellFacesMesh.indices()[k];
+        if (fs.neighbour[f] == kNone) continue;
+        const idx_t other = newCell[fs.owner[f] == cm ? fs.neighbour[f] : fs.owner[f]];
+        if (other > c) upper.emplace_back(other, f);
+      }
+      std::sort(upper.begin(), upper.end());
+      for (auto& u : upper)
+        faceMesh.push_back(u.second);
+    }
+    FV_VERIFY(static_cast<idx_t>(faceMesh.size()) == nf,
+              mesh_name(mesh) << ": face renumbering met " << faceMesh.size() << " of " << nf
+                              << " faces");
+    cellFacesMesh = Csr();
+    signMesh.clear();
+
+    // Nodes by first touch in the new cell order.
+    std::vector<idx_t> newNode(static_cast<std::size_t>(nn), kNone);
+    g.nodeMesh.reserve(static_cast<std::size_t>(nn));
+    for (idx_t c = 0; c < nc; ++c) {
+      const idx_t cm = g.cellMesh[c];
+      for (idx_t k = mesh.cellNodes.begin(cm); k < mesh.cellNodes.end(cm); ++k) {
+        const idx_t v = mesh.cellNodes.indices()[k];
+        if (newNode[v] == kNone) {
+          newNode[v] = static_cast<idx_t>(g.nodeMesh.size());
+          g.nodeMesh.push_back(v);
+        }
+      }
+    }
+    const idx_t nUsed = static_cast<idx_t>(g.nodeMesh.size());
+    if (nUsed < nn)
+      FV_LOG_WARN(mesh_name(mesh) << ": " << nn - nUsed
+                                  << " nodes belong to no cell and are dropped");
+    // Face nodes of faces (all are nodes of cells) never meet an unused node.
+    g.xyz.resize(3 * static_cast<std::size_t>(nUsed));
+    for (idx_t v = 0; v < nUsed; ++v)
+      for (int d = 0; d < 3; ++d)
+        g.xyz[3 * v + d] = mesh.xyz[3 * g.nodeMesh[v] + d];
+
+    // Cells
+    g.cellType.resize(static_cast<std::size_t>(nc));
+    std::vector<idx_t> counts(static_cast<std::size_t>(nc));
+    for (idx_t c = 0; c < nc; ++c) {
+      g.cellType[c] = mesh.cellType[g.cellMesh[c]];
+      counts[c] = mesh.cellNodes.size(g.cellMesh[c]);
+    }
+    g.cellNodes = Csr::from_counts(counts);
+#pragma omp parallel for schedule(static)
+    for (idx_t c = 0; c < nc; ++c) {
+      const idx_t* in = mesh.cellNodes.row(g.cellMesh[c]);
+      idx_t* out = g.cellNodes.row(c);
+      for (idx_t k = 0; k < g.cellNodes.size(c); ++k)
+        out[k] = newNode[in[k]];
+    }
+
+    // Faces: owner is the lower new cell; the node loop flips when the file's owner is not.
+    g.owner.resize(static_cast<std::size_t>(nf));
+    g.neighbour.resize(static_cast<std::size_t>(nf));
+    g.facePatch.resize(static_cast<std::size_t>(nf));
+    g.faceBface.resize(static_cast<std::size_t>(nf));
+    counts.assign(static_cast<std::size_t>(nf), 0);
+    for (idx_t f = 0; f < nf; ++f)
+      counts[f] = fs.faceNodes.size(faceMesh[f]);
+    g.faceNodes = Csr::from_counts(counts);
+#pragma omp parallel for schedule(static)
+    for (idx_t f = 0; f < nf; ++f) {
+      const idx_t fm = faceMesh[f];
+      const idx_t o = newCell[fs.owner[fm]];
+      const idx_t n = fs.neighbour[fm] == kNone ? kNone : newCell[fs.neighbour[fm]];
+      const bool flip = n != kNone && n < o;
+      g.owner[f] = flip ? n : o;
+      g.neighbour[f] = flip ? o : n;
+      g.facePatch[f] = fs.patch[fm];
+      g.faceBface[f] = fs.bface[fm];
+      const idx_t* in = fs.faceNodes.row(fm);
+      idx_t* out = g.faceNodes.row(f);
+      const idx_t len = g.faceNodes.size(f);
+      for (idx_t k = 0; k < len; ++k)
+        out[k] = newNode[in[flip ? len - 1 - k : k]];
+    }
+    g.patches = fs.patches;
+  });
+  fs = FaceSet();
+
+  phase(report, "building connectivity", [&] {
+    build_cell_faces(nc, g.owner, g.neighbour, g.cellFaces, g.cellFaceSign);
+    g.cellCells = build_cell_cells(g.cellFaces, g.owner, g.neighbour);
+    if (report) report->after = adjacency_bandwidth(g.cellCells);
+    g.nodeCells = g.cellNodes.transpose(g.nNodes());
+  });
+
+  phase(report, "computing geometry", [&] {
+    g.faceGeom = compute_face_geometry(g.xyz.data(), g.faceNodes);
+    g.cellGeom =
+        compute_cell_geometry(g.xyz.data(), g.faceNodes, g.faceGeom, g.cellFaces, g.cellFaceSign);
+    g.nodeCellWeight = node_cell_weights(g.nodeCells, g.xyz.data(), g.cellGeom.centroid.data());
+  });
+  double vmin = nc ? g.cellGeom.volume[0] : 0.0, vmax = vmin, cmax = 0.0;
+  for (idx_t c = 0; c < nc; ++c) {
+    const real_t v = g.cellGeom.volume[c];
+    vmin = std::min(vmin, v);
+    vmax = std::max(vmax, v);
+    cmax = std::max(cmax, g.cellGeom.closure[c]);
+    if (opts.checkVolumes)
+      FV_VERIFY(v > 0.0 && std::isfinite(v), mesh_name(mesh)
+                                                 << ": " << cell_label(mesh, g.cellMesh[c])
+                                                 << " has non-positive volume " << v
+                                                 << " (inverted or wrongly ordered element)");
+    FV_VERIFY(g.cellGeom.closure[c] <= opts.closureTol,
+              mesh_name(mesh) << ": " << cell_label(mesh, g.cellMesh[c])
+                              << " is not closed: |sum S| / sum |S| = " << g.cellGeom.closure[c]);
+  }
+  if (report) {
+    report->nCells = nc;
+    report->nFaces = nf;
+    report->nBoundaryFaces = g.nBoundaryFaces();
+    report->nNodes = g.nNodes();
+    report->renumber = renumber_name(opts.renumber);
+    report->minVolume = vmin;
+    report->maxVolume = vmax;
+    report->maxClosure = cmax;
+  }
+  return g;
+}
+
+} // namespace fv

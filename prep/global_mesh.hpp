@@ -1,0 +1,75 @@
+#pragma once
+/// \file global_mesh.hpp
+/// The whole mesh renumbered once (cells by RCM, faces by Algorithm 2 of the hybrid MPI-CUDA
+/// paper, nodes by first touch) with every connectivity and geometry array. Its numbering
+/// defines the global ids of zone files, so they do not depend on the partitioning.
+#include "common/csr.hpp"
+#include "common/zone.hpp"
+#include "formats/mesh.hpp"
+#include "prep/geometry.hpp"
+#include "prep/prep_options.hpp"
+#include "prep/prep_report.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace fv {
+
+/// The renumbered global mesh. Owns its data. All ids are in the renumbered numbering unless
+/// named *Mesh (ids of fv::Mesh, i.e. of the reader).
+///   cells: [0, nCells) in RCM order (or file order with Renumber::None)
+///   faces: [0, nBoundaryFaces) boundary faces by patch, then by owner;
+///          [nBoundaryFaces, nFaces) interior faces by (owner, neighbour), owner < neighbour
+///   nodes: by first touch in cell order (cellNodes order)
+struct GlobalMesh {
+  std::vector<Patch> patches;
+  std::vector<idx_t> patchFaceOffsets; ///< nPatches + 1: boundary faces of patch p
+
+  // ---- cells
+  std::vector<idx_t> cellMesh; ///< fv::Mesh id of each cell
+  std::vector<CellType> cellType;
+  Csr cellNodes;                         ///< renumbered node ids, element (CGNS) order
+  Csr cellFaces;                         ///< faces of each cell, ascending
+  std::vector<std::int8_t> cellFaceSign; ///< +1 owner, -1 neighbour, parallel to cellFaces
+  Csr cellCells;                         ///< face neighbours, ascending
+
+  // ---- faces
+  Csr faceNodes;                ///< normal points owner -> neighbour (outward on the boundary)
+  std::vector<idx_t> owner;     ///< owner cell (the lower id on interior faces)
+  std::vector<idx_t> neighbour; ///< kNone on boundary faces
+  std::vector<idx_t> facePatch; ///< patch of boundary faces, -1 on interior faces
+  std::vector<idx_t> faceBface; ///< fv::Mesh boundary face id (-1: interior / default patch)
+
+  // ---- nodes
+  std::vector<idx_t> nodeMesh;        ///< fv::Mesh id of each node
+  std::vector<real_t> xyz;            ///< 3 per node, m
+  Csr nodeCells;                      ///< transpose of cellNodes (cells ascending)
+  std::vector<real_t> nodeCellWeight; ///< parallel to nodeCells: inverse-distance, sums to 1
+
+  // ---- geometry
+  FaceGeometry faceGeom;
+  CellGeometry cellGeom;
+
+  idx_t nCells() const { return static_cast<idx_t>(cellType.size()); }
+  idx_t nFaces() const { return static_cast<idx_t>(owner.size()); }
+  idx_t nNodes() const { return static_cast<idx_t>(nodeMesh.size()); }
+  idx_t nBoundaryFaces() const { return patchFaceOffsets.empty() ? 0 : patchFaceOffsets.back(); }
+};
+
+/// Builds faces, renumbers, builds connectivity and geometry and checks the cells (positive
+/// volume, closure <= opts.closureTol). Fills report's counts, bandwidths and phase timings
+/// when given. Throws fv::Error (naming mesh.path and file ids) on bad meshes.
+GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts,
+                             PrepReport* report = nullptr);
+
+/// The same, reusing faces already built from `mesh` with opts.faces (e.g. by validate_mesh()),
+/// so that fvprep builds the faces of a mesh once.
+GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet faces, const PrepOptions& opts,
+                             PrepReport* report = nullptr);
+
+/// Inverse-distance node weights: for each nodeCells entry (n, c), 1/|x_n - x_c| normalised over
+/// the row (a node at a centroid gets weight 1 for that cell).
+std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* nodeXyz,
+                                      const real_t* cellCentroid);
+
+} // namespace fv

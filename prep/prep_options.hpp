@@ -1,0 +1,29 @@
+#pragma once
+/// \file prep_options.hpp
+/// Options of the fvprep pipeline (faces, renumbering, checks).
+#include "common/types.hpp"
+#include "prep/faces.hpp"
+
+#include <string>
+
+namespace fv {
+
+/// Cell ordering applied globally and inside each zone.
+enum class Renumber {
+  Rcm, ///< reverse Cuthill-McKee (Boost.Graph), pseudo-peripheral start per component
+  None ///< keep the mesh file's cell order
+};
+
+/// Parses "rcm" / "none" (usage error otherwise).
+Renumber parse_renumber(const std::string& text);
+const char* renumber_name(Renumber r);
+
+/// Options of build_global_mesh() / build_zones().
+struct PrepOptions {
+  Renumber renumber = Renumber::Rcm;
+  FaceOptions faces;        ///< default patch for uncovered boundary faces
+  real_t closureTol = 1e-8; ///< max |sum ownNgb S| / sum |S| of a cell before it is an error
+  bool checkVolumes = true; ///< error on cells with non-positive volume
+};
+
+} // namespace fv

@@ -1,0 +1,42 @@
+#pragma once
+/// \file prep_report.hpp
+/// What fvprep measured while preparing a mesh: phase timings, bandwidth before/after
+/// renumbering, colourings and hyperplanes per zone; printed as a short summary.
+#include "common/types.hpp"
+#include "prep/colouring.hpp"
+#include "prep/connectivity.hpp"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace fv {
+
+/// Summary of one zone.
+struct ZoneReport {
+  idx_t nCells = 0, nInteriorCells = 0, nHaloCells = 0, nFaces = 0, nBoundaryFaces = 0, nNodes = 0;
+  int nCellNeighbours = 0, nNodeNeighbours = 0;
+  Bandwidth bandwidth; ///< of the zone's owned-cell adjacency in its local order
+  GroupStats faceColours, cellColours, hyperplanes;
+};
+
+/// Summary of a preparation run.
+struct PrepReport {
+  struct PhaseTime {
+    std::string name;
+    double seconds = 0.0;
+  };
+  std::vector<PhaseTime> phases;
+  gidx_t nCells = 0, nFaces = 0, nBoundaryFaces = 0, nNodes = 0;
+  std::string renumber;    ///< "rcm" or "none"
+  Bandwidth before, after; ///< global cell adjacency, file order vs renumbered
+  double minVolume = 0, maxVolume = 0, maxClosure = 0;
+  std::vector<ZoneReport> zones;
+
+  void add_phase(const std::string& name, double seconds) { phases.push_back({name, seconds}); }
+};
+
+/// Human-readable summary (a few lines plus one line per zone up to `maxZoneLines`, then totals).
+void print_prep_report(std::ostream& os, const PrepReport& r, int maxZoneLines = 16);
+
+} // namespace fv

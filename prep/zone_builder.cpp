@@ -1,0 +1,354 @@
+#include "prep/zone_builder.hpp"
+
+#include "common/error.hpp"
+#include "prep/colouring.hpp"
+#include "prep/connectivity.hpp"
+#include "prep/hyperplanes.hpp"
+#include "prep/rcm.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+namespace fv {
+
+namespace {
+
+template <class T>
+Array<T> to_array(std::vector<T>&& v) {
+  return Array<T>(std::move(v));
+}
+
+// Per-neighbour lists from (neighbour part, global id, local id) entries sorted by (part, gid).
+struct ListEntry {
+  idx_t part;
+  gidx_t gid;
+  idx_t local;
+  bool operator<(const ListEntry& o) const { return std::tie(part, gid) < std::tie(o.part, o.gid); }
+};
+
+// Rows of `entries` (sorted) aligned to `neighbours` (ascending parts).
+Csr rows_by_part(const std::vector<ListEntry>& entries,
+                 const std::vector<std::int32_t>& neighbours) {
+  std::vector<idx_t> counts(neighbours.size(), 0);
+  std::size_t r = 0;
+  for (const ListEntry& e : entries) {
+    while (neighbours[r] != e.part)
+      ++r;
+    ++counts[r];
+  }
+  Csr c = Csr::from_counts(counts);
+  for (std::size_t k = 0; k < entries.size(); ++k)
+    c.indices()[static_cast<idx_t>(k)] = entries[k].local;
+  return c;
+}
+
+std::vector<std::int32_t> parts_of(const std::vector<ListEntry>& entries) {
+  std::vector<std::int32_t> p;
+  for (const ListEntry& e : entries)
+    if (p.empty() || p.back() != e.part) p.push_back(e.part);
+  return p;
+}
+
+} // namespace
+
+Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const idx_t* owned,
+                    idx_t nOwned, int part, const PrepOptions& opts, ZoneScratch& s,
+                    ZoneReport& rep) {
+  Zone z;
+  z.zoneId = part;
+  auto& cellLocal = s.cellLocal;
+  auto& nodeLocal = s.nodeLocal;
+
+  // ---- owned cells: local RCM, interior first, then interface cells.
+  for (idx_t i = 0; i < nOwned; ++i)
+    cellLocal[owned[i]] = i;
+  std::vector<idx_t> counts(static_cast<std::size_t>(nOwned), 0);
+  std::vector<char> interface(static_cast<std::size_t>(nOwned), 0);
+  for (idx_t i = 0; i < nOwned; ++i)
+    for (idx_t k = g.cellCells.begin(owned[i]); k < g.cellCells.end(owned[i]); ++k) {
+      const idx_t c = g.cellCells.indices()[k];
+      if (partOf[c] == part)
+        ++counts[i];
+      else
+        interface[i] = 1;
+    }
+  std::vector<idx_t> order(static_cast<std::size_t>(nOwned));
+  std::iota(order.begin(), order.end(), 0);
+  if (opts.renumber == Renumber::Rcm) {
+    Csr adj = Csr::from_counts(counts);
+    for (idx_t i = 0; i < nOwned; ++i) {
+      idx_t* out = adj.row(i);
+      for (idx_t k = g.cellCells.begin(owned[i]); k < g.cellCells.end(owned[i]); ++k) {
+        const idx_t c = g.cellCells.indices()[k];
+        if (partOf[c] == part) *out++ = cellLocal[c];
+      }
+    }
+    order = rcm_order_towards(adj, interface);
+  }
+  std::stable_partition(order.begin(), order.end(), [&](idx_t i) { return !interface[i]; });
+  idx_t nInterior = 0;
+  for (idx_t i = 0; i < nOwned; ++i)
+    nInterior += !interface[i];
+  std::vector<gidx_t> cellGid(static_cast<std::size_t>(nOwned));
+  for (idx_t l = 0; l < nOwned; ++l) {
+    cellGid[l] = owned[order[l]];
+    cellLocal[owned[order[l]]] = l;
+  }
+
+  // ---- halo cells: foreign face neighbours, by (zone, global id).
+  std::vector<ListEntry> halo, sendCells;
+  for (idx_t l = 0; l < nOwned; ++l) {
+    const idx_t gc = static_cast<idx_t>(cellGid[l]);
+    idx_t lastPart = kNone;
+    std::size_t first = sendCells.size();
+    for (idx_t k = g.cellCells.begin(gc); k < g.cellCells.end(gc); ++k) {
+      const idx_t c = g.cellCells.indices()[k];
+      const idx_t q = partOf[c];
+      if (q == part) continue;
+      halo.push_back({q, c, kNone});
+      if (q != lastPart) {
+        bool dup = false;
+        for (std::size_t j = first; j < sendCells.size(); ++j)
+          dup = dup || sendCells[j].part == q;
+        if (!dup) sendCells.push_back({q, gc, l});
+        lastPart = q;
+      }
+    }
+  }
+  std::sort(halo.begin(), halo.end());
+  halo.erase(std::unique(halo.begin(), halo.end(),
+                         [](const ListEntry& a, const ListEntry& b) { return a.gid == b.gid; }),
+             halo.end());
+  const idx_t nHalo = static_cast<idx_t>(halo.size());
+  const idx_t nTotal = nOwned + nHalo;
+  for (idx_t h = 0; h < nHalo; ++h) {
+    halo[h].local = nOwned + h;
+    cellLocal[halo[h].gid] = nOwned + h;
+    cellGid.push_back(halo[h].gid);
+  }
+
+  // ---- cell data (owned + halo)
+  std::vector<std::int8_t> cellType(static_cast<std::size_t>(nTotal));
+  std::vector<real_t> volume(static_cast<std::size_t>(nTotal)),
+      centroid(3 * static_cast<std::size_t>(nTotal));
+  for (idx_t c = 0; c < nTotal; ++c) {
+    const gidx_t gc = cellGid[c];
+    cellType[c] = static_cast<std::int8_t>(g.cellType[gc]);
+    volume[c] = g.cellGeom.volume[gc];
+    for (int d = 0; d < 3; ++d)
+      centroid[3 * c + d] = g.cellGeom.centroid[3 * gc + d];
+  }
+
+  // ---- nodes of owned cells, by first touch
+  std::vector<gidx_t> nodeGid;
+  counts.assign(static_cast<std::size_t>(nOwned), 0);
+  for (idx_t l = 0; l < nOwned; ++l) {
+    const idx_t gc = static_cast<idx_t>(cellGid[l]);
+    counts[l] = g.cellNodes.size(gc);
+    for (idx_t k = g.cellNodes.begin(gc); k < g.cellNodes.end(gc); ++k) {
+      const idx_t v = g.cellNodes.indices()[k];
+      if (nodeLocal[v] == kNone) {
+        nodeLocal[v] = static_cast<idx_t>(nodeGid.size());
+        nodeGid.push_back(v);
+      }
+    }
+  }
+  const idx_t nNodes = static_cast<idx_t>(nodeGid.size());
+  z.cellNodes = Csr::from_counts(counts);
+  for (idx_t l = 0; l < nOwned; ++l) {
+    const idx_t gc = static_cast<idx_t>(cellGid[l]);
+    idx_t* out = z.cellNodes.row(l);
+    for (idx_t k = g.cellNodes.begin(gc); k < g.cellNodes.end(gc); ++k)
+      *out++ = nodeLocal[g.cellNodes.indices()[k]];
+  }
+  std::vector<real_t> nodeXyz(3 * static_cast<std::size_t>(nNodes));
+  for (idx_t v = 0; v < nNodes; ++v)
+    for (int d = 0; d < 3; ++d)
+      nodeXyz[3 * v + d] = g.xyz[3 * nodeGid[v] + d];
+
+  // ---- faces: boundary by patch then local owner; interior in Algorithm-2 order
+  const idx_t nPatches = static_cast<idx_t>(g.patches.size());
+  std::vector<idx_t> patchOff(static_cast<std::size_t>(nPatches) + 1, 0);
+  for (idx_t l = 0; l < nOwned; ++l) {
+    const idx_t gc = static_cast<idx_t>(cellGid[l]);
+    for (idx_t k = g.cellFaces.begin(gc); k < g.cellFaces.end(gc); ++k) {
+      const idx_t f = g.cellFaces.indices()[k];
+      if (g.neighbour[f] == kNone) ++patchOff[g.facePatch[f] + 1];
+    }
+  }
+  for (idx_t p = 0; p < nPatches; ++p)
+    patchOff[p + 1] += patchOff[p];
+  const idx_t nBoundary = patchOff[nPatches];
+  std::vector<idx_t> faceG(static_cast<std::size_t>(nBoundary));
+  {
+    std::vector<idx_t> fill(patchOff.begin(), patchOff.end() - 1);
+    for (idx_t l = 0; l < nOwned; ++l) {
+      const idx_t gc = static_cast<idx_t>(cellGid[l]);
+      for (idx_t k = g.cellFaces.begin(gc); k < g.cellFaces.end(gc); ++k) {
+        const idx_t f = g.cellFaces.indices()[k];
+        if (g.neighbour[f] == kNone) faceG[fill[g.facePatch[f]]++] = f;
+      }
+    }
+  }
+  std::vector<idx_t> owner(faceG.size()), neighbour(faceG.size(), kNone);
+  for (idx_t f = 0; f < nBoundary; ++f)
+    owner[f] = cellLocal[g.owner[faceG[f]]];
+  std::vector<std::pair<idx_t, idx_t>> upper;
+  for (idx_t l = 0; l < nOwned; ++l) {
+    const idx_t gc = static_cast<idx_t>(cellGid[l]);
+    upper.clear();
+    for (idx_t k = g.cellFaces.begin(gc); k < g.cellFaces.end(gc); ++k) {
+      const idx_t f = g.cellFaces.indices()[k];
+      if (g.neighbour[f] == kNone) continue;
+      const idx_t other = cellLocal[g.owner[f] == gc ? g.neighbour[f] : g.owner[f]];
+      if (other > l) upper.emplace_back(other, f);
+    }
+    std::sort(upper.begin(), upper.end());
+    for (auto& u : upper) {
+      faceG.push_back(u.second);
+      owner.push_back(l);
+      neighbour.push_back(u.first);
+    }
+  }
+  const idx_t nFaces = static_cast<idx_t>(faceG.size());
+  counts.assign(static_cast<std::size_t>(nFaces), 0);
+  for (idx_t f = 0; f < nFaces; ++f)
+    counts[f] = g.faceNodes.size(faceG[f]);
+  z.faceNodes = Csr::from_counts(counts);
+  std::vector<gidx_t> faceGid(static_cast<std::size_t>(nFaces));
+  std::vector<real_t> area(3 * static_cast<std::size_t>(nFaces)),
+      fcen(3 * static_cast<std::size_t>(nFaces)), ownDelta(3 * static_cast<std::size_t>(nFaces)),
+      ngbDelta(3 * static_cast<std::size_t>(nFaces), 0.0);
+  for (idx_t f = 0; f < nFaces; ++f) {
+    const idx_t gf = faceG[f];
+    faceGid[f] = gf;
+    // The global owner may be the local neighbour: flip node loop and area vector.
+    const bool flip = cellLocal[g.owner[gf]] != owner[f];
+    const idx_t len = z.faceNodes.size(f);
+    const idx_t* in = g.faceNodes.row(gf);
+    idx_t* out = z.faceNodes.row(f);
+    for (idx_t k = 0; k < len; ++k)
+      out[k] = nodeLocal[in[flip ? len - 1 - k : k]];
+    for (int d = 0; d < 3; ++d) {
+      area[3 * f + d] = flip ? -g.faceGeom.area[3 * gf + d] : g.faceGeom.area[3 * gf + d];
+      fcen[3 * f + d] = g.faceGeom.centroid[3 * gf + d];
+      ownDelta[3 * f + d] = fcen[3 * f + d] - centroid[3 * owner[f] + d];
+      if (neighbour[f] != kNone)
+        ngbDelta[3 * f + d] = fcen[3 * f + d] - centroid[3 * neighbour[f] + d];
+    }
+  }
+
+  // ---- connectivity
+  std::vector<std::int8_t> sign;
+  build_cell_faces(nOwned, owner, neighbour, z.cellFaces, sign);
+  z.cellCells = build_cell_cells(z.cellFaces, owner, neighbour);
+  z.nodeFaces = z.faceNodes.transpose(nNodes);
+  z.nodeCells = z.cellNodes.transpose(nNodes);
+  std::vector<real_t> weight(static_cast<std::size_t>(z.nodeCells.nnz()));
+  for (idx_t v = 0; v < nNodes; ++v) {
+    const idx_t gv = static_cast<idx_t>(nodeGid[v]);
+    const idx_t* gb = g.nodeCells.row(gv);
+    const idx_t* ge = gb + g.nodeCells.size(gv);
+    for (idx_t k = z.nodeCells.begin(v); k < z.nodeCells.end(v); ++k) {
+      const idx_t gc = static_cast<idx_t>(cellGid[z.nodeCells.indices()[k]]);
+      const idx_t* it = std::lower_bound(gb, ge, gc);
+      FV_VERIFY(it != ge && *it == gc, "zone " << part << ": node " << gv << " misses cell " << gc);
+      weight[k] = g.nodeCellWeight[g.nodeCells.begin(gv) + (it - gb)];
+    }
+  }
+
+  // ---- orderings
+  z.faceColours = colour_faces(nTotal, owner, neighbour);
+  z.cellColours = colour_cells(z.cellCells, nOwned);
+  z.hyperplanes = lusgs_hyperplanes(z.cellCells, nOwned);
+
+  // ---- exchange lists
+  std::sort(sendCells.begin(), sendCells.end());
+  {
+    std::vector<std::int32_t> nb = parts_of(halo);
+    FV_VERIFY(nb == parts_of(sendCells), "zone " << part << ": send and receive neighbours differ");
+    z.cellExchange.recv = rows_by_part(halo, nb);
+    z.cellExchange.send = rows_by_part(sendCells, nb);
+    z.cellExchange.neighbours = to_array(std::move(nb));
+  }
+  {
+    std::vector<ListEntry> shared;
+    std::vector<idx_t> parts;
+    for (idx_t v = 0; v < nNodes; ++v) {
+      const idx_t gv = static_cast<idx_t>(nodeGid[v]);
+      parts.clear();
+      for (idx_t k = g.nodeCells.begin(gv); k < g.nodeCells.end(gv); ++k) {
+        const idx_t q = partOf[g.nodeCells.indices()[k]];
+        if (q != part) parts.push_back(q);
+      }
+      std::sort(parts.begin(), parts.end());
+      parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+      for (idx_t q : parts)
+        shared.push_back({q, gv, v});
+    }
+    std::sort(shared.begin(), shared.end());
+    std::vector<std::int32_t> nb = parts_of(shared);
+    z.nodeExchange.recv = rows_by_part(shared, nb);
+    z.nodeExchange.send = z.nodeExchange.recv.clone();
+    z.nodeExchange.neighbours = to_array(std::move(nb));
+  }
+
+  // ---- report
+  rep.nCells = nOwned;
+  rep.nInteriorCells = nInterior;
+  rep.nHaloCells = nHalo;
+  rep.nFaces = nFaces;
+  rep.nBoundaryFaces = nBoundary;
+  rep.nNodes = nNodes;
+  rep.nCellNeighbours = static_cast<int>(z.cellExchange.neighbours.size());
+  rep.nNodeNeighbours = static_cast<int>(z.nodeExchange.neighbours.size());
+  rep.bandwidth = Bandwidth{};
+  for (idx_t c = 0; c < nOwned; ++c) {
+    idx_t lo = c;
+    for (idx_t k = z.cellCells.begin(c); k < z.cellCells.end(c); ++k) {
+      const idx_t o = z.cellCells.indices()[k];
+      if (o >= nOwned) continue;
+      rep.bandwidth.bandwidth =
+          std::max<std::int64_t>(rep.bandwidth.bandwidth, o > c ? o - c : c - o);
+      lo = std::min(lo, o);
+    }
+    rep.bandwidth.profile += c - lo;
+  }
+  rep.faceColours = group_stats(z.faceColours);
+  rep.cellColours = group_stats(z.cellColours);
+  rep.hyperplanes = group_stats(z.hyperplanes);
+
+  // ---- reset the scratch tables
+  for (gidx_t c : cellGid)
+    cellLocal[c] = kNone;
+  for (gidx_t v : nodeGid)
+    nodeLocal[v] = kNone;
+
+  // ---- move into the zone
+  z.nCells = nOwned;
+  z.nInteriorCells = nInterior;
+  z.nHaloCells = nHalo;
+  z.nFaces = nFaces;
+  z.nBoundaryFaces = nBoundary;
+  z.nNodes = nNodes;
+  z.patchFaceOffsets = to_array(std::move(patchOff));
+  z.cellGlobalId = to_array(std::move(cellGid));
+  z.cellType = to_array(std::move(cellType));
+  z.cellVolume = to_array(std::move(volume));
+  z.cellCentroid = to_array(std::move(centroid));
+  z.faceGlobalId = to_array(std::move(faceGid));
+  z.faceOwner = to_array(std::move(owner));
+  z.faceNeighbour = to_array(std::move(neighbour));
+  z.faceArea = to_array(std::move(area));
+  z.faceCentroid = to_array(std::move(fcen));
+  z.faceOwnerDelta = to_array(std::move(ownDelta));
+  z.faceNeighbourDelta = to_array(std::move(ngbDelta));
+  z.nodeGlobalId = to_array(std::move(nodeGid));
+  z.nodeXyz = to_array(std::move(nodeXyz));
+  z.cellFaceSign = to_array(std::move(sign));
+  z.nodeCellWeight = to_array(std::move(weight));
+  return z;
+}
+
+} // namespace fv

@@ -1,0 +1,23 @@
+#include "common/version.hpp"
+#include "formats/mesh_uuid.hpp"
+#include "prep/zones.hpp"
+
+
+namespace fv {
+
+
+ZoneFileHeader make_zone_header(const Mesh& mesh, const GlobalMesh& g, int nZones) {
+  ZoneFileHeader h;
+  h.creator = std::string("fvkit ") + kVersion;
+  h.sourceMesh = mesh.path;
+  h.nZones = nZones;
+  h.nGlobalCells = g.nCells();
+  h.nGlobalFaces = g.nFaces();
+  h.nGlobalNodes = g.nNodes();
+  h.patches = g.patches;
+  // The same hash fvprep check and fvrun recompute from the zones (formats/mesh_uuid.hpp).
+  h.meshUuid = mesh_uuid(g.xyz, g.cellType, g.cellNodes);
+  return h;
+}
+
+} // namespace fv

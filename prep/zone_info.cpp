@@ -1,0 +1,155 @@
+#include "prep/zone_info.hpp"
+
+#include "formats/zone_file_reader.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <vector>
+
+namespace fv {
+
+namespace {
+
+/// Counts of one zone, gathered for the table.
+struct ZoneRow {
+  const Zone* zone;
+  std::size_t neighbours;
+  idx_t sendCells;
+  std::uint64_t bytes;
+};
+
+std::string json_string(const std::string& s) {
+  std::string o = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+    case '"':
+      o += "\\\"";
+      break;
+    case '\\':
+      o += "\\\\";
+      break;
+    case '\n':
+      o += "\\n";
+      break;
+    case '\t':
+      o += "\\t";
+      break;
+    case '\r':
+      o += "\\r";
+      break;
+    default:
+      if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        o += buf;
+      } else {
+        o += static_cast<char>(c);
+      }
+    }
+  }
+  return o + "\"";
+}
+
+std::string human_bytes(std::uint64_t b) {
+  const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", v, unit[u]);
+  return buf;
+}
+
+} // namespace
+
+void print_zone_info(const std::string& path, bool json, std::ostream* osp) {
+  std::ostream& os = osp ? *osp : std::cout;
+  const ZoneFile f = open_zone_file(path);
+  const ZoneFileHeader& h = f.header();
+  std::vector<Zone> zones;
+  std::vector<ZoneRow> rows;
+  std::vector<gidx_t> patchFaces(h.patches.size(), 0);
+  gidx_t haloCells = 0;
+  zones.reserve(static_cast<std::size_t>(h.nZones)); // rows point into zones
+  for (int z = 0; z < h.nZones; ++z) {
+    zones.push_back(map_zone(f, z, MapOptions{false}));
+    std::uint64_t bytes = 0;
+    for (const ZoneDatasetInfo& d : zone_dataset_info(f, z))
+      bytes += d.bytes;
+    const Zone& zone = zones.back();
+    rows.push_back(
+        {&zone, zone.cellExchange.neighbours.size(), zone.cellExchange.send.nnz(), bytes});
+    haloCells += zone.nHaloCells;
+    for (std::size_t p = 0; p < h.patches.size() && p + 1 < zone.patchFaceOffsets.size(); ++p)
+      patchFaces[p] += zone.patchFaceOffsets[p + 1] - zone.patchFaceOffsets[p];
+  }
+
+  if (json) {
+    os << "{\n  \"path\": " << json_string(path) << ",\n  \"fileBytes\": " << f.fileBytes()
+       << ",\n  \"formatVersion\": " << h.formatVersion
+       << ",\n  \"creator\": " << json_string(h.creator)
+       << ",\n  \"commandLine\": " << json_string(h.commandLine)
+       << ",\n  \"options\": " << json_string(h.options)
+       << ",\n  \"meshUuid\": " << json_string(h.meshUuid)
+       << ",\n  \"sourceMesh\": " << json_string(h.sourceMesh) << ",\n  \"nZones\": " << h.nZones
+       << ",\n  \"nGlobalCells\": " << h.nGlobalCells << ",\n  \"nGlobalFaces\": " << h.nGlobalFaces
+       << ",\n  \"nGlobalNodes\": " << h.nGlobalNodes << ",\n  \"nHaloCells\": " << haloCells
+       << ",\n  \"patches\": [";
+    for (std::size_t p = 0; p < h.patches.size(); ++p)
+      os << (p ? "," : "") << "\n    {\"name\": " << json_string(h.patches[p].name)
+         << ", \"bcType\": " << json_string(h.patches[p].bcType) << ", \"faces\": " << patchFaces[p]
+         << "}";
+    os << (h.patches.empty() ? "" : "\n  ") << "],\n  \"zones\": [";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const Zone& z = *rows[i].zone;
+      os << (i ? "," : "") << "\n    {\"zone\": " << z.zoneId << ", \"cells\": " << z.nCells
+         << ", \"interiorCells\": " << z.nInteriorCells << ", \"haloCells\": " << z.nHaloCells
+         << ", \"faces\": " << z.nFaces << ", \"boundaryFaces\": " << z.nBoundaryFaces
+         << ", \"nodes\": " << z.nNodes << ", \"neighbours\": " << rows[i].neighbours
+         << ", \"sendCells\": " << rows[i].sendCells << ", \"dataBytes\": " << rows[i].bytes
+         << ", \"faceColours\": " << z.faceColours.rows()
+         << ", \"cellColours\": " << z.cellColours.rows()
+         << ", \"hyperplanes\": " << z.hyperplanes.rows() << "}";
+    }
+    os << "\n  ]\n}\n";
+    return;
+  }
+
+  os << "zone file    " << path << " (" << human_bytes(f.fileBytes()) << ")\n"
+     << "format       fvkit zone file, version " << h.formatVersion << "\n"
+     << "creator      " << h.creator << "\n"
+     << "command      " << h.commandLine << "\n"
+     << "options      " << h.options << "\n"
+     << "source mesh  " << h.sourceMesh << "\n"
+     << "mesh UUID    " << h.meshUuid << "\n"
+     << "mesh         " << h.nGlobalCells << " cells, " << h.nGlobalFaces << " faces, "
+     << h.nGlobalNodes << " nodes in " << h.nZones << " zone" << (h.nZones == 1 ? "" : "s") << " ("
+     << haloCells << " halo cells in total)\n"
+     << "patches      " << h.patches.size() << "\n";
+  std::size_t w = 4;
+  for (const Patch& p : h.patches)
+    w = std::max(w, p.name.size());
+  for (std::size_t p = 0; p < h.patches.size(); ++p)
+    os << "  " << std::setw(3) << p << "  " << std::left << std::setw(static_cast<int>(w))
+       << h.patches[p].name << "  " << std::setw(18) << h.patches[p].bcType << std::right
+       << std::setw(12) << patchFaces[p] << " faces\n";
+  os << "\n  zone      cells   interior   halo      faces   boundary      nodes  nbrs  colours"
+        "  planes        data\n";
+  for (const ZoneRow& r : rows) {
+    const Zone& z = *r.zone;
+    os << std::setw(6) << z.zoneId << std::setw(11) << z.nCells << std::setw(11) << z.nInteriorCells
+       << std::setw(7) << z.nHaloCells << std::setw(11) << z.nFaces << std::setw(11)
+       << z.nBoundaryFaces << std::setw(11) << z.nNodes << std::setw(6) << r.neighbours
+       << std::setw(5) << z.faceColours.rows() << "/" << std::left << std::setw(3)
+       << z.cellColours.rows() << std::right << std::setw(8) << z.hyperplanes.rows()
+       << std::setw(12) << human_bytes(r.bytes) << "\n";
+  }
+}
+
+} // namespace fv

@@ -1,0 +1,103 @@
+#pragma once
+/// \file halo_exchange.hpp
+/// Halo exchange between zones with device-side packing (hybrid MPI-CUDA paper, §4.3,
+/// Algorithms 12-13): values of the entities in a zone's ExchangeLists are packed into one
+/// contiguous buffer by a fv::forall kernel (GPU or CPU from one source), sent with
+/// non-blocking MPI as ONE message per neighbour, and unpacked by another kernel.
+///
+///   parallel::HaloExchange cells(comm, zone.cellExchange, zone.nTotalCells(), 5,
+///                                parallel::HaloMode::Copy, transport);
+///   cells.begin({parallel::FieldView::interleaved(u, 5)}); // pack + post
+///   compute_interior_cells();                               // [0, nInteriorCells) overlap
+///   cells.finish();                                         // wait + unpack into halo cells
+///   compute_interface_cells();
+///
+/// Modes: Copy (cell data: the owners' values overwrite the halo cells) and Sum (node partial
+/// sums: each zone adds the partial sums its neighbours hold for the shared nodes, so every
+/// zone ends with the total over all zones; the values sent are those before the exchange).
+///
+/// Transports: HostStaged (default: device buffer -> page-locked host buffer -> MPI -> host ->
+/// device; the paper found it faster than CUDA-aware MPI on their cluster, §8.2) and CudaAware
+/// (MPI reads/writes the device buffers; only when the MPI library reports CUDA support).
+/// With the CPU backend both are plain host MPI without staging copies.
+///
+/// Message layout: neighbour k's message holds its list entries in list order, each entry's K
+/// values contiguous (entity-major), so thread i of the pack kernel writes buffer[i]
+/// (coalesced) and both sides agree because both lists are sorted by global id.
+#include "common/zone.hpp"
+
+#include <memory>
+#include <mpi.h>
+#include <vector>
+
+namespace fv::parallel {
+
+/// How halo data travels between ranks (see file comment).
+enum class Transport { HostStaged, CudaAware };
+
+/// The transport for fvrun's `--cuda-aware-mpi` flag: CudaAware when requested (and then only
+/// with the CUDA device and an MPI library that reports CUDA support, else a usage error that
+/// says why), HostStaged otherwise. Call after MPI_Init and set_active_device().
+Transport select_transport(bool cuda_aware_requested);
+
+/// "host-staged" or "CUDA-aware".
+const char* transport_name(Transport t);
+
+/// What an exchange does with received values (see file comment).
+enum class HaloMode { Copy, Sum };
+
+/// K values per entity in the active backend's memory: value j of entity i is
+/// data[i * entityStride + j * componentStride]. Not owning.
+struct FieldView {
+  real_t* data = nullptr;
+  int components = 1;
+  idx_t entityStride = 1;
+  idx_t componentStride = 1;
+  /// Interleaved (array of structures): data[i * k + j].
+  static FieldView interleaved(real_t* d, int k) { return {d, k, k, 1}; }
+  /// Blocked (structure of arrays) with n entities per component: data[j * n + i].
+  static FieldView blocked(real_t* d, int k, idx_t n) { return {d, k, 1, n}; }
+};
+
+/// Halo exchange of one entity kind of one zone (see file comment). Owns its device index
+/// lists and message buffers. Not copyable; one exchange in flight at a time.
+class HaloExchange {
+ public:
+  /// At most this many FieldViews per exchange.
+  static constexpr int kMaxFields = 8;
+
+  /// COLLECTIVE over `comm` (rank r holds zone r). Checks the lists (ranges, ordering,
+  /// duplicates, and that every neighbour pair agrees on its message sizes) and throws the same
+  /// fv::Error on every rank naming the zones when they are inconsistent. `n_entities` bounds
+  /// the local ids (cells: nCells + nHaloCells; nodes: nNodes); `max_components` is the largest
+  /// total K of one exchange. `name` labels kernels and messages ("cells", "nodes").
+  HaloExchange(MPI_Comm comm, const ExchangeLists& lists, idx_t n_entities, int max_components,
+               HaloMode mode, Transport transport = Transport::HostStaged,
+               const char* name = "halo");
+  ~HaloExchange();
+  HaloExchange(const HaloExchange&) = delete;
+  HaloExchange& operator=(const HaloExchange&) = delete;
+
+  /// Packs `fields` (total K <= max_components) and posts the receives and sends.
+  void begin(const std::vector<FieldView>& fields);
+  /// Waits for this rank's messages and unpacks them into the same fields.
+  void finish();
+  /// begin() + finish().
+  void exchange(const std::vector<FieldView>& fields) {
+    begin(fields);
+    finish();
+  }
+
+  bool in_flight() const;
+  int neighbour_count() const;
+  /// Entries sent / received per exchange (summed over neighbours).
+  std::size_t send_entries() const;
+  std::size_t recv_entries() const;
+  Transport transport() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace fv::parallel

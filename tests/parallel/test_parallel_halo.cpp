@@ -1,0 +1,211 @@
+// Halo exchange (runtime/parallel/halo_exchange), rank/zone mapping, collective errors and
+// reductions under mpiexec -n 2 and -n 4, with synthetic chain zones (tests/parallel/
+// chain_zones.hpp) built with hand-made exchange lists. Runs on the CPU backend (OpenMP).
+#include "common/error.hpp"
+#include "runtime/parallel/errors.hpp"
+#include "runtime/parallel/halo_exchange.hpp"
+#include "runtime/parallel/mpi_util.hpp"
+#include "runtime/parallel/reduce.hpp"
+#include "runtime/parallel/zone_mapping.hpp"
+#include "tests/parallel/chain_zones.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <map>
+#include <mpi.h>
+
+using namespace fv;
+using fv::parallel::comm_rank;
+using fv::parallel::comm_size;
+using fv::parallel::FieldView;
+using fv::parallel::HaloExchange;
+using fv::parallel::HaloMode;
+
+namespace {
+
+constexpr gidx_t kCells = 13;
+const real_t kNaN = std::numeric_limits<real_t>::quiet_NaN();
+
+real_t cell_value(gidx_t g, int j, int iteration) {
+  return 100.0 * g + j + 0.001 * iteration;
+}
+
+Zone my_zone() {
+  return fv::testing::make_chain_zone(kCells, comm_size(MPI_COMM_WORLD), comm_rank(MPI_COMM_WORLD));
+}
+
+/// Interleaved K values per cell: owned cells hold cell_value(), halo cells NaN.
+std::vector<real_t> owned_only(const Zone& z, int k, int iteration) {
+  std::vector<real_t> u(static_cast<std::size_t>(z.nTotalCells()) * k, kNaN);
+  for (idx_t c = 0; c < z.nCells; ++c)
+    for (int j = 0; j < k; ++j)
+      u[c * k + j] = cell_value(z.cellGlobalId[c], j, iteration);
+  return u;
+}
+
+} // namespace
+
+TEST(HaloExchange, HaloCellsReceiveTheOwnersValues) {
+  const Zone z = my_zone();
+  HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy);
+  EXPECT_EQ(halo.neighbour_count(), static_cast<int>(z.cellExchange.neighbours.size()));
+  EXPECT_EQ(halo.recv_entries(), static_cast<std::size_t>(z.nHaloCells));
+  auto u = owned_only(z, 5, 0);
+  halo.exchange({FieldView::interleaved(u.data(), 5)});
+  for (idx_t c = 0; c < z.nTotalCells(); ++c)
+    for (int j = 0; j < 5; ++j)
+      EXPECT_EQ(u[c * 5 + j], cell_value(z.cellGlobalId[c], j, 0)) << "local cell " << c;
+}
+
+TEST(HaloExchange, SeveralLayoutsInOneMessageAndOverlappedIterations) {
+  const Zone z = my_zone();
+  const idx_t n = z.nTotalCells();
+  HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, n, 5 + 3, HaloMode::Copy,
+                    parallel::Transport::HostStaged, "cells");
+  for (int it = 1; it <= 5; ++it) {
+    auto u = owned_only(z, 5, it);      // interleaved
+    std::vector<real_t> g(3 * n, kNaN); // blocked: g[j * n + c]
+    for (idx_t c = 0; c < z.nCells; ++c)
+      for (int j = 0; j < 3; ++j)
+        g[j * n + c] = -cell_value(z.cellGlobalId[c], j, it);
+    halo.begin({FieldView::interleaved(u.data(), 5), FieldView::blocked(g.data(), 3, n)});
+    EXPECT_TRUE(halo.in_flight());
+    EXPECT_THROW(halo.begin({FieldView::interleaved(u.data(), 5)}), Error);
+    // "Interior work" while messages fly: owned values must not be disturbed by the exchange.
+    real_t interior = 0;
+    for (idx_t c = 0; c < z.nInteriorCells; ++c)
+      interior += u[c * 5];
+    halo.finish();
+    EXPECT_FALSE(halo.in_flight());
+    real_t interior_after = 0;
+    for (idx_t c = 0; c < z.nInteriorCells; ++c)
+      interior_after += u[c * 5];
+    EXPECT_EQ(interior, interior_after);
+    for (idx_t c = 0; c < n; ++c) {
+      for (int j = 0; j < 5; ++j)
+        EXPECT_EQ(u[c * 5 + j], cell_value(z.cellGlobalId[c], j, it));
+      for (int j = 0; j < 3; ++j)
+        EXPECT_EQ(g[j * n + c], -cell_value(z.cellGlobalId[c], j, it));
+    }
+  }
+  std::vector<real_t> too_many(9 * n);
+  EXPECT_THROW(halo.begin({FieldView::interleaved(too_many.data(), 9)}), Error);
+  EXPECT_THROW(halo.finish(), Error);
+}
+
+TEST(HaloExchange, NodePartialSumsAreCompletedOnEveryZone) {
+  const int size = comm_size(MPI_COMM_WORLD), rank = comm_rank(MPI_COMM_WORLD);
+  const Zone z = my_zone();
+  // Zone p's partial sum of node g: (p + 1) * (g + 1), two components with different scales.
+  auto partial = [](int p, gidx_t g, int j) { return (p + 1.0) * (g + 1.0) * (j == 0 ? 1 : -0.5); };
+  // Expected totals, from all zones built independently here.
+  std::map<gidx_t, real_t> total[2];
+  for (int p = 0; p < size; ++p) {
+    const Zone zp = fv::testing::make_chain_zone(kCells, size, p);
+    for (idx_t i = 0; i < zp.nNodes; ++i)
+      for (int j = 0; j < 2; ++j)
+        total[j][zp.nodeGlobalId[i]] += partial(p, zp.nodeGlobalId[i], j);
+  }
+  std::vector<real_t> v(2 * static_cast<std::size_t>(z.nNodes));
+  for (idx_t i = 0; i < z.nNodes; ++i)
+    for (int j = 0; j < 2; ++j)
+      v[2 * i + j] = partial(rank, z.nodeGlobalId[i], j);
+  HaloExchange nodes(MPI_COMM_WORLD, z.nodeExchange, z.nNodes, 2, HaloMode::Sum,
+                     parallel::Transport::HostStaged, "nodes");
+  nodes.exchange({FieldView::interleaved(v.data(), 2)});
+  int shared = 0;
+  for (idx_t i = 0; i < z.nNodes; ++i) {
+    const gidx_t g = z.nodeGlobalId[i];
+    shared += total[0][g] != partial(rank, g, 0);
+    for (int j = 0; j < 2; ++j)
+      EXPECT_DOUBLE_EQ(v[2 * i + j], total[j][g]) << "node " << g;
+  }
+  EXPECT_EQ(shared, 4 * static_cast<int>(z.nodeExchange.neighbours.size()));
+}
+
+TEST(HaloExchange, InconsistentListsAreRefusedOnEveryRank) {
+  const int rank = comm_rank(MPI_COMM_WORLD);
+  Zone z = my_zone();
+  if (rank == 0) { // zone 0 forgets that it sends its interface cell to zone 1
+    z.cellExchange.send = Csr(Array<idx_t>{0, 0}, Array<idx_t>{});
+  }
+  try {
+    HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy);
+    ADD_FAILURE() << "inconsistent lists accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("zone 0 sends 0 entries to zone 1, which expects 1"),
+              std::string::npos)
+        << e.what();
+  }
+  Zone bad = my_zone();
+  if (rank == comm_size(MPI_COMM_WORLD) - 1) { // a receive id outside the zone
+    auto idx = bad.cellExchange.recv.indices().to_vector();
+    idx[0] = bad.nTotalCells();
+    bad.cellExchange.recv =
+        Csr(bad.cellExchange.recv.offsets().clone(), Array<idx_t>(std::move(idx)));
+  }
+  EXPECT_THROW(HaloExchange(MPI_COMM_WORLD, bad.cellExchange, bad.nTotalCells(), 5, HaloMode::Copy),
+               Error);
+}
+
+TEST(Transport, CudaAwareIsRefusedOnTheCpuBackend) {
+  EXPECT_EQ(parallel::select_transport(false), parallel::Transport::HostStaged);
+  try {
+    parallel::select_transport(true);
+    ADD_FAILURE() << "CUDA-aware MPI accepted on the CPU backend";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_NE(std::string(e.what()).find("--cuda-aware-mpi"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ZoneMapping, RankCountMustEqualZoneCount) {
+  const int size = comm_size(MPI_COMM_WORLD);
+  EXPECT_EQ(parallel::zone_of_rank(MPI_COMM_WORLD, "mesh.zones.h5", size),
+            comm_rank(MPI_COMM_WORLD));
+  try {
+    parallel::zone_of_rank(MPI_COMM_WORLD, "mesh.zones.h5", 64, {16});
+    ADD_FAILURE() << "64 zones accepted on " << size << " ranks";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_NE(msg.find("mesh.zones.h5 holds 64 zones but fvrun runs on " + std::to_string(size)),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("part counts available: 16, 64"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--parts " + std::to_string(size)), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("rank "), std::string::npos) << "same error on every rank: " << msg;
+  }
+}
+
+TEST(Errors, OneRanksFailureIsThrownOnEveryRank) {
+  const int size = comm_size(MPI_COMM_WORLD), rank = comm_rank(MPI_COMM_WORLD);
+  EXPECT_NO_THROW(parallel::check_all(MPI_COMM_WORLD, true, ""));
+  const int bad = size - 1;
+  try {
+    parallel::run_all(MPI_COMM_WORLD, [&] { FV_VERIFY(rank != bad, "cannot read zone " << rank); });
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "rank " + std::to_string(bad) + ": cannot read zone " + std::to_string(bad));
+  }
+}
+
+TEST(Reduce, SumMaxMinOverRanks) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const int size = comm_size(comm), rank = comm_rank(comm);
+  EXPECT_EQ(parallel::sum_all(comm, rank + 1), size * (size + 1) / 2);
+  EXPECT_EQ(parallel::max_all(comm, 0.5 * rank), 0.5 * (size - 1));
+  EXPECT_EQ(parallel::min_all(comm, 0.5 * rank - 3), -3.0);
+  EXPECT_EQ(parallel::sum_all(comm, gidx_t{1} << 40), (gidx_t{1} << 40) * size);
+  std::vector<real_t> v = {1.0, static_cast<real_t>(rank), -static_cast<real_t>(rank)};
+  parallel::sum_all(comm, v);
+  EXPECT_EQ(v,
+            (std::vector<real_t>{1.0 * size, size * (size - 1) / 2.0, -size * (size - 1) / 2.0}));
+  std::vector<real_t> w = {static_cast<real_t>(rank), -static_cast<real_t>(rank)};
+  parallel::max_all(comm, w);
+  EXPECT_EQ(w, (std::vector<real_t>{size - 1.0, 0.0}));
+  std::vector<real_t> x = {static_cast<real_t>(rank), -static_cast<real_t>(rank)};
+  parallel::min_all(comm, x);
+  EXPECT_EQ(x, (std::vector<real_t>{0.0, 1.0 - size}));
+}

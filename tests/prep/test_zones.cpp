@@ -1,0 +1,170 @@
+// Zones on generated boxes: per-zone invariants, cross-zone consistency, global ids independent
+// of the partitioning, bad part vectors.
+#include "box_mesh.hpp"
+#include "zone_checks.hpp"
+
+#include "common/error.hpp"
+#include "prep/zones.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+namespace fv {
+namespace {
+
+using testing::BoxCells;
+using testing::BoxSpec;
+using testing::make_box_mesh;
+
+// Part of each cell (file order) by slabs of its node-average x, or a 2-D checkerboard of
+// x/y slabs that gives every zone several neighbours and corner-only contacts.
+std::vector<idx_t> slab_parts(const Mesh& m, int nParts, bool checker) {
+  std::vector<idx_t> part(static_cast<std::size_t>(m.nCells()));
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (idx_t v = 0; v < m.nNodes(); ++v)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = std::min(lo[d], m.xyz[3 * v + d]);
+      hi[d] = std::max(hi[d], m.xyz[3 * v + d]);
+    }
+  for (idx_t c = 0; c < m.nCells(); ++c) {
+    double x[3] = {0, 0, 0};
+    const idx_t n = m.cellNodes.size(c);
+    for (idx_t k = 0; k < n; ++k)
+      for (int d = 0; d < 3; ++d)
+        x[d] += m.xyz[3 * m.cellNodes.row(c)[k] + d] / n;
+    auto slab = [&](int d, int ns) {
+      return std::min(ns - 1, static_cast<int>(ns * (x[d] - lo[d]) / (hi[d] - lo[d])));
+    };
+    part[c] = checker ? (slab(0, nParts) + slab(1, 2) * 7) % nParts : slab(0, nParts);
+  }
+  return part;
+}
+
+struct Case {
+  BoxCells cells;
+  int nParts;
+  bool checker;
+};
+
+class ZonesOnBoxes : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ZonesOnBoxes, ZoneInvariantsAndConsistency) {
+  const Case c = GetParam();
+  BoxSpec spec;
+  spec.cells = c.cells;
+  spec.nx = 8, spec.ny = 5, spec.nz = 4;
+  spec.shuffle = true;
+  spec.jitter = 0.1;
+  const Mesh mesh = make_box_mesh(spec);
+  const PrepOptions opts;
+  PrepReport report;
+  const GlobalMesh g = build_global_mesh(mesh, opts, &report);
+  const std::vector<idx_t> part = slab_parts(mesh, c.nParts, c.checker);
+  const std::vector<Zone> zones = build_zones(g, part, c.nParts, opts, &report);
+  ASSERT_EQ(zones.size(), static_cast<std::size_t>(c.nParts));
+  for (const Zone& z : zones) {
+    SCOPED_TRACE("zone " + std::to_string(z.zoneId));
+    testing::check_zone(z);
+  }
+  testing::check_zone_set(zones, g.nCells(), g.nNodes());
+
+  // Faces: every global face in some zone; interface faces in exactly two.
+  std::map<gidx_t, int> faceZones;
+  for (const Zone& z : zones)
+    for (idx_t f = 0; f < z.nFaces; ++f)
+      ++faceZones[z.faceGlobalId[f]];
+  EXPECT_EQ(static_cast<idx_t>(faceZones.size()), g.nFaces());
+  for (const Zone& z : zones)
+    for (idx_t f = 0; f < z.nFaces; ++f)
+      EXPECT_EQ(faceZones[z.faceGlobalId[f]], z.faceNeighbour[f] >= z.nCells ? 2 : 1);
+
+  // The report printer mentions every zone.
+  std::ostringstream os;
+  print_prep_report(os, report);
+  EXPECT_NE(os.str().find("zone " + std::to_string(c.nParts - 1) + ":"), std::string::npos)
+      << os.str();
+  EXPECT_NE(os.str().find("bandwidth"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, ZonesOnBoxes,
+    ::testing::Values(Case{BoxCells::Hex, 1, false}, Case{BoxCells::Hex, 3, false},
+                      Case{BoxCells::Hex, 4, true}, Case{BoxCells::Tet, 1, false},
+                      Case{BoxCells::Tet, 5, true}, Case{BoxCells::Prism, 3, true}));
+
+TEST(Zones, GlobalIdsDoNotDependOnThePartitioning) {
+  BoxSpec spec;
+  spec.cells = BoxCells::Tet;
+  spec.nx = 5, spec.ny = 4, spec.nz = 3;
+  spec.shuffle = true;
+  const Mesh mesh = make_box_mesh(spec);
+  const PrepOptions opts;
+  const GlobalMesh g = build_global_mesh(mesh, opts);
+  auto centroids = [&](const std::vector<Zone>& zones) {
+    std::map<gidx_t, std::vector<double>> m;
+    for (const Zone& z : zones)
+      for (idx_t c = 0; c < z.nCells; ++c)
+        m[z.cellGlobalId[c]] = {z.cellCentroid[3 * c], z.cellCentroid[3 * c + 1],
+                                z.cellCentroid[3 * c + 2]};
+    return m;
+  };
+  auto nodes = [&](const std::vector<Zone>& zones) {
+    std::map<gidx_t, std::vector<double>> m;
+    for (const Zone& z : zones)
+      for (idx_t v = 0; v < z.nNodes; ++v)
+        m[z.nodeGlobalId[v]] = {z.nodeXyz[3 * v], z.nodeXyz[3 * v + 1], z.nodeXyz[3 * v + 2]};
+    return m;
+  };
+  const auto one =
+      build_zones(g, std::vector<idx_t>(static_cast<std::size_t>(mesh.nCells()), 0), 1, opts);
+  const auto four = build_zones(g, slab_parts(mesh, 4, true), 4, opts);
+  EXPECT_EQ(centroids(one), centroids(four));
+  EXPECT_EQ(nodes(one), nodes(four));
+  const ZoneFileHeader h = make_zone_header(mesh, g, 4);
+  EXPECT_EQ(h.nZones, 4);
+  EXPECT_EQ(h.nGlobalCells, mesh.nCells());
+  EXPECT_EQ(h.nGlobalNodes, mesh.nNodes());
+  EXPECT_EQ(h.nGlobalFaces, g.nFaces());
+  EXPECT_EQ(h.patches.size(), mesh.patches.size());
+  EXPECT_EQ(h.meshUuid.size(), 36u);
+  EXPECT_EQ(h.meshUuid, make_zone_header(mesh, build_global_mesh(mesh, opts), 1).meshUuid);
+}
+
+TEST(Zones, NoRenumberingKeepsFileOrderInsideZones) {
+  BoxSpec spec;
+  spec.nx = 4, spec.ny = 3, spec.nz = 2;
+  const Mesh mesh = make_box_mesh(spec);
+  PrepOptions opts;
+  opts.renumber = Renumber::None;
+  const auto zones =
+      build_zones(mesh, std::vector<idx_t>(static_cast<std::size_t>(mesh.nCells()), 0), 1, opts);
+  ASSERT_EQ(zones.size(), 1u);
+  for (idx_t c = 0; c < zones[0].nCells; ++c)
+    EXPECT_EQ(zones[0].cellGlobalId[c], c);
+  testing::check_zone(zones[0]);
+}
+
+TEST(Zones, BadPartVectorsAreErrors) {
+  BoxSpec spec;
+  spec.nx = 3, spec.ny = 2, spec.nz = 1;
+  const Mesh mesh = make_box_mesh(spec);
+  const PrepOptions opts;
+  const GlobalMesh g = build_global_mesh(mesh, opts);
+  std::vector<idx_t> part(static_cast<std::size_t>(mesh.nCells()), 0);
+  EXPECT_THROW(build_zones(g, std::vector<idx_t>(2, 0), 1, opts), Error);
+  part[1] = 5;
+  EXPECT_THROW(build_zones(g, part, 2, opts), Error);
+  part[1] = 0;
+  try {
+    build_zones(g, part, 2, opts);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("part 1 of 2 has no cells"), std::string::npos)
+        << e.what();
+  }
+}
+
+} // namespace
+} // namespace fv

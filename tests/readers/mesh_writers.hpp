@@ -1,0 +1,60 @@
+#pragma once
+/// \file mesh_writers.hpp
+/// Tiny mesh-file writers for the reader tests: a box of unit hexahedra written as CGNS (in
+/// every BC convention), SU2 and Gmsh (2.2/4.1, ASCII/binary), and 2D variants.
+#include <array>
+#include <string>
+#include <vector>
+
+namespace fv::testing {
+
+/// A structured box of nx*ny*nz unit hexahedra starting at x = x0; nodes numbered from 1.
+struct Box {
+  int nx = 2, ny = 2, nz = 2;
+  double x0 = 0;
+  int node(int i, int j, int k) const { return 1 + i + (nx + 1) * (j + (ny + 1) * k); }
+  int nNodes() const { return (nx + 1) * (ny + 1) * (nz + 1); }
+  int nCells() const { return nx * ny * nz; }
+  std::vector<double> coord(int d) const; ///< coordinate d of every node
+  std::vector<int> hexes() const;         ///< 8 nodes per cell, CGNS order
+  /// Quads of side s (0 xmin, 1 xmax, 2 ymin, 3 ymax, 4 zmin, 5 zmax), 4 nodes each.
+  std::vector<int> side(int s) const;
+  static const char* side_name(int s);
+};
+
+/// How BCs are written in a CGNS test file.
+enum class BcStyle {
+  PointListVertex, ///< node sets
+  PointRangeFace,  ///< PointRange at FaceCenter over the side sections
+  ElementList,     ///< ElementList (no GridLocation)
+  FamilySpecified, ///< PointRange FaceCenter, BCType FamilySpecified via Family_t/FamilyBC_t
+  None             ///< no ZoneBC: patches come from the section names
+};
+
+/// Writes one box as a CGNS file (volume section HEXA_8 or MIXED, 6 boundary QUAD_4 or MIXED
+/// sections). adf: ADF container instead of HDF5.
+void write_box_cgns(const std::string& path, const Box& box, BcStyle style, bool mixed = false,
+                    bool adf = false);
+
+/// Writes two boxes (x in [0,2] and [2,4]) as two zones; interface sections named "iface" have
+/// no BC. withConnectivity: a ZoneGridConnectivity with vertex PointList/PointListDonor.
+void write_two_zone_cgns(const std::string& path, bool withConnectivity);
+
+/// Writes the box as polyhedra (NGON_n + NFACE_n), BCs by FaceCenter PointList of NGON ids.
+/// dropFaceOfCell1: leave one face out of the first polyhedron (an open cell).
+void write_box_ngon_cgns(const std::string& path, const Box& box, bool dropFaceOfCell1 = false);
+
+/// Writes an nx*ny quad mesh in a cell-dimension-2 base with BAR_2 boundary sections and BCs
+/// at EdgeCenter.
+void write_2d_cgns(const std::string& path, int nx, int ny);
+
+/// SU2 text of the box (3D hexahedra, or 2D quads when twoD), with 6 (4) markers.
+std::string su2_box(const Box& box, bool twoD = false);
+
+/// Gmsh file of the box: version 2.2 or 4.1, ASCII or binary, physical names per side.
+void write_box_gmsh(const std::string& path, const Box& box, double version, bool binary);
+
+/// Writes text to a file.
+void write_text(const std::string& path, const std::string& text);
+
+} // namespace fv::testing

@@ -1,0 +1,198 @@
+// Broken inputs: the fvprep binary must print one clear error line and exit != 0, never crash.
+#include "tests/readers/mesh_writers.hpp"
+#include "tests/testing/testing.hpp"
+
+#include <cgnslib.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace {
+
+using fv::testing::Box;
+
+struct RunResult {
+  int exitCode = -1;
+  bool signalled = false;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+RunResult run_fvprep(const std::string& args) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string dir = std::string(FV_BINARY_DIR) + "/test-scratch/" + info->test_suite_name() +
+                          "." + info->name() + ".run";
+  std::filesystem::create_directories(dir);
+  const std::string cmd =
+      std::string(FVPREP_EXE) + " " + args + " >" + dir + "/out.txt 2>" + dir + "/err.txt";
+  const int st = std::system(cmd.c_str());
+  RunResult r;
+  r.signalled = WIFSIGNALED(st);
+  r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(dir + "/out.txt");
+  r.err = slurp(dir + "/err.txt");
+  return r;
+}
+
+/// Exit code 1 (or `code`), stderr one "fvprep: error:" line containing every `needles`.
+void expect_clean_error(const RunResult& r, std::initializer_list<const char*> needles,
+                        int code = 1) {
+  EXPECT_FALSE(r.signalled);
+  EXPECT_EQ(r.exitCode, code) << r.err;
+  // the error is the last line; earlier lines may only be warnings
+  std::string last = r.err;
+  while (!last.empty() && last.back() == '\n')
+    last.pop_back();
+  last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
+  EXPECT_EQ(last.rfind("fvprep: error: ", 0), 0u) << r.err;
+  for (const char* n : needles)
+    EXPECT_NE(last.find(n), std::string::npos) << n << " in: " << last;
+}
+
+std::string box_su2() {
+  return fv::testing::su2_box(Box{});
+}
+
+std::string replace_line(std::string text, const std::string& from, const std::string& to) {
+  const auto p = text.find(from);
+  EXPECT_NE(p, std::string::npos);
+  return text.replace(p, from.size(), to);
+}
+
+TEST(BrokenInputs, GoodFileSucceeds) {
+  const std::string f = fv::testing::scratch_dir() + "/ok.su2";
+  fv::testing::write_text(f, box_su2());
+  const RunResult r = run_fvprep("info " + f);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("hexahedron"), std::string::npos);
+  const RunResult j = run_fvprep("info --json " + f);
+  EXPECT_EQ(j.exitCode, 0);
+  EXPECT_EQ(j.out.front(), '{');
+  EXPECT_NE(j.out.find("\"interior\": 12"), std::string::npos) << j.out;
+}
+
+TEST(BrokenInputs, UsageErrorsExit2) {
+  expect_clean_error(run_fvprep("info"), {}, 2);
+  expect_clean_error(run_fvprep("--bogus-option x"), {}, 2);
+}
+
+TEST(BrokenInputs, MissingFile) {
+  expect_clean_error(run_fvprep("info /nonexistent/mesh.cgns"),
+                     {"/nonexistent/mesh.cgns", "no such file"});
+}
+
+TEST(BrokenInputs, TruncatedSu2) {
+  const std::string f = fv::testing::scratch_dir() + "/t.su2";
+  const std::string s = box_su2();
+  fv::testing::write_text(f, s.substr(0, s.find("NPOIN") + 40));
+  expect_clean_error(run_fvprep("info " + f), {"t.su2:", "end of file"});
+}
+
+TEST(BrokenInputs, TruncatedCgns) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string f = dir + "/full.cgns", t = dir + "/trunc.cgns";
+  fv::testing::write_box_cgns(f, Box{}, fv::testing::BcStyle::PointRangeFace);
+  const std::string bytes = slurp(f);
+  fv::testing::write_text(t, bytes.substr(0, bytes.size() / 2));
+  expect_clean_error(run_fvprep("info " + t), {"trunc.cgns"});
+}
+
+TEST(BrokenInputs, TruncatedGmshBinary) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string f = dir + "/full.msh", t = dir + "/trunc.msh";
+  fv::testing::write_box_gmsh(f, Box{}, 4.1, true);
+  const std::string bytes = slurp(f);
+  fv::testing::write_text(t, bytes.substr(0, bytes.size() * 2 / 3));
+  expect_clean_error(run_fvprep("info " + t), {"trunc.msh"});
+}
+
+TEST(BrokenInputs, WrongNodeIndex) {
+  const std::string f = fv::testing::scratch_dir() + "/n.su2";
+  const std::string s = replace_line(box_su2(), "12\t0\t1\t4\t3", "12\t0\t1\t4\t999");
+  fv::testing::write_text(f, s);
+  expect_clean_error(run_fvprep("info " + f), {"n.su2", "element 0", "999"});
+}
+
+TEST(BrokenInputs, InvertedCell) {
+  const std::string f = fv::testing::scratch_dir() + "/i.su2";
+  // cell 0 with bottom and top swapped: negative volume
+  const std::string s =
+      replace_line(box_su2(), "12\t0\t1\t4\t3\t9\t10\t13\t12", "12\t9\t10\t13\t12\t0\t1\t4\t3");
+  fv::testing::write_text(f, s);
+  expect_clean_error(run_fvprep("info " + f), {"i.su2", "element 0", "volume"});
+}
+
+TEST(BrokenInputs, OpenCell) {
+  const std::string f = fv::testing::scratch_dir() + "/open.cgns";
+  fv::testing::write_box_ngon_cgns(f, Box{1, 1, 1, 0}, /*dropFaceOfCell1=*/true);
+  expect_clean_error(run_fvprep("info " + f), {"open.cgns", "element 6", "not closed"});
+}
+
+TEST(BrokenInputs, NonManifoldFace) {
+  const std::string f = fv::testing::scratch_dir() + "/nm.su2";
+  std::string s = box_su2();
+  // a ninth hexahedron that duplicates cell 0: its faces are shared by 3 cells
+  s = replace_line(s, "NELEM= 8\n", "NELEM= 9\n12\t0\t1\t4\t3\t9\t10\t13\t12\t8\n");
+  fv::testing::write_text(f, s);
+  expect_clean_error(run_fvprep("info " + f), {"nm.su2"});
+}
+
+TEST(BrokenInputs, UnknownElementType) {
+  const std::string f = fv::testing::scratch_dir() + "/u.su2";
+  fv::testing::write_text(f, replace_line(box_su2(), "12\t0\t1\t4\t3", "99\t0\t1\t4\t3"));
+  expect_clean_error(run_fvprep("info " + f), {"u.su2:", "unknown element type 99"});
+}
+
+TEST(BrokenInputs, MissingBoundaryConditionUnlessDefaultPatch) {
+  const std::string f = fv::testing::scratch_dir() + "/m.su2";
+  std::string s = box_su2();
+  // drop the last marker (zmax)
+  const auto p = s.find("MARKER_TAG= zmax");
+  s = s.substr(0, p) + s.substr(s.find("FFD_NBOX"));
+  s = replace_line(s, "NMARK= 6", "NMARK= 5");
+  fv::testing::write_text(f, s);
+  expect_clean_error(run_fvprep("info " + f), {"m.su2"});
+  const RunResult ok = run_fvprep("info --default-patch farfield " + f);
+  EXPECT_EQ(ok.exitCode, 0) << ok.err;
+  EXPECT_NE(ok.out.find("farfield"), std::string::npos);
+}
+
+TEST(BrokenInputs, StructuredZoneIsNotSupportedYet) {
+  const std::string f = fv::testing::scratch_dir() + "/s.cgns";
+  int fn, B, Z;
+  ASSERT_EQ(cg_open(f.c_str(), CG_MODE_WRITE, &fn), CG_OK);
+  ASSERT_EQ(cg_base_write(fn, "Base", 3, 3, &B), CG_OK);
+  cgsize_t size[9] = {3, 3, 3, 2, 2, 2, 0, 0, 0};
+  ASSERT_EQ(cg_zone_write(fn, B, "blockA", size, Structured, &Z), CG_OK);
+  ASSERT_EQ(cg_close(fn), CG_OK);
+  expect_clean_error(run_fvprep("info " + f),
+                     {"s.cgns", "'blockA'", "structured", "not supported yet"});
+}
+
+TEST(BrokenInputs, SeveralBasesNeedBase) {
+  const std::string f = fv::testing::scratch_dir() + "/b.cgns";
+  fv::testing::write_box_cgns(f, Box{}, fv::testing::BcStyle::PointRangeFace);
+  int fn, B;
+  ASSERT_EQ(cg_open(f.c_str(), CG_MODE_MODIFY, &fn), CG_OK);
+  ASSERT_EQ(cg_base_write(fn, "Other", 3, 3, &B), CG_OK);
+  ASSERT_EQ(cg_close(fn), CG_OK);
+  expect_clean_error(run_fvprep("info " + f), {"--base", "'Base'", "'Other'"}, 2);
+  EXPECT_EQ(run_fvprep("info --base Base " + f).exitCode, 0);
+}
+
+TEST(BrokenInputs, GarbageFile) {
+  const std::string f = fv::testing::scratch_dir() + "/g.cgns";
+  fv::testing::write_text(f, std::string(1000, '\x07'));
+  expect_clean_error(run_fvprep("info " + f), {"g.cgns"});
+}
+
+} // namespace

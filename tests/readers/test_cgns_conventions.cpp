@@ -1,0 +1,171 @@
+// CGNS conventions on small files written here with the cg_* API.
+#include "formats/mesh_reader.hpp"
+#include "prep/validate.hpp"
+#include "tests/readers/mesh_writers.hpp"
+#include "tests/testing/testing.hpp"
+
+#include <map>
+
+namespace {
+
+using fv::idx_t;
+
+using fv::testing::BcStyle;
+using fv::testing::Box;
+
+std::map<std::string, std::pair<std::string, int>> patch_table(const fv::Mesh& m) {
+  std::map<std::string, std::pair<std::string, int>> t;
+  for (const auto& p : m.patches)
+    t[p.name] = {p.bcType, 0};
+  for (idx_t p : m.bfacePatch)
+    ++t[m.patches.at(static_cast<std::size_t>(p)).name].second;
+  return t;
+}
+
+double total_volume(const fv::Mesh& m) {
+  const auto r = fv::validate_mesh(m);
+  double v = 0;
+  for (double x : r.geometry.cells.volume)
+    v += x;
+  return v;
+}
+
+void expect_box(const fv::Mesh& m, const char* prefix, const char* bcType) {
+  EXPECT_EQ(m.nCells(), 8);
+  EXPECT_EQ(m.nNodes(), 27);
+  EXPECT_EQ(m.nBoundaryFaces(), 24);
+  const auto t = patch_table(m);
+  ASSERT_EQ(t.size(), 6u);
+  for (int s = 0; s < 6; ++s) {
+    const std::string n = std::string(prefix) + Box::side_name(s);
+    ASSERT_TRUE(t.count(n)) << n;
+    EXPECT_EQ(t.at(n).second, 4) << n;
+    if (bcType) {
+      EXPECT_EQ(t.at(n).first, bcType) << n;
+    }
+  }
+  EXPECT_NEAR(total_volume(m), 8.0, 1e-12);
+}
+
+TEST(CgnsConventions, PointListVertex) {
+  const std::string f = fv::testing::scratch_dir() + "/v.cgns";
+  fv::testing::write_box_cgns(f, Box{}, BcStyle::PointListVertex);
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.format, "CGNS/HDF5");
+  expect_box(m, "bc_", "BCWall");
+}
+
+TEST(CgnsConventions, PointRangeFaceCenterInAdf) {
+  const std::string f = fv::testing::scratch_dir() + "/r.cgns";
+  fv::testing::write_box_cgns(f, Box{}, BcStyle::PointRangeFace, false, /*adf=*/true);
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.format, "CGNS/ADF");
+  expect_box(m, "bc_", "BCInflow");
+  // boundary faces keep their CGNS element ids (after the 8 cells)
+  EXPECT_EQ(*std::min_element(m.bfaceFileId.begin(), m.bfaceFileId.end()), 9);
+  EXPECT_EQ(m.cellFileId.front(), 1);
+}
+
+TEST(CgnsConventions, ElementList) {
+  const std::string f = fv::testing::scratch_dir() + "/e.cgns";
+  fv::testing::write_box_cgns(f, Box{}, BcStyle::ElementList);
+  expect_box(fv::read_mesh(f), "bc_", "BCOutflow");
+}
+
+TEST(CgnsConventions, FamilySpecifiedResolvedThroughFamilyBC) {
+  const std::string f = fv::testing::scratch_dir() + "/f.cgns";
+  fv::testing::write_box_cgns(f, Box{}, BcStyle::FamilySpecified);
+  const fv::Mesh m = fv::read_mesh(f);
+  expect_box(m, "bc_", nullptr);
+  const auto t = patch_table(m);
+  EXPECT_EQ(t.at("bc_xmin").first, "BCInflowSubsonic");
+  EXPECT_EQ(t.at("bc_zmax").first, "BCWallViscous");
+}
+
+TEST(CgnsConventions, SectionsWithoutBcBecomePatches) {
+  const std::string f = fv::testing::scratch_dir() + "/n.cgns";
+  fv::testing::write_box_cgns(f, Box{}, BcStyle::None);
+  expect_box(fv::read_mesh(f), "", nullptr);
+}
+
+TEST(CgnsConventions, MixedSections) {
+  const std::string f = fv::testing::scratch_dir() + "/m.cgns";
+  fv::testing::write_box_cgns(f, Box{}, BcStyle::PointRangeFace, /*mixed=*/true);
+  expect_box(fv::read_mesh(f), "bc_", "BCInflow");
+}
+
+TEST(CgnsConventions, NgonNface) {
+  const std::string f = fv::testing::scratch_dir() + "/p.cgns";
+  fv::testing::write_box_ngon_cgns(f, Box{});
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.nCells(), 8);
+  for (auto t : m.cellType)
+    EXPECT_EQ(t, fv::CellType::Polyhedron);
+  EXPECT_EQ(m.polyCellFaces.rows(), 8);
+  EXPECT_EQ(m.polyFaceNodes.rows(), 36); // 3 * 3 * 4 = 36 distinct faces of a 2x2x2 box
+  EXPECT_EQ(m.nBoundaryFaces(), 24);
+  const auto t = patch_table(m);
+  for (int s = 0; s < 6; ++s)
+    EXPECT_EQ(t.at(std::string("bc_") + Box::side_name(s)).second, 4);
+  EXPECT_NEAR(total_volume(m), 8.0, 1e-12);
+}
+
+TEST(CgnsConventions, TwoZonesMergedByCoordinates) {
+  const std::string f = fv::testing::scratch_dir() + "/z.cgns";
+  fv::testing::write_two_zone_cgns(f, false);
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.nCells(), 16);
+  EXPECT_EQ(m.nNodes(), 2 * 27 - 9);
+  EXPECT_EQ(m.nBoundaryFaces(), 2 * 24 - 8); // the interface sections became interior faces
+  EXPECT_EQ(m.fileZones.size(), 2u);
+  EXPECT_NEAR(total_volume(m), 16.0, 1e-12);
+  // one zone only
+  fv::ReadOptions o;
+  o.zone = "right";
+  const fv::Mesh r = fv::read_mesh(f, o);
+  EXPECT_EQ(r.nCells(), 8);
+  EXPECT_EQ(patch_table(r).count("iface2"), 1u);
+}
+
+TEST(CgnsConventions, TwoZonesMergedByConnectivity) {
+  const std::string f = fv::testing::scratch_dir() + "/c.cgns";
+  fv::testing::write_two_zone_cgns(f, true);
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.nNodes(), 2 * 27 - 9);
+  EXPECT_EQ(m.nBoundaryFaces(), 2 * 24 - 8);
+  EXPECT_NEAR(total_volume(m), 16.0, 1e-12);
+}
+
+TEST(CgnsConventions, TwoDimensionalBaseIsExtruded) {
+  const std::string f = fv::testing::scratch_dir() + "/2d.cgns";
+  fv::testing::write_2d_cgns(f, 4, 3);
+  fv::ReadOptions o;
+  o.extrudeThickness = 0.1;
+  const fv::Mesh m = fv::read_mesh(f, o);
+  EXPECT_EQ(m.nCells(), 12);
+  for (auto t : m.cellType)
+    EXPECT_EQ(t, fv::CellType::Hex);
+  EXPECT_EQ(m.nNodes(), 2 * 20);
+  const auto t = patch_table(m);
+  EXPECT_EQ(t.at("symmetry"), std::make_pair(std::string("BCSymmetryPlane"), 24));
+  EXPECT_EQ(t.at("south"), std::make_pair(std::string("BCWall"), 4));
+  EXPECT_EQ(t.at("north"), std::make_pair(std::string("BCFarfield"), 4));
+  EXPECT_EQ(t.at("east").second, 3);                     // section without BC
+  EXPECT_NEAR(total_volume(m), 2.0 * 0.75 * 0.1, 1e-12); // cells were clockwise in the file
+}
+
+TEST(CgnsConventions, ZoneAndBaseSelectionErrors) {
+  const std::string f = fv::testing::scratch_dir() + "/z.cgns";
+  fv::testing::write_two_zone_cgns(f, false);
+  fv::ReadOptions o;
+  o.zone = "nope";
+  try {
+    fv::read_mesh(f, o);
+    FAIL() << "expected an error";
+  } catch (const fv::Error& e) {
+    EXPECT_EQ(e.kind(), fv::ErrorKind::Usage);
+    EXPECT_NE(std::string(e.what()).find("'left'"), std::string::npos) << e.what();
+  }
+}
+
+} // namespace

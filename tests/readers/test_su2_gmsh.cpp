@@ -1,0 +1,125 @@
+// SU2 (2D/3D) and Gmsh (2.2/4.1, ASCII/binary) files written here.
+#include "formats/mesh_reader.hpp"
+#include "prep/validate.hpp"
+#include "tests/readers/mesh_writers.hpp"
+#include "tests/testing/testing.hpp"
+
+#include <map>
+
+namespace {
+
+using fv::idx_t;
+
+using fv::testing::Box;
+
+std::map<std::string, int> faces_per_patch(const fv::Mesh& m) {
+  std::map<std::string, int> t;
+  for (idx_t p : m.bfacePatch)
+    ++t[m.patches.at(static_cast<std::size_t>(p)).name];
+  return t;
+}
+
+double total_volume(const fv::Mesh& m) {
+  const auto r = fv::validate_mesh(m);
+  double v = 0;
+  for (double x : r.geometry.cells.volume)
+    v += x;
+  return v;
+}
+
+TEST(Su2, Box3dWithTrailingFfdSection) {
+  const std::string f = fv::testing::scratch_dir() + "/box.su2";
+  Box box{3, 2, 2, 0};
+  fv::testing::write_text(f, fv::testing::su2_box(box));
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.format, "SU2");
+  EXPECT_EQ(m.nCells(), 12);
+  EXPECT_EQ(m.nNodes(), 36);
+  const auto t = faces_per_patch(m);
+  EXPECT_EQ(t.at("xmin"), 4);
+  EXPECT_EQ(t.at("ymax"), 6);
+  EXPECT_EQ(t.at("zmin"), 6);
+  EXPECT_EQ(m.cellFileId[5], 5); // SU2 numbers elements from 0
+  EXPECT_NEAR(total_volume(m), 12.0, 1e-12);
+}
+
+TEST(Su2, TwoDimensionalIsExtruded) {
+  const std::string f = fv::testing::scratch_dir() + "/plane.su2";
+  fv::testing::write_text(f, fv::testing::su2_box(Box{3, 2, 1, 0}, /*twoD=*/true));
+  fv::ReadOptions o;
+  o.extrudeThickness = 2.0;
+  const fv::Mesh m = fv::read_mesh(f, o);
+  EXPECT_EQ(m.nCells(), 6);
+  const auto t = faces_per_patch(m);
+  EXPECT_EQ(t.at("symmetry"), 12);
+  EXPECT_EQ(t.at("lower"), 3);
+  EXPECT_EQ(t.at("left"), 2);
+  EXPECT_NEAR(total_volume(m), 6.0 * 2.0, 1e-12);
+}
+
+TEST(Su2, PrismsFromVtkWedgeOrderArePositive) {
+  // one VTK wedge: (0,1,2) bottom triangle with normal pointing away from (3,4,5)
+  const std::string f = fv::testing::scratch_dir() + "/wedge.su2";
+  fv::testing::write_text(f, "NDIME= 3\nNELEM= 1\n13 0 2 1 3 5 4 0\nNPOIN= 6\n"
+                             "0 0 0\n1 0 0\n0 1 0\n0 0 1\n1 0 1\n0 1 1\n"
+                             "NMARK= 1\nMARKER_TAG= all\nMARKER_ELEMS= 5\n"
+                             "5 0 1 2\n5 3 4 5\n9 0 1 4 3\n9 1 2 5 4\n9 2 0 3 5\n");
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.cellType[0], fv::CellType::Prism);
+  EXPECT_NEAR(total_volume(m), 0.5, 1e-12);
+}
+
+struct GmshCase {
+  double version;
+  bool binary;
+};
+
+class Gmsh : public ::testing::TestWithParam<GmshCase> {};
+
+TEST_P(Gmsh, BoxWithPhysicalNames) {
+  const auto [version, binary] = GetParam();
+  const std::string f = fv::testing::scratch_dir() + "/box.msh";
+  Box box{2, 3, 2, 1.0};
+  fv::testing::write_box_gmsh(f, box, version, binary);
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.format,
+            std::string(version > 3 ? "Gmsh 4.1" : "Gmsh 2.2") + (binary ? " binary" : " ASCII"));
+  EXPECT_EQ(m.nCells(), 12);
+  EXPECT_EQ(m.nNodes(), 36);
+  const auto t = faces_per_patch(m);
+  EXPECT_EQ(t.size(), 6u);
+  EXPECT_EQ(t.at("xmin"), 6);
+  EXPECT_EQ(t.at("ymin"), 4);
+  EXPECT_EQ(t.at("zmax"), 6);
+  EXPECT_NEAR(total_volume(m), 12.0, 1e-12);
+}
+
+INSTANTIATE_TEST_SUITE_P(Versions, Gmsh,
+                         ::testing::Values(GmshCase{2.2, false}, GmshCase{2.2, true},
+                                           GmshCase{4.1, false}, GmshCase{4.1, true}),
+                         [](const auto& tpi) {
+                           return std::string(tpi.param.version > 3 ? "v41" : "v22") +
+                                  (tpi.param.binary ? "_binary" : "_ascii");
+                         });
+
+TEST(Gmsh2d, SurfaceOnlyMeshIsExtruded) {
+  const std::string f = fv::testing::scratch_dir() + "/tri.msh";
+  // two triangles (one clockwise) on the unit square, four boundary lines in two groups
+  fv::testing::write_text(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n"
+                             "1 1 \"wall\"\n1 2 \"far\"\n$EndPhysicalNames\n$Nodes\n4\n"
+                             "1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n$EndNodes\n$Elements\n6\n"
+                             "1 1 2 1 1 1 2\n2 1 2 1 1 2 3\n3 1 2 2 2 3 4\n4 1 2 2 2 4 1\n"
+                             "5 2 2 3 3 1 2 3\n6 2 2 3 3 1 4 3\n$EndElements\n");
+  fv::ReadOptions o;
+  o.extrudeThickness = 0.25;
+  const fv::Mesh m = fv::read_mesh(f, o);
+  EXPECT_EQ(m.nCells(), 2);
+  EXPECT_EQ(m.cellType[0], fv::CellType::Prism);
+  const auto t = faces_per_patch(m);
+  EXPECT_EQ(t.at("wall"), 2);
+  EXPECT_EQ(t.at("far"), 2);
+  EXPECT_EQ(t.at("symmetry"), 4);
+  EXPECT_NEAR(total_volume(m), 0.25, 1e-12);
+}
+
+} // namespace

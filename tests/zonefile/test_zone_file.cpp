@@ -1,0 +1,276 @@
+#include "common/error.hpp"
+#include "formats/hdf5_util.hpp"
+#include "formats/zone_file_reader.hpp"
+#include "formats/zone_file_writer.hpp"
+#include "synthetic_zones.hpp"
+#include "tests/testing/testing.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using fv::testing::strip_header;
+using fv::testing::strip_zones;
+
+/// Raw bytes of every dataset of a zone, by dataset name (via the schema visitor).
+struct Collector {
+  std::map<std::string, std::string> bytes;
+  std::map<std::string, const void*> data;
+  std::map<std::string, bool> views;
+  template <class T>
+  void array(const std::string& name, const fv::Array<T>& a) {
+    bytes[name] = std::string(reinterpret_cast<const char*>(a.data()), a.bytes());
+    data[name] = a.data();
+    views[name] = a.is_view();
+  }
+  void csr(const std::string& name, const fv::Csr& c) {
+    array(name + "/offsets", c.offsets());
+    array(name + "/indices", c.indices());
+  }
+};
+
+Collector collect(const fv::Zone& z) {
+  Collector c;
+  fv::visit_zone_arrays(z, c);
+  return c;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const fv::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string write_strip(const std::string& dir, const std::vector<int>& blocks,
+                        const std::string& name = "strip.zones.h5") {
+  int nx = 0;
+  for (int b : blocks)
+    nx += b;
+  const std::string path = dir + "/" + name;
+  fv::write_zone_file(path, strip_header(nx, static_cast<int>(blocks.size())), strip_zones(blocks));
+  return path;
+}
+
+TEST(ZoneFile, RoundTripMapsEveryDatasetAsAlignedViews) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::vector<int> blocks{3, 4};
+  const auto zones = strip_zones(blocks);
+  auto header = strip_header(7, 2);
+  header.meshUuid = "0000-test";
+  const std::string path = dir + "/rt.zones.h5";
+  fv::write_zone_file(path, header, zones);
+
+  const fv::ZoneFile f = fv::open_zone_file(path);
+  EXPECT_EQ(f.nZones(), 2);
+  EXPECT_EQ(f.header().formatVersion, fv::kZoneFormatVersion);
+  EXPECT_EQ(f.header().creator, header.creator);
+  EXPECT_EQ(f.header().commandLine, header.commandLine);
+  EXPECT_EQ(f.header().options, header.options);
+  EXPECT_EQ(f.header().meshUuid, "0000-test");
+  EXPECT_EQ(f.header().sourceMesh, header.sourceMesh);
+  EXPECT_EQ(f.header().nGlobalCells, 7);
+  EXPECT_EQ(f.header().nGlobalFaces, header.nGlobalFaces);
+  EXPECT_EQ(f.header().nGlobalNodes, header.nGlobalNodes);
+  ASSERT_EQ(f.header().patches.size(), 3u);
+  EXPECT_EQ(f.header().patches[2].name, "wall");
+  EXPECT_EQ(f.header().patches[2].bcType, "BCWall");
+
+  for (int zi = 0; zi < 2; ++zi) {
+    const fv::Zone m = fv::map_zone(f, zi);
+    const fv::Zone& w = zones[static_cast<std::size_t>(zi)];
+    fv::visit_zone_counts(w, [&](const char* name, const std::int32_t& v) {
+      std::int32_t got = -1;
+      fv::visit_zone_counts(m, [&](const char* n2, const std::int32_t& v2) {
+        if (std::strcmp(name, n2) == 0) got = v2;
+      });
+      EXPECT_EQ(got, v) << name;
+    });
+    const Collector cw = collect(w), cm = collect(m);
+    ASSERT_EQ(cw.bytes.size(), cm.bytes.size());
+    for (const auto& [name, bytes] : cw.bytes) {
+      EXPECT_EQ(cm.bytes.at(name), bytes) << "zone " << zi << " dataset " << name;
+      if (!bytes.empty()) {
+        EXPECT_TRUE(cm.views.at(name)) << name << " is a copy, not a view of the mapping";
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(cm.data.at(name)) % fv::kZoneFileAlignment, 0u)
+            << name;
+      }
+    }
+    for (const auto& d : fv::zone_dataset_info(f, zi)) {
+      if (d.count > 0) {
+        EXPECT_EQ(d.offset % fv::kZoneFileAlignment, 0u) << d.name;
+      }
+    }
+  }
+}
+
+TEST(ZoneFile, SingleZoneWithEmptyArraysAndMappingOutlivesFile) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string path = write_strip(dir, {5});
+  fv::Zone z;
+  {
+    const fv::ZoneFile f = fv::open_zone_file(path);
+    z = fv::map_zone(f, 0);
+  } // the file handle is gone; the mapping lives on in the arrays
+  EXPECT_EQ(z.nHaloCells, 0);
+  EXPECT_EQ(z.cellExchange.neighbours.size(), 0u);
+  EXPECT_EQ(z.cellExchange.send.nnz(), 0);
+  EXPECT_EQ(z.nCells, 5);
+  ASSERT_EQ(z.cellVolume.size(), 5u);
+  EXPECT_DOUBLE_EQ(z.cellVolume[4], 1.0);
+  EXPECT_EQ(z.cellCentroid[3 * 4], 4.5);
+}
+
+TEST(ZoneFile, TruncatedFileIsRefused) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string path = write_strip(dir, {4, 4, 4});
+  const auto size = fs::file_size(path);
+  for (auto keep : {size - 100, size / 2, std::uintmax_t{100}, std::uintmax_t{0}}) {
+    const std::string cut = dir + "/cut.zones.h5";
+    fs::copy_file(path, cut, fs::copy_options::overwrite_existing);
+    fs::resize_file(cut, keep);
+    const std::string msg = error_of([&] {
+      const fv::ZoneFile f = fv::open_zone_file(cut);
+      for (int z = 0; z < f.nZones(); ++z)
+        fv::map_zone(f, z);
+    });
+    EXPECT_NE(msg.find(cut), std::string::npos) << msg;
+    EXPECT_TRUE(msg.find("truncated") != std::string::npos) << "kept " << keep << ": " << msg;
+  }
+}
+
+TEST(ZoneFile, FlippedByteFailsItsChecksum) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string path = write_strip(dir, {3, 3});
+  std::uint64_t offset = 0;
+  {
+    const fv::ZoneFile f = fv::open_zone_file(path);
+    for (const auto& d : fv::zone_dataset_info(f, 1))
+      if (d.name == "faces/area") offset = d.offset + 17;
+  }
+  ASSERT_GT(offset, 0u);
+  {
+    std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
+    io.seekg(static_cast<std::streamoff>(offset));
+    char c = 0;
+    io.read(&c, 1);
+    c = static_cast<char>(c ^ 0x10);
+    io.seekp(static_cast<std::streamoff>(offset));
+    io.write(&c, 1);
+  }
+  const fv::ZoneFile f = fv::open_zone_file(path);
+  EXPECT_NO_THROW(fv::map_zone(f, 0)); // the other zone is intact
+  const std::string msg = error_of([&] { fv::map_zone(f, 1); });
+  EXPECT_NE(msg.find(path), std::string::npos) << msg;
+  EXPECT_NE(msg.find("zone 1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("faces/area"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("checksum mismatch"), std::string::npos) << msg;
+  EXPECT_NO_THROW(fv::map_zone(f, 1, fv::MapOptions{false}));
+}
+
+/// Rewrites the root formatVersion attribute of a zone file.
+void set_version(const std::string& path, std::int32_t v) {
+  fv::h5::silence_errors();
+  fv::h5::Id file = fv::h5::file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+  ASSERT_TRUE(file);
+  fv::h5::Id attr = fv::h5::attribute(H5Aopen(file.get(), "formatVersion", H5P_DEFAULT));
+  ASSERT_TRUE(attr);
+  ASSERT_GE(H5Awrite(attr.get(), H5T_NATIVE_INT32, &v), 0);
+}
+
+TEST(ZoneFile, OtherFormatVersionsAreRefusedNamingSupportedOnes) {
+  const std::string dir = fv::testing::scratch_dir();
+  for (std::int32_t v : {fv::kZoneFormatVersion + 1, fv::kZoneFormatMinVersion - 1}) {
+    const std::string path = write_strip(dir, {2, 2}, "v" + std::to_string(v) + ".zones.h5");
+    set_version(path, v);
+    const std::string msg = error_of([&] { fv::open_zone_file(path); });
+    EXPECT_NE(msg.find(path), std::string::npos) << msg;
+    EXPECT_NE(msg.find("format version " + std::to_string(v)), std::string::npos) << msg;
+    EXPECT_NE(msg.find("reads format versions " + std::to_string(fv::kZoneFormatMinVersion) +
+                       " to " + std::to_string(fv::kZoneFormatVersion)),
+              std::string::npos)
+        << msg;
+  }
+}
+
+TEST(ZoneFile, ForeignFilesAreRefused) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string text = dir + "/not.h5";
+  std::ofstream(text) << "this is not HDF5 at all, just some text\n";
+  EXPECT_NE(error_of([&] { fv::open_zone_file(text); }).find("no HDF5 signature"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { fv::open_zone_file(dir + "/missing.h5"); }).find("No such file"),
+            std::string::npos);
+  const std::string plain = dir + "/plain.h5";
+  {
+    fv::h5::Id f = fv::h5::file(H5Fcreate(plain.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  }
+  EXPECT_NE(error_of([&] { fv::open_zone_file(plain); }).find("not an fvkit zone file"),
+            std::string::npos);
+  const std::string good = write_strip(dir, {2, 3});
+  const fv::ZoneFile f = fv::open_zone_file(good);
+  EXPECT_NE(error_of([&] { fv::map_zone(f, 2); }).find("zones 0 to 1"), std::string::npos);
+}
+
+bool has_temporaries(const std::string& dir) {
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().string().find(".tmp.") != std::string::npos) return true;
+  return false;
+}
+
+TEST(ZoneFile, FailedWriteKeepsThePreviousFileIntact) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string path = write_strip(dir, {2, 2});
+  const std::string before = slurp(path);
+  auto zones = strip_zones({3, 3, 3});
+  // the writer throws midway: zone 1 given twice after zone 0 was written
+  EXPECT_THROW(
+      {
+        fv::ZoneFileWriter w(path, strip_header(9, 3));
+        w.write_zone(zones[0]);
+        w.write_zone(zones[1]);
+        w.write_zone(zones[1]);
+      },
+      fv::Error);
+  EXPECT_EQ(slurp(path), before);
+  EXPECT_FALSE(has_temporaries(dir));
+  // a zone never written: commit refuses, nothing replaced
+  const std::string msg = error_of([&] {
+    fv::ZoneFileWriter w(path, strip_header(9, 3));
+    w.write_zone(zones[0]);
+    w.write_zone(zones[2]);
+    w.commit();
+  });
+  EXPECT_NE(msg.find("zone 1 of 3 was never written"), std::string::npos) << msg;
+  EXPECT_EQ(slurp(path), before);
+  EXPECT_FALSE(has_temporaries(dir));
+  EXPECT_EQ(fv::open_zone_file(path).nZones(), 2);
+  // and a complete streaming write (zones in any order) replaces it
+  {
+    fv::ZoneFileWriter w(path, strip_header(9, 3));
+    for (int z : {2, 0, 1})
+      w.write_zone(zones[static_cast<std::size_t>(z)]);
+    w.commit();
+  }
+  EXPECT_EQ(fv::open_zone_file(path).nZones(), 3);
+  EXPECT_FALSE(has_temporaries(dir));
+}
+
+} // namespace

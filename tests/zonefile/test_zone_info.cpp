@@ -1,0 +1,59 @@
+#include "formats/zone_file_writer.hpp"
+#include "prep/zone_info.hpp"
+#include "synthetic_zones.hpp"
+#include "tests/testing/testing.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace {
+
+using namespace fv::testing;
+
+std::string write3(const std::string& dir) {
+  auto h = strip_header(9, 3);
+  h.commandLine = "fvprep strip.cgns --parts 3 -o \"s.zones.h5\"";
+  const std::string path = dir + "/i.zones.h5";
+  fv::write_zone_file(path, h, strip_zones({2, 3, 4}));
+  return path;
+}
+
+TEST(ZoneInfo, TextSummaryAndZoneTable) {
+  const std::string path = write3(scratch_dir());
+  std::ostringstream os;
+  fv::print_zone_info(path, false, &os);
+  const std::string s = os.str();
+  EXPECT_NE(s.find("9 cells, 46 faces, 40 nodes in 3 zones (4 halo cells in total)"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("BCWall"), std::string::npos);
+  EXPECT_NE(s.find("version 1"), std::string::npos);
+  // wall faces: 4 per cell
+  EXPECT_NE(s.find("36 faces"), std::string::npos) << s;
+  // one table line per zone after the header line
+  const auto table = s.substr(s.find("  zone "));
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 1 + 3) << table;
+}
+
+TEST(ZoneInfo, JsonHasHeaderPatchesAndZones) {
+  const std::string path = write3(scratch_dir());
+  std::ostringstream os;
+  fv::print_zone_info(path, true, &os);
+  const std::string s = os.str();
+  EXPECT_EQ(s.front(), '{');
+  EXPECT_EQ(std::count(s.begin(), s.end(), '{'), std::count(s.begin(), s.end(), '}'));
+  EXPECT_NE(s.find("\"nZones\": 3"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"commandLine\": \"fvprep strip.cgns --parts 3 -o \\\"s.zones.h5\\\"\""),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("{\"name\": \"inlet\", \"bcType\": \"BCInflow\", \"faces\": 1}"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("{\"zone\": 2, \"cells\": 4, \"interiorCells\": 3, \"haloCells\": 1"),
+            std::string::npos)
+      << s;
+}
+
+} // namespace
