@@ -226,6 +226,15 @@ TEST(ZoneFile, ForeignFilesAreRefused) {
   }
   EXPECT_NE(error_of([&] { fv::open_zone_file(plain); }).find("not an fvkit zone file"),
             std::string::npos);
+  const std::string fewer = write_strip(dir, {2, 3}, "fewer.zones.h5");
+  {
+    fv::h5::Id f = fv::h5::file(H5Fopen(fewer.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_GE(H5Ldelete(f.get(), "zones/000001", H5P_DEFAULT), 0);
+  }
+  EXPECT_NE(error_of([&] {
+              fv::open_zone_file(fewer);
+            }).find("the header says nZones = 2 but /zones holds 1 zones"),
+            std::string::npos);
   const std::string good = write_strip(dir, {2, 3});
   EXPECT_TRUE(fv::is_zone_file(good));
   EXPECT_FALSE(fv::is_zone_file(plain));
