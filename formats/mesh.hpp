@@ -42,6 +42,9 @@ struct Mesh {
   std::string format;                ///< "CGNS/HDF5", "CGNS/ADF", "SU2", "Gmsh 4.1 binary", ...
   std::string writer;                ///< tool that wrote the file, when the file says
   std::vector<std::string> warnings; ///< non-fatal issues found while reading
+  /// File id of each node when it is not index + 1 (SU2: 0-based index; Gmsh: node tag);
+  /// empty when node i is node i + 1 of the file (CGNS single zone, generated meshes).
+  std::vector<gidx_t> nodeFileId;
   /// Several file zones merged into one mesh (CGNS multi-zone): their names, and the zone of
   /// each cell / boundary face (index into fileZones). All three are empty for one zone.
   std::vector<std::string> fileZones;
@@ -52,5 +55,12 @@ struct Mesh {
   idx_t nCells() const { return static_cast<idx_t>(cellType.size()); }
   idx_t nBoundaryFaces() const { return bfaceNodes.rows(); }
 };
+
+/// File id of node v (see Mesh::nodeFileId).
+inline gidx_t node_file_id(const Mesh& m, idx_t v) {
+  return static_cast<std::size_t>(v) < m.nodeFileId.size()
+             ? m.nodeFileId[static_cast<std::size_t>(v)]
+             : static_cast<gidx_t>(v) + 1;
+}
 
 } // namespace fv

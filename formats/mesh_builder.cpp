@@ -176,6 +176,10 @@ void extrude_2d(MeshBuilder& b, double thickness) {
   out.warnings = b.warnings;
   out.zoneNames = b.zoneNames;
   out.xyz = std::move(xyz);
+  if (!b.nodeFileId.empty()) {
+    out.nodeFileId = b.nodeFileId;
+    out.nodeFileId.resize(2 * static_cast<std::size_t>(nn), -1); // top copies: synthesised
+  }
   for (const Patch& p : b.patches)
     out.patch(p.name, p.bcType);
   std::string symName = "symmetry";
@@ -260,6 +264,11 @@ Mesh MeshBuilder::finish(const ReadOptions& opts) {
 
   Mesh m;
   m.xyz = std::move(xyz);
+  if (!nodeFileId.empty()) {
+    FV_VERIFY(nodeFileId.size() == static_cast<std::size_t>(m.nNodes()),
+              path << ": internal: node file ids do not match the nodes");
+    m.nodeFileId = std::move(nodeFileId);
+  }
   m.cellType = std::move(cellType);
   m.cellNodes = make_csr(std::move(cellOff), std::move(cellConn));
   if (!polyCell.empty()) {

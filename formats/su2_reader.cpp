@@ -170,6 +170,9 @@ Mesh read_su2(const std::string& path, const ReadOptions& opts) {
            " markers found");
 
   b.dim = ndime;
+  b.nodeFileId.resize(static_cast<std::size_t>(npoin));
+  for (std::int64_t i = 0; i < npoin; ++i)
+    b.nodeFileId[static_cast<std::size_t>(i)] = i;
   b.cellType.reserve(static_cast<std::size_t>(nelem));
   b.cellConn.reserve(elemNodes.size());
   idx_t v[8];

@@ -28,7 +28,8 @@ ValidationReport validate_mesh(const Mesh& mesh, const ValidateOptions& opts) {
   for (idx_t i = 0; i < nn; ++i) {
     for (int d = 0; d < 3; ++d) {
       const real_t x = mesh.xyz[3 * static_cast<std::size_t>(i) + d];
-      FV_VERIFY(std::isfinite(x), name << ": node " << i + 1 << " has a non-finite coordinate");
+      FV_VERIFY(std::isfinite(x),
+                name << ": node " << node_file_id(mesh, i) << " has a non-finite coordinate");
       if (!used[i]) continue;
       r.bboxMin[d] = std::min(r.bboxMin[d], x);
       r.bboxMax[d] = std::max(r.bboxMax[d], x);
@@ -40,7 +41,7 @@ ValidationReport validate_mesh(const Mesh& mesh, const ValidateOptions& opts) {
     while (used[first])
       ++first;
     std::ostringstream os;
-    os << r.danglingNodes << " nodes are used by no cell (e.g. node " << first + 1
+    os << r.danglingNodes << " nodes are used by no cell (e.g. node " << node_file_id(mesh, first)
        << "); they are ignored";
     r.warnings.push_back(os.str());
   }
@@ -66,8 +67,8 @@ ValidationReport validate_mesh(const Mesh& mesh, const ValidateOptions& opts) {
       r.duplicateNodes = static_cast<idx_t>(std::count(dup.begin(), dup.end(), 1));
       std::ostringstream os;
       os << r.duplicateNodes << " nodes used by cells coincide with another node (e.g. nodes "
-         << ids[pairs[0].first] + 1 << " and " << ids[pairs[0].second] + 1
-         << "): unmerged interface or crack?";
+         << node_file_id(mesh, ids[pairs[0].first]) << " and "
+         << node_file_id(mesh, ids[pairs[0].second]) << "): unmerged interface or crack?";
       r.warnings.push_back(os.str());
     }
   }
@@ -97,8 +98,8 @@ ValidationReport validate_mesh(const Mesh& mesh, const ValidateOptions& opts) {
     r.geometry = compute_geometry(mesh, r.faces);
     verify_cell_geometry(mesh, r.geometry.cells, opts.closureTol);
   }
-  for (const std::string& w : r.warnings)
-    (void)w;
+  for (std::size_t i = mesh.warnings.size(); i < r.warnings.size(); ++i)
+    FV_LOG_WARN(name << ": " << r.warnings[i]);
   return r;
 }
 
