@@ -1,9 +1,9 @@
 // fvprep: offline mesh preparation.
 //
-//   fvprep MESH [--parts N] -o OUT     prepare zone files (pipeline: later)
-//   fvprep info MESH [--json]          import + validate a mesh and summarise it
-//   fvprep info ZONES [--json]         summarise a zone file written by fvprep
-//   fvprep check ZONES                 check a zone file end to end
+//   fvprep MESH [--parts N] -o OUT     prepare a zone file (import, validate, renumber, build
+//                                      connectivity/geometry/orderings, partition, write)
+//   fvprep info FILE [--json]          summarise a mesh (import + validate) or a zone file
+//   fvprep check ZONES                 verify a zone file (checksums, exchange lists, geometry)
 //
 // Reader options (--base, --zone, --merge-tol, --extrude, --default-patch) and verbosity
 // (-v/-q) are accepted by every command. Usage errors exit 2, runtime errors 1.
@@ -12,7 +12,9 @@
 #include "common/main.hpp"
 #include "common/version.hpp"
 #include "formats/mesh_reader.hpp"
+#include "formats/zone_file_reader.hpp"
 #include "prep/mesh_info.hpp"
+#include "prep/prepare.hpp"
 #include "prep/validate.hpp"
 #include "prep/zone_check.hpp"
 #include "prep/zone_info.hpp"
@@ -87,13 +89,23 @@ int main(int argc, char** argv) {
     app.add_option("-o,--output", outPath, "zone file to write");
     app.add_option("--parts", parts, "number of zones (MPI ranks)")->check(CLI::PositiveNumber);
     add_import_options(app, prepOpts);
+    std::string renumber = "rcm", objective = "cut";
+    fv::PartitionOptions partOpts;
+    app.add_option("--renumber", renumber, "cell ordering: rcm (reverse Cuthill-McKee) or none");
+    app.add_option("--imbalance", partOpts.imbalance,
+                   "largest zone / average zone allowed to METIS (default 1.03)");
+    app.add_option("--objective", objective, "METIS objective: cut (edge cut) or vol");
+    app.add_option("--seed", partOpts.seed, "METIS random seed (default 0)");
+    bool perZone = false;
+    app.add_flag("--per-zone", perZone, "print one partition line per zone");
 
     // info
-    CLI::App* info = app.add_subcommand("info", "read and validate a mesh, print a summary");
+    CLI::App* info =
+        app.add_subcommand("info", "summarise a mesh (read + validate) or a zone file");
     ImportOptions infoOpts;
     std::string infoPath;
     bool json = false;
-    info->add_option("mesh", infoPath, "mesh file (CGNS, SU2, Gmsh)")->required();
+    info->add_option("file", infoPath, "mesh file (CGNS, SU2, Gmsh) or zone file")->required();
     info->add_flag("--json", json, "print the summary as JSON on stdout");
     add_import_options(*info, infoOpts);
     info->fallthrough();
@@ -130,14 +142,11 @@ int main(int argc, char** argv) {
       checkOpts.checkUuid = !noUuid;
       return fv::run_zone_check(checkPath, checkOpts);
     }
-
+    if (info->parsed() && fv::is_zone_file(infoPath)) {
+      fv::print_zone_info(infoPath, json);
+      return 0;
+    }
     if (info->parsed()) {
-      // an HDF5 file that is not CGNS (nor named .cgns) is an fvkit zone file
-      if (fv::is_hdf5_file(infoPath) && !fv::is_cgns_file(infoPath) &&
-          fv::detect_mesh_format_by_extension(infoPath) != fv::MeshFileKind::Cgns) {
-        fv::print_zone_info(infoPath, json);
-        return 0;
-      }
       Imported im = import_mesh(infoPath, infoOpts);
       const fv::MeshSummary s = fv::summarize_mesh(im.mesh, im.report);
       if (json)
@@ -150,9 +159,23 @@ int main(int argc, char** argv) {
     FV_VERIFY_USAGE(!meshPath.empty(), "no mesh given (usage: fvprep MESH [--parts N] -o OUT, "
                                        "fvprep info MESH; see --help)");
     FV_VERIFY_USAGE(!outPath.empty(), "no output file given (-o OUT)");
+    fv::PrepareOptions po;
+    po.parts = parts;
+    po.partition = partOpts;
+    po.partition.objective = fv::parse_partition_objective(objective);
+    po.prep.renumber = fv::parse_renumber(renumber);
+    po.prep.faces.defaultPatch = prepOpts.validate.defaultPatch;
+    po.prep.closureTol = prepOpts.validate.closureTol;
     Imported im = import_mesh(meshPath, prepOpts);
-    (void)im;
-    FV_THROW("preparing zone files is not implemented yet in this build (mesh "
-             << meshPath << " imported and validated)");
+    std::string commandLine;
+    for (int i = 0; i < argc; ++i)
+      commandLine += (i ? " " : "") + std::string(argv[i]);
+    const fv::PrepareSummary prepared =
+        fv::prepare_zone_file(im.mesh, std::move(im.report.faces), po, outPath, commandLine);
+    fv::print_prep_report(std::cout, prepared.report);
+    if (po.parts > 1) fv::print_partition_report(std::cout, prepared.partition, perZone);
+    std::cout << "wrote " << outPath << ": " << po.parts << " zone(s), mesh "
+              << prepared.header.meshUuid << "\n";
+    return 0;
   });
 }

@@ -62,6 +62,11 @@ struct GlobalMesh {
 GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts,
                              PrepReport* report = nullptr);
 
+/// The same from faces already built by build_faces(mesh, opts.faces) (e.g. by validate_mesh()),
+/// which are consumed.
+GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
+                             PrepReport* report = nullptr);
+
 /// Inverse-distance node weights: for each nodeCells entry (n, c), 1/|x_n - x_c| normalised over
 /// the row (a node at a centroid gets weight 1 for that cell).
 std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* nodeXyz,

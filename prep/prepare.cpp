@@ -1,0 +1,66 @@
+#include "prep/prepare.hpp"
+
+#include "common/log.hpp"
+#include "formats/zone_file_writer.hpp"
+#include "prep/global_mesh.hpp"
+#include "prep/zones.hpp"
+
+#include <sstream>
+
+namespace fv {
+
+std::string describe_prepare_options(const PrepareOptions& o) {
+  std::ostringstream os;
+  os << "renumber=" << renumber_name(o.prep.renumber) << "; parts=" << o.parts
+     << "; imbalance=" << o.partition.imbalance
+     << "; objective=" << partition_objective_name(o.partition.objective)
+     << "; seed=" << o.partition.seed << "; default-patch=" << o.prep.faces.defaultPatch
+     << "; closure-tol=" << o.prep.closureTol;
+  return os.str();
+}
+
+PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts,
+                                 const std::string& path, const std::string& commandLine) {
+  PrepareSummary out;
+  const GlobalMesh g = build_global_mesh(mesh, std::move(faces), opts.prep, &out.report);
+  std::vector<idx_t> partGlobal;
+  {
+    log::Phase p("partitioning");
+    partGlobal = partition_cells(g.cellCells, opts.parts, opts.partition);
+    out.partition = partition_report(g.cellCells, partGlobal, opts.parts);
+    out.report.add_phase("partitioning", p.seconds());
+  }
+  out.header = make_zone_header(mesh, g, opts.parts);
+  out.header.options = describe_prepare_options(opts);
+  out.header.commandLine = commandLine;
+  ZoneFileWriter writer(path, out.header);
+  build_zones_each(
+      g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep,
+      [&](Zone&& z) { writer.write_zone(z); }, &out.report);
+  {
+    log::Phase p("writing " + path);
+    writer.commit();
+    out.report.add_phase("writing", p.seconds());
+  }
+  out.dataBytes = writer.data_bytes();
+  return out;
+}
+
+PreparedZones prepare_zones(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts) {
+  PreparedZones out;
+  const GlobalMesh g = build_global_mesh(mesh, std::move(faces), opts.prep, &out.report);
+  std::vector<idx_t> partGlobal;
+  {
+    log::Phase p("partitioning");
+    partGlobal = partition_cells(g.cellCells, opts.parts, opts.partition);
+    out.partition = partition_report(g.cellCells, partGlobal, opts.parts);
+    out.report.add_phase("partitioning", p.seconds());
+  }
+  out.zones =
+      build_zones(g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep, &out.report);
+  out.header = make_zone_header(mesh, g, opts.parts);
+  out.header.options = describe_prepare_options(opts);
+  return out;
+}
+
+} // namespace fv
