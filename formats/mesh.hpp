@@ -15,6 +15,14 @@
 
 namespace fv {
 
+/// A patch that the file gives as a node set and that the reader could not map onto the file's
+/// boundary elements (e.g. CGNS BCs at Vertex in a zone without boundary sections). Validation
+/// (prep/validate.hpp) gives it the cell faces on the boundary whose nodes all lie in the set.
+struct NodeSetPatch {
+  idx_t patch = 0;          ///< index into Mesh::patches
+  std::vector<idx_t> nodes; ///< mesh node indices, ascending
+};
+
 /// An imported mesh. Owns all its data.
 struct Mesh {
   // ---- nodes
@@ -31,9 +39,10 @@ struct Mesh {
   Csr polyFaceNodes;
 
   // ---- boundary faces (polygons of 3 or more nodes, any orientation as read)
-  Csr bfaceNodes;                ///< nodes of each boundary face
-  std::vector<idx_t> bfacePatch; ///< patch index of each boundary face
-  std::vector<Patch> patches;    ///< patch table
+  Csr bfaceNodes;                           ///< nodes of each boundary face
+  std::vector<idx_t> bfacePatch;            ///< patch index of each boundary face
+  std::vector<Patch> patches;               ///< patch table
+  std::vector<NodeSetPatch> nodeSetPatches; ///< patches still given as node sets (usually none)
 
   // ---- provenance, for messages: ids as the file numbers them
   std::vector<gidx_t> cellFileId;    ///< file id of each cell (e.g. CGNS element id, 1-based)

@@ -39,7 +39,8 @@ struct MeshBuilder {
   std::vector<std::int32_t> bZone;
 
   std::vector<Patch> patches;
-  std::vector<std::string> zoneNames; ///< file zones (only when several were merged)
+  std::vector<NodeSetPatch> nodeSetPatches; ///< node-set patches left for validation
+  std::vector<std::string> zoneNames;       ///< file zones (only when several were merged)
   std::vector<std::string> warnings;
 
   std::string path, format, writer;
