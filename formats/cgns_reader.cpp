@@ -381,8 +381,6 @@ class CgnsReader {
         }
       }
     }
-    const idx_t firstPolyFace = b.pfnOff.size() > 1 ? static_cast<idx_t>(b.pfnOff.size() - 1) : 0;
-    (void)firstPolyFace;
 
     std::vector<std::pair<idx_t, cgsize_t>> polyFaceUse; // (poly face, NGON id)
     for (const Section& sec : secs) {
