@@ -39,10 +39,11 @@ struct Mesh {
   Csr polyFaceNodes;
 
   // ---- boundary faces (polygons of 3 or more nodes, any orientation as read)
-  Csr bfaceNodes;                           ///< nodes of each boundary face
-  std::vector<idx_t> bfacePatch;            ///< patch index of each boundary face
-  std::vector<Patch> patches;               ///< patch table
-  std::vector<NodeSetPatch> nodeSetPatches; ///< patches still given as node sets (usually none)
+  Csr bfaceNodes;                ///< nodes of each boundary face
+  std::vector<idx_t> bfacePatch; ///< patch index of each boundary face
+  std::vector<Patch> patches;    ///< patch table
+  /// Patches still given as node sets (usually none; see NodeSetPatch).
+  std::vector<NodeSetPatch> nodeSetPatches;
 
   // ---- provenance, for messages: ids as the file numbers them
   std::vector<gidx_t> cellFileId;    ///< file id of each cell (e.g. CGNS element id, 1-based)
