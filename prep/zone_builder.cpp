@@ -5,6 +5,7 @@
 #include "prep/connectivity.hpp"
 #include "prep/hyperplanes.hpp"
 #include "prep/rcm.hpp"
+#include "prep/wavefront_order.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -83,7 +84,10 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
       if (partOf[c] == part) *out++ = cellLocal[c];
     }
   }
-  if (opts.renumber == Renumber::Rcm) order = rcm_order_towards(adj, interface);
+  if (opts.renumber == Renumber::Rcm) {
+    order = rcm_order_towards(adj, interface);
+    if (opts.wavefrontOrder) order = wavefront_order(adj, order, interface);
+  }
   std::stable_partition(order.begin(), order.end(), [&](idx_t i) { return !interface[i]; });
   idx_t nInterior = 0;
   for (idx_t i = 0; i < nOwned; ++i)
