@@ -254,6 +254,25 @@ ZoneFile open_zone_file(const std::string& path) {
   return ZoneFile(std::move(s));
 }
 
+bool is_zone_file(const std::string& path) {
+  h5::silence_errors();
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || H5Fis_hdf5(path.c_str()) <= 0) {
+    h5::error_detail(); // clear the stack
+    return false;
+  }
+  h5::Id fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+#if H5_VERSION_GE(1, 10, 7)
+  H5Pset_file_locking(fapl.get(), false, true);
+#endif
+  h5::Id f = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()));
+  std::string format;
+  const bool yes = f && h5::read_string_attr(f.get(), zonefile::kFormatAttr, format) &&
+                   format == zonefile::kFormatName;
+  h5::error_detail();
+  return yes;
+}
+
 std::vector<ZoneDatasetInfo> zone_dataset_info(const ZoneFile& file, int zoneId) {
   const ZoneFile::State& s = *file.state();
   h5::Id g = open_zone_group(s, zoneId);

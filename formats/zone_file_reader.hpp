@@ -56,6 +56,10 @@ class ZoneFile {
 /// lists the supported versions).
 ZoneFile open_zone_file(const std::string& path);
 
+/// True if `path` is an HDF5 file carrying the fvkit zone-file marker (any format version), e.g.
+/// to tell `fvprep info` whether it was given a zone file or a mesh. Never throws.
+bool is_zone_file(const std::string& path);
+
 /// Memory-maps zone `zoneId` (0-based). Throws fv::Error naming file, zone and dataset when a
 /// dataset is missing, has the wrong type or layout, lies beyond the end of the file, or (with
 /// verifyChecksums) fails its checksum.

@@ -1,8 +1,9 @@
 // fvprep: offline mesh preparation.
 //
-//   fvprep MESH [--parts N] -o OUT     prepare zone files (pipeline: later)
-//   fvprep info MESH [--json]          import + validate a mesh and summarise it
-//   fvprep check FILE                  check a zone file (later)
+//   fvprep MESH [--parts N] -o OUT     prepare a zone file (import, validate, renumber, build
+//                                      connectivity/geometry/orderings, partition, write)
+//   fvprep info FILE [--json]          summarise a mesh (import + validate) or a zone file
+//   fvprep check ZONES                 verify a zone file (checksums, exchange lists, geometry)
 //
 // Reader options (--base, --zone, --merge-tol, --extrude, --default-patch) and verbosity
 // (-v/-q) are accepted by every command. Usage errors exit 2, runtime errors 1.
@@ -11,11 +12,15 @@
 #include "common/main.hpp"
 #include "common/version.hpp"
 #include "formats/mesh_reader.hpp"
+#include "formats/zone_file_reader.hpp"
 #include "prep/mesh_info.hpp"
 #include "prep/prepare.hpp"
 #include "prep/validate.hpp"
+#include "prep/zone_check.hpp"
+#include "prep/zone_info.hpp"
 
 #include <CLI/CLI.hpp>
+#include <hdf5.h>
 
 #include <iostream>
 
@@ -62,6 +67,11 @@ Imported import_mesh(const std::string& path, const ImportOptions& o) {
 } // namespace
 
 int main(int argc, char** argv) {
+  // fvprep reads untrusted files: the CGNS library leaves HDF5 objects open when it fails on a
+  // corrupt CGNS/HDF5 file, and HDF5's atexit shutdown then prints "infinite loop closing
+  // library" after our one-line error. Every file fvprep writes is closed explicitly, so the
+  // atexit shutdown is not needed. Must precede any other HDF5 call.
+  H5dont_atexit();
   return fv::run_main("fvprep", [&] {
     CLI::App app{"fvprep: prepare an unstructured mesh for fvrun"};
     app.set_version_flag("--version", std::string("fvkit ") + fv::kVersion);
@@ -86,16 +96,30 @@ int main(int argc, char** argv) {
                    "largest zone / average zone allowed to METIS (default 1.03)");
     app.add_option("--objective", objective, "METIS objective: cut (edge cut) or vol");
     app.add_option("--seed", partOpts.seed, "METIS random seed (default 0)");
+    bool perZone = false;
+    app.add_flag("--per-zone", perZone, "print one partition line per zone");
 
     // info
-    CLI::App* info = app.add_subcommand("info", "read and validate a mesh, print a summary");
+    CLI::App* info =
+        app.add_subcommand("info", "summarise a mesh (read + validate) or a zone file");
     ImportOptions infoOpts;
     std::string infoPath;
     bool json = false;
-    info->add_option("mesh", infoPath, "mesh file (CGNS, SU2, Gmsh)")->required();
+    info->add_option("file", infoPath, "mesh file (CGNS, SU2, Gmsh) or zone file")->required();
     info->add_flag("--json", json, "print the summary as JSON on stdout");
     add_import_options(*info, infoOpts);
     info->fallthrough();
+
+    // check
+    CLI::App* check = app.add_subcommand("check", "check a zone file end to end");
+    std::string checkPath;
+    fv::ZoneCheckOptions checkOpts;
+    bool noChecksums = false, noUuid = false;
+    check->add_option("zones", checkPath, "zone file (.zones.h5)")->required();
+    check->add_flag("--no-checksums", noChecksums, "skip recomputing dataset checksums");
+    check->add_flag("--no-uuid", noUuid, "skip recomputing the mesh UUID");
+    check->add_option("--max-messages", checkOpts.maxMessages, "problems printed in full");
+    check->fallthrough();
 
     try {
       app.parse(argc, argv);
@@ -113,6 +137,15 @@ int main(int argc, char** argv) {
                        : verbose == 1 ? fv::log::Level::Info
                                       : fv::log::Level::Warn);
 
+    if (check->parsed()) {
+      checkOpts.verifyChecksums = !noChecksums;
+      checkOpts.checkUuid = !noUuid;
+      return fv::run_zone_check(checkPath, checkOpts);
+    }
+    if (info->parsed() && fv::is_zone_file(infoPath)) {
+      fv::print_zone_info(infoPath, json);
+      return 0;
+    }
     if (info->parsed()) {
       Imported im = import_mesh(infoPath, infoOpts);
       const fv::MeshSummary s = fv::summarize_mesh(im.mesh, im.report);
@@ -140,7 +173,9 @@ int main(int argc, char** argv) {
     const fv::PrepareSummary prepared =
         fv::prepare_zone_file(im.mesh, std::move(im.report.faces), po, outPath, commandLine);
     fv::print_prep_report(std::cout, prepared.report);
-    fv::print_partition_report(std::cout, prepared.partition);
+    if (po.parts > 1) fv::print_partition_report(std::cout, prepared.partition, perZone);
+    std::cout << "wrote " << outPath << ": " << po.parts << " zone(s), mesh "
+              << prepared.header.meshUuid << "\n";
     return 0;
   });
 }

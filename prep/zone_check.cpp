@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -134,6 +135,38 @@ class Checker {
     return true;
   }
 
+  /// Expected shape of one array of a zone.
+  struct Shape {
+    enum Kind { Size, Rows, Groups } kind;
+    std::size_t size; ///< Size: number of elements
+    idx_t rows, cols; ///< Rows: CSR rows and column range; Groups: cols = entities ordered
+  };
+  /// Visitor of visit_zone_arrays() that checks each array against its Shape.
+  struct ShapeChecker {
+    Checker& ck;
+    const Zone& z;
+    const std::map<const void*, Shape>& shapes;
+    bool ok = true;
+    const Shape* find(const char* name, const void* a) {
+      const auto it = shapes.find(a);
+      if (it != shapes.end()) return &it->second;
+      ck.report(z.zoneId,
+                std::string("internal: zone_check has no shape rule for dataset ") + name);
+      ok = false;
+      return nullptr;
+    }
+    template <class T>
+    void array(const char* name, const Array<T>& a) {
+      if (const Shape* s = find(name, &a)) ok &= ck.size_is(z, name, a.size(), s->size);
+    }
+    void csr(const char* name, const Csr& c) {
+      const Shape* s = find(name, &c);
+      if (!s) return;
+      ok &= s->kind == Shape::Groups ? ck.permutation_is(z, name, c, s->cols)
+                                     : ck.csr_is(z, name, c, s->rows, s->cols);
+    }
+  };
+
   bool check_sizes(const Zone& z) {
     const ZoneFileHeader& h = file_->header();
     bool ok = true;
@@ -145,36 +178,52 @@ class Checker {
                             << ", nBoundaryFaces " << z.nBoundaryFaces << ", nNodes " << z.nNodes);
       return false;
     }
+    // The expected shape of every array, keyed by the array's address. The arrays themselves
+    // (and their dataset names) come from visit_zone_arrays(), so an array added to the schema
+    // without a rule here is reported rather than silently skipped.
     const auto nT = static_cast<std::size_t>(z.nTotalCells());
     const auto nF = static_cast<std::size_t>(z.nFaces);
     const auto nN = static_cast<std::size_t>(z.nNodes);
-    ok &= size_is(z, "patchFaceOffsets", z.patchFaceOffsets.size(), h.patches.size() + 1);
-    ok &= size_is(z, "cells/globalId", z.cellGlobalId.size(), nT);
-    ok &= size_is(z, "cells/type", z.cellType.size(), nT);
-    ok &= size_is(z, "cells/volume", z.cellVolume.size(), nT);
-    ok &= size_is(z, "cells/centroid", z.cellCentroid.size(), 3 * nT);
-    ok &= size_is(z, "faces/globalId", z.faceGlobalId.size(), nF);
-    ok &= size_is(z, "faces/owner", z.faceOwner.size(), nF);
-    ok &= size_is(z, "faces/neighbour", z.faceNeighbour.size(), nF);
-    ok &= size_is(z, "faces/area", z.faceArea.size(), 3 * nF);
-    ok &= size_is(z, "faces/centroid", z.faceCentroid.size(), 3 * nF);
-    ok &= size_is(z, "faces/ownerDelta", z.faceOwnerDelta.size(), 3 * nF);
-    ok &= size_is(z, "faces/neighbourDelta", z.faceNeighbourDelta.size(), 3 * nF);
-    ok &= size_is(z, "nodes/globalId", z.nodeGlobalId.size(), nN);
-    ok &= size_is(z, "nodes/xyz", z.nodeXyz.size(), 3 * nN);
-    ok &= csr_is(z, "conn/cellFaces", z.cellFaces, z.nCells, z.nFaces);
-    ok &= size_is(z, "conn/cellFaceSign", z.cellFaceSign.size(),
-                  static_cast<std::size_t>(z.cellFaces.nnz()));
-    ok &= csr_is(z, "conn/cellCells", z.cellCells, z.nCells, z.nTotalCells());
-    ok &= csr_is(z, "conn/cellNodes", z.cellNodes, z.nCells, z.nNodes);
-    ok &= csr_is(z, "conn/faceNodes", z.faceNodes, z.nFaces, z.nNodes);
-    ok &= csr_is(z, "conn/nodeFaces", z.nodeFaces, z.nNodes, z.nFaces);
-    ok &= csr_is(z, "conn/nodeCells", z.nodeCells, z.nNodes, z.nCells);
-    ok &= size_is(z, "conn/nodeCellWeight", z.nodeCellWeight.size(),
-                  static_cast<std::size_t>(z.nodeCells.nnz()));
-    ok &= permutation_is(z, "order/faceColours", z.faceColours, z.nFaces);
-    ok &= permutation_is(z, "order/cellColours", z.cellColours, z.nCells);
-    ok &= permutation_is(z, "order/hyperplanes", z.hyperplanes, z.nCells);
+    std::map<const void*, Shape> shapes;
+    auto size = [&](const auto& a, std::size_t n) { shapes[&a] = Shape{Shape::Size, n, 0, 0}; };
+    auto rows = [&](const Csr& c, idx_t r, idx_t cols) {
+      shapes[&c] = Shape{Shape::Rows, 0, r, cols};
+    };
+    auto groups = [&](const Csr& c, idx_t n) { shapes[&c] = Shape{Shape::Groups, 0, 0, n}; };
+    size(z.patchFaceOffsets, h.patches.size() + 1);
+    size(z.cellGlobalId, nT);
+    size(z.cellType, nT);
+    size(z.cellVolume, nT);
+    size(z.cellCentroid, 3 * nT);
+    size(z.faceGlobalId, nF);
+    for (const auto* a : {&z.faceOwner, &z.faceNeighbour})
+      size(*a, nF);
+    for (const auto* a : {&z.faceArea, &z.faceCentroid, &z.faceOwnerDelta, &z.faceNeighbourDelta})
+      size(*a, 3 * nF);
+    size(z.nodeGlobalId, nN);
+    size(z.nodeXyz, 3 * nN);
+    rows(z.cellFaces, z.nCells, z.nFaces);
+    size(z.cellFaceSign, static_cast<std::size_t>(z.cellFaces.nnz()));
+    rows(z.cellCells, z.nCells, z.nTotalCells());
+    rows(z.cellNodes, z.nCells, z.nNodes);
+    rows(z.faceNodes, z.nFaces, z.nNodes);
+    rows(z.nodeFaces, z.nNodes, z.nFaces);
+    rows(z.nodeCells, z.nNodes, z.nCells);
+    size(z.nodeCellWeight, static_cast<std::size_t>(z.nodeCells.nnz()));
+    groups(z.faceColours, z.nFaces);
+    groups(z.cellColours, z.nCells);
+    groups(z.hyperplanes, z.nCells);
+    for (const ExchangeLists* ex : {&z.cellExchange, &z.nodeExchange}) {
+      const bool cells = ex == &z.cellExchange;
+      const auto nb = static_cast<idx_t>(ex->neighbours.size());
+      size(ex->neighbours, ex->neighbours.size()); // any length; contents checked below
+      rows(ex->send, nb, cells ? z.nCells : z.nNodes);
+      rows(ex->recv, nb, cells ? z.nTotalCells() : z.nNodes);
+    }
+    ShapeChecker sc{*this, z, shapes};
+    visit_zone_arrays(z, sc);
+    ok &= sc.ok;
+
     for (const auto* ex : {&z.cellExchange, &z.nodeExchange}) {
       const bool cells = ex == &z.cellExchange;
       const char* what = cells ? "exchange/cells" : "exchange/nodes";
@@ -188,11 +237,6 @@ class Checker {
           ok = false;
         }
       }
-      const idx_t sendCols = cells ? z.nCells : z.nNodes;
-      ok &=
-          csr_is(z, cells ? "exchange/cells/send" : "exchange/nodes/send", ex->send, nb, sendCols);
-      ok &= csr_is(z, cells ? "exchange/cells/recv" : "exchange/nodes/recv", ex->recv, nb,
-                   cells ? z.nTotalCells() : z.nNodes);
     }
     if (ok) {
       const Array<idx_t>& po = z.patchFaceOffsets;

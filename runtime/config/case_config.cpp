@@ -32,6 +32,9 @@ const std::vector<CaseKey>& case_keys() {
        "Green-Gauss gradients)"},
       {"scheme", "limiter", "venkat", "slope limiter for order 2: venkat | barth | none"},
       {"scheme", "venkat_k", "5", "Venkatakrishnan constant K (eps^2 = (K dx)^3)"},
+      {"scheme", "node_weights", "linear",
+       "cell-to-node weights of the gradient: linear (inverse distance corrected to be exact "
+       "for linear fields, second order at boundaries) | inverse_distance (zone file as is)"},
       {"time", "integrator", "ssprk3",
        "explicit Runge-Kutta scheme: rk2 (2-stage SSP) | ssprk3 "
        "| rk4 (classical)"},
@@ -45,7 +48,7 @@ const std::vector<CaseKey>& case_keys() {
       {"time", "dt", "0", "global stepping: fixed time step, s (0: from cfl)"},
       {"time", "final_time", "0", "global stepping: stop at this physical time, s (0: none)"},
       {"time", "convergence", "8",
-       "local stepping: stop when every RMS residual dropped by this "
+       "local stepping: stop when the density and energy RMS residuals dropped by this "
        "many orders (0: never)"},
       {"initial", "type", "freestream", "initial state: freestream | split (two states)"},
       {"initial", "axis", "x", "split: normal axis of the split plane, x | y | z"},
@@ -334,6 +337,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.limiter =
         static_cast<LimiterKind>(r.choice("limiter", "venkat", {"venkat", "barth", "none"}));
     c.venkatK = r.positive("venkat_k", 5.0);
+    c.nodeWeights = static_cast<NodeWeights>(
+        r.choice("node_weights", "linear", {"linear", "inverse_distance"}));
   }
   {
     SectionReader r(ini, "time", dump);

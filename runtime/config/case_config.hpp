@@ -19,6 +19,7 @@ enum class FluxScheme { Roe, Rusanov };
 enum class LimiterKind { Venkat, Barth, None };
 enum class TimeScheme { Rk2, SspRk3, Rk4 };
 enum class InitialKind { Freestream, Split };
+enum class NodeWeights { LinearExact, InverseDistance };
 
 /// One documented key of the case file. Patch keys have section "patch NAME".
 struct CaseKey {
@@ -58,6 +59,7 @@ struct CaseConfig {
   int order = 2;
   LimiterKind limiter = LimiterKind::Venkat;
   real_t venkatK = 5.0;
+  NodeWeights nodeWeights = NodeWeights::LinearExact;
   // [time]
   TimeScheme integrator = TimeScheme::SspRk3;
   bool localTimeStep = true;

@@ -225,6 +225,11 @@ TEST(ZoneFile, ForeignFilesAreRefused) {
   EXPECT_NE(error_of([&] { fv::open_zone_file(plain); }).find("not an fvkit zone file"),
             std::string::npos);
   const std::string good = write_strip(dir, {2, 3});
+  EXPECT_TRUE(fv::is_zone_file(good));
+  EXPECT_FALSE(fv::is_zone_file(plain));
+  EXPECT_FALSE(fv::is_zone_file(text));
+  EXPECT_FALSE(fv::is_zone_file(dir + "/missing.h5"));
+  EXPECT_FALSE(fv::is_zone_file(dir));
   const fv::ZoneFile f = fv::open_zone_file(good);
   EXPECT_NE(error_of([&] { fv::map_zone(f, 2); }).find("zones 0 to 1"), std::string::npos);
 }
