@@ -87,4 +87,20 @@ std::vector<idx_t> wavefront_order(const Csr& adj, const std::vector<idx_t>& ord
   return result;
 }
 
+idx_t count_sweep_levels(const Csr& adj, const std::vector<idx_t>& order) {
+  const idx_t n = adj.rows();
+  const std::vector<idx_t> pos = invert_permutation(order);
+  std::vector<idx_t> level(static_cast<std::size_t>(n), 0);
+  idx_t levels = n > 0 ? 1 : 0;
+  for (idx_t l = 0; l < n; ++l) {
+    const idx_t v = order[l];
+    idx_t lv = 0;
+    for (idx_t k = adj.begin(v); k < adj.end(v); ++k)
+      if (pos[adj.indices()[k]] < l) lv = std::max(lv, level[adj.indices()[k]] + 1);
+    level[v] = lv;
+    levels = std::max(levels, lv + 1);
+  }
+  return levels;
+}
+
 } // namespace fv

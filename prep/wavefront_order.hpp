@@ -22,4 +22,8 @@ namespace fv {
 std::vector<idx_t> wavefront_order(const Csr& adjacency, const std::vector<idx_t>& order,
                                    const std::vector<char>& last);
 
+/// Number of LU-SGS hyperplanes (longest chain of increasing neighbours) the vertices of
+/// `adjacency` have when numbered by `order` (order[new] = old), without renumbering.
+idx_t count_sweep_levels(const Csr& adjacency, const std::vector<idx_t>& order);
+
 } // namespace fv

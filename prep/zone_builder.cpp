@@ -86,7 +86,13 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   }
   if (opts.renumber == Renumber::Rcm) {
     order = rcm_order_towards(adj, interface);
-    if (opts.wavefrontOrder) order = wavefront_order(adj, order, interface);
+    if (opts.wavefrontOrder) {
+      // Keep the wavefront order only where it pays: it costs ~1.5x bandwidth, so it must cut
+      // the hyperplanes by a quarter (it does on hexahedral zones: 131 -> 6 on a 64^3 slab).
+      std::vector<idx_t> wave = wavefront_order(adj, order, interface);
+      if (4 * count_sweep_levels(adj, wave) < 3 * count_sweep_levels(adj, order))
+        order = std::move(wave);
+    }
   }
   std::stable_partition(order.begin(), order.end(), [&](idx_t i) { return !interface[i]; });
   idx_t nInterior = 0;
