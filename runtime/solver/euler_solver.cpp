@@ -92,8 +92,17 @@ void EulerSolver::compute_residual(const real_t* U) {
     if (cfg_.limiter == LimiterKind::Barth) lim = kernels::Limiter::Barth;
     if (lim != kernels::Limiter::None)
       kernels::local_min_max(z, W_.data(), wmin_.data(), wmax_.data());
-    kernels::limiter(z, lim, cfg_.venkatK, W_.data(), grad_.data(), wmin_.data(), wmax_.data(),
-                     phi_.data());
+    kernels::LimiterScales scales;
+    {
+      const auto& f = cfg_.freestream;
+      const real_t c = std::sqrt(cfg_.gamma * f[4] / f[0]);
+      const real_t speed = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]) + c;
+      const real_t s[5] = {f[0], speed, speed, speed, f[4]};
+      for (int k = 0; k < 5; ++k)
+        scales.s[k] = s[k];
+    }
+    kernels::limiter(z, lim, cfg_.venkatK, scales, W_.data(), grad_.data(), wmin_.data(),
+                     wmax_.data(), phi_.data());
     exchange("limiter", phi_, 5);
   }
   // 4. face fluxes: interior faces, then each boundary patch with its ghost states
@@ -172,12 +181,10 @@ IterationStats EulerSolver::step() {
   case TimeScheme::Rk4: { // classical: U = U0 + dt/6 (k1 + 2 k2 + 2 k3 + k4)
     const real_t c[4] = {0.5, 0.5, 1.0, 0.0};
     const real_t w[4] = {1.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0, 1.0 / 6.0};
-    std::vector<real_t> zero(acc_.size(), 0.0);
-    acc_.assign(zero.data());
     for (int s = 0; s < 4; ++s) {
       compute_residual(U);
       if (s == 0) measure(st); // residual of the state at the start of the step
-      kernels::accumulate(z, w[s], R_.data(), acc_.data());
+      kernels::accumulate(z, s == 0 ? 0.0 : 1.0, w[s], R_.data(), acc_.data());
       if (s < 3)
         kernels::rk_stage(z, 0.0, 1.0, c[s], dt_.data(), dtGlobal, U0, U0, R_.data(), U);
       else
