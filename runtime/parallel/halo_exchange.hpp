@@ -101,6 +101,21 @@ class HaloExchange {
   std::size_t recv_entries() const;
   Transport transport() const;
 
+  /// Cumulative seconds spent in this exchange's phases (host clock). With timing on (the
+  /// default), begin() and finish() first wait for the device work queued before them, so
+  /// that kernels launched earlier are not billed to the exchange:
+  ///   pack   = pack kernel + staging copy to the host + posting the messages (begin()),
+  ///   wait   = MPI_Waitall on the receives and sends (finish()),
+  ///   unpack = staging copy to the device + unpack kernel(s) (finish()).
+  struct Timings {
+    double pack = 0, wait = 0, unpack = 0;
+    long exchanges = 0;
+  };
+  const Timings& timings() const;
+  void reset_timings();
+  /// Timing on/off (off: no extra device synchronisation; timings stay 0).
+  void set_timing(bool on);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
