@@ -45,7 +45,7 @@ const std::vector<CaseKey>& case_keys() {
       {"time", "dt", "0", "global stepping: fixed time step, s (0: from cfl)"},
       {"time", "final_time", "0", "global stepping: stop at this physical time, s (0: none)"},
       {"time", "convergence", "8",
-       "local stepping: stop when every RMS residual dropped by this "
+       "local stepping: stop when the density and energy RMS residuals dropped by this "
        "many orders (0: never)"},
       {"initial", "type", "freestream", "initial state: freestream | split (two states)"},
       {"initial", "axis", "x", "split: normal axis of the split plane, x | y | z"},
