@@ -14,9 +14,12 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace fv {
+
+class LusgsSolver;
 
 /// What one iteration measured (host values).
 struct IterationStats {
@@ -36,10 +39,12 @@ class EulerSolver {
   /// Copies the zone to the active device and allocates the state; the case must be resolved
   /// against this zone's patches (same order).
   EulerSolver(const Zone& zone, const CaseConfig& cfg);
+  ~EulerSolver();
 
   /// Sets the initial condition of the case (free stream or split) on owned cells.
   void initialise();
-  /// Advances one iteration (one RK step). Throws fv::Error naming the iteration and the
+  /// Advances one iteration (one RK step, or one implicit LU-SGS step for integrator = lusgs:
+  /// runtime/solver/lusgs.hpp). Throws fv::Error naming the iteration and the
   /// global cell id when the new state is not physical; the state is then left at the last
   /// good one.
   IterationStats step();
@@ -76,6 +81,7 @@ class EulerSolver {
   DeviceZone dz_;
   DeviceArray<real_t> U_, U0_, acc_, W_, Wn_, grad_, wmin_, wmax_, phi_, flux_, R_, dt_;
   CellExchange exchange_;
+  std::unique_ptr<LusgsSolver> lusgs_; ///< integrator = lusgs only
   int iteration_ = 0;
   real_t time_ = 0;
 };

@@ -1,0 +1,26 @@
+#pragma once
+/// \file lusgs_zones.hpp
+/// Single zones of generated meshes built by the real prep pipeline (generate_mesh ->
+/// build_zones with RCM), so that they carry cellColours and hyperplanes, for the LU-SGS tests.
+#include "common/zone.hpp"
+#include "prep/generate_mesh.hpp"
+
+#include <string>
+#include <vector>
+
+namespace fv::testing {
+
+/// A generated mesh as one zone, with the mesh's patches (in zone patch order).
+struct TestZone {
+  Zone zone;
+  std::vector<Patch> patches;
+};
+
+/// generate_mesh(o), then build_zones into one part (RCM renumbering).
+TestZone generated_zone(const GenOptions& o);
+
+/// Largest |a - b| over owned cells and the 5 components, relative to the largest |a|.
+double max_relative_difference(const Zone& z, const std::vector<double>& a,
+                               const std::vector<double>& b);
+
+} // namespace fv::testing
