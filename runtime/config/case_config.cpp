@@ -51,7 +51,7 @@ const std::vector<CaseKey>& case_keys() {
        "lusgs: sweep ordering hyperplane (reproduces the sequential sweep) | colour (cell "
        "colours, more parallel) | natural (sequential cell order, CPU only)"},
       {"time", "lusgs_sweeps", "1", "lusgs: symmetric Gauss-Seidel sweeps per iteration"},
-      {"time", "lusgs_omega", "1.5",
+      {"time", "lusgs_omega", "1",
        "lusgs: over-relaxation omega >= 1 of the spectral radius (diagonal and off-diagonal)"},
       {"time", "lusgs_launch", "graph",
        "lusgs on the GPU: graph (sweep launches captured once in a CUDA graph and replayed) | "
@@ -364,7 +364,7 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.lusgsOrdering = static_cast<LusgsOrdering>(
         r.choice("lusgs_ordering", "hyperplane", {"hyperplane", "colour", "natural"}));
     c.lusgsSweeps = r.integer("lusgs_sweeps", 1, 1);
-    c.lusgsOmega = r.number("lusgs_omega", 1.5);
+    c.lusgsOmega = r.number("lusgs_omega", 1.0);
     FV_VERIFY_USAGE(c.lusgsOmega >= 1.0, r.ctx("lusgs_omega") << "lusgs_omega must be >= 1 (got "
                                                               << c.lusgsOmega << ")");
     c.lusgsGraph = r.choice("lusgs_launch", "graph", {"graph", "plain"}) == 0;

@@ -71,7 +71,7 @@ struct CaseConfig {
   // [time] implicit LU-SGS (integrator = lusgs)
   LusgsOrdering lusgsOrdering = LusgsOrdering::Hyperplane;
   int lusgsSweeps = 1;     ///< symmetric (forward + backward) sweeps per iteration
-  real_t lusgsOmega = 1.5; ///< over-relaxation of the spectral radius in D and the off-diagonals
+  real_t lusgsOmega = 1.0; ///< over-relaxation of the spectral radius in D and the off-diagonals
   bool lusgsGraph = true;  ///< GPU: replay the sweep launches as a CUDA graph (else plain)
   // [initial]
   InitialKind initial = InitialKind::Freestream;

@@ -23,7 +23,7 @@ namespace fv::kernels {
 /// that sweep launches can be captured once in a CUDA graph).
 struct LusgsFields {
   real_t gamma = 1.4;
-  real_t omega = 1.5;
+  real_t omega = 1.0;
   const real_t* W = nullptr;      ///< primitive state of U (halo cells filled), 5 x nTotalCells
   const real_t* R = nullptr;      ///< residual (net outflow), 5 x nTotalCells
   const real_t* D = nullptr;      ///< scalar diagonal per owned cell, m^3/s

@@ -38,7 +38,7 @@ namespace fv {
 struct LusgsSettings {
   LusgsOrdering ordering = LusgsOrdering::Hyperplane;
   int sweeps = 1;
-  real_t omega = 1.5;
+  real_t omega = 1.0;
   bool graph = true; ///< replay sweep launches as a CUDA graph (GPU only)
   real_t gamma = 1.4;
 };
