@@ -32,6 +32,9 @@ const std::vector<CaseKey>& case_keys() {
        "Green-Gauss gradients)"},
       {"scheme", "limiter", "venkat", "slope limiter for order 2: venkat | barth | none"},
       {"scheme", "venkat_k", "5", "Venkatakrishnan constant K (eps^2 = (K dx)^3)"},
+      {"scheme", "node_weights", "linear",
+       "cell-to-node weights of the gradient: linear (inverse distance corrected to be exact "
+       "for linear fields, second order at boundaries) | inverse_distance (zone file as is)"},
       {"time", "integrator", "ssprk3",
        "time scheme: rk2 (2-stage SSP) | ssprk3 | rk4 (classical) | lusgs (implicit, "
        "matrix-free LU-SGS)"},
@@ -343,6 +346,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.limiter =
         static_cast<LimiterKind>(r.choice("limiter", "venkat", {"venkat", "barth", "none"}));
     c.venkatK = r.positive("venkat_k", 5.0);
+    c.nodeWeights = static_cast<NodeWeights>(
+        r.choice("node_weights", "linear", {"linear", "inverse_distance"}));
   }
   {
     SectionReader r(ini, "time", dump);

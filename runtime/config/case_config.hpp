@@ -21,6 +21,7 @@ enum class TimeScheme { Rk2, SspRk3, Rk4, Lusgs };
 /// Sweep ordering of the implicit LU-SGS scheme (runtime/solver/lusgs.hpp).
 enum class LusgsOrdering { Hyperplane, Colour, Natural };
 enum class InitialKind { Freestream, Split };
+enum class NodeWeights { LinearExact, InverseDistance };
 
 /// One documented key of the case file. Patch keys have section "patch NAME".
 struct CaseKey {
@@ -60,6 +61,7 @@ struct CaseConfig {
   int order = 2;
   LimiterKind limiter = LimiterKind::Venkat;
   real_t venkatK = 5.0;
+  NodeWeights nodeWeights = NodeWeights::LinearExact;
   // [time]
   TimeScheme integrator = TimeScheme::SspRk3;
   bool localTimeStep = true;

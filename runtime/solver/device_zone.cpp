@@ -16,7 +16,7 @@ void check_csr(const Csr& c, idx_t rows, idx_t cols, const char* name) {
 }
 } // namespace
 
-DeviceZone::DeviceZone(const Zone& z) {
+DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
   const idx_t nTot = z.nTotalCells();
   const auto nt = static_cast<std::size_t>(nTot);
   const auto nf = static_cast<std::size_t>(z.nFaces);
@@ -37,6 +37,7 @@ DeviceZone::DeviceZone(const Zone& z) {
   check_csr(z.faceNodes, z.nFaces, z.nNodes, "conn/faceNodes");
   check_csr(z.nodeCells, z.nNodes, z.nCells, "conn/nodeCells");
   check_size(z.nodeCellWeight, static_cast<std::size_t>(z.nodeCells.nnz()), "conn/nodeCellWeight");
+  check_size(z.nodeXyz, 3 * static_cast<std::size_t>(z.nNodes), "nodes/xyz");
   FV_VERIFY(z.nPatches() >= 0 &&
                 (z.patchFaceOffsets.empty() ||
                  z.patchFaceOffsets[z.patchFaceOffsets.size() - 1] == z.nBoundaryFaces),
@@ -59,7 +60,14 @@ DeviceZone::DeviceZone(const Zone& z) {
   faceCentroid_ = DeviceArray<real_t>(z.faceCentroid, "faces/centroid");
   faceOwnerDelta_ = DeviceArray<real_t>(z.faceOwnerDelta, "faces/ownerDelta");
   faceNeighbourDelta_ = DeviceArray<real_t>(z.faceNeighbourDelta, "faces/neighbourDelta");
-  nodeCellWeight_ = DeviceArray<real_t>(z.nodeCellWeight, "conn/nodeCellWeight");
+  if (nodeWeights) {
+    FV_VERIFY(nodeWeights->size() == z.nodeCellWeight.size(),
+              "node weights: " << nodeWeights->size() << " entries, expected "
+                               << z.nodeCellWeight.size());
+    nodeCellWeight_ = DeviceArray<real_t>(*nodeWeights, "node weights (linear exact)");
+  } else {
+    nodeCellWeight_ = DeviceArray<real_t>(z.nodeCellWeight, "conn/nodeCellWeight");
+  }
   faceOwner_ = DeviceArray<idx_t>(z.faceOwner, "faces/owner");
   faceNeighbour_ = DeviceArray<idx_t>(z.faceNeighbour, "faces/neighbour");
   cellFaceOffsets_ = DeviceArray<idx_t>(z.cellFaces.offsets(), "conn/cellFaces/offsets");

@@ -7,6 +7,7 @@
 #include "runtime/kernels/zone_view.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace fv {
 
@@ -14,7 +15,8 @@ class DeviceZone {
  public:
   /// Checks the zone's array sizes against its counts (fv::Error naming the array) and copies
   /// the arrays to the active device.
-  explicit DeviceZone(const Zone& zone);
+  /// `nodeWeights` (parallel to zone.nodeCells) replaces zone.nodeCellWeight when given.
+  explicit DeviceZone(const Zone& zone, const std::vector<real_t>* nodeWeights = nullptr);
 
   const ZoneView& view() const { return view_; }
   /// Bytes held on the device by the zone arrays.

@@ -5,6 +5,7 @@
 #include "runtime/kernels/reductions.hpp"
 #include "runtime/physics/euler_state.hpp"
 #include "runtime/solver/lusgs.hpp"
+#include "runtime/solver/node_weights.hpp"
 
 #include <cmath>
 
@@ -18,10 +19,18 @@ kernels::FluxSettings flux_settings(const CaseConfig& c) {
   s.secondOrder = c.order == 2;
   return s;
 }
+
+DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg) {
+  if (cfg.order == 2 && cfg.nodeWeights == NodeWeights::LinearExact) {
+    const std::vector<real_t> w = linear_exact_node_weights(zone);
+    return DeviceZone(zone, &w);
+  }
+  return DeviceZone(zone);
+}
 } // namespace
 
 EulerSolver::EulerSolver(const Zone& zone, const CaseConfig& cfg)
-    : zone_(zone), cfg_(cfg), dz_(zone) {
+    : zone_(zone), cfg_(cfg), dz_(make_device_zone(zone, cfg)) {
   FV_VERIFY(static_cast<idx_t>(cfg_.patches.size()) == zone.nPatches(),
             "case has " << cfg_.patches.size() << " patches but the zone has " << zone.nPatches());
   const auto nt = static_cast<std::size_t>(zone.nTotalCells());

@@ -1,0 +1,71 @@
+#include "runtime/solver/node_weights.hpp"
+
+#include <cmath>
+
+namespace fv {
+
+std::vector<real_t> linear_exact_node_weights(const Zone& z, const NodeSum& sum_nodes) {
+  const idx_t nN = z.nNodes;
+  const Csr& nc = z.nodeCells;
+  std::vector<real_t> w(z.nodeCellWeight.begin(), z.nodeCellWeight.end());
+  // partial sums: R (3) and the symmetric I (6: xx yy zz xy xz yz) per node
+  std::vector<real_t> s(9 * static_cast<std::size_t>(nN), 0.0);
+  auto at = [&](int k, idx_t n) -> real_t& { return s[static_cast<std::size_t>(k) * nN + n]; };
+  for (idx_t n = 0; n < nN; ++n)
+    for (idx_t j = nc.begin(n); j < nc.end(n); ++j) {
+      const idx_t c = nc.indices()[j];
+      real_t d[3];
+      for (int k = 0; k < 3; ++k)
+        d[k] = z.cellCentroid[3 * c + k] - z.nodeXyz[3 * n + k];
+      const real_t wc = z.nodeCellWeight[j];
+      for (int k = 0; k < 3; ++k)
+        at(k, n) += wc * d[k];
+      at(3, n) += wc * d[0] * d[0];
+      at(4, n) += wc * d[1] * d[1];
+      at(5, n) += wc * d[2] * d[2];
+      at(6, n) += wc * d[0] * d[1];
+      at(7, n) += wc * d[0] * d[2];
+      at(8, n) += wc * d[1] * d[2];
+    }
+  if (sum_nodes) sum_nodes(s, 9);
+  for (idx_t n = 0; n < nN; ++n) {
+    const real_t R[3] = {at(0, n), at(1, n), at(2, n)};
+    const real_t a = at(3, n), b = at(6, n), c = at(7, n), e = at(4, n), f = at(8, n), i = at(5, n);
+    // I = [a b c; b e f; c f i]; inverse by cofactors
+    const real_t A = e * i - f * f, B = -(b * i - c * f), C = b * f - c * e;
+    const real_t det = a * A + b * B + c * C;
+    const real_t scale = a + e + i;
+    // near-planar cell sets (faces and edges of hex boxes) would need huge, cancelling
+    // weights: keep the inverse-distance weights there
+    if (!(scale > 0) || std::fabs(det) < 1e-9 * scale * scale * scale) continue;
+    const real_t D = -(b * i - f * c), E = a * i - c * c, F = -(a * f - b * c);
+    const real_t G = b * f - e * c, H = -(a * f - c * b), K = a * e - b * b;
+    // inverse rows (symmetric): [A D G; B E H; C F K] / det
+    real_t lambda[3] = {-(A * R[0] + D * R[1] + G * R[2]) / det,
+                        -(B * R[0] + E * R[1] + H * R[2]) / det,
+                        -(C * R[0] + F * R[1] + K * R[2]) / det};
+    const real_t norm = 1.0 + lambda[0] * R[0] + lambda[1] * R[1] + lambda[2] * R[2];
+    if (!(norm > 1e-3)) continue; // degenerate: keep the inverse-distance weights
+    bool bounded = true;
+    for (idx_t j = nc.begin(n); j < nc.end(n) && bounded; ++j) {
+      const idx_t cell = nc.indices()[j];
+      real_t ld = 0;
+      for (int k = 0; k < 3; ++k)
+        ld += lambda[k] * (z.cellCentroid[3 * cell + k] - z.nodeXyz[3 * n + k]);
+      // Holmes & Connell bound the correction: weights may change by a factor in (-10, 10)
+      const real_t factor = (1.0 + ld) / norm;
+      bounded = factor > -10.0 && factor < 10.0;
+    }
+    if (!bounded) continue;
+    for (idx_t j = nc.begin(n); j < nc.end(n); ++j) {
+      const idx_t cell = nc.indices()[j];
+      real_t ld = 0;
+      for (int k = 0; k < 3; ++k)
+        ld += lambda[k] * (z.cellCentroid[3 * cell + k] - z.nodeXyz[3 * n + k]);
+      w[j] = z.nodeCellWeight[j] * (1.0 + ld) / norm;
+    }
+  }
+  return w;
+}
+
+} // namespace fv
