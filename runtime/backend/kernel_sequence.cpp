@@ -50,8 +50,8 @@ void KernelSequence::run(const std::function<void()>& record) {
       stream_ = s;
     }
     cudaStream_t s = static_cast<cudaStream_t>(stream_);
-    // work queued before the capture must be complete: the graph is launched on the default
-    // stream later, which orders it after that work, but the capture stream itself does not run
+    // capturing executes nothing: the launches are recorded on the private stream and the graph
+    // is then launched on the current (default) stream, ordered after the work queued there
     FV_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
     detail::set_current_stream(s);
     try {
