@@ -16,10 +16,12 @@ struct TestZone {
   std::vector<Patch> patches;
 };
 
-/// generate_mesh(o), then build_zones into one part (RCM renumbering).
-TestZone generated_zone(const GenOptions& o);
+/// generate_mesh(o), then build_zones (RCM renumbering) into `parts` parts by contiguous ranges
+/// of the generated cell order; returns zone `zone`.
+TestZone generated_zone(const GenOptions& o, int parts = 1, int zone = 0);
 
-/// Largest |a - b| over owned cells and the 5 components, relative to the largest |a|.
+/// Largest |a - b| over owned cells and the 5 components, relative to the largest |a|;
+/// infinity when any value is not finite.
 double max_relative_difference(const Zone& z, const std::vector<double>& a,
                                const std::vector<double>& b);
 
