@@ -7,18 +7,20 @@
 # bench/results/lusgs_<device>_<cells>.csv.
 #
 # usage: bench/lusgs_bench.sh [--bin DIR] [--device cpu|cuda] [--n NI,NJ,NK] [--mach M]
-#                             [--bump H] [--orders N] [--maxit N] [--work DIR]
+#                             [--bump H] [--orders N] [--maxit N] [--work DIR] [--inprocess]
 #   --bin     folder with fvgen, fvprep, fvrun (default: build/prep and build/runtime)
 #   --device  cpu (default: small mesh 96,32,1) or cuda (default: 1024,256,4 = 1.05M hex)
 #   --n       block cells of the generated channel (hexahedra)
 #   --mach    free-stream Mach number (default 0.8)
 #   --bump    bump height / channel height (default 0.03: transonic, not choked at M 0.8)
+#   --inprocess  run the same schemes with the in-process program lusgs_bench (built from
+#             tests/lusgs; needs no fvgen/fvprep/fvrun and no files) instead of the file pipeline
 # Environment: FVRUN_ARGS (extra fvrun arguments), OMP_NUM_THREADS (CPU runs).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-bin="" device=cpu n="" mach=0.8 bump=0.03 orders=6 maxit="" work=""
+bin="" device=cpu n="" mach=0.8 bump=0.03 orders=6 maxit="" work="" inprocess=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
@@ -29,7 +31,8 @@ while [[ $# -gt 0 ]]; do
     --orders) orders=$2; shift 2 ;;
     --maxit) maxit=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --inprocess) inprocess=1; shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "lusgs_bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -45,11 +48,21 @@ find_bin() {
   done
   command -v "$name" || { echo "lusgs_bench.sh: $name not found (use --bin)" >&2; exit 2; }
 }
+IFS=, read -r ni nj nk <<<"$n"
+cells=$((ni * nj * nk))
+if [[ $inprocess == 1 ]]; then
+  mkdir -p "$here/results"
+  for d in "$bin" "$root/build/tests/lusgs"; do
+    [[ -n "$d" && -x "$d/lusgs_bench" ]] && exec "$d/lusgs_bench" --device "$device" --n "$n" \
+      --mach "$mach" --bump "$bump" --orders "$orders" --maxit "$maxit" \
+      --csv "$here/results/lusgs_${device}_${cells}.csv"
+  done
+  echo "lusgs_bench.sh: lusgs_bench not found (build target lusgs_bench, or use --bin)" >&2
+  exit 2
+fi
 fvgen=$(find_bin fvgen) fvprep=$(find_bin fvprep) fvrun=$(find_bin fvrun)
 work=${work:-$(mktemp -d -t lusgs_bench.XXXXXX)}
 mkdir -p "$work" "$here/results"
-IFS=, read -r ni nj nk <<<"$n"
-cells=$((ni * nj * nk))
 lz=$(awk -v nk="$nk" -v nj="$nj" 'BEGIN { printf "%.6g", nk / nj }') # near-cubic cells in z
 
 echo "# LU-SGS benchmark: channel bump ${n} (${cells} hex), M ${mach}, bump ${bump}, device ${device}"
