@@ -1,8 +1,9 @@
 #include "runtime/solver/lusgs.hpp"
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 
-#include <limits>
+#include <algorithm>
 
 namespace fv {
 
@@ -108,6 +109,14 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
   fields_.dU = dU_.data();
   fields_.lower = lower_.data();
   fields_.upper = upper_.data();
+  idx_t largest = nGroups_ > 0 ? 1 : 0;
+  for (std::size_t g = 0; g + 1 < groupOffsets_.size(); ++g)
+    largest = std::max(largest, groupOffsets_[g + 1] - groupOffsets_[g]);
+  FV_LOG_INFO("  LU-SGS: " << to_string(s_.ordering) << " ordering, " << nGroups_ << " groups of "
+                           << (nGroups_ ? n / nGroups_ : 0) << " cells on average (largest "
+                           << largest << "), " << s_.sweeps << " sweep(s), omega " << s_.omega
+                           << ", "
+                           << (forward_.uses_graph() ? "CUDA graph replay" : "plain launches"));
 }
 
 LusgsSolver::~LusgsSolver() = default;
