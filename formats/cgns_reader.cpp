@@ -97,7 +97,12 @@ class CgnsReader {
     int ftype = CG_FILE_NONE;
     FV_VERIFY(cg_is_cgns(path.c_str(), &ftype) == CG_OK,
               path << ": not a CGNS file (neither CGNS/HDF5 nor CGNS/ADF), or truncated");
-    FV_CG(cg_open(path.c_str(), CG_MODE_READ, &file.fn), "cannot open CGNS file");
+    if (cg_open(path.c_str(), CG_MODE_READ, &file.fn) != CG_OK) {
+      const std::string why = cg_get_error();
+      file.fn = -1;
+      cgio_cleanup(); // a failed open leaves the database open inside the CGNS library
+      FV_THROW(path << ": cannot open CGNS file: " << why);
+    }
     b.path = path;
     b.format = ftype == CG_FILE_HDF5 ? "CGNS/HDF5" : "CGNS/ADF";
     float version = 0;
@@ -218,7 +223,7 @@ class CgnsReader {
       std::string s;
       for (auto& n : names)
         s += (s.empty() ? "'" : ", '") + n + "'";
-      FV_THROW_USAGE_LIKE(s);
+      fail_no_zone(s);
     }
     for (int z : chosen) {
       ZoneType_t zt;
@@ -235,10 +240,9 @@ class CgnsReader {
     name_orphans();
   }
 
-  [[noreturn]] void FV_THROW_USAGE_LIKE(const std::string& list) {
+  [[noreturn]] void fail_no_zone(const std::string& list) {
     FV_VERIFY_USAGE(false, path << ": no zone '" << opts.zone << "' in base '" << baseName
                                 << "' (zones: " << list << ")");
-    throw; // unreachable
   }
 
   std::string bc_type_name(BCType_t t) {
@@ -607,6 +611,13 @@ class CgnsReader {
       }
     }
     if (vbcs.empty()) return;
+    if (f1 == f0) {
+      b.warn("zone '" + zi.name +
+             "' has node-set (Vertex) BCs but no boundary elements to map "
+             "them to (vertex BCs are applied to the file's boundary face sections); its "
+             "boundary faces will have no patch");
+      return;
+    }
     // vertex BCs: faces whose nodes all belong to the set; ties broken by section coverage
     std::vector<std::uint32_t> stamp(static_cast<std::size_t>(zi.nNodes), 0);
     std::vector<idx_t> cand(static_cast<std::size_t>(f1 - f0), 0);

@@ -130,6 +130,11 @@ class GmshReader {
   std::vector<RawElement> elements_;
   std::vector<std::int64_t> elemNodes_;
 
+  /// A count from the file, bounded by what the file can hold (for reserve()).
+  std::size_t cap(std::uint64_t n) const {
+    return static_cast<std::size_t>(std::min<std::uint64_t>(n, data_.size() / 2));
+  }
+
   // ---- binary access
   template <class T>
   T get() {
@@ -256,7 +261,8 @@ class GmshReader {
 
   void read_nodes2() {
     const std::int64_t n = sc_.integer("the number of nodes");
-    b_.xyz.reserve(3 * static_cast<std::size_t>(n));
+    if (n < 0) sc_.fail("negative node count");
+    b_.xyz.reserve(3 * cap(static_cast<std::uint64_t>(n)));
     if (binary_) to_binary_data();
     for (std::int64_t i = 0; i < n; ++i) {
       double x[3];
@@ -285,7 +291,7 @@ class GmshReader {
       for (auto& h : hdr)
         h = static_cast<std::uint64_t>(sc_.integer("a $Nodes header count"));
     }
-    b_.xyz.reserve(3 * hdr[1]);
+    b_.xyz.reserve(3 * cap(hdr[1]));
     std::vector<std::int64_t> tags;
     for (std::uint64_t blk = 0; blk < hdr[0]; ++blk) {
       int dim, param;
@@ -334,7 +340,8 @@ class GmshReader {
 
   void read_elements2() {
     const std::int64_t n = sc_.integer("the number of elements");
-    elements_.reserve(static_cast<std::size_t>(n));
+    if (n < 0) sc_.fail("negative element count");
+    elements_.reserve(cap(static_cast<std::uint64_t>(n)));
     if (binary_) to_binary_data();
     std::int64_t done = 0;
     while (done < n) {
@@ -385,7 +392,7 @@ class GmshReader {
       for (auto& h : hdr)
         h = static_cast<std::uint64_t>(sc_.integer("an $Elements header count"));
     }
-    elements_.reserve(hdr[1]);
+    elements_.reserve(cap(hdr[1]));
     for (std::uint64_t blk = 0; blk < hdr[0]; ++blk) {
       int dim, entity, type;
       std::uint64_t n;
@@ -427,7 +434,20 @@ class GmshReader {
     idx_t v[8];
     bool warnedHo = false, warnedLow = false;
     std::map<std::int64_t, idx_t> patchOf; // physical (or -entity) -> patch
+    // MSH 2 repeats an element once per physical group it belongs to: keep the first copy
+    std::int64_t maxTag = 0;
+    for (const RawElement& e : elements_)
+      maxTag = std::max(maxTag, e.tag);
+    std::vector<char> seen(maxTag < (1LL << 31) ? static_cast<std::size_t>(maxTag) + 1 : 0, 0);
+    std::size_t repeated = 0;
     for (const RawElement& e : elements_) {
+      if (e.tag >= 0 && static_cast<std::size_t>(e.tag) < seen.size()) {
+        if (seen[static_cast<std::size_t>(e.tag)]) {
+          ++repeated;
+          continue;
+        }
+        seen[static_cast<std::size_t>(e.tag)] = 1;
+      }
       const GmshType gt = gmsh_type(e.type);
       if (gt.dim < maxDim - 1) {
         if (!warnedLow)
@@ -468,6 +488,10 @@ class GmshReader {
       }
       b_.add_bface(v, gt.corners, e.tag, it->second);
     }
+    if (repeated)
+      b_.warn(std::to_string(repeated) +
+              " elements are listed more than once (in several physical groups); the first "
+              "listing is used");
     return b_.finish(opts_);
   }
 };

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace fv {
@@ -151,6 +152,14 @@ void extrude_2d(MeshBuilder& b, double thickness) {
   double t = thickness;
   if (!(t > 0)) t = kDefaultExtrudeFraction * extent;
   FV_VERIFY(t > 0 && std::isfinite(t), b.path << ": cannot extrude: thickness " << t);
+  {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "2D mesh extruded into one cell layer of thickness %g along (%g, %g, %g)%s", t,
+                  nrm[0], nrm[1], nrm[2],
+                  thickness > 0 ? "" : " (default: 1/100 of the largest extent; set --extrude)");
+    b.warn(buf);
+  }
 
   // nodes: bottom copy (as read) then top copy
   std::vector<real_t> xyz(b.xyz);

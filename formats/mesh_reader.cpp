@@ -2,6 +2,8 @@
 
 #include "common/error.hpp"
 
+#include <cgnslib.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -36,11 +38,29 @@ MeshFileKind detect_mesh_format(const std::string& path) {
     return MeshFileKind::Cgns;
   if (h.find("$MeshFormat") != std::string::npos) return MeshFileKind::Gmsh;
   if (h.find("NDIME") != std::string::npos) return MeshFileKind::Su2;
+  return detect_mesh_format_by_extension(path);
+}
+
+MeshFileKind detect_mesh_format_by_extension(const std::string& path) {
   const std::string ext = lower_extension(path);
   if (ext == ".cgns" || ext == ".cgn" || ext == ".adf" || ext == ".hdf") return MeshFileKind::Cgns;
   if (ext == ".su2") return MeshFileKind::Su2;
   if (ext == ".msh") return MeshFileKind::Gmsh;
   return MeshFileKind::Unknown;
+}
+
+bool is_hdf5_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char head[8] = {};
+  const std::size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  return n == 8 && std::memcmp(head, "\x89HDF\r\n\x1a\n", 8) == 0;
+}
+
+bool is_cgns_file(const std::string& path) {
+  int type = 0;
+  return cg_is_cgns(path.c_str(), &type) == CG_OK;
 }
 
 Mesh read_mesh(const std::string& path, const ReadOptions& opts) {

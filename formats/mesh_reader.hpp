@@ -39,6 +39,15 @@ enum class MeshFileKind { Cgns, Su2, Gmsh, Unknown };
 /// Throws fv::Error when the file cannot be opened.
 MeshFileKind detect_mesh_format(const std::string& path);
 
+/// The format its extension suggests (.cgns/.cgn/.adf/.hdf, .su2, .msh), Unknown otherwise.
+MeshFileKind detect_mesh_format_by_extension(const std::string& path);
+
+/// True when the file starts with the HDF5 signature (CGNS/HDF5 files and fvkit zone files).
+bool is_hdf5_file(const std::string& path);
+
+/// True when the CGNS library recognises the file as CGNS (HDF5 or ADF).
+bool is_cgns_file(const std::string& path);
+
 /// Reads a mesh file into an fv::Mesh: nodes, volume cells in CGNS node order, boundary faces
 /// with patches, file ids of cells and faces, format, writer and warnings. Throws fv::Error
 /// (one line naming the file, the entity in the file's numbering and what is wrong) on

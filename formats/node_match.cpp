@@ -15,44 +15,31 @@ std::vector<std::pair<idx_t, idx_t>> find_coincident_nodes(const std::vector<rea
   const idx_t n = static_cast<idx_t>(xyz.size() / 3);
   std::vector<std::pair<idx_t, idx_t>> pairs;
   if (n == 0 || !(tol > 0)) return pairs;
-  std::array<double, 3> lo{1e300, 1e300, 1e300};
-  for (idx_t i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d)
-      lo[d] = std::min(lo[d], xyz[3 * i + d]);
-  const double h = 2.0 * tol;
-  using Key = std::array<std::int64_t, 3>;
-  auto bin = [&](double v, int d) {
-    return static_cast<std::int64_t>(std::floor((v - lo[d]) / h));
-  };
-  std::vector<std::pair<Key, idx_t>> bins(static_cast<std::size_t>(n));
-  for (idx_t i = 0; i < n; ++i)
-    bins[i] = {Key{bin(xyz[3 * i], 0), bin(xyz[3 * i + 1], 1), bin(xyz[3 * i + 2], 2)}, i};
-  std::sort(bins.begin(), bins.end());
-  auto lower = [&](const Key& k) {
-    return std::lower_bound(bins.begin(), bins.end(), std::make_pair(k, idx_t(-1)));
-  };
+  // Project on a direction with rationally independent components, so that the nodes of
+  // structured (axis-aligned, evenly spaced) grids get distinct projections, then sweep.
+  const double u[3] = {1.0, std::sqrt(2.0), std::sqrt(3.0)};
+  const double window = tol * (u[0] + u[1] + u[2]); // |u.(p-q)| bound when |p-q|_inf <= tol
+  std::vector<std::pair<double, idx_t>> proj(static_cast<std::size_t>(n));
   for (idx_t i = 0; i < n; ++i) {
-    const real_t* p = &xyz[3 * i];
-    std::int64_t b0[3], b1[3];
-    for (int d = 0; d < 3; ++d) {
-      b0[d] = bin(p[d] - tol, d);
-      b1[d] = bin(p[d] + tol, d);
-    }
-    for (std::int64_t x = b0[0]; x <= b1[0]; ++x)
-      for (std::int64_t y = b0[1]; y <= b1[1]; ++y)
-        for (std::int64_t z = b0[2]; z <= b1[2]; ++z) {
-          const Key k{x, y, z};
-          for (auto it = lower(k); it != bins.end() && it->first == k; ++it) {
-            const idx_t j = it->second;
-            if (j <= i) continue;
-            if (!group.empty() && group[i] == group[j]) continue;
-            const real_t* q = &xyz[3 * j];
-            if (std::fabs(p[0] - q[0]) <= tol && std::fabs(p[1] - q[1]) <= tol &&
-                std::fabs(p[2] - q[2]) <= tol)
-              pairs.emplace_back(i, j);
-          }
-        }
+    const real_t* p = &xyz[3 * static_cast<std::size_t>(i)];
+    proj[static_cast<std::size_t>(i)] = {u[0] * p[0] + u[1] * p[1] + u[2] * p[2], i};
   }
+  std::sort(proj.begin(), proj.end());
+  for (std::size_t a = 0; a < proj.size(); ++a) {
+    const idx_t i = proj[a].second;
+    const real_t* p = &xyz[3 * static_cast<std::size_t>(i)];
+    for (std::size_t b = a + 1; b < proj.size() && proj[b].first - proj[a].first <= window; ++b) {
+      const idx_t j = proj[b].second;
+      if (!group.empty() &&
+          group[static_cast<std::size_t>(i)] == group[static_cast<std::size_t>(j)])
+        continue;
+      const real_t* q = &xyz[3 * static_cast<std::size_t>(j)];
+      if (std::fabs(p[0] - q[0]) <= tol && std::fabs(p[1] - q[1]) <= tol &&
+          std::fabs(p[2] - q[2]) <= tol)
+        pairs.emplace_back(std::min(i, j), std::max(i, j));
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
   return pairs;
 }
 

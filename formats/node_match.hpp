@@ -1,8 +1,10 @@
 #pragma once
 /// \file node_match.hpp
-/// Coincident-node search in O(N log N): nodes are binned on a grid of spacing 2*tol, the
-/// bins sorted, and each node compared only with the nodes of the 8 bins its tolerance box
-/// touches. Used to glue CGNS zones and to find duplicate nodes during validation.
+/// Coincident-node search in O(N log N): nodes are sorted by their projection on a direction
+/// with rationally independent components (1, sqrt 2, sqrt 3), so that even the nodes of
+/// structured grids have distinct projections, and each node is compared only with the nodes
+/// whose projection lies within the tolerance window. Used to glue CGNS zones and to find
+/// duplicate nodes during validation.
 #include "common/types.hpp"
 
 #include <cstdint>

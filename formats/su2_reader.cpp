@@ -103,6 +103,9 @@ Mesh read_su2(const std::string& path, const ReadOptions& opts) {
 
   auto read_elements = [&](std::int64_t n, std::vector<RawElem>& out,
                            std::vector<std::int64_t>& nodes, const char* what) {
+    if (static_cast<std::uint64_t>(n) > data.size() / 4)
+      sc.fail(std::string("the file is too short for ") + std::to_string(n) + " " + what +
+              "s (truncated?)");
     out.reserve(static_cast<std::size_t>(n));
     nodes.reserve(nodes.size() + static_cast<std::size_t>(n) * 4);
     for (std::int64_t e = 0; e < n; ++e) {
@@ -135,6 +138,8 @@ Mesh read_su2(const std::string& path, const ReadOptions& opts) {
     } else if (key == "NPOIN") {
       if (ndime == 0) sc.fail("NPOIN= before NDIME=");
       npoin = to_int(sc, key, val);
+      if (static_cast<std::uint64_t>(npoin) > data.size() / (2 * static_cast<std::size_t>(ndime)))
+        sc.fail("the file is too short for " + std::to_string(npoin) + " points (truncated?)");
       b.xyz.assign(3 * static_cast<std::size_t>(npoin), 0.0);
       for (std::int64_t i = 0; i < npoin; ++i) {
         for (int d = 0; d < ndime; ++d)

@@ -4,10 +4,20 @@
 #include "common/error.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <numeric>
 
 namespace fv {
+namespace {
+/// Writes ",<v>" with the shortest text that reads back as exactly v.
+void put_real(std::FILE* f, double v) {
+  char buf[40];
+  buf[0] = ',';
+  const auto r = std::to_chars(buf + 1, buf + sizeof(buf), v);
+  std::fwrite(buf, 1, static_cast<std::size_t>(r.ptr - buf), f);
+}
+} // namespace
 
 std::string surface_file_path(const std::string& prefix, const std::string& patch) {
   std::string name = patch;
@@ -48,11 +58,11 @@ void write_surface_csv(const std::string& path, const SurfacePatchData& d) {
     for (std::size_t i : order) {
       std::fprintf(f, "%lld", static_cast<long long>(d.faceGlobalId[i]));
       for (int k = 0; k < 3; ++k)
-        std::fprintf(f, ",%.17g", d.centroid[3 * i + k]);
+        put_real(f, d.centroid[3 * i + k]);
       for (int k = 0; k < 3; ++k)
-        std::fprintf(f, ",%.17g", d.area[3 * i + k]);
+        put_real(f, d.area[3 * i + k]);
       for (const SurfaceColumn& c : d.columns)
-        std::fprintf(f, ",%.17g", c.values[i]);
+        put_real(f, c.values[i]);
       std::fputc('\n', f);
     }
     const bool ok = !std::ferror(f);

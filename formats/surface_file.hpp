@@ -8,7 +8,7 @@
 ///   x,y,z    face centroid, m
 ///   Sx,Sy,Sz face area vector pointing out of the fluid domain (|S| = area), m^2
 ///   then e.g. Cp, p (Pa), ... as the caller passes them.
-/// Numbers are printed with 17 significant digits (exact round trip of doubles).
+/// Numbers are printed in the shortest form that reads back exactly (std::to_chars).
 #include "common/types.hpp"
 
 #include <string>

@@ -6,8 +6,6 @@
 #include "formats/hdf5_util.hpp"
 #include "formats/zone_file_layout.hpp"
 
-#include <filesystem>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -195,21 +193,6 @@ std::vector<ZoneDatasetInfo> locate_zone(const ZoneFile::State& s, hid_t g, int 
 
 } // namespace
 
-bool is_zone_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return false;
-  h5::silence_errors();
-  if (H5Fis_hdf5(path.c_str()) <= 0) return false;
-  h5::Id fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
-#if H5_VERSION_GE(1, 10, 7)
-  H5Pset_file_locking(fapl.get(), false, true);
-#endif
-  h5::Id f = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()));
-  std::string format;
-  return f && h5::read_string_attr(f.get(), zonefile::kFormatAttr, format) &&
-         format == zonefile::kFormatName;
-}
-
 ZoneFile open_zone_file(const std::string& path) {
   h5::silence_errors();
   auto s = std::make_shared<ZoneFile::State>();
@@ -264,11 +247,36 @@ ZoneFile open_zone_file(const std::string& path) {
   FV_VERIFY(ok, path << ": zone file header is incomplete (a root attribute is missing)"
                      << hdf5_reason());
   FV_VERIFY(h.nZones >= 1, path << ": zone file header says nZones = " << h.nZones);
+  H5G_info_t zinfo{};
+  FV_VERIFY(H5Gget_info_by_name(root, "zones", &zinfo, H5P_DEFAULT) >= 0,
+            path << ": zone file has no /zones group" << hdf5_reason());
+  FV_VERIFY(zinfo.nlinks == static_cast<hsize_t>(h.nZones),
+            path << ": the header says nZones = " << h.nZones << " but /zones holds "
+                 << zinfo.nlinks << " zones");
   read_patches(*s);
 
   s->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   FV_VERIFY(s->fd >= 0, path << ": cannot open for mapping: " << std::strerror(errno));
   return ZoneFile(std::move(s));
+}
+
+bool is_zone_file(const std::string& path) {
+  h5::silence_errors();
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || H5Fis_hdf5(path.c_str()) <= 0) {
+    h5::error_detail(); // clear the stack
+    return false;
+  }
+  h5::Id fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+#if H5_VERSION_GE(1, 10, 7)
+  H5Pset_file_locking(fapl.get(), false, true);
+#endif
+  h5::Id f = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()));
+  std::string format;
+  const bool yes = f && h5::read_string_attr(f.get(), zonefile::kFormatAttr, format) &&
+                   format == zonefile::kFormatName;
+  h5::error_detail();
+  return yes;
 }
 
 std::vector<ZoneDatasetInfo> zone_dataset_info(const ZoneFile& file, int zoneId) {

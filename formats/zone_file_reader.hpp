@@ -56,8 +56,8 @@ class ZoneFile {
 /// lists the supported versions).
 ZoneFile open_zone_file(const std::string& path);
 
-/// True when `path` is an HDF5 file whose root says it is an fvkit zone file (any version).
-/// Never throws for a missing or foreign file; used to tell zone files from meshes.
+/// True if `path` is an HDF5 file carrying the fvkit zone-file marker (any format version), e.g.
+/// to tell `fvprep info` whether it was given a zone file or a mesh. Never throws.
 bool is_zone_file(const std::string& path);
 
 /// Memory-maps zone `zoneId` (0-based). Throws fv::Error naming file, zone and dataset when a

@@ -5,6 +5,7 @@
 #include "prep/mesh_ids.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -89,6 +90,12 @@ std::string node_list(const std::vector<idx_t>& v) {
     os << (i ? " " : "") << v[i] + 1;
   return os.str();
 }
+
+// Leading part of a face key: {length, 2nd, 3rd, 4th smallest node} (the smallest is the
+// bucket). Complete for faces of up to 4 nodes.
+struct SmallKey {
+  std::array<idx_t, 4> v;
+};
 
 // First error found by any thread, kept by smallest bucket so the message is deterministic.
 struct FirstError {
@@ -240,6 +247,7 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
     std::vector<std::int64_t> keyOff;
     std::vector<idx_t> order;
     std::vector<Entry> sorted;
+    std::vector<SmallKey> small;
 #pragma omp for schedule(dynamic, 4096)
     for (idx_t v = 0; v < nn; ++v) {
       const idx_t b0 = bucketOff[v], b1 = bucketOff[v + 1];
@@ -253,9 +261,17 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
         keys.insert(keys.end(), nodes.begin(), nodes.end());
         keyOff.push_back(static_cast<std::int64_t>(keys.size()));
       }
+      // Fast key: (length, 2nd..4th smallest node) decides for faces of up to 4 nodes.
+      small.resize(static_cast<std::size_t>(n));
+      for (idx_t i = 0; i < n; ++i) {
+        const std::int64_t o = keyOff[i], l = keyOff[i + 1] - o;
+        small[i].v = {static_cast<idx_t>(l), l > 1 ? keys[o + 1] : kNone,
+                      l > 2 ? keys[o + 2] : kNone, l > 3 ? keys[o + 3] : kNone};
+      }
       auto key_less = [&](idx_t a, idx_t b) {
-        const auto la = keyOff[a + 1] - keyOff[a], lb = keyOff[b + 1] - keyOff[b];
-        if (la != lb) return la < lb;
+        const SmallKey &sa = small[a], &sb = small[b];
+        if (sa.v != sb.v) return sa.v < sb.v;
+        if (sa.v[0] <= 4) return false;
         return std::lexicographical_compare(keys.begin() + keyOff[a], keys.begin() + keyOff[a + 1],
                                             keys.begin() + keyOff[b], keys.begin() + keyOff[b + 1]);
       };
@@ -281,43 +297,53 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
         for (idx_t i = r0; i < r1; ++i)
           (is_bface(entries[b0 + order[i]]) ? nbf : ncell)++;
         const Entry first = entries[b0 + order[r0]];
-        const std::vector<idx_t> key(keys.begin() + keyOff[order[r0]],
-                                     keys.begin() + keyOff[order[r0] + 1]);
-        std::ostringstream err;
-        if (len < 3) {
-          if (nbf > 0)
-            err << name << ": " << bface_label(m, entry_bface(entries[b0 + order[r1 - 1]]))
-                << " has fewer than 3 distinct nodes (" << node_list(key) << ")";
-        } else if (ncell == 0) {
-          err << name << ": " << bface_label(m, entry_bface(first))
-              << " matches no face of any cell (nodes " << node_list(key) << ")";
-        } else if (ncell > 2) {
-          err << name << ": non-manifold face (nodes " << node_list(key) << ") shared by " << ncell
-              << " cells:";
-          for (idx_t i = r0; i < r0 + std::min(ncell, 4); ++i)
-            err << (i > r0 ? "," : "") << " " << cell_label(m, entry_cell(entries[b0 + order[i]]));
-        } else if (ncell == 2 && entry_cell(first) == entry_cell(entries[b0 + order[r0 + 1]])) {
-          err << name << ": " << cell_label(m, entry_cell(first)) << " has two coinciding faces "
-              << "(nodes " << node_list(key) << ")";
-        } else if (ncell == 2 && nbf > 0) {
-          err << name << ": " << bface_label(m, entry_bface(entries[b0 + order[r0 + 2]]))
-              << " is an interior face between " << cell_label(m, entry_cell(first)) << " and "
-              << cell_label(m, entry_cell(entries[b0 + order[r0 + 1]]));
-        } else if (ncell == 1 && nbf > 1) {
-          const idx_t ba = entry_bface(entries[b0 + order[r0 + 1]]);
-          const idx_t bb = entry_bface(entries[b0 + order[r0 + 2]]);
-          const bool same = m.bfacePatch[ba] == m.bfacePatch[bb];
-          err << name << ": " << bface_label(m, ba) << " and " << bface_label(m, bb)
-              << " are the same face (nodes " << node_list(key) << ")"
-              << (same ? ", listed twice" : ", listed in two patches");
-        } else if (ncell == 1 && nbf == 0 && defaultPatch < 0) {
-          err << name << ": face " << entry_local(first) + 1 << " of "
-              << cell_label(m, entry_cell(first)) << " (nodes " << node_list(key)
-              << ") lies on the boundary but no boundary patch covers it (use --default-patch "
-                 "NAME to collect such faces)";
+        const bool twoCells =
+            ncell == 2 && nbf == 0 && entry_cell(first) != entry_cell(entries[b0 + order[r0 + 1]]);
+        const bool ok = len < 3 ? nbf == 0
+                                : (ncell == 1 && nbf == 1) || twoCells ||
+                                      (ncell == 1 && nbf == 0 && defaultPatch >= 0);
+        std::string message;
+        if (!ok) {
+          const std::vector<idx_t> key(keys.begin() + keyOff[order[r0]],
+                                       keys.begin() + keyOff[order[r0] + 1]);
+          std::ostringstream err;
+          if (len < 3) {
+            if (nbf > 0)
+              err << name << ": " << bface_label(m, entry_bface(entries[b0 + order[r1 - 1]]))
+                  << " has fewer than 3 distinct nodes (" << node_list(key) << ")";
+          } else if (ncell == 0) {
+            err << name << ": " << bface_label(m, entry_bface(first))
+                << " matches no face of any cell (nodes " << node_list(key) << ")";
+          } else if (ncell > 2) {
+            err << name << ": non-manifold face (nodes " << node_list(key) << ") shared by "
+                << ncell << " cells:";
+            for (idx_t i = r0; i < r0 + std::min(ncell, 4); ++i)
+              err << (i > r0 ? "," : "") << " "
+                  << cell_label(m, entry_cell(entries[b0 + order[i]]));
+          } else if (ncell == 2 && entry_cell(first) == entry_cell(entries[b0 + order[r0 + 1]])) {
+            err << name << ": " << cell_label(m, entry_cell(first)) << " has two coinciding faces "
+                << "(nodes " << node_list(key) << ")";
+          } else if (ncell == 2 && nbf > 0) {
+            err << name << ": " << bface_label(m, entry_bface(entries[b0 + order[r0 + 2]]))
+                << " is an interior face between " << cell_label(m, entry_cell(first)) << " and "
+                << cell_label(m, entry_cell(entries[b0 + order[r0 + 1]]));
+          } else if (ncell == 1 && nbf > 1) {
+            const idx_t ba = entry_bface(entries[b0 + order[r0 + 1]]);
+            const idx_t bb = entry_bface(entries[b0 + order[r0 + 2]]);
+            const bool same = m.bfacePatch[ba] == m.bfacePatch[bb];
+            err << name << ": " << bface_label(m, ba) << " and " << bface_label(m, bb)
+                << " are the same face (nodes " << node_list(key) << ")"
+                << (same ? ", listed twice" : ", listed in two patches");
+          } else if (ncell == 1 && nbf == 0 && defaultPatch < 0) {
+            err << name << ": face " << entry_local(first) + 1 << " of "
+                << cell_label(m, entry_cell(first)) << " (nodes " << node_list(key)
+                << ") lies on the boundary but no boundary patch covers it (use --default-patch "
+                   "NAME to collect such faces)";
+          }
+          message = err.str();
         }
-        if (!err.str().empty()) {
-          myError.set(v, err.str());
+        if (!ok) {
+          myError.set(v, message);
         } else if (len >= 3) {
           runStart[static_cast<std::size_t>(b0 + r0)] = 1;
           ++faces;

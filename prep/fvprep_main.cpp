@@ -15,14 +15,14 @@
 #include "formats/zone_file_reader.hpp"
 #include "prep/mesh_info.hpp"
 #include "prep/prepare.hpp"
+#include "prep/validate.hpp"
 #include "prep/zone_check.hpp"
 #include "prep/zone_info.hpp"
-#include "prep/validate.hpp"
 
 #include <CLI/CLI.hpp>
+#include <hdf5.h>
 
 #include <iostream>
-#include <sstream>
 
 namespace {
 
@@ -67,6 +67,11 @@ Imported import_mesh(const std::string& path, const ImportOptions& o) {
 } // namespace
 
 int main(int argc, char** argv) {
+  // fvprep reads untrusted files: the CGNS library leaves HDF5 objects open when it fails on a
+  // corrupt CGNS/HDF5 file, and HDF5's atexit shutdown then prints "infinite loop closing
+  // library" after our one-line error. Every file fvprep writes is closed explicitly, so the
+  // atexit shutdown is not needed. Must precede any other HDF5 call.
+  H5dont_atexit();
   return fv::run_main("fvprep", [&] {
     CLI::App app{"fvprep: prepare an unstructured mesh for fvrun"};
     app.set_version_flag("--version", std::string("fvkit ") + fv::kVersion);
@@ -83,38 +88,36 @@ int main(int argc, char** argv) {
     app.add_option("mesh", meshPath, "mesh file (CGNS, SU2, Gmsh)");
     app.add_option("-o,--output", outPath, "zone file to write");
     app.add_option("--parts", parts, "number of zones (MPI ranks)")->check(CLI::PositiveNumber);
+    add_import_options(app, prepOpts);
     std::string renumber = "rcm", objective = "cut";
     fv::PartitionOptions partOpts;
-    bool perZone = false;
-    app.add_option("--renumber", renumber, "cell ordering: rcm (reverse Cuthill-McKee) or none")
-        ->capture_default_str();
+    app.add_option("--renumber", renumber, "cell ordering: rcm (reverse Cuthill-McKee) or none");
     app.add_option("--imbalance", partOpts.imbalance,
-                   "allowed load imbalance, largest zone / average (METIS ufactor)")
-        ->capture_default_str();
-    app.add_option("--seed", partOpts.seed, "METIS random seed")->capture_default_str();
-    app.add_option("--objective", objective,
-                   "what METIS minimises: cut (interface faces) or vol (communication volume)")
-        ->capture_default_str();
-    app.add_flag("--per-zone", perZone, "print one summary line per zone");
-    add_import_options(app, prepOpts);
+                   "largest zone / average zone allowed to METIS (default 1.03)");
+    app.add_option("--objective", objective, "METIS objective: cut (edge cut) or vol");
+    app.add_option("--seed", partOpts.seed, "METIS random seed (default 0)");
+    bool perZone = false;
+    app.add_flag("--per-zone", perZone, "print one partition line per zone");
 
     // info
-    CLI::App* info = app.add_subcommand("info", "read and validate a mesh, print a summary");
+    CLI::App* info =
+        app.add_subcommand("info", "summarise a mesh (read + validate) or a zone file");
     ImportOptions infoOpts;
     std::string infoPath;
     bool json = false;
-    info->add_option("mesh", infoPath, "mesh file (CGNS, SU2, Gmsh)")->required();
+    info->add_option("file", infoPath, "mesh file (CGNS, SU2, Gmsh) or zone file")->required();
     info->add_flag("--json", json, "print the summary as JSON on stdout");
     add_import_options(*info, infoOpts);
     info->fallthrough();
 
     // check
-    CLI::App* check = app.add_subcommand("check", "verify a zone file; exit 1 on any problem");
+    CLI::App* check = app.add_subcommand("check", "check a zone file end to end");
     std::string checkPath;
     fv::ZoneCheckOptions checkOpts;
-    bool noChecksums = false;
+    bool noChecksums = false, noUuid = false;
     check->add_option("zones", checkPath, "zone file (.zones.h5)")->required();
-    check->add_flag("--no-checksums", noChecksums, "skip recomputing the dataset checksums");
+    check->add_flag("--no-checksums", noChecksums, "skip recomputing dataset checksums");
+    check->add_flag("--no-uuid", noUuid, "skip recomputing the mesh UUID");
     check->add_option("--max-messages", checkOpts.maxMessages, "problems printed in full");
     check->fallthrough();
 
@@ -136,6 +139,7 @@ int main(int argc, char** argv) {
 
     if (check->parsed()) {
       checkOpts.verifyChecksums = !noChecksums;
+      checkOpts.checkUuid = !noUuid;
       return fv::run_zone_check(checkPath, checkOpts);
     }
     if (info->parsed() && fv::is_zone_file(infoPath)) {
@@ -156,20 +160,22 @@ int main(int argc, char** argv) {
                                        "fvprep info MESH; see --help)");
     FV_VERIFY_USAGE(!outPath.empty(), "no output file given (-o OUT)");
     fv::PrepareOptions po;
-    po.output = outPath;
     po.parts = parts;
+    po.partition = partOpts;
+    po.partition.objective = fv::parse_partition_objective(objective);
     po.prep.renumber = fv::parse_renumber(renumber);
     po.prep.faces.defaultPatch = prepOpts.validate.defaultPatch;
     po.prep.closureTol = prepOpts.validate.closureTol;
-    po.partition = partOpts;
-    po.partition.objective = fv::parse_partition_objective(objective);
-    po.perZoneReport = perZone;
-    std::ostringstream cmd;
-    for (int i = 0; i < argc; ++i) cmd << (i ? " " : "") << argv[i];
-    po.commandLine = cmd.str();
     Imported im = import_mesh(meshPath, prepOpts);
-    for (const std::string& w : im.report.warnings) FV_LOG_WARN(w);
-    fv::prepare_zones(im.mesh, std::move(im.report), po, std::cout);
+    std::string commandLine;
+    for (int i = 0; i < argc; ++i)
+      commandLine += (i ? " " : "") + std::string(argv[i]);
+    const fv::PrepareSummary prepared =
+        fv::prepare_zone_file(im.mesh, std::move(im.report.faces), po, outPath, commandLine);
+    fv::print_prep_report(std::cout, prepared.report);
+    if (po.parts > 1) fv::print_partition_report(std::cout, prepared.partition, perZone);
+    std::cout << "wrote " << outPath << ": " << po.parts << " zone(s), mesh "
+              << prepared.header.meshUuid << "\n";
     return 0;
   });
 }

@@ -54,9 +54,13 @@ GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts, PrepRepo
   return build_global_mesh(mesh, std::move(fs), opts, report);
 }
 
-GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet fs, const PrepOptions& opts,
+GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
                              PrepReport* report) {
   GlobalMesh g;
+  FaceSet fs = std::move(faces);
+  FV_VERIFY(fs.owner.size() == fs.neighbour.size() &&
+                static_cast<std::size_t>(fs.faceNodes.rows()) == fs.owner.size(),
+            mesh_name(mesh) << ": inconsistent face set");
   const idx_t nc = mesh.nCells(), nf = fs.nFaces(), nn = mesh.nNodes();
   const idx_t nPatches = static_cast<idx_t>(fs.patches.size());
 

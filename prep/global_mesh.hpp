@@ -62,9 +62,9 @@ struct GlobalMesh {
 GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts,
                              PrepReport* report = nullptr);
 
-/// The same, reusing faces already built from `mesh` with opts.faces (e.g. by validate_mesh()),
-/// so that fvprep builds the faces of a mesh once.
-GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet faces, const PrepOptions& opts,
+/// The same from faces already built by build_faces(mesh, opts.faces) (e.g. by validate_mesh()),
+/// which are consumed.
+GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
                              PrepReport* report = nullptr);
 
 /// Inverse-distance node weights: for each nodeCells entry (n, c), 1/|x_n - x_c| normalised over

@@ -61,7 +61,7 @@ class IndexPermutation {
   }
 
  private:
-  static constexpr int kRounds = 6;
+  static constexpr int kRounds = 4; // Luby-Rackoff: 4 rounds make a strong permutation
 
   std::uint64_t round(int r, std::uint64_t x) const { return mix(x ^ keys_[r]) & mask_; }
 

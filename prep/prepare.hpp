@@ -1,36 +1,57 @@
 #pragma once
 /// \file prepare.hpp
-/// The fvprep pipeline: imported + validated mesh -> renumbered global mesh -> METIS partition
-/// -> zones -> zone file (written atomically).
+/// The fvprep pipeline after import and validation: renumbered global mesh, METIS partition,
+/// zones and the zone-file header, with one report of what was done.
+#include "common/zone.hpp"
 #include "formats/mesh.hpp"
+#include "prep/faces.hpp"
 #include "prep/partition.hpp"
 #include "prep/prep_options.hpp"
-#include "prep/validate.hpp"
+#include "prep/prep_report.hpp"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fv {
 
-/// Everything `fvprep MESH -o OUT` needs beyond the mesh itself.
+/// Options of prepare_zones().
 struct PrepareOptions {
-  std::string output;         ///< zone file to write
-  int parts = 1;              ///< number of zones
   PrepOptions prep;           ///< renumbering, default patch, geometry tolerances
-  PartitionOptions partition; ///< METIS options (ignored for one part)
-  std::string commandLine;    ///< recorded in the file header
-  bool perZoneReport = false; ///< print one line per zone in the summary
+  int parts = 1;              ///< number of zones (MPI ranks)
+  PartitionOptions partition; ///< METIS options
 };
 
-/// What the pipeline produced, for the summary.
-struct PrepareResult {
-  std::string meshUuid;
-  std::uint64_t fileBytes = 0;
-  double seconds = 0;
+/// Everything fvprep writes and prints. Owns its data.
+struct PreparedZones {
+  std::vector<Zone> zones;   ///< zones[i].zoneId == i
+  ZoneFileHeader header;     ///< counts, patches, UUID, options (commandLine left empty)
+  PrepReport report;         ///< timings, bandwidths, per-zone orderings
+  PartitionReport partition; ///< edge cut, imbalance, halo cells
 };
 
-/// Runs the pipeline on a mesh that validate_mesh() accepted (its faces are reused), prints the
-/// summary (phases, bandwidth, partition, colours, hyperplanes) to `log` and writes the file.
-PrepareResult prepare_zones(const Mesh& mesh, ValidationReport validated,
-                            const PrepareOptions& opts, std::ostream& log);
+/// Runs build_global_mesh (from `faces`, built by build_faces()/validate_mesh() with the same
+/// default patch, and consumed), partition_cells on the renumbered cell graph, build_zones and
+/// make_zone_header. The global mesh is freed before returning.
+PreparedZones prepare_zones(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts);
+
+/// What prepare_zone_file() did (the zones themselves went to the file).
+struct PrepareSummary {
+  ZoneFileHeader header;
+  PrepReport report;
+  PartitionReport partition;
+  std::uint64_t dataBytes = 0; ///< array bytes written
+};
+
+/// The fvprep pipeline writing straight to a zone file: like prepare_zones(), but each zone is
+/// written (formats/zone_file_writer.hpp) as soon as it is built and then freed, so memory stays
+/// at the global mesh plus one zone per thread. The file appears atomically at `path` on
+/// success. `commandLine` is stored in the header.
+PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts,
+                                 const std::string& path, const std::string& commandLine);
+
+/// "renumber=rcm; parts=4; imbalance=1.03; objective=cut; seed=0; default-patch=" — the
+/// resolved options as stored in the zone-file header.
+std::string describe_prepare_options(const PrepareOptions& opts);
 
 } // namespace fv

@@ -45,6 +45,7 @@ ValidationReport validate_mesh(const Mesh& mesh, const ValidateOptions& opts) {
     r.warnings.push_back(os.str());
   }
   {
+    fv::log::Phase dp("checking duplicate nodes");
     double diag2 = 0;
     for (int d = 0; d < 3; ++d)
       diag2 += std::pow(r.bboxMax[d] - r.bboxMin[d], 2);
@@ -75,6 +76,7 @@ ValidationReport validate_mesh(const Mesh& mesh, const ValidateOptions& opts) {
   FaceOptions fo;
   fo.defaultPatch = opts.defaultPatch;
   try {
+    fv::log::Phase fp("building faces");
     r.faces = build_faces(mesh, fo);
   } catch (const Error& e) {
     if (r.duplicateNodes > 0)
@@ -90,8 +92,11 @@ ValidationReport validate_mesh(const Mesh& mesh, const ValidateOptions& opts) {
   }
 
   // ---- geometry: positive volumes, closed cells (prep/geometry.hpp)
-  r.geometry = compute_geometry(mesh, r.faces);
-  verify_cell_geometry(mesh, r.geometry.cells, opts.closureTol);
+  {
+    fv::log::Phase gp("cell geometry");
+    r.geometry = compute_geometry(mesh, r.faces);
+    verify_cell_geometry(mesh, r.geometry.cells, opts.closureTol);
+  }
   for (const std::string& w : r.warnings)
     (void)w;
   return r;

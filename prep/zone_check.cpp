@@ -1,12 +1,14 @@
 #include "prep/zone_check.hpp"
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "formats/mesh_uuid.hpp"
 #include "formats/zone_file_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -44,24 +46,51 @@ class Checker {
     }
     zones_.resize(static_cast<std::size_t>(h.nZones));
     ok_.assign(static_cast<std::size_t>(h.nZones), false);
-    ownerZone_.assign(static_cast<std::size_t>(h.nGlobalCells), -1);
-    ownerLocal_.assign(static_cast<std::size_t>(h.nGlobalCells), -1);
-    nodeXyz_.assign(3 * static_cast<std::size_t>(h.nGlobalNodes), 0.0);
-    nodeZones_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0);
-    nodeWeight_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0.0);
 
-    for (int z = 0; z < h.nZones; ++z) {
-      try {
-        zones_[static_cast<std::size_t>(z)] = map_zone(*file_, z, MapOptions{opt_.verifyChecksums});
-      } catch (const Error& e) {
-        report(z, e.what(), true);
-        continue;
+    // Pass 1: map every zone, check its structure and contents.
+    gidx_t sumCells = 0, sumFaces = 0, sumNodes = 0;
+    {
+      log::Progress bar("checking zones", h.nZones);
+      for (int z = 0; z < h.nZones; ++z) {
+        bar.update(z);
+        try {
+          zones_[static_cast<std::size_t>(z)] =
+              map_zone(*file_, z, MapOptions{opt_.verifyChecksums});
+        } catch (const Error& e) {
+          report(z, e.what(), true);
+          continue;
+        }
+        const Zone& zone = zones_[static_cast<std::size_t>(z)];
+        if (!check_sizes(zone)) continue;
+        ok_[static_cast<std::size_t>(z)] = true;
+        sumCells += zone.nCells;
+        sumFaces += zone.nFaces;
+        sumNodes += zone.nNodes;
+        check_local(zone);
       }
-      const Zone& zone = zones_[static_cast<std::size_t>(z)];
-      if (!check_sizes(zone)) continue;
-      ok_[static_cast<std::size_t>(z)] = true;
-      check_local(zone);
-      gather(zone);
+    }
+    // Pass 2: gather owned cells and nodes by global id (sized by the header, so only once
+    // the header's totals agree with the zones: a corrupt count must not allocate terabytes).
+    globalOk_ = std::find(ok_.begin(), ok_.end(), false) == ok_.end();
+    if (globalOk_ && sumCells != h.nGlobalCells) {
+      ZC_FAIL(-1, "the zones own " << sumCells << " cells but the header says nGlobalCells = "
+                                   << h.nGlobalCells);
+      globalOk_ = false;
+    }
+    if (globalOk_ && (h.nGlobalNodes > sumNodes || h.nGlobalFaces > sumFaces)) {
+      ZC_FAIL(-1, "the header says " << h.nGlobalNodes << " nodes and " << h.nGlobalFaces
+                                     << " faces but the zones hold only " << sumNodes << " and "
+                                     << sumFaces);
+      globalOk_ = false;
+    }
+    if (globalOk_) {
+      ownerZone_.assign(static_cast<std::size_t>(h.nGlobalCells), -1);
+      ownerLocal_.assign(static_cast<std::size_t>(h.nGlobalCells), -1);
+      nodeXyz_.assign(3 * static_cast<std::size_t>(h.nGlobalNodes), 0.0);
+      nodeZones_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0);
+      nodeWeight_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0.0);
+      for (const Zone& zone : zones_)
+        gather(zone);
     }
     check_global_cells();
     for (int z = 0; z < h.nZones; ++z)
@@ -134,6 +163,38 @@ class Checker {
     return true;
   }
 
+  /// Expected shape of one array of a zone.
+  struct Shape {
+    enum Kind { Size, Rows, Groups } kind;
+    std::size_t size; ///< Size: number of elements
+    idx_t rows, cols; ///< Rows: CSR rows and column range; Groups: cols = entities ordered
+  };
+  /// Visitor of visit_zone_arrays() that checks each array against its Shape.
+  struct ShapeChecker {
+    Checker& ck;
+    const Zone& z;
+    const std::map<const void*, Shape>& shapes;
+    bool ok = true;
+    const Shape* find(const char* name, const void* a) {
+      const auto it = shapes.find(a);
+      if (it != shapes.end()) return &it->second;
+      ck.report(z.zoneId,
+                std::string("internal: zone_check has no shape rule for dataset ") + name);
+      ok = false;
+      return nullptr;
+    }
+    template <class T>
+    void array(const char* name, const Array<T>& a) {
+      if (const Shape* s = find(name, &a)) ok &= ck.size_is(z, name, a.size(), s->size);
+    }
+    void csr(const char* name, const Csr& c) {
+      const Shape* s = find(name, &c);
+      if (!s) return;
+      ok &= s->kind == Shape::Groups ? ck.permutation_is(z, name, c, s->cols)
+                                     : ck.csr_is(z, name, c, s->rows, s->cols);
+    }
+  };
+
   bool check_sizes(const Zone& z) {
     const ZoneFileHeader& h = file_->header();
     bool ok = true;
@@ -145,36 +206,52 @@ class Checker {
                             << ", nBoundaryFaces " << z.nBoundaryFaces << ", nNodes " << z.nNodes);
       return false;
     }
+    // The expected shape of every array, keyed by the array's address. The arrays themselves
+    // (and their dataset names) come from visit_zone_arrays(), so an array added to the schema
+    // without a rule here is reported rather than silently skipped.
     const auto nT = static_cast<std::size_t>(z.nTotalCells());
     const auto nF = static_cast<std::size_t>(z.nFaces);
     const auto nN = static_cast<std::size_t>(z.nNodes);
-    ok &= size_is(z, "patchFaceOffsets", z.patchFaceOffsets.size(), h.patches.size() + 1);
-    ok &= size_is(z, "cells/globalId", z.cellGlobalId.size(), nT);
-    ok &= size_is(z, "cells/type", z.cellType.size(), nT);
-    ok &= size_is(z, "cells/volume", z.cellVolume.size(), nT);
-    ok &= size_is(z, "cells/centroid", z.cellCentroid.size(), 3 * nT);
-    ok &= size_is(z, "faces/globalId", z.faceGlobalId.size(), nF);
-    ok &= size_is(z, "faces/owner", z.faceOwner.size(), nF);
-    ok &= size_is(z, "faces/neighbour", z.faceNeighbour.size(), nF);
-    ok &= size_is(z, "faces/area", z.faceArea.size(), 3 * nF);
-    ok &= size_is(z, "faces/centroid", z.faceCentroid.size(), 3 * nF);
-    ok &= size_is(z, "faces/ownerDelta", z.faceOwnerDelta.size(), 3 * nF);
-    ok &= size_is(z, "faces/neighbourDelta", z.faceNeighbourDelta.size(), 3 * nF);
-    ok &= size_is(z, "nodes/globalId", z.nodeGlobalId.size(), nN);
-    ok &= size_is(z, "nodes/xyz", z.nodeXyz.size(), 3 * nN);
-    ok &= csr_is(z, "conn/cellFaces", z.cellFaces, z.nCells, z.nFaces);
-    ok &= size_is(z, "conn/cellFaceSign", z.cellFaceSign.size(),
-                  static_cast<std::size_t>(z.cellFaces.nnz()));
-    ok &= csr_is(z, "conn/cellCells", z.cellCells, z.nCells, z.nTotalCells());
-    ok &= csr_is(z, "conn/cellNodes", z.cellNodes, z.nCells, z.nNodes);
-    ok &= csr_is(z, "conn/faceNodes", z.faceNodes, z.nFaces, z.nNodes);
-    ok &= csr_is(z, "conn/nodeFaces", z.nodeFaces, z.nNodes, z.nFaces);
-    ok &= csr_is(z, "conn/nodeCells", z.nodeCells, z.nNodes, z.nCells);
-    ok &= size_is(z, "conn/nodeCellWeight", z.nodeCellWeight.size(),
-                  static_cast<std::size_t>(z.nodeCells.nnz()));
-    ok &= permutation_is(z, "order/faceColours", z.faceColours, z.nFaces);
-    ok &= permutation_is(z, "order/cellColours", z.cellColours, z.nCells);
-    ok &= permutation_is(z, "order/hyperplanes", z.hyperplanes, z.nCells);
+    std::map<const void*, Shape> shapes;
+    auto size = [&](const auto& a, std::size_t n) { shapes[&a] = Shape{Shape::Size, n, 0, 0}; };
+    auto rows = [&](const Csr& c, idx_t r, idx_t cols) {
+      shapes[&c] = Shape{Shape::Rows, 0, r, cols};
+    };
+    auto groups = [&](const Csr& c, idx_t n) { shapes[&c] = Shape{Shape::Groups, 0, 0, n}; };
+    size(z.patchFaceOffsets, h.patches.size() + 1);
+    size(z.cellGlobalId, nT);
+    size(z.cellType, nT);
+    size(z.cellVolume, nT);
+    size(z.cellCentroid, 3 * nT);
+    size(z.faceGlobalId, nF);
+    for (const auto* a : {&z.faceOwner, &z.faceNeighbour})
+      size(*a, nF);
+    for (const auto* a : {&z.faceArea, &z.faceCentroid, &z.faceOwnerDelta, &z.faceNeighbourDelta})
+      size(*a, 3 * nF);
+    size(z.nodeGlobalId, nN);
+    size(z.nodeXyz, 3 * nN);
+    rows(z.cellFaces, z.nCells, z.nFaces);
+    size(z.cellFaceSign, static_cast<std::size_t>(z.cellFaces.nnz()));
+    rows(z.cellCells, z.nCells, z.nTotalCells());
+    rows(z.cellNodes, z.nCells, z.nNodes);
+    rows(z.faceNodes, z.nFaces, z.nNodes);
+    rows(z.nodeFaces, z.nNodes, z.nFaces);
+    rows(z.nodeCells, z.nNodes, z.nCells);
+    size(z.nodeCellWeight, static_cast<std::size_t>(z.nodeCells.nnz()));
+    groups(z.faceColours, z.nFaces);
+    groups(z.cellColours, z.nCells);
+    groups(z.hyperplanes, z.nCells);
+    for (const ExchangeLists* ex : {&z.cellExchange, &z.nodeExchange}) {
+      const bool cells = ex == &z.cellExchange;
+      const auto nb = static_cast<idx_t>(ex->neighbours.size());
+      size(ex->neighbours, ex->neighbours.size()); // any length; contents checked below
+      rows(ex->send, nb, cells ? z.nCells : z.nNodes);
+      rows(ex->recv, nb, cells ? z.nTotalCells() : z.nNodes);
+    }
+    ShapeChecker sc{*this, z, shapes};
+    visit_zone_arrays(z, sc);
+    ok &= sc.ok;
+
     for (const auto* ex : {&z.cellExchange, &z.nodeExchange}) {
       const bool cells = ex == &z.cellExchange;
       const char* what = cells ? "exchange/cells" : "exchange/nodes";
@@ -188,11 +265,6 @@ class Checker {
           ok = false;
         }
       }
-      const idx_t sendCols = cells ? z.nCells : z.nNodes;
-      ok &=
-          csr_is(z, cells ? "exchange/cells/send" : "exchange/nodes/send", ex->send, nb, sendCols);
-      ok &= csr_is(z, cells ? "exchange/cells/recv" : "exchange/nodes/recv", ex->recv, nb,
-                   cells ? z.nTotalCells() : z.nNodes);
     }
     if (ok) {
       const Array<idx_t>& po = z.patchFaceOffsets;
@@ -400,7 +472,7 @@ class Checker {
 
   void check_global_cells() {
     const ZoneFileHeader& h = file_->header();
-    if (std::find(ok_.begin(), ok_.end(), false) != ok_.end()) return; // already reported
+    if (!globalOk_) return; // already reported
     gidx_t missing = 0;
     for (gidx_t g = 0; g < h.nGlobalCells; ++g)
       if (ownerZone_[g] < 0) {
@@ -469,8 +541,7 @@ class Checker {
         if (l < z.nCells) continue;
         const gidx_t g = z.cellGlobalId[l];
         if (g < 0 || g >= static_cast<gidx_t>(ownerZone_.size())) continue;
-        if (ownerZone_[g] < 0 && std::find(ok_.begin(), ok_.end(), false) != ok_.end())
-          continue; // its owner zone could not be read: already reported
+        if (!globalOk_) continue; // owners unknown: already reported
         if (ownerZone_[g] != q) {
           ZC_FAIL(z.zoneId, "halo cell " << l << " (global " << g << ") is received from zone " << q
                                          << " but owned by zone " << ownerZone_[g]);
@@ -490,7 +561,7 @@ class Checker {
   }
 
   void check_nodes() {
-    if (std::find(ok_.begin(), ok_.end(), false) != ok_.end()) return;
+    if (!globalOk_) return;
     gidx_t bad = 0;
     for (std::size_t g = 0; g < nodeZones_.size(); ++g) {
       if (nodeZones_[g] == 0) {
@@ -519,8 +590,7 @@ class Checker {
   }
 
   void check_uuid() {
-    if (!opt_.checkUuid || std::find(ok_.begin(), ok_.end(), false) != ok_.end() || problems_ > 0)
-      return;
+    if (!opt_.checkUuid || !globalOk_ || problems_ > 0) return;
     const ZoneFileHeader& h = file_->header();
     if (h.meshUuid.empty()) {
       ZC_FAIL(-1, "the header has no mesh UUID");
@@ -546,6 +616,7 @@ class Checker {
   std::vector<real_t> nodeXyz_;
   std::vector<int> nodeZones_;
   std::vector<real_t> nodeWeight_;
+  bool globalOk_ = false; ///< every zone readable and header totals agree: global arrays built
   long problems_ = 0;
 };
 

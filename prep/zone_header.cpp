@@ -2,9 +2,7 @@
 #include "formats/mesh_uuid.hpp"
 #include "prep/zones.hpp"
 
-
 namespace fv {
-
 
 ZoneFileHeader make_zone_header(const Mesh& mesh, const GlobalMesh& g, int nZones) {
   ZoneFileHeader h;
@@ -15,7 +13,8 @@ ZoneFileHeader make_zone_header(const Mesh& mesh, const GlobalMesh& g, int nZone
   h.nGlobalFaces = g.nFaces();
   h.nGlobalNodes = g.nNodes();
   h.patches = g.patches;
-  // The same hash fvprep check and fvrun recompute from the zones (formats/mesh_uuid.hpp).
+  // Geometry + connectivity in the renumbered (global-id) order: the same for any partition,
+  // and recomputable from the zones alone (fvprep check does).
   h.meshUuid = mesh_uuid(g.xyz, g.cellType, g.cellNodes);
   return h;
 }

@@ -5,13 +5,19 @@
 #include "prep/mesh_ids.hpp"
 #include "prep/zone_builder.hpp"
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include <algorithm>
 #include <exception>
 #include <string>
 
 namespace fv {
 
-std::vector<Zone> build_zones(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
-                              const PrepOptions& opts, PrepReport* report) {
+void build_zones_each(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
+                      const PrepOptions& opts, const std::function<void(Zone&&)>& sink,
+                      PrepReport* report) {
   log::Phase phase("building zones");
   const idx_t nc = g.nCells();
   FV_VERIFY(nParts >= 1, "build_zones: " << nParts << " parts requested");
@@ -42,20 +48,31 @@ std::vector<Zone> build_zones(const GlobalMesh& g, const std::vector<idx_t>& cel
       partCells[fill[partOf[c]]++] = c;
   }
 
-  std::vector<Zone> zones(static_cast<std::size_t>(nParts));
+  // Zones are built in batches of one per thread and handed to the sink in zone order, so at
+  // most nThreads zones are in memory at once.
+  int nThreads = 1;
+#if defined(_OPENMP)
+  nThreads = omp_get_max_threads();
+#endif
+  const int batch = std::max(1, std::min(nThreads, nParts));
+  std::vector<ZoneScratch> scratch(static_cast<std::size_t>(batch));
   std::vector<ZoneReport> reports(static_cast<std::size_t>(nParts));
-  std::string firstError;
-  int firstErrorZone = nParts;
-#pragma omp parallel
-  {
-    ZoneScratch scratch;
-    scratch.cellLocal.assign(static_cast<std::size_t>(nc), kNone);
-    scratch.nodeLocal.assign(static_cast<std::size_t>(g.nNodes()), kNone);
-#pragma omp for schedule(dynamic, 1)
-    for (int p = 0; p < nParts; ++p) {
+  std::vector<Zone> zones(static_cast<std::size_t>(batch));
+  for (int first = 0; first < nParts; first += batch) {
+    const int last = std::min(nParts, first + batch);
+    std::string firstError;
+    int firstErrorZone = nParts;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(batch)
+    for (int p = first; p < last; ++p) {
+      ZoneScratch& s = scratch[static_cast<std::size_t>(p - first)];
       try {
-        zones[p] = build_one_zone(g, partOf, partCells.data() + partCount[p],
-                                  partCount[p + 1] - partCount[p], p, opts, scratch, reports[p]);
+        if (s.cellLocal.empty()) {
+          s.cellLocal.assign(static_cast<std::size_t>(nc), kNone);
+          s.nodeLocal.assign(static_cast<std::size_t>(g.nNodes()), kNone);
+        }
+        zones[static_cast<std::size_t>(p - first)] =
+            build_one_zone(g, partOf, partCells.data() + partCount[p],
+                           partCount[p + 1] - partCount[p], p, opts, s, reports[p]);
       } catch (const std::exception& e) {
 #pragma omp critical(fv_zones_error)
         if (p < firstErrorZone) {
@@ -64,13 +81,35 @@ std::vector<Zone> build_zones(const GlobalMesh& g, const std::vector<idx_t>& cel
         }
       }
     }
+    FV_VERIFY(firstError.empty(), firstError);
+    for (int p = first; p < last; ++p) {
+      sink(std::move(zones[static_cast<std::size_t>(p - first)]));
+      zones[static_cast<std::size_t>(p - first)] = Zone();
+    }
   }
-  FV_VERIFY(firstError.empty(), firstError);
   if (report) {
     report->zones = std::move(reports);
     report->add_phase("building zones", phase.seconds());
   }
+}
+
+std::vector<Zone> build_zones(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
+                              const PrepOptions& opts, PrepReport* report) {
+  std::vector<Zone> zones;
+  zones.reserve(static_cast<std::size_t>(std::max(nParts, 0)));
+  build_zones_each(
+      g, cellPart, nParts, opts, [&](Zone&& z) { zones.push_back(std::move(z)); }, report);
   return zones;
+}
+
+std::vector<idx_t> parts_in_mesh_order(const GlobalMesh& g, const std::vector<idx_t>& partGlobal) {
+  FV_VERIFY(static_cast<idx_t>(partGlobal.size()) == g.nCells(),
+            "parts_in_mesh_order: " << partGlobal.size() << " parts for " << g.nCells()
+                                    << " cells");
+  std::vector<idx_t> part(partGlobal.size());
+  for (idx_t c = 0; c < g.nCells(); ++c)
+    part[g.cellMesh[c]] = partGlobal[c];
+  return part;
 }
 
 std::vector<Zone> build_zones(const Mesh& mesh, const std::vector<idx_t>& cellPart, int nParts,

@@ -9,6 +9,7 @@
 #include "prep/prep_options.hpp"
 #include "prep/prep_report.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace fv {
@@ -27,14 +28,24 @@ namespace fv {
 std::vector<Zone> build_zones(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
                               const PrepOptions& opts, PrepReport* report = nullptr);
 
+/// The same, handing each zone to `sink` (called on the calling thread, in zone order) instead of
+/// keeping them: zones are built in batches of one per OpenMP thread, so at most that many are
+/// in memory at once (fvprep streams them into the zone file).
+void build_zones_each(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
+                      const PrepOptions& opts, const std::function<void(Zone&&)>& sink,
+                      PrepReport* report = nullptr);
+
 /// Convenience: build_global_mesh() then build_zones() (report gets every phase).
 std::vector<Zone> build_zones(const Mesh& mesh, const std::vector<idx_t>& cellPart, int nParts,
                               const PrepOptions& opts, PrepReport* report = nullptr);
 
-/// The file header for the zones of g: counts, patches, source mesh, creator and a mesh uuid
-/// (hash of node coordinates, cell shapes and cell nodes in the renumbered order, so it depends
-/// on the mesh and the renumbering but not on the partitioning). commandLine/options are left
-/// for fvprep to fill.
+/// Converts a part vector in the renumbered global order (e.g. partition_cells(g.cellCells))
+/// to the fv::Mesh order build_zones() takes: result[g.cellMesh[c]] = partGlobal[c].
+std::vector<idx_t> parts_in_mesh_order(const GlobalMesh& g, const std::vector<idx_t>& partGlobal);
+
+/// The file header for the zones of g: counts, patches, source mesh, creator and the mesh UUID
+/// (formats/mesh_uuid.hpp over g's renumbered nodes and cells: it depends on the mesh and the
+/// renumbering, not on the partitioning). commandLine/options are left for fvprep to fill.
 ZoneFileHeader make_zone_header(const Mesh& mesh, const GlobalMesh& g, int nZones);
 
 } // namespace fv

@@ -74,7 +74,8 @@ void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* 
 void rk_stage(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* dt, real_t dtGlobal,
               const real_t* U0, const real_t* U, const real_t* R, real_t* Unew);
 
-/// Cell loop: acc += w * R (classical RK4 accumulation of stage residuals).
-void accumulate(const ZoneView& z, real_t w, const real_t* R, real_t* acc);
+/// Cell loop: acc = keep * acc + w * R (classical RK4 accumulation of stage residuals;
+/// keep = 0 starts the sum).
+void accumulate(const ZoneView& z, real_t keep, real_t w, const real_t* R, real_t* acc);
 
 } // namespace fv::kernels

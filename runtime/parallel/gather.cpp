@@ -186,8 +186,62 @@ SortedValues gather_sorted(MPI_Comm comm, const gidx_t* ids, const real_t* value
   return out;
 }
 
-GlobalMesh gather_mesh(MPI_Comm comm, const Zone& z, gidx_t n_global_nodes, gidx_t n_global_cells,
-                       int root) {
+SurfacePatchData gather_surface(MPI_Comm comm, const Zone& z, idx_t patch,
+                                const std::string& patch_name,
+                                const std::vector<SurfaceColumn>& columns, int root) {
+  std::ostringstream bad;
+  bool ok = patch >= 0 && patch < z.nPatches();
+  if (!ok) bad << "gather_surface: zone " << z.zoneId << " has no patch " << patch;
+  const idx_t b = ok ? z.patchFaceOffsets[patch] : 0, e = ok ? z.patchFaceOffsets[patch + 1] : 0;
+  if (ok && (b < 0 || e < b || e > z.nBoundaryFaces ||
+             z.faceGlobalId.size() < static_cast<std::size_t>(e) ||
+             z.faceCentroid.size() < 3 * static_cast<std::size_t>(e) ||
+             z.faceArea.size() < 3 * static_cast<std::size_t>(e))) {
+    ok = false;
+    bad << "gather_surface: zone " << z.zoneId << ": patch " << patch_name << " faces [" << b
+        << ", " << e << ") do not fit the face arrays";
+  }
+  const idx_t n = e - b;
+  for (const SurfaceColumn& c : columns)
+    if (ok && c.values.size() != static_cast<std::size_t>(n)) {
+      ok = false;
+      bad << "gather_surface: zone " << z.zoneId << ": column " << c.name << " has "
+          << c.values.size() << " values for the " << n << " faces of patch " << patch_name;
+    }
+  check_all(comm, ok, bad.str());
+  const int k = 6 + static_cast<int>(columns.size());
+  std::vector<gidx_t> ids(z.faceGlobalId.begin() + b, z.faceGlobalId.begin() + e);
+  std::vector<real_t> vals;
+  vals.reserve(static_cast<std::size_t>(n) * k);
+  for (idx_t f = b; f < e; ++f) {
+    vals.insert(vals.end(), z.faceCentroid.begin() + 3 * f, z.faceCentroid.begin() + 3 * f + 3);
+    vals.insert(vals.end(), z.faceArea.begin() + 3 * f, z.faceArea.begin() + 3 * f + 3);
+    for (const SurfaceColumn& c : columns)
+      vals.push_back(c.values[f - b]);
+  }
+  SortedValues s = gather_sorted(comm, ids.data(), vals.data(), n, k, root);
+  SurfacePatchData out;
+  if (comm_rank(comm) != root) return out;
+  out.patch = patch_name;
+  out.faceGlobalId = std::move(s.ids);
+  const std::size_t m = out.faceGlobalId.size();
+  out.centroid.resize(3 * m);
+  out.area.resize(3 * m);
+  out.columns = columns;
+  for (auto& c : out.columns)
+    c.values.resize(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    const real_t* v = s.values.data() + i * k;
+    std::copy_n(v, 3, out.centroid.data() + 3 * i);
+    std::copy_n(v + 3, 3, out.area.data() + 3 * i);
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      out.columns[c].values[i] = v[6 + c];
+  }
+  return out;
+}
+
+SolutionMesh gather_mesh(MPI_Comm comm, const Zone& z, gidx_t n_global_nodes, gidx_t n_global_cells,
+                         int root) {
   const int rank = comm_rank(comm), size = comm_size(comm);
   // ---- local: nodes and a cell stream [globalId, type, length, entries...] per owned cell
   std::ostringstream bad;
@@ -243,7 +297,7 @@ GlobalMesh gather_mesh(MPI_Comm comm, const Zone& z, gidx_t n_global_nodes, gidx
 
   const std::vector<gidx_t> node_ids(z.nodeGlobalId.begin(), z.nodeGlobalId.end());
   const std::vector<real_t> xyz(z.nodeXyz.begin(), z.nodeXyz.end());
-  GlobalMesh mesh;
+  SolutionMesh mesh;
   FirstError err;
   if (rank != root) {
     send_vector(comm, node_ids, root, kTagIds);

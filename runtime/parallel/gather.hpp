@@ -11,6 +11,7 @@
 /// exceeds an int even for meshes with more than 2^31 values in total.
 #include "common/zone.hpp"
 #include "formats/solution_file.hpp"
+#include "formats/surface_file.hpp"
 
 #include <mpi.h>
 #include <vector>
@@ -37,11 +38,20 @@ struct SortedValues {
 SortedValues gather_sorted(MPI_Comm comm, const gidx_t* ids, const real_t* values, idx_t n, int k,
                            int root = 0);
 
+/// One patch's faces on root for write_surface_csv(): global face ids (ascending), centroids and
+/// area vectors (out of the fluid) from the zone's boundary faces of patch `patch`, and the
+/// caller's per-face columns (`columns[i].values` has one value per face of the patch in this
+/// zone, in local face order; names and order must be the same on every rank). Other ranks
+/// get an empty SurfacePatchData.
+SurfacePatchData gather_surface(MPI_Comm comm, const Zone& zone, idx_t patch,
+                                const std::string& patch_name,
+                                const std::vector<SurfaceColumn>& columns, int root = 0);
+
 /// Assembles the global mesh on root from every zone's owned cells and nodes: node
 /// coordinates by nodeGlobalId, cell types and cellNodes (CGNS order) by cellGlobalId,
 /// polyhedra as outward face streams (from cellFaces, cellFaceSign, faceNodes). Nodes shared
-/// by zones must have identical coordinates. Other ranks get an empty GlobalMesh.
-GlobalMesh gather_mesh(MPI_Comm comm, const Zone& zone, gidx_t n_global_nodes,
-                       gidx_t n_global_cells, int root = 0);
+/// by zones must have identical coordinates. Other ranks get an empty SolutionMesh.
+SolutionMesh gather_mesh(MPI_Comm comm, const Zone& zone, gidx_t n_global_nodes,
+                         gidx_t n_global_cells, int root = 0);
 
 } // namespace fv::parallel

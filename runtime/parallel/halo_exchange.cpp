@@ -1,9 +1,10 @@
 #include "runtime/parallel/halo_exchange.hpp"
 
 #include "common/error.hpp"
-#include "runtime/backend/device_buffer.hpp"
 #include "runtime/backend/forall.hpp"
+#include "runtime/backend/memory.hpp"
 #include "runtime/backend/mpi_cuda.hpp"
+#include "runtime/backend/pinned_buffer.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/mpi_util.hpp"
 
@@ -87,9 +88,9 @@ struct HaloExchange::Impl {
   int max_k = 1;
   std::vector<int> neighbours;
   std::vector<idx_t> send_off, recv_off; // CSR offsets (host)
-  DeviceBuffer<idx_t> send_idx, recv_idx;
-  DeviceBuffer<real_t> send_dev, recv_dev;
-  HostBuffer<real_t> send_host, recv_host; // staging (CUDA device + HostStaged only)
+  DeviceArray<idx_t> send_idx, recv_idx;
+  DeviceArray<real_t> send_dev, recv_dev;
+  PinnedBuffer<real_t> send_host, recv_host; // staging (CUDA device + HostStaged only)
   std::vector<MPI_Request> recv_req, send_req;
   halo_kernels::Fields fields;
   bool in_flight = false;
@@ -211,30 +212,31 @@ HaloExchange::HaloExchange(MPI_Comm comm, const ExchangeLists& lists, idx_t n_en
   m.neighbours.assign(lists.neighbours.begin(), lists.neighbours.end());
   m.send_off = lists.neighbours.empty() ? std::vector<idx_t>{0} : lists.send.offsets().to_vector();
   m.recv_off = lists.neighbours.empty() ? std::vector<idx_t>{0} : lists.recv.offsets().to_vector();
-  m.send_idx = DeviceBuffer<idx_t>(static_cast<std::size_t>(m.n_send()), m.device, "halo lists");
-  m.recv_idx = DeviceBuffer<idx_t>(static_cast<std::size_t>(m.n_recv()), m.device, "halo lists");
-  m.send_idx.copy_from_host(lists.send.indices().data(), m.send_idx.size());
-  m.recv_idx.copy_from_host(lists.recv.indices().data(), m.recv_idx.size());
+  m.send_idx = DeviceArray<idx_t>(lists.send.indices().data(), static_cast<std::size_t>(m.n_send()),
+                                  "halo send list");
+  m.recv_idx = DeviceArray<idx_t>(lists.recv.indices().data(), static_cast<std::size_t>(m.n_recv()),
+                                  "halo receive list");
   const std::size_t ns = static_cast<std::size_t>(m.n_send()) * max_components;
   const std::size_t nr = static_cast<std::size_t>(m.n_recv()) * max_components;
-  m.send_dev = DeviceBuffer<real_t>(ns, m.device, "halo send buffer");
-  m.recv_dev = DeviceBuffer<real_t>(nr, m.device, "halo receive buffer");
+  m.send_dev = DeviceArray<real_t>(ns, "halo send buffer");
+  m.recv_dev = DeviceArray<real_t>(nr, "halo receive buffer");
   if (m.staged()) {
-    m.send_host = HostBuffer<real_t>(ns, m.device, "halo send buffer");
-    m.recv_host = HostBuffer<real_t>(nr, m.device, "halo receive buffer");
+    m.send_host = PinnedBuffer<real_t>(ns, m.device, "halo send buffer");
+    m.recv_host = PinnedBuffer<real_t>(nr, m.device, "halo receive buffer");
   }
 }
 
 HaloExchange::~HaloExchange() {
-  // An exchange abandoned by an exception: complete the requests so that MPI does not write
-  // into freed buffers (peers are aborting or erroring out as well).
   if (impl_ && impl_->in_flight) {
+    // Abandoned by an exception between begin() and finish(): the peers may never match these
+    // messages (they are failing too), so waiting could hang, and MPI may still touch the
+    // buffers, so freeing them is unsafe. Release the requests and leak the buffers: the
+    // program is about to end with an error anyway.
     for (MPI_Request& r : impl_->recv_req)
-      if (r != MPI_REQUEST_NULL) MPI_Cancel(&r);
-    MPI_Waitall(static_cast<int>(impl_->recv_req.size()), impl_->recv_req.data(),
-                MPI_STATUSES_IGNORE);
-    MPI_Waitall(static_cast<int>(impl_->send_req.size()), impl_->send_req.data(),
-                MPI_STATUSES_IGNORE);
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    for (MPI_Request& r : impl_->send_req)
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    (void)impl_.release();
   }
 }
 
@@ -271,9 +273,9 @@ void HaloExchange::begin(const std::vector<FieldView>& fields) {
   halo_kernels::pack(m.pack_label.c_str(), m.n_send(), m.send_idx.data(), m.send_dev.data(), f);
   const std::size_t bytes = static_cast<std::size_t>(m.n_send()) * f.ktot * sizeof(real_t);
   if (m.staged())
-    backend::copy_to_host(m.send_host.data(), m.send_dev.data(), bytes, m.device);
+    backend::copy_to_host(m.device, m.send_host.data(), m.send_dev.data(), bytes);
   else
-    backend::synchronize(m.device); // MPI reads the device buffer: packing must be complete
+    backend::synchronize(); // MPI reads the device buffer: packing must be complete
   for (std::size_t k = 0; k < nn; ++k) {
     const idx_t b = m.send_off[k], n = m.send_off[k + 1] - b;
     if (n > 0)
@@ -283,15 +285,22 @@ void HaloExchange::begin(const std::vector<FieldView>& fields) {
   m.in_flight = true;
 }
 
+void HaloExchange::progress() {
+  Impl& m = *impl_;
+  if (!m.in_flight) return;
+  int done = 0;
+  MPI_Testall(static_cast<int>(m.recv_req.size()), m.recv_req.data(), &done, MPI_STATUSES_IGNORE);
+  MPI_Testall(static_cast<int>(m.send_req.size()), m.send_req.data(), &done, MPI_STATUSES_IGNORE);
+}
+
 void HaloExchange::finish() {
   Impl& m = *impl_;
   FV_VERIFY(m.in_flight, m.name << " halo exchange: finish() without begin()");
   const halo_kernels::Fields f = m.fields;
   MPI_Waitall(static_cast<int>(m.recv_req.size()), m.recv_req.data(), MPI_STATUSES_IGNORE);
   if (m.staged())
-    backend::copy_to_device(m.recv_dev.data(), m.recv_host.data(),
-                            static_cast<std::size_t>(m.n_recv()) * f.ktot * sizeof(real_t),
-                            m.device);
+    backend::copy_to_device(m.device, m.recv_dev.data(), m.recv_host.data(),
+                            static_cast<std::size_t>(m.n_recv()) * f.ktot * sizeof(real_t));
   if (m.mode == HaloMode::Copy) {
     halo_kernels::unpack_copy(m.unpack_label.c_str(), m.n_recv(), m.recv_idx.data(),
                               m.recv_dev.data(), f);
@@ -304,7 +313,7 @@ void HaloExchange::finish() {
   }
   MPI_Waitall(static_cast<int>(m.send_req.size()), m.send_req.data(), MPI_STATUSES_IGNORE);
   // CUDA-aware: the next begin() may receive into recv_dev, which unpack still reads.
-  if (m.transport == Transport::CudaAware) backend::synchronize(m.device);
+  if (m.transport == Transport::CudaAware) backend::synchronize();
   m.in_flight = false;
 }
 

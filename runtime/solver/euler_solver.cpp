@@ -192,12 +192,10 @@ IterationStats EulerSolver::step() {
   case TimeScheme::Rk4: { // classical: U = U0 + dt/6 (k1 + 2 k2 + 2 k3 + k4)
     const real_t c[4] = {0.5, 0.5, 1.0, 0.0};
     const real_t w[4] = {1.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0, 1.0 / 6.0};
-    std::vector<real_t> zero(acc_.size(), 0.0);
-    acc_.assign(zero.data());
     for (int s = 0; s < 4; ++s) {
       compute_residual(U);
       if (s == 0) measure(st); // residual of the state at the start of the step
-      kernels::accumulate(z, w[s], R_.data(), acc_.data());
+      kernels::accumulate(z, s == 0 ? 0.0 : 1.0, w[s], R_.data(), acc_.data());
       if (s < 3)
         kernels::rk_stage(z, 0.0, 1.0, c[s], dt_.data(), dtGlobal, U0, U0, R_.data(), U);
       else

@@ -13,6 +13,10 @@
 #include <set>
 #include <tuple>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 namespace fv {
 namespace {
 
@@ -276,6 +280,26 @@ TEST(Generator, InvalidOptionsAreUsageErrors) {
   EXPECT_EQ(parse_gen_cells("prism"), GenCells::Prism);
   EXPECT_EQ(parse_mesh_family("wedge"), MeshFamily::Wedge);
 }
+
+#if defined(_OPENMP)
+// The shuffled numbering and the perturbation are pure functions of the seed: the mesh does
+// not depend on the number of threads.
+TEST(Generator, IndependentOfThreadCount) {
+  GenOptions o = options(MeshFamily::Channel, GenCells::Mixed, {12, 5, 4});
+  o.shuffle = true;
+  o.perturb = 0.2;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const Mesh a = generate_mesh(o);
+  omp_set_num_threads(3);
+  const Mesh b = generate_mesh(o);
+  omp_set_num_threads(threads);
+  EXPECT_EQ(a.xyz, b.xyz);
+  EXPECT_TRUE(a.cellNodes == b.cellNodes);
+  EXPECT_EQ(a.cellType, b.cellType);
+  EXPECT_TRUE(a.bfaceNodes == b.bfaceNodes);
+}
+#endif
 
 TEST(IndexPermutation, IsABijectionWithInverse) {
   for (std::int64_t n : {1, 2, 3, 17, 64, 1000, 4097}) {

@@ -5,11 +5,14 @@
 #include "common/error.hpp"
 #include "formats/restart_file.hpp"
 #include "formats/solution_file.hpp"
+#include "formats/surface_file.hpp"
 #include "runtime/parallel/gather.hpp"
 #include "runtime/parallel/mpi_util.hpp"
+#include "runtime/parallel/solution_output.hpp"
 #include "tests/parallel/chain_zones.hpp"
 #include "tests/testing/testing.hpp"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -115,7 +118,7 @@ TEST(Gather, GlobalMeshMatchesTheChainAndWritesASolution) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const Zone z = fv::testing::make_chain_zone(kCells, comm_size(comm), comm_rank(comm));
   const gidx_t n_nodes = 4 * (kCells + 1);
-  const GlobalMesh mesh = parallel::gather_mesh(comm, z, n_nodes, kCells);
+  const SolutionMesh mesh = parallel::gather_mesh(comm, z, n_nodes, kCells);
   const auto mine = owned_values(z);
   const auto u = parallel::gather_cells(comm, z, mine.data(), kVars, kCells);
   if (comm_rank(comm) != 0) {
@@ -162,6 +165,88 @@ TEST(Gather, SparseIdsAreSortedOnRoot) {
   }
 }
 
+TEST(Gather, SurfacePatchesInGlobalFaceOrder) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  Zone z = fv::testing::make_chain_zone(kCells, comm_size(comm), comm_rank(comm));
+  fv::testing::add_chain_boundary_faces(z, kCells);
+  auto cp_of = [](gidx_t face) { return 0.001 * static_cast<real_t>(face) - 0.5; };
+  for (idx_t p = 0; p < 2; ++p) {
+    std::vector<SurfaceColumn> cols = {{"Cp", {}}, {"p", {}}};
+    for (idx_t f = z.patchFaceOffsets[p]; f < z.patchFaceOffsets[p + 1]; ++f) {
+      cols[0].values.push_back(cp_of(z.faceGlobalId[f]));
+      cols[1].values.push_back(1e5 + static_cast<real_t>(z.faceGlobalId[f]));
+    }
+    const std::string name = p == 0 ? "wall" : "ends";
+    const SurfacePatchData s = parallel::gather_surface(comm, z, p, name, cols);
+    if (comm_rank(comm) != 0) {
+      EXPECT_EQ(s.nFaces(), 0u);
+      continue;
+    }
+    EXPECT_EQ(s.patch, name);
+    const gidx_t first = p == 0 ? 0 : 4 * kCells, count = p == 0 ? 4 * kCells : 2;
+    ASSERT_EQ(s.nFaces(), static_cast<std::size_t>(count));
+    for (gidx_t i = 0; i < count; ++i) {
+      const gidx_t id = first + i;
+      EXPECT_EQ(s.faceGlobalId[i], id);
+      EXPECT_EQ(s.columns[0].values[i], cp_of(id));
+      EXPECT_EQ(s.columns[1].values[i], 1e5 + static_cast<real_t>(id));
+      const real_t ax = s.area[3 * i], ay = s.area[3 * i + 1], az = s.area[3 * i + 2];
+      EXPECT_EQ(ax * ax + ay * ay + az * az, 1.0);
+      // Outward: the area vector points from the chain's axis (y = z = 0.5) to the face,
+      // or along x at the ends.
+      const real_t cx = s.centroid[3 * i], cy = s.centroid[3 * i + 1] - 0.5,
+                   cz = s.centroid[3 * i + 2] - 0.5;
+      EXPECT_GT(p == 0 ? ay * cy + az * cz : ax * (cx - kCells / 2.0), 0.0) << "face " << id;
+    }
+    const std::string path = fv::testing::scratch_dir() + "/surface_" + name + ".csv";
+    write_surface_csv(path, s);
+  }
+  std::vector<SurfaceColumn> wrong = {{"Cp", {1.0}}};
+  EXPECT_THROW(parallel::gather_surface(comm, z, 0, "wall", wrong), Error);
+  EXPECT_THROW(parallel::gather_surface(comm, z, 2, "nothing", {}), Error);
+}
+
+TEST(Gather, PolyhedraBecomeOutwardFaceStreams) {
+  // One zone on MPI_COMM_SELF: a unit cube stored as a polyhedron whose 6 faces are given with
+  // mixed orientation (cellFaceSign -1 marks a face whose stored normal points into the cell).
+  static constexpr int kHexFaces[6][4] = {{0, 3, 2, 1}, {0, 1, 5, 4}, {1, 2, 6, 5},
+                                          {2, 3, 7, 6}, {0, 4, 7, 3}, {4, 5, 6, 7}};
+  Zone z;
+  z.nCells = 1;
+  z.nNodes = 8;
+  z.nFaces = z.nBoundaryFaces = 6;
+  z.cellGlobalId = Array<gidx_t>{0};
+  z.cellType = Array<std::int8_t>{static_cast<std::int8_t>(CellType::Polyhedron)};
+  std::vector<gidx_t> node_gid = {7, 6, 5, 4, 3, 2, 1, 0}; // local node i is global 7 - i
+  z.nodeGlobalId = Array<gidx_t>(std::vector<gidx_t>(node_gid));
+  z.nodeXyz = Array<real_t>{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
+  z.cellNodes = Csr(Array<idx_t>{0, 8}, Array<idx_t>{0, 1, 2, 3, 4, 5, 6, 7});
+  std::vector<idx_t> fn;
+  std::vector<std::int8_t> sign;
+  for (int f = 0; f < 6; ++f) {
+    const bool flip = f % 2 == 1; // store every other face reversed
+    for (int k = 0; k < 4; ++k)
+      fn.push_back(kHexFaces[f][flip ? 3 - k : k]);
+    sign.push_back(flip ? -1 : 1);
+  }
+  z.faceNodes = Csr(Array<idx_t>{0, 4, 8, 12, 16, 20, 24}, Array<idx_t>(std::move(fn)));
+  z.cellFaces = Csr(Array<idx_t>{0, 6}, Array<idx_t>{0, 1, 2, 3, 4, 5});
+  z.cellFaceSign = Array<std::int8_t>(std::move(sign));
+  const SolutionMesh m = parallel::gather_mesh(MPI_COMM_SELF, z, 8, 1);
+  std::vector<gidx_t> expected = {6};
+  for (const auto& f : kHexFaces) {
+    expected.push_back(4);
+    for (int v : f)
+      expected.push_back(node_gid[v]);
+  }
+  EXPECT_EQ(m.cellNodes, expected);
+  EXPECT_EQ(m.cellType, std::vector<CellType>{CellType::Polyhedron});
+  // Global node g is local node 7 - g.
+  for (gidx_t g = 0; g < 8; ++g)
+    for (int d = 0; d < 3; ++d)
+      EXPECT_EQ(m.nodeXyz[3 * g + d], z.nodeXyz[3 * (7 - g) + d]);
+}
+
 TEST(Gather, InconsistentZonesFailOnEveryRankWithoutHanging) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int rank = comm_rank(comm), size = comm_size(comm);
@@ -185,4 +270,72 @@ TEST(Gather, InconsistentZonesFailOnEveryRankWithoutHanging) {
   std::vector<real_t> too_small(kVars, 0.0); // root claims a 1-cell global array
   EXPECT_THROW(parallel::scatter_cells(comm, z, too_small.data(), kVars, 1, owned.data()), Error);
   EXPECT_THROW(parallel::gather_mesh(comm, z, 4 * (kCells + 1), kCells), Error);
+}
+
+TEST(SolutionOutput, CollectiveWritesAndRestartRoundTrip) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  Zone z = fv::testing::make_chain_zone(kCells, comm_size(comm), comm_rank(comm));
+  fv::testing::add_chain_boundary_faces(z, kCells);
+  const std::string dir = shared_scratch(comm);
+  parallel::SolutionOutput out(comm, z, 4 * (kCells + 1), kCells, "chain-uuid");
+
+  const auto u = owned_values(z);
+  std::vector<real_t> rho;
+  for (idx_t c = 0; c < z.nCells; ++c)
+    rho.push_back(u[c * kVars]);
+  for (int pass = 0; pass < 2; ++pass) // the second write reuses the cached global mesh
+    out.write_solution(dir + "/flow.h5", {{"rho", 1, rho}, {"U", kVars, u}}, 10 + pass, 0.5,
+                       "cfl = 2");
+  if (comm_rank(comm) == 0) {
+    const SolutionData back = read_solution(dir + "/flow.h5");
+    EXPECT_EQ(back.info.iteration, 11);
+    EXPECT_EQ(back.info.meshUuid, "chain-uuid");
+    EXPECT_EQ(back.mesh.nCells(), kCells);
+    ASSERT_EQ(back.fields.size(), 2u);
+    for (gidx_t g = 0; g < kCells; ++g) {
+      EXPECT_EQ(back.fields[0].values[g * kVars + 2], value_of(g, 2)); // "U" sorts first
+      EXPECT_EQ(back.fields[1].values[g], value_of(g, 0));
+    }
+  }
+
+  out.write_restart(dir + "/restart.h5", u.data(), kVars, 42, 1.25, "cfl = 2");
+  std::vector<real_t> back(u.size(), 0.0);
+  const SolutionInfo info = out.read_restart(dir + "/restart.h5", back.data(), kVars);
+  EXPECT_EQ(back, u);
+  EXPECT_EQ(info.iteration, 42);
+  EXPECT_EQ(info.time, 1.25);
+  EXPECT_EQ(info.config, "cfl = 2");
+
+  out.write_surfaces(dir + "/surface", {0, 1}, {"wall", "ends"}, [&](idx_t p) {
+    std::vector<SurfaceColumn> cols = {{"Cp", {}}};
+    for (idx_t f = z.patchFaceOffsets[p]; f < z.patchFaceOffsets[p + 1]; ++f)
+      cols[0].values.push_back(static_cast<real_t>(z.faceGlobalId[f]));
+    return cols;
+  });
+  if (comm_rank(comm) == 0) {
+    EXPECT_TRUE(std::filesystem::exists(dir + "/surface_wall.csv"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/surface_ends.csv"));
+  }
+}
+
+TEST(SolutionOutput, FailuresOnTheWritingRankReachEveryRank) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const Zone z = fv::testing::make_chain_zone(kCells, comm_size(comm), comm_rank(comm));
+  const std::string dir = shared_scratch(comm);
+  parallel::SolutionOutput out(comm, z, 4 * (kCells + 1), kCells, "chain-uuid");
+  const auto u = owned_values(z);
+  EXPECT_THROW(out.write_restart(dir + "/no-such-dir/restart.h5", u.data(), kVars, 1, 0, ""),
+               Error);
+  std::vector<real_t> back(u.size());
+  EXPECT_THROW(out.read_restart(dir + "/missing.h5", back.data(), kVars), Error);
+  out.write_restart(dir + "/restart.h5", u.data(), kVars, 1, 0, "");
+  parallel::SolutionOutput other(comm, z, 4 * (kCells + 1), kCells, "another-mesh");
+  try {
+    other.read_restart(dir + "/restart.h5", back.data(), kVars);
+    ADD_FAILURE() << "restart of another mesh accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("another-mesh"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(out.read_restart(dir + "/restart.h5", back.data(), 4), Error);
+  EXPECT_THROW(out.write_solution(dir + "/flow.h5", {{"rho", 1, {1.0}}}, 1, 0, ""), Error);
 }

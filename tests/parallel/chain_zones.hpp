@@ -105,4 +105,51 @@ inline Zone make_chain_zone(gidx_t n, int parts, int part) {
   return z;
 }
 
+/// Adds the boundary faces of zone `part` (only those: nFaces = nBoundaryFaces, no interior
+/// faces) in two patches: patch 0 "wall" = the 4 side faces of every owned cell (global face id
+/// 4g + s; s: y=0, y=1, z=0, z=1), patch 1 "ends" = x = 0 (id 4n) and x = n (id 4n + 1).
+/// Area vectors point out of the chain, |S| = 1 m^2.
+inline void add_chain_boundary_faces(Zone& z, gidx_t n) {
+  static constexpr real_t kSide[4][6] = {// centroid (y, z), normal (x, y, z)
+                                         {0, 0.5, 0, -1, 0},
+                                         {1, 0.5, 0, 1, 0},
+                                         {0.5, 0, 0, 0, -1},
+                                         {0.5, 1, 0, 0, 1}};
+  std::vector<gidx_t> ids;
+  std::vector<real_t> centroid, area;
+  std::vector<idx_t> owner;
+  for (idx_t c = 0; c < z.nCells; ++c) {
+    const gidx_t g = z.cellGlobalId[c];
+    for (int s = 0; s < 4; ++s) {
+      ids.push_back(4 * g + s);
+      centroid.insert(centroid.end(), {g + 0.5, kSide[s][0], kSide[s][1]});
+      area.insert(area.end(), {kSide[s][2], kSide[s][3], kSide[s][4]});
+      owner.push_back(c);
+    }
+  }
+  const idx_t n_wall = static_cast<idx_t>(ids.size());
+  for (idx_t c = 0; c < z.nCells; ++c) {
+    const gidx_t g = z.cellGlobalId[c];
+    if (g == 0) {
+      ids.push_back(4 * n);
+      centroid.insert(centroid.end(), {0.0, 0.5, 0.5});
+      area.insert(area.end(), {-1.0, 0.0, 0.0});
+      owner.push_back(c);
+    }
+    if (g == n - 1) {
+      ids.push_back(4 * n + 1);
+      centroid.insert(centroid.end(), {static_cast<real_t>(n), 0.5, 0.5});
+      area.insert(area.end(), {1.0, 0.0, 0.0});
+      owner.push_back(c);
+    }
+  }
+  z.nBoundaryFaces = z.nFaces = static_cast<idx_t>(ids.size());
+  z.patchFaceOffsets = Array<idx_t>{0, n_wall, z.nFaces};
+  z.faceGlobalId = Array<gidx_t>(std::move(ids));
+  z.faceCentroid = Array<real_t>(std::move(centroid));
+  z.faceArea = Array<real_t>(std::move(area));
+  z.faceOwner = Array<idx_t>(std::move(owner));
+  z.faceNeighbour = Array<idx_t>(static_cast<std::size_t>(z.nFaces), kNone);
+}
+
 } // namespace fv::testing

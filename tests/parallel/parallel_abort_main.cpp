@@ -2,6 +2,8 @@
 // the others wait for it inside a halo exchange or at a collective check.
 //   parallel_abort exchange   rank 1 throws before sending; rank 0 waits in finish():
 //                             run_mpi_main must abort all ranks with one message.
+//   parallel_abort inflight   rank 1 throws between begin() and finish() (its messages are in
+//                             flight): the abandoned exchange must not hang in its destructor.
 //   parallel_abort collective rank 1 fails a parallel::check_all(): every rank throws the same
 //                             error and the program ends cleanly with exit code 1.
 #include "common/error.hpp"
@@ -15,8 +17,8 @@
 int main(int argc, char** argv) {
   return fv::parallel::run_mpi_main("parallel_abort", argc, argv, [&] {
     const std::string mode = argc > 1 ? argv[1] : "";
-    FV_VERIFY_USAGE(mode == "exchange" || mode == "collective",
-                    "usage: parallel_abort exchange|collective");
+    FV_VERIFY_USAGE(mode == "exchange" || mode == "inflight" || mode == "collective",
+                    "usage: parallel_abort exchange|inflight|collective");
     const int rank = fv::parallel::comm_rank(MPI_COMM_WORLD);
     const int size = fv::parallel::comm_size(MPI_COMM_WORLD);
     FV_VERIFY(size >= 2, "run on at least 2 ranks");
@@ -28,8 +30,9 @@ int main(int argc, char** argv) {
     fv::parallel::HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 1,
                                     fv::parallel::HaloMode::Copy);
     std::vector<fv::real_t> u(static_cast<std::size_t>(z.nTotalCells()), 1.0);
-    FV_VERIFY(rank != 1, "injected failure in the iteration loop");
+    if (mode == "exchange") FV_VERIFY(rank != 1, "injected failure in the iteration loop");
     halo.begin({fv::parallel::FieldView::interleaved(u.data(), 1)});
+    FV_VERIFY(rank != 1, "injected failure between begin and finish");
     halo.finish(); // rank 0 waits here for rank 1, which has failed
     return 0;
   });

@@ -2,6 +2,9 @@
 // reductions under mpiexec -n 2 and -n 4, with synthetic chain zones (tests/parallel/
 // chain_zones.hpp) built with hand-made exchange lists. Runs on the CPU backend (OpenMP).
 #include "common/error.hpp"
+#include "runtime/backend/memory.hpp"
+#include "runtime/backend/mpi_cuda.hpp"
+#include "runtime/backend/select.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -73,8 +76,10 @@ TEST(HaloExchange, SeveralLayoutsInOneMessageAndOverlappedIterations) {
     EXPECT_THROW(halo.begin({FieldView::interleaved(u.data(), 5)}), Error);
     // "Interior work" while messages fly: owned values must not be disturbed by the exchange.
     real_t interior = 0;
-    for (idx_t c = 0; c < z.nInteriorCells; ++c)
+    for (idx_t c = 0; c < z.nInteriorCells; ++c) {
       interior += u[c * 5];
+      halo.progress();
+    }
     halo.finish();
     EXPECT_FALSE(halo.in_flight());
     real_t interior_after = 0;
@@ -121,6 +126,84 @@ TEST(HaloExchange, NodePartialSumsAreCompletedOnEveryZone) {
       EXPECT_DOUBLE_EQ(v[2 * i + j], total[j][g]) << "node " << g;
   }
   EXPECT_EQ(shared, 4 * static_cast<int>(z.nodeExchange.neighbours.size()));
+}
+
+TEST(HaloExchange, NodeSharedByEveryZoneSumsOverAllOfThem) {
+  // Hand-built lists: every zone holds node 0 (a corner shared by all zones) and, for each
+  // other zone q, one node shared with q only (global id 1 + a * size + b for zones a < b).
+  const int size = comm_size(MPI_COMM_WORLD), rank = comm_rank(MPI_COMM_WORLD);
+  auto pair_node = [&](int a, int b) -> gidx_t {
+    return 1 + std::min(a, b) * static_cast<gidx_t>(size) + std::max(a, b);
+  };
+  std::vector<gidx_t> gid = {0};
+  std::vector<std::int32_t> nbrs;
+  std::vector<idx_t> off{0}, idx;
+  for (int q = 0; q < size; ++q) {
+    if (q == rank) continue;
+    nbrs.push_back(q);
+    gid.push_back(pair_node(rank, q));
+    idx.insert(idx.end(), {0, static_cast<idx_t>(gid.size() - 1)}); // ascending global ids
+    off.push_back(static_cast<idx_t>(idx.size()));
+  }
+  ExchangeLists l;
+  l.neighbours = Array<std::int32_t>(std::move(nbrs));
+  l.send = Csr(Array<idx_t>(std::vector<idx_t>(off)), Array<idx_t>(std::vector<idx_t>(idx)));
+  l.recv = Csr(Array<idx_t>(std::move(off)), Array<idx_t>(std::move(idx)));
+  auto partial = [](int zone, gidx_t g) { return (zone + 1.0) * (g + 1.0); };
+  std::vector<real_t> v;
+  for (gidx_t g : gid)
+    v.push_back(partial(rank, g));
+  HaloExchange nodes(MPI_COMM_WORLD, l, static_cast<idx_t>(gid.size()), 1, HaloMode::Sum);
+  for (int round = 0; round < 2; ++round) { // a second exchange sums the totals again
+    nodes.exchange({FieldView::interleaved(v.data(), 1)});
+    real_t corner = 0;
+    for (int z = 0; z < size; ++z)
+      corner += partial(z, 0);
+    const real_t factor = round == 0 ? 1.0 : size; // corner: size zones each add the total
+    EXPECT_DOUBLE_EQ(v[0], corner * factor);
+    for (std::size_t i = 1; i < gid.size(); ++i) {
+      const int q = static_cast<int>(l.neighbours[i - 1]);
+      const real_t pair = partial(rank, gid[i]) + partial(q, gid[i]);
+      EXPECT_DOUBLE_EQ(v[i], round == 0 ? pair : 2 * pair) << "node " << gid[i];
+    }
+  }
+}
+
+TEST(HaloExchange, DeviceMemoryOnTheGpuWithEveryTransport) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA backend or no GPU";
+  const int rank = comm_rank(MPI_COMM_WORLD);
+  set_active_device(Device::Cuda);
+  std::vector<parallel::Transport> transports = {parallel::Transport::HostStaged};
+  if (backend::mpi_cuda_aware()) transports.push_back(parallel::Transport::CudaAware);
+  const Zone z = my_zone();
+  for (const auto t : transports) {
+    SCOPED_TRACE(parallel::transport_name(t));
+    HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy, t);
+    const auto host = owned_only(z, 5, 7);
+    DeviceArray<real_t> u(host, "u");
+    halo.exchange({FieldView::interleaved(u.data(), 5)});
+    std::vector<real_t> back(host.size());
+    u.copy_to(back.data());
+    for (idx_t c = 0; c < z.nTotalCells(); ++c)
+      for (int j = 0; j < 5; ++j)
+        EXPECT_EQ(back[c * 5 + j], cell_value(z.cellGlobalId[c], j, 7));
+
+    HaloExchange nodes(MPI_COMM_WORLD, z.nodeExchange, z.nNodes, 1, HaloMode::Sum, t);
+    std::vector<real_t> ones(static_cast<std::size_t>(z.nNodes), 1.0 + rank);
+    DeviceArray<real_t> v(ones, "node sums");
+    nodes.exchange({FieldView::interleaved(v.data(), 1)});
+    v.copy_to(ones.data());
+    std::vector<char> shared(static_cast<std::size_t>(z.nNodes), 0);
+    std::map<idx_t, int> owner_of_shared; // local node -> neighbour zone
+    for (idx_t k = 0; k < z.nodeExchange.send.rows(); ++k)
+      for (idx_t j = z.nodeExchange.send.begin(k); j < z.nodeExchange.send.end(k); ++j)
+        owner_of_shared[z.nodeExchange.send.indices()[j]] = z.nodeExchange.neighbours[k];
+    for (idx_t i = 0; i < z.nNodes; ++i) {
+      const auto it = owner_of_shared.find(i);
+      EXPECT_EQ(ones[i], 1.0 + rank + (it == owner_of_shared.end() ? 0.0 : 1.0 + it->second));
+    }
+  }
+  set_active_device(Device::Cpu);
 }
 
 TEST(HaloExchange, InconsistentListsAreRefusedOnEveryRank) {

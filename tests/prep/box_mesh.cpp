@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -57,15 +58,33 @@ Mesh make_box_mesh(const BoxSpec& s) {
       }
 
   std::vector<std::vector<idx_t>> cells;
+  std::vector<char> toPoly; // Mixed: cells stored as polyhedra once the boundary is known
+  const idx_t nGrid = static_cast<idx_t>(m.xyz.size() / 3);
   for (int k = 0; k < nz; ++k)
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
         const idx_t v[8] = {
             nid(i, j, k),     nid(i + 1, j, k),     nid(i + 1, j + 1, k),     nid(i, j + 1, k),
             nid(i, j, k + 1), nid(i + 1, j, k + 1), nid(i + 1, j + 1, k + 1), nid(i, j + 1, k + 1)};
-        if (s.cells == BoxCells::Hex) {
+        const int pattern = s.cells == BoxCells::Mixed ? (i + j + k) % 3 : 0;
+        if (s.cells == BoxCells::Hex || (s.cells == BoxCells::Mixed && pattern != 1)) {
           cells.push_back({v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]});
           m.cellType.push_back(CellType::Hex);
+          toPoly.push_back(s.cells == BoxCells::Mixed && j % 2 == 0);
+        } else if (s.cells == BoxCells::Mixed) {
+          // 6 pyramids about the centre: base = hex face reversed, so the base points outward.
+          const idx_t centre = static_cast<idx_t>(m.xyz.size() / 3);
+          double cx[3] = {0, 0, 0};
+          for (idx_t q : v)
+            for (int d = 0; d < 3; ++d)
+              cx[d] += m.xyz[3 * static_cast<std::size_t>(q) + d] / 8;
+          m.xyz.insert(m.xyz.end(), cx, cx + 3);
+          for (int f = 0; f < 6; ++f) {
+            const LocalFace& lf = cell_face(CellType::Hex, f);
+            cells.push_back({v[lf.v[0]], v[lf.v[3]], v[lf.v[2]], v[lf.v[1]], centre});
+            m.cellType.push_back(CellType::Pyramid);
+            toPoly.push_back(0);
+          }
         } else if (s.cells == BoxCells::Tet) {
           // Freudenthal split along the diagonal 0-6 (conforming between hexes).
           const int t[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6},
@@ -75,6 +94,7 @@ Mesh make_box_mesh(const BoxSpec& s) {
             if (signed_volume6(m.xyz, c[0], c[1], c[2], c[3]) < 0) std::swap(c[1], c[2]);
             cells.push_back(c);
             m.cellType.push_back(CellType::Tet);
+            toPoly.push_back(0);
           }
         } else {
           const int t[2][3] = {{0, 1, 2}, {0, 2, 3}};
@@ -87,6 +107,7 @@ Mesh make_box_mesh(const BoxSpec& s) {
             }
             cells.push_back(c);
             m.cellType.push_back(CellType::Prism);
+            toPoly.push_back(0);
           }
         }
       }
@@ -108,7 +129,7 @@ Mesh make_box_mesh(const BoxSpec& s) {
         const int d = side / 2, val = side % 2 ? nmax[d] : 0;
         bool on = true;
         for (int q = 0; q < lf.n; ++q)
-          on = on && idx_of(cells[c][lf.v[q]])[d] == val;
+          on = on && cells[c][lf.v[q]] < nGrid && idx_of(cells[c][lf.v[q]])[d] == val;
         if (!on) continue;
         std::vector<idx_t> fn;
         for (int q = 0; q < lf.n; ++q)
@@ -141,12 +162,15 @@ Mesh make_box_mesh(const BoxSpec& s) {
     std::shuffle(cp.begin(), cp.end(), rng);
     std::vector<std::vector<idx_t>> c2(cells.size());
     std::vector<CellType> t2(cells.size());
+    std::vector<char> p2poly(cells.size());
     for (std::size_t i = 0; i < cells.size(); ++i) {
       c2[cp[i]] = cells[i];
       t2[cp[i]] = m.cellType[i];
+      p2poly[cp[i]] = toPoly[i];
     }
     cells = std::move(c2);
     m.cellType = std::move(t2);
+    toPoly = std::move(p2poly);
     std::vector<std::size_t> bp(bfaces.size());
     std::iota(bp.begin(), bp.end(), 0);
     std::shuffle(bp.begin(), bp.end(), rng);
@@ -158,6 +182,32 @@ Mesh make_box_mesh(const BoxSpec& s) {
     }
     bfaces = std::move(b2);
     m.bfacePatch = std::move(p2);
+  }
+  // Polyhedra: outward hex faces, each shared face stored once (~f for the second cell).
+  if (std::any_of(toPoly.begin(), toPoly.end(), [](char c) { return c != 0; })) {
+    std::map<std::vector<idx_t>, idx_t> faceId;
+    std::vector<std::vector<idx_t>> polyFaces, polyCells;
+    m.polyCell.assign(cells.size(), -1);
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (!toPoly[c]) continue;
+      std::vector<idx_t> refs;
+      for (int f = 0; f < 6; ++f) {
+        const LocalFace& lf = cell_face(CellType::Hex, f);
+        std::vector<idx_t> fn;
+        for (int q = 0; q < 4; ++q)
+          fn.push_back(cells[c][lf.v[q]]);
+        std::vector<idx_t> key = fn;
+        std::sort(key.begin(), key.end());
+        auto [it, fresh] = faceId.emplace(key, static_cast<idx_t>(polyFaces.size()));
+        if (fresh) polyFaces.push_back(fn);
+        refs.push_back(fresh ? it->second : ~it->second);
+      }
+      m.polyCell[c] = static_cast<idx_t>(polyCells.size());
+      polyCells.push_back(refs);
+      m.cellType[c] = CellType::Polyhedron;
+    }
+    m.polyCellFaces = csr_from_rows(polyCells);
+    m.polyFaceNodes = csr_from_rows(polyFaces);
   }
   m.cellNodes = csr_from_rows(cells);
   m.bfaceNodes = csr_from_rows(bfaces);

@@ -10,7 +10,11 @@
 
 namespace fv::testing {
 
-enum class BoxCells { Hex, Tet, Prism };
+/// Hex, Tet (6 per hex), Prism (2 per hex) or Mixed: hexes, hexes split into 6 pyramids about
+/// an added centre node, and hexes stored as polyhedra (faces shared between polyhedra are
+/// listed once, reversed (~f) for the second cell): pyramids where (i+j+k) % 3 == 1, the other
+/// hexes of even j as polyhedra.
+enum class BoxCells { Hex, Tet, Prism, Mixed };
 
 struct BoxSpec {
   BoxCells cells = BoxCells::Hex;

@@ -39,13 +39,22 @@ TEST_P(FacesOnBoxes, EveryFaceOnceWithConsistentGeometry) {
   spec.seed = 7;
   const Mesh mesh = make_box_mesh(spec);
   const FaceSet fs = build_faces(mesh);
+  if (c.cells == BoxCells::Mixed) { // the generator really mixes shapes and reversed faces
+    EXPECT_GT(std::count(mesh.cellType.begin(), mesh.cellType.end(), CellType::Pyramid), 0);
+    EXPECT_GT(std::count(mesh.cellType.begin(), mesh.cellType.end(), CellType::Polyhedron), 0);
+    EXPECT_GT(std::count_if(mesh.polyCellFaces.indices().begin(),
+                            mesh.polyCellFaces.indices().end(), [](idx_t r) { return r < 0; }),
+              0);
+  }
 
   // Every cell face appears exactly once in cellFaces: counts per cell match the shape.
   Csr cellFaces;
   std::vector<std::int8_t> sign;
   build_cell_faces(mesh.nCells(), fs.owner, fs.neighbour, cellFaces, sign);
   for (idx_t cc = 0; cc < mesh.nCells(); ++cc)
-    EXPECT_EQ(cellFaces.size(cc), cell_face_count(mesh.cellType[cc]));
+    EXPECT_EQ(cellFaces.size(cc), mesh.cellType[cc] == CellType::Polyhedron
+                                      ? mesh.polyCellFaces.size(mesh.polyCell[cc])
+                                      : cell_face_count(mesh.cellType[cc]));
   EXPECT_EQ(fs.nBoundaryFaces(), mesh.nBoundaryFaces());
   std::vector<int> bfaceSeen(static_cast<std::size_t>(mesh.nBoundaryFaces()), 0);
   for (idx_t f = 0; f < fs.nFaces(); ++f) {
@@ -93,7 +102,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FacesOnBoxes,
                          ::testing::Values(Case{BoxCells::Hex, false, 0.0},
                                            Case{BoxCells::Hex, true, 0.2},
                                            Case{BoxCells::Tet, true, 0.2},
-                                           Case{BoxCells::Prism, true, 0.2}));
+                                           Case{BoxCells::Prism, true, 0.2},
+                                           Case{BoxCells::Mixed, true, 0.2}));
 
 TEST(Geometry, ExactCentroidsAndVolumesFarFromOrigin) {
   BoxSpec spec;

@@ -4,7 +4,12 @@
 #include "zone_checks.hpp"
 
 #include "common/error.hpp"
+#include "formats/mesh_uuid.hpp"
+#include "formats/zone_file_writer.hpp"
+#include "prep/prepare.hpp"
+#include "prep/zone_check.hpp"
 #include "prep/zones.hpp"
+#include "tests/testing/testing.hpp"
 
 #include <gtest/gtest.h>
 
@@ -92,7 +97,8 @@ INSTANTIATE_TEST_SUITE_P(
     Shapes, ZonesOnBoxes,
     ::testing::Values(Case{BoxCells::Hex, 1, false}, Case{BoxCells::Hex, 3, false},
                       Case{BoxCells::Hex, 4, true}, Case{BoxCells::Tet, 1, false},
-                      Case{BoxCells::Tet, 5, true}, Case{BoxCells::Prism, 3, true}));
+                      Case{BoxCells::Tet, 5, true}, Case{BoxCells::Prism, 3, true},
+                      Case{BoxCells::Mixed, 4, true}));
 
 TEST(Zones, GlobalIdsDoNotDependOnThePartitioning) {
   BoxSpec spec;
@@ -130,6 +136,50 @@ TEST(Zones, GlobalIdsDoNotDependOnThePartitioning) {
   EXPECT_EQ(h.patches.size(), mesh.patches.size());
   EXPECT_EQ(h.meshUuid.size(), 36u);
   EXPECT_EQ(h.meshUuid, make_zone_header(mesh, build_global_mesh(mesh, opts), 1).meshUuid);
+}
+
+TEST(Zones, WrittenZoneFilePassesFvprepCheck) {
+  BoxSpec spec;
+  spec.cells = BoxCells::Prism;
+  spec.nx = 6, spec.ny = 4, spec.nz = 3;
+  spec.shuffle = true;
+  spec.jitter = 0.1;
+  const Mesh mesh = make_box_mesh(spec);
+  const PrepOptions opts;
+  const GlobalMesh g = build_global_mesh(mesh, opts);
+  const int nParts = 3;
+  const auto zones = build_zones(g, slab_parts(mesh, nParts, true), nParts, opts);
+  ZoneFileHeader h = make_zone_header(mesh, g, nParts);
+  EXPECT_EQ(h.meshUuid, mesh_uuid(zones, h.nGlobalCells, h.nGlobalNodes));
+  const std::string path = fv::testing::scratch_dir() + "/box.zones.h5";
+  write_zone_file(path, h, zones);
+  std::ostringstream out;
+  EXPECT_EQ(run_zone_check(path, ZoneCheckOptions{}, &out), 0) << out.str();
+}
+
+TEST(Zones, PrepareZoneFileStreamsZonesIntoACheckedFile) {
+  BoxSpec spec;
+  spec.cells = BoxCells::Mixed;
+  spec.nx = 6, spec.ny = 4, spec.nz = 3;
+  spec.shuffle = true;
+  const Mesh mesh = make_box_mesh(spec);
+  PrepareOptions po;
+  po.parts = 3;
+  const std::string path = fv::testing::scratch_dir() + "/mixed.zones.h5";
+  const PrepareSummary s = prepare_zone_file(mesh, build_faces(mesh), po, path, "fvprep box");
+  EXPECT_EQ(s.header.commandLine, "fvprep box");
+  EXPECT_NE(s.header.options.find("renumber=rcm; parts=3"), std::string::npos) << s.header.options;
+  EXPECT_EQ(s.report.zones.size(), 3u);
+  EXPECT_EQ(s.partition.nParts, 3);
+  EXPECT_GT(s.dataBytes, 0u);
+  std::ostringstream out;
+  EXPECT_EQ(run_zone_check(path, ZoneCheckOptions{}, &out), 0) << out.str();
+  // The in-memory variant gives the same zones.
+  const PreparedZones mem = prepare_zones(mesh, build_faces(mesh), po);
+  ASSERT_EQ(mem.zones.size(), 3u);
+  EXPECT_EQ(mem.header.meshUuid, s.header.meshUuid);
+  for (const Zone& z : mem.zones)
+    EXPECT_EQ(z.nCells, s.report.zones[z.zoneId].nCells);
 }
 
 TEST(Zones, NoRenumberingKeepsFileOrderInsideZones) {

@@ -624,3 +624,42 @@ void write_box_gmsh(const std::string& path, const Box& box, double version, boo
 }
 
 } // namespace fv::testing
+
+namespace fv::testing {
+
+void write_box_higher_order_cgns(const std::string& path, const Box& box) {
+  const int fn = open_for_write(path, false);
+  int B, Z, S;
+  cg(cg_base_write(fn, "Base", 3, 3, &B), "base");
+  cgsize_t size[3] = {box.nNodes(), box.nCells(), 0};
+  cg(cg_zone_write(fn, B, "HO", size, Unstructured, &Z), "zone");
+  write_coords(fn, B, Z, box);
+  const auto hex = box.hexes();
+  std::vector<cgsize_t> conn;
+  for (int c = 0; c < box.nCells(); ++c) {
+    conn.insert(conn.end(), hex.begin() + 8 * c, hex.begin() + 8 * c + 8);
+    conn.insert(conn.end(), 19, 1);
+  }
+  const cgsize_t nc = box.nCells();
+  cg(cg_section_write(fn, B, Z, "Hex27", HEXA_27, 1, nc, 0, conn.data(), &S), "hexa27");
+  cgsize_t next = nc + 1;
+  for (int s = 0; s < 6; ++s) {
+    const auto q = box.side(s);
+    std::vector<cgsize_t> c9;
+    for (std::size_t f = 0; f < q.size() / 4; ++f) {
+      c9.insert(c9.end(), q.begin() + 4 * f, q.begin() + 4 * f + 4);
+      c9.insert(c9.end(), 5, 1);
+    }
+    const cgsize_t nq = static_cast<cgsize_t>(q.size() / 4);
+    cg(cg_section_write(fn, B, Z, Box::side_name(s), QUAD_9, next, next + nq - 1, 0, c9.data(), &S),
+       "quad9");
+    next += nq;
+  }
+  cgsize_t bar[4] = {1, 2, 2, 3};
+  cg(cg_section_write(fn, B, Z, "edges", BAR_2, next, next + 1, 0, bar, &S), "bar");
+  cgsize_t pts[1] = {1};
+  cg(cg_section_write(fn, B, Z, "corner", NODE, next + 2, next + 2, 0, pts, &S), "node");
+  cg(cg_close(fn), "close");
+}
+
+} // namespace fv::testing

@@ -58,3 +58,11 @@ void write_box_gmsh(const std::string& path, const Box& box, double version, boo
 void write_text(const std::string& path, const std::string& text);
 
 } // namespace fv::testing
+
+namespace fv::testing {
+
+/// Writes the box with HEXA_27-style higher-order cells (corner nodes first, the other 19
+/// entries pointing at node 1), a BAR_2 section and a NODE section that must be ignored.
+void write_box_higher_order_cgns(const std::string& path, const Box& box);
+
+} // namespace fv::testing

@@ -103,7 +103,24 @@ TEST(BrokenInputs, TruncatedCgns) {
   fv::testing::write_box_cgns(f, Box{}, fv::testing::BcStyle::PointRangeFace);
   const std::string bytes = slurp(f);
   fv::testing::write_text(t, bytes.substr(0, bytes.size() / 2));
-  expect_clean_error(run_fvprep("info " + t), {"trunc.cgns"});
+  expect_clean_error(run_fvprep("info " + t), {"trunc.cgns", "not a CGNS file"});
+}
+
+TEST(BrokenInputs, CgnsTruncatedOrCorruptGivesOneLine) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string f = dir + "/full.cgns", t = dir + "/cut.cgns";
+  fv::testing::write_box_ngon_cgns(f, Box{});
+  const std::string bytes = slurp(f);
+  for (int k = 1; k < 16; ++k) {
+    const std::size_t at = bytes.size() * static_cast<std::size_t>(k) / 16;
+    // k odd: truncated there; k even: 16 bytes overwritten there (HDF5 metadata or data)
+    fv::testing::write_text(t, k % 2 ? bytes.substr(0, at)
+                                     : bytes.substr(0, at) + std::string(16, '\x55') +
+                                           bytes.substr(at + 16));
+    const RunResult r = run_fvprep("info " + t);
+    expect_clean_error(r, {"cut.cgns"});
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "k = " << k << ": " << r.err;
+  }
 }
 
 TEST(BrokenInputs, TruncatedGmshBinary) {
@@ -138,12 +155,14 @@ TEST(BrokenInputs, OpenCell) {
 }
 
 TEST(BrokenInputs, NonManifoldFace) {
+  // hexahedra 0 and 1 share the face x = 1; hexahedron 2 is glued to the same face as well
   const std::string f = fv::testing::scratch_dir() + "/nm.su2";
-  std::string s = box_su2();
-  // a ninth hexahedron that duplicates cell 0: its faces are shared by 3 cells
-  s = replace_line(s, "NELEM= 8\n", "NELEM= 9\n12\t0\t1\t4\t3\t9\t10\t13\t12\t8\n");
-  fv::testing::write_text(f, s);
-  expect_clean_error(run_fvprep("info " + f), {"nm.su2"});
+  fv::testing::write_text(f, "NDIME= 3\nNELEM= 3\n12 0 1 4 3 6 7 10 9\n12 1 2 5 4 7 8 11 10\n"
+                             "12 1 12 13 4 7 14 15 10\nNPOIN= 16\n0 0 0\n1 0 0\n2 0 0\n0 1 0\n"
+                             "1 1 0\n2 1 0\n0 0 1\n1 0 1\n2 0 1\n0 1 1\n1 1 1\n2 1 1\n"
+                             "2 0 0.2\n2 1 0.2\n2 0 1.2\n2 1 1.2\nNMARK= 0\n");
+  expect_clean_error(run_fvprep("info --default-patch walls " + f),
+                     {"nm.su2", "non-manifold", "3 cells", "element 2"});
 }
 
 TEST(BrokenInputs, UnknownElementType) {
@@ -193,6 +212,31 @@ TEST(BrokenInputs, GarbageFile) {
   const std::string f = fv::testing::scratch_dir() + "/g.cgns";
   fv::testing::write_text(f, std::string(1000, '\x07'));
   expect_clean_error(run_fvprep("info " + f), {"g.cgns"});
+}
+
+} // namespace
+
+namespace {
+
+TEST(FvprepCli, QuietAndVerbose) {
+  const std::string f = fv::testing::scratch_dir() + "/ho.cgns";
+  fv::testing::write_box_higher_order_cgns(f, Box{});
+  const RunResult normal = run_fvprep("info " + f);
+  EXPECT_EQ(normal.exitCode, 0);
+  EXPECT_NE(normal.err.find("warning: "), std::string::npos) << normal.err;
+  const RunResult quiet = run_fvprep("info -q " + f);
+  EXPECT_EQ(quiet.exitCode, 0);
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_NE(quiet.out.find("HEXA_27"), std::string::npos); // still listed in the summary
+  const RunResult verbose = run_fvprep("-v info " + f);
+  EXPECT_EQ(verbose.exitCode, 0);
+  EXPECT_NE(verbose.err.find("building faces"), std::string::npos) << verbose.err;
+}
+
+TEST(FvprepCli, PrepareNeedsOutput) {
+  const std::string f = fv::testing::scratch_dir() + "/ok.su2";
+  fv::testing::write_text(f, fv::testing::su2_box(Box{}));
+  expect_clean_error(run_fvprep(f), {"-o"}, 2);
 }
 
 } // namespace

@@ -169,3 +169,23 @@ TEST(CgnsConventions, ZoneAndBaseSelectionErrors) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(CgnsConventions, HigherOrderCornersAndIgnoredSectionsWarn) {
+  const std::string f = fv::testing::scratch_dir() + "/ho.cgns";
+  fv::testing::write_box_higher_order_cgns(f, Box{});
+  const fv::Mesh m = fv::read_mesh(f);
+  expect_box(m, "", nullptr);
+  auto has = [&](const char* s) {
+    for (const auto& w : m.warnings)
+      if (w.find(s) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("HEXA_27 elements are read as their corner nodes"));
+  EXPECT_TRUE(has("QUAD_9 elements are read as their corner nodes"));
+  EXPECT_TRUE(has("BAR_2 elements (dimension 1) are ignored"));
+  EXPECT_TRUE(has("NODE elements (dimension 0) are ignored"));
+}
+
+} // namespace

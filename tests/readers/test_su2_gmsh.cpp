@@ -123,3 +123,26 @@ TEST(Gmsh2d, SurfaceOnlyMeshIsExtruded) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Gmsh2d, ElementsRepeatedForSeveralPhysicalGroupsAreReadOnce) {
+  const std::string f = fv::testing::scratch_dir() + "/rep.msh";
+  // edge 1 is in groups "wall" and "far" (MSH 2 lists it twice with the same tag)
+  fv::testing::write_text(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n"
+                             "1 1 \"wall\"\n1 2 \"far\"\n$EndPhysicalNames\n$Nodes\n4\n"
+                             "1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n$EndNodes\n$Elements\n6\n"
+                             "1 1 2 1 1 1 2\n1 1 2 2 1 1 2\n2 1 2 1 1 2 3\n3 1 2 2 2 3 4\n"
+                             "4 1 2 2 2 4 1\n5 3 2 3 3 1 2 3 4\n$EndElements\n");
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.nCells(), 1);
+  EXPECT_EQ(m.nBoundaryFaces(), 2 + 4);
+  EXPECT_EQ(faces_per_patch(m).at("wall"), 2);
+  EXPECT_EQ(std::count_if(m.warnings.begin(), m.warnings.end(),
+                          [](const std::string& w) {
+                            return w.find("listed more than once") != std::string::npos;
+                          }),
+            1);
+}
+
+} // namespace

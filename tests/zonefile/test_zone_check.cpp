@@ -75,25 +75,37 @@ TEST(ZoneCheck, OwnershipHaloGeometryAndUuidProblemsAreCaught) {
     const char* expect;
     void (*edit)(fv::ZoneFileHeader&, std::vector<fv::Zone>&);
   };
-  const Case cases[] = {
-      {"already owned by zone 0",
-       [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) { z[1].cellGlobalId[0] = 0; }},
-      {"differs in type, volume or centroid",
-       [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) {
-         z[0].cellVolume[z[0].nCells] = 2.0; // zone 0's halo cell
-       }},
-      {"is not closed",
-       [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) { z[0].faceArea[3 * 5] += 0.5; }},
-      {"volume -1 is not positive",
-       [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) { z[1].cellVolume[0] = -1; }},
-      {"owner < neighbour",
-       [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) {
-         const fv::idx_t f = z[0].nBoundaryFaces;
-         std::swap(z[0].faceOwner[f], z[0].faceNeighbour[f]);
-       }},
-      {"hash to", [](fv::ZoneFileHeader& h, std::vector<fv::Zone>&) {
-         h.meshUuid = "00000000-0000-8000-8000-000000000000";
-       }}};
+  const Case cases[] =
+      {{"already owned by zone 0",
+        [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) { z[1].cellGlobalId[0] = 0; }},
+       {"differs in type, volume or centroid",
+        [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) {
+          z[0].cellVolume[z[0].nCells] = 2.0; // zone 0's halo cell
+        }},
+       {"is not closed",
+        [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) { z[0].faceArea[3 * 5] += 0.5; }},
+       {"volume -1 is not positive",
+        [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) { z[1].cellVolume[0] = -1; }},
+       {"owner < neighbour",
+        [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) {
+          const fv::idx_t f = z[0].nBoundaryFaces;
+          std::swap(z[0].faceOwner[f], z[0].faceNeighbour[f]);
+        }},
+       {"zone 1: conn/nodeCellWeight has 3 entries, expected",
+        [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) {
+          z[1].nodeCellWeight = fv::Array<fv::real_t>(3, 0.5);
+        }},
+       {"zone 0: order/hyperplanes lists entity",
+        [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) {
+          z[0].hyperplanes.indices()[0] = z[0].hyperplanes.indices()[1];
+        }},
+       {"nodeCellWeight sums to",
+        [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) { z[1].nodeCellWeight[0] *= 2; }},
+       {"the zones own 7 cells but the header says nGlobalCells = 1000000000000",
+        [](fv::ZoneFileHeader& h, std::vector<fv::Zone>&) { h.nGlobalCells = 1000000000000; }},
+       {"hash to", [](fv::ZoneFileHeader& h, std::vector<fv::Zone>&) {
+          h.meshUuid = "00000000-0000-8000-8000-000000000000";
+        }}};
   for (const Case& k : cases) {
     const Checked c = check(write(dir, {3, 4}, k.edit));
     EXPECT_EQ(c.rc, 1) << k.expect;

@@ -1,0 +1,103 @@
+#include "runtime/parallel/solution_output.hpp"
+
+#include "formats/restart_file.hpp"
+#include "runtime/parallel/errors.hpp"
+#include "runtime/parallel/gather.hpp"
+#include "runtime/parallel/mpi_util.hpp"
+
+namespace fv::parallel {
+namespace {
+
+/// Runs `write` on rank 0 only and turns its failure into an error on every rank.
+template <class F>
+void on_root(MPI_Comm comm, F&& write) {
+  std::string msg;
+  if (comm_rank(comm) == 0) {
+    try {
+      write();
+    } catch (const std::exception& e) {
+      msg = e.what();
+    }
+  }
+  check_all(comm, msg.empty(), msg);
+}
+
+void bcast_string(MPI_Comm comm, std::string& s) {
+  std::uint64_t n = s.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm);
+  s.resize(n);
+  // Strings here are configuration texts (KB), far below one message's int limit.
+  MPI_Bcast(s.data(), mpi_count(n, "configuration text"), MPI_CHAR, 0, comm);
+}
+
+} // namespace
+
+SolutionOutput::SolutionOutput(MPI_Comm comm, const Zone& zone, gidx_t n_global_nodes,
+                               gidx_t n_global_cells, std::string mesh_uuid)
+    : comm_(comm), zone_(zone), n_nodes_(n_global_nodes), n_cells_(n_global_cells),
+      uuid_(std::move(mesh_uuid)) {}
+
+void SolutionOutput::write_solution(const std::string& h5_path,
+                                    const std::vector<CellField>& fields, std::int64_t iteration,
+                                    double time, const std::string& config) {
+  if (!have_mesh_) {
+    mesh_ = gather_mesh(comm_, zone_, n_nodes_, n_cells_);
+    have_mesh_ = true;
+  }
+  std::vector<CellField> global(fields.size());
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const CellField& f = fields[i];
+    const bool ok = f.components >= 1 &&
+                    f.values.size() == static_cast<std::size_t>(zone_.nCells) * f.components;
+    check_all(comm_, ok,
+              h5_path + ": field '" + f.name + "' has " + std::to_string(f.values.size()) +
+                  " values for " + std::to_string(zone_.nCells) + " owned cells x " +
+                  std::to_string(f.components));
+    global[i].name = f.name;
+    global[i].components = f.components;
+    global[i].values = gather_cells(comm_, zone_, f.values.data(), f.components, n_cells_);
+  }
+  on_root(comm_, [&] {
+    fv::write_solution(h5_path, mesh_, global, SolutionInfo{iteration, time, uuid_, config});
+  });
+}
+
+void SolutionOutput::write_restart(const std::string& path, const real_t* owned_state, int n_vars,
+                                   std::int64_t iteration, double time, const std::string& config) {
+  RestartData d;
+  d.state = gather_cells(comm_, zone_, owned_state, n_vars, n_cells_);
+  on_root(comm_, [&] {
+    d.info = SolutionInfo{iteration, time, uuid_, config};
+    d.nVars = n_vars;
+    if (n_vars != 5) {
+      d.variables.clear();
+      for (int v = 0; v < n_vars; ++v)
+        d.variables.push_back("q" + std::to_string(v));
+    }
+    fv::write_restart(path, d);
+  });
+}
+
+SolutionInfo SolutionOutput::read_restart(const std::string& path, real_t* owned_state,
+                                          int n_vars) {
+  RestartData d;
+  on_root(comm_, [&] {
+    d = fv::read_restart(path, uuid_, n_cells_);
+    FV_VERIFY(d.nVars == n_vars, path << ": restart holds " << d.nVars
+                                      << " variables per cell, this run needs " << n_vars);
+  });
+  scatter_cells(comm_, zone_, d.state.data(), n_vars, n_cells_, owned_state);
+  MPI_Bcast(&d.info.iteration, 1, MPI_INT64_T, 0, comm_);
+  MPI_Bcast(&d.info.time, 1, MPI_DOUBLE, 0, comm_);
+  bcast_string(comm_, d.info.meshUuid);
+  bcast_string(comm_, d.info.config);
+  return d.info;
+}
+
+void SolutionOutput::write_surface(const std::string& path, idx_t patch, const std::string& name,
+                                   const std::vector<SurfaceColumn>& columns) {
+  const SurfacePatchData s = gather_surface(comm_, zone_, patch, name, columns);
+  on_root(comm_, [&] { write_surface_csv(path, s); });
+}
+
+} // namespace fv::parallel
