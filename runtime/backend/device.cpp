@@ -50,8 +50,14 @@ void check_launch(const char* label) {
   FV_VERIFY(err == cudaSuccess,
             "CUDA kernel '" << label << "' failed to launch: " << cudaGetErrorString(err));
 }
+namespace {
+cudaStream_t g_stream = nullptr; // legacy default stream unless a capture redirects it
+} // namespace
 cudaStream_t current_stream() {
-  return nullptr;
+  return g_stream;
+}
+void set_current_stream(cudaStream_t s) {
+  g_stream = s;
 }
 } // namespace detail
 #endif

@@ -37,6 +37,9 @@ __global__ void forall_kernel(idx_t n, F f) {
 }
 void check_launch(const char* label); // cudaGetLastError() -> fv::Error naming the kernel
 cudaStream_t current_stream();
+/// Redirects fv::forall launches to stream s (nullptr: the default stream); used by
+/// fv::KernelSequence while it captures a CUDA graph.
+void set_current_stream(cudaStream_t s);
 } // namespace detail
 #endif
 

@@ -38,8 +38,8 @@ const std::vector<CaseKey>& case_keys() {
        "cell-to-node weights of the gradient: linear (inverse distance corrected to be exact "
        "for linear fields, second order at boundaries) | inverse_distance (zone file as is)"},
       {"time", "integrator", "ssprk3",
-       "explicit Runge-Kutta scheme: rk2 (2-stage SSP) | ssprk3 "
-       "| rk4 (classical)"},
+       "time scheme: rk2 (2-stage SSP) | ssprk3 | rk4 (classical) | lusgs (implicit, "
+       "matrix-free LU-SGS)"},
       {"time", "stepping", "local", "local (steady, local time steps) | global (time accurate)"},
       {"time", "cfl", "1.0", "CFL number (dt = cfl V / sum_faces (|u.S| + c|S|))"},
       {"time", "cfl_start", "=cfl", "CFL at iteration 1 when ramping (default: cfl)"},
@@ -52,6 +52,15 @@ const std::vector<CaseKey>& case_keys() {
       {"time", "convergence", "8",
        "local stepping: stop when the density and energy RMS residuals dropped by this "
        "many orders (0: never)"},
+      {"time", "lusgs_ordering", "hyperplane",
+       "lusgs: sweep ordering hyperplane (reproduces the sequential sweep) | colour (cell "
+       "colours, more parallel) | natural (sequential cell order, CPU only)"},
+      {"time", "lusgs_sweeps", "1", "lusgs: symmetric Gauss-Seidel sweeps per iteration"},
+      {"time", "lusgs_omega", "1",
+       "lusgs: over-relaxation omega >= 1 of the spectral radius (diagonal and off-diagonal)"},
+      {"time", "lusgs_launch", "graph",
+       "lusgs on the GPU: graph (sweep launches captured once in a CUDA graph and replayed) | "
+       "plain (one launch per group each time)"},
       {"initial", "type", "freestream", "initial state: freestream | split (two states)"},
       {"initial", "axis", "x", "split: normal axis of the split plane, x | y | z"},
       {"initial", "position", "0", "split: coordinate of the plane along axis"},
@@ -347,8 +356,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
   {
     SectionReader r(ini, "time", dump);
     r.check_known(keys_of("time"));
-    c.integrator =
-        static_cast<TimeScheme>(r.choice("integrator", "ssprk3", {"rk2", "ssprk3", "rk4"}));
+    c.integrator = static_cast<TimeScheme>(
+        r.choice("integrator", "ssprk3", {"rk2", "ssprk3", "rk4", "lusgs"}));
     c.localTimeStep = r.choice("stepping", "local", {"local", "global"}) == 0;
     c.cfl = r.positive("cfl", 1.0);
     c.cflStart = r.positive("cfl_start", c.cfl);
@@ -361,6 +370,13 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     FV_VERIFY_USAGE(!(c.localTimeStep && (c.dt > 0 || c.finalTime > 0)),
                     "[time] dt and final_time need stepping = global");
     c.convergenceOrders = r.number("convergence", 8);
+    c.lusgsOrdering = static_cast<LusgsOrdering>(
+        r.choice("lusgs_ordering", "hyperplane", {"hyperplane", "colour", "natural"}));
+    c.lusgsSweeps = r.integer("lusgs_sweeps", 1, 1);
+    c.lusgsOmega = r.number("lusgs_omega", 1.0);
+    FV_VERIFY_USAGE(c.lusgsOmega >= 1.0, r.ctx("lusgs_omega") << "lusgs_omega must be >= 1 (got "
+                                                              << c.lusgsOmega << ")");
+    c.lusgsGraph = r.choice("lusgs_launch", "graph", {"graph", "plain"}) == 0;
   }
   {
     SectionReader r(ini, "initial", dump);

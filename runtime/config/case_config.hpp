@@ -17,7 +17,9 @@ namespace fv {
 
 enum class FluxScheme { Roe, Rusanov };
 enum class LimiterKind { Venkat, Barth, None };
-enum class TimeScheme { Rk2, SspRk3, Rk4 };
+enum class TimeScheme { Rk2, SspRk3, Rk4, Lusgs };
+/// Sweep ordering of the implicit LU-SGS scheme (runtime/solver/lusgs.hpp).
+enum class LusgsOrdering { Hyperplane, Colour, Natural };
 enum class InitialKind { Freestream, Split };
 enum class NodeWeights { LinearExact, InverseDistance };
 
@@ -68,6 +70,11 @@ struct CaseConfig {
   int iterations = 1000;
   real_t dt = 0, finalTime = 0;
   real_t convergenceOrders = 8;
+  // [time] implicit LU-SGS (integrator = lusgs)
+  LusgsOrdering lusgsOrdering = LusgsOrdering::Hyperplane;
+  int lusgsSweeps = 1;     ///< symmetric (forward + backward) sweeps per iteration
+  real_t lusgsOmega = 1.0; ///< over-relaxation of the spectral radius in D and the off-diagonals
+  bool lusgsGraph = true;  ///< GPU: replay the sweep launches as a CUDA graph (else plain)
   // [initial]
   InitialKind initial = InitialKind::Freestream;
   int splitAxis = 0;

@@ -49,6 +49,8 @@ struct CommTimes {
   long exchanges = 0;
 };
 
+class LusgsSolver;
+
 /// What one iteration measured (host values).
 struct IterationStats {
   int iteration = 0;              ///< 1-based number of the completed iteration
@@ -71,7 +73,8 @@ class EulerSolver {
 
   /// Sets the initial condition of the case (free stream or split) on owned cells.
   void initialise();
-  /// Advances one iteration (one RK step). Throws fv::Error naming the iteration and the
+  /// Advances one iteration (one RK step, or one implicit LU-SGS step for integrator = lusgs:
+  /// runtime/solver/lusgs.hpp). Throws fv::Error naming the iteration and the
   /// global cell id when the new state is not physical; the state is then left at the last
   /// good one.
   IterationStats step();
@@ -126,6 +129,7 @@ class EulerSolver {
   gidx_t globalCells_ = 0;
   DeviceArray<real_t> U_, U0_, acc_, W_, Wn_, grad_, wmin_, wmax_, phi_, flux_, R_, dt_;
   CellExchange exchange_;
+  std::unique_ptr<LusgsSolver> lusgs_; ///< integrator = lusgs only
   int iteration_ = 0;
   real_t time_ = 0;
 };

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# LU-SGS benchmark (issue 8, cf. Figure 14 of the production-fv-gpu-lusgs-hyperplane paper):
+# generates a transonic channel-with-bump case, prepares it as one zone, and runs explicit
+# SSP-RK3, LU-SGS with cell colours and LU-SGS with hyperplanes (graph and plain launches on
+# the GPU) to a residual drop of $ORDERS orders or $MAXIT iterations. Prints a table
+# (iterations, wall time to convergence, time per iteration, final residual drop) and writes
+# bench/results/lusgs_<device>_<cells>.csv.
+#
+# usage: bench/lusgs_bench.sh [--bin DIR] [--device cpu|cuda] [--n NI,NJ,NK] [--mach M]
+#                             [--bump H] [--orders N] [--maxit N] [--work DIR] [--inprocess]
+#   --bin     folder with fvgen, fvprep, fvrun (default: build/prep and build/runtime)
+#   --device  cpu (default: small mesh 96,32,1) or cuda (default: 1024,256,4 = 1.05M hex)
+#   --n       block cells of the generated channel (hexahedra)
+#   --mach    free-stream Mach number (default 0.8)
+#   --bump    bump height / channel height (default 0.03: transonic, not choked at M 0.8)
+#   --inprocess  run the same schemes with the in-process program lusgs_bench (built from
+#             tests/lusgs; needs no fvgen/fvprep/fvrun and no files) instead of the file pipeline
+# Environment: FVRUN_ARGS (extra fvrun arguments), OMP_NUM_THREADS (CPU runs).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+bin="" device=cpu n="" mach=0.8 bump=0.03 orders=6 maxit="" work="" inprocess=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --bin) bin=$2; shift 2 ;;
+    --device) device=$2; shift 2 ;;
+    --n) n=$2; shift 2 ;;
+    --mach) mach=$2; shift 2 ;;
+    --bump) bump=$2; shift 2 ;;
+    --orders) orders=$2; shift 2 ;;
+    --maxit) maxit=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --inprocess) inprocess=1; shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    *) echo "lusgs_bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+case "$device" in
+  cpu) n=${n:-96,32,1}; maxit=${maxit:-20000} ;;
+  cuda) n=${n:-1024,256,4}; maxit=${maxit:-30000} ;;
+  *) echo "lusgs_bench.sh: --device must be cpu or cuda" >&2; exit 2 ;;
+esac
+find_bin() {
+  local name=$1
+  for d in "$bin" "$root/build/prep" "$root/build/runtime" "$root/build"; do
+    [[ -n "$d" && -x "$d/$name" ]] && { echo "$d/$name"; return; }
+  done
+  command -v "$name" || { echo "lusgs_bench.sh: $name not found (use --bin)" >&2; exit 2; }
+}
+IFS=, read -r ni nj nk <<<"$n"
+cells=$((ni * nj * nk))
+if [[ $inprocess == 1 ]]; then
+  mkdir -p "$here/results"
+  for d in "$bin" "$root/build/tests/lusgs"; do
+    [[ -n "$d" && -x "$d/lusgs_bench" ]] && exec "$d/lusgs_bench" --device "$device" --n "$n" \
+      --mach "$mach" --bump "$bump" --orders "$orders" --maxit "$maxit" \
+      --csv "$here/results/lusgs_${device}_${cells}.csv"
+  done
+  echo "lusgs_bench.sh: lusgs_bench not found (build target lusgs_bench, or use --bin)" >&2
+  exit 2
+fi
+fvgen=$(find_bin fvgen) fvprep=$(find_bin fvprep) fvrun=$(find_bin fvrun)
+work=${work:-$(mktemp -d -t lusgs_bench.XXXXXX)}
+mkdir -p "$work" "$here/results"
+lz=$(awk -v nk="$nk" -v nj="$nj" 'BEGIN { printf "%.6g", nk / nj }') # near-cubic cells in z
+
+echo "# LU-SGS benchmark: channel bump ${n} (${cells} hex), M ${mach}, bump ${bump}, device ${device}"
+echo "# work dir: $work"
+mesh="$work/bump.cgns" zones="$work/bump.zones.h5"
+"$fvgen" channel --cells hex --n "$n" --extent "3,1,$lz" --bump-height "$bump" -o "$mesh" -q
+"$fvprep" "$mesh" --parts 1 -o "$zones" -q
+
+# name | [time] keys
+schemes=(
+  "rk3|integrator = ssprk3
+cfl = 1.5"
+  "lusgs-colour|integrator = lusgs
+lusgs_ordering = colour
+lusgs_sweeps = 2
+cfl_start = 5
+cfl = 200
+cfl_ramp_iterations = 50"
+  "lusgs-hyperplane|integrator = lusgs
+lusgs_ordering = hyperplane
+lusgs_sweeps = 2
+cfl_start = 5
+cfl = 200
+cfl_ramp_iterations = 50"
+)
+if [[ "$device" == cuda ]]; then
+  schemes+=("lusgs-hyperplane-plain|integrator = lusgs
+lusgs_ordering = hyperplane
+lusgs_sweeps = 2
+lusgs_launch = plain
+cfl_start = 5
+cfl = 200
+cfl_ramp_iterations = 50")
+fi
+
+csv="$here/results/lusgs_${device}_${cells}.csv"
+echo "scheme,cells,device,iterations,converged,wall_s,ms_per_iteration,final_log_res_rho,final_log_res_rhoE" >"$csv"
+printf "%-24s %10s %10s %12s %14s %12s\n" scheme iterations converged "wall s" "ms/iteration" "log res"
+for entry in "${schemes[@]}"; do
+  name=${entry%%|*}
+  keys=${entry#*|}
+  dir="$work/$name"
+  mkdir -p "$dir"
+  cat >"$dir/case.ini" <<INI
+[freestream]
+nondimensional = true
+mach = $mach
+lift_axis = y
+[scheme]
+limiter = venkat
+[time]
+$keys
+iterations = $maxit
+convergence = $orders
+[monitor]
+output_interval = 100
+output_dir = $dir/out
+[run]
+device = $device
+[patch inlet]
+type = farfield
+[patch outlet]
+type = farfield
+[patch lower_wall]
+type = slip_wall
+[patch upper_wall]
+type = slip_wall
+[patch side1]
+type = symmetry
+[patch side2]
+type = symmetry
+INI
+  if ! "$fvrun" "$zones" -c "$dir/case.ini" ${FVRUN_ARGS:-} >"$dir/fvrun.log" 2>&1; then
+    echo "lusgs_bench.sh: $name failed, see $dir/fvrun.log" >&2
+    tail -5 "$dir/fvrun.log" >&2
+    continue
+  fi
+  # last data row of history.csv: iteration,time,dt,res_rho,...,res_rhoE,...,wall_s (last)
+  row=$(grep -v '^#' "$dir/out/history.csv" | tail -1)
+  it=$(cut -d, -f1 <<<"$row")
+  rrho=$(cut -d, -f4 <<<"$row")
+  rE=$(cut -d, -f8 <<<"$row")
+  wall=$(awk -F, '{ print $NF }' <<<"$row")
+  conv=$(awk -v a="$rrho" -v b="$rE" -v o="$orders" 'BEGIN { print (a <= -o && b <= -o) ? "yes" : "no" }')
+  msit=$(awk -v w="$wall" -v i="$it" 'BEGIN { printf "%.3f", 1000 * w / i }')
+  printf "%-24s %10s %10s %12.2f %14s %12.2f\n" "$name" "$it" "$conv" "$wall" "$msit" "$(awk -v a="$rrho" -v b="$rE" 'BEGIN{print (a > b ? a : b)}')"
+  echo "$name,$cells,$device,$it,$conv,$wall,$msit,$rrho,$rE" >>"$csv"
+done
+echo "# CSV: $csv"

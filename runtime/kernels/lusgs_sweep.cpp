@@ -1,0 +1,124 @@
+// Matrix-free LU-SGS kernels: face spectral radii, the scalar diagonal, the group-parallel and
+// the sequential sweeps (see lusgs_kernels.hpp for the algebra).
+#include "runtime/backend/forall.hpp"
+#include "runtime/kernels/lusgs_kernels.hpp"
+#include "runtime/physics/lusgs_k.hpp"
+
+namespace fv::kernels {
+namespace {
+
+/// One Gauss-Seidel update of owned cell c; forward: L_c from lower neighbours, else U_c from
+/// upper ones; then dU_c = -(R_c + L_c + U_c) / D_c.
+FV_HOST_DEVICE FV_FORCEINLINE void sweep_cell(const ZoneView& v, const LusgsFields& f, bool forward,
+                                              idx_t c) {
+  const idx_t n = v.nTotalCells;
+  const idx_t rc = f.rank[c];
+  real_t sum[5] = {0, 0, 0, 0, 0};
+  for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
+    const idx_t face = v.cellFaces[q];
+    if (face < v.nBoundaryFaces) continue; // boundary faces: in the diagonal only
+    const bool owner = v.cellFaceSign[q] > 0;
+    const idx_t j = owner ? v.faceNeighbour[face] : v.faceOwner[face];
+    const idx_t rj = f.rank[j];
+    if (forward ? !(rj < rc) : !(rj > rc)) continue;
+    const real_t sg = owner ? 1.0 : -1.0;
+    const real_t S[3] = {sg * v.faceArea[3 * face], sg * v.faceArea[3 * face + 1],
+                         sg * v.faceArea[3 * face + 2]};
+    real_t Wj[5], dUj[5], dF[5];
+    bool zero = true;
+    for (int k = 0; k < 5; ++k) {
+      Wj[k] = f.W[k * n + j];
+      dUj[k] = f.dU[k * n + j];
+      zero = zero && dUj[k] == 0.0;
+    }
+    if (zero) continue; // exactly no contribution (e.g. halo cells without an exchange)
+    phys::flux_difference(Wj, dUj, S, f.gamma, dF);
+    const real_t ol = f.omega * f.lambda[face];
+    for (int k = 0; k < 5; ++k)
+      sum[k] += 0.5 * (dF[k] - ol * dUj[k]);
+  }
+  const idx_t nc = v.nCells;
+  real_t* mine = forward ? f.lower : f.upper;
+  const real_t* other = forward ? f.upper : f.lower;
+  const real_t invD = 1.0 / f.D[c];
+  for (int k = 0; k < 5; ++k) {
+    mine[k * nc + c] = sum[k];
+    f.dU[k * n + c] = -(f.R[k * n + c] + sum[k] + other[k * nc + c]) * invD;
+  }
+}
+
+} // namespace
+
+void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, real_t* lambda) {
+  const ZoneView v = z;
+  forall("lusgs_face_radius", z.nFaces, [=] FV_HOST_DEVICE(idx_t face) {
+    const idx_t n = v.nTotalCells;
+    const real_t* S = v.faceArea + 3 * face;
+    real_t w[5];
+    const idx_t o = v.faceOwner[face], nb = v.faceNeighbour[face];
+    for (int k = 0; k < 5; ++k)
+      w[k] = W[k * n + o];
+    real_t l = phys::spectral_radius(w, S, gamma);
+    if (nb != kNone) {
+      for (int k = 0; k < 5; ++k)
+        w[k] = W[k * n + nb];
+      const real_t ln = phys::spectral_radius(w, S, gamma);
+      l = ln > l ? ln : l;
+    }
+    lambda[face] = l;
+  });
+}
+
+void lusgs_diagonal(const ZoneView& z, real_t omega, const real_t* dt, real_t dtGlobal,
+                    const real_t* lambda, real_t* D) {
+  const ZoneView v = z;
+  forall("lusgs_diagonal", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    real_t s = 0.0;
+    for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q)
+      s += lambda[v.cellFaces[q]];
+    const real_t h = dtGlobal >= 0.0 ? dtGlobal : dt[c];
+    D[c] = v.cellVolume[c] / h + 0.5 * omega * s;
+  });
+}
+
+void lusgs_sweep_group(const ZoneView& z, const LusgsFields& f, bool forward, const idx_t* cells,
+                       idx_t n) {
+  const ZoneView v = z;
+  const LusgsFields fl = f;
+  if (forward)
+    forall("lusgs_forward_group", n,
+           [=] FV_HOST_DEVICE(idx_t i) { sweep_cell(v, fl, true, cells[i]); });
+  else
+    forall("lusgs_backward_group", n,
+           [=] FV_HOST_DEVICE(idx_t i) { sweep_cell(v, fl, false, cells[i]); });
+}
+
+void lusgs_sweep_sequential(const ZoneView& z, const LusgsFields& f, bool forward) {
+  const ZoneView v = z;
+  const LusgsFields fl = f;
+  forall("lusgs_sweep_sequential", 1, [=] FV_HOST_DEVICE(idx_t) {
+    if (forward)
+      for (idx_t c = 0; c < v.nCells; ++c)
+        sweep_cell(v, fl, true, c);
+    else
+      for (idx_t c = v.nCells - 1; c >= 0; --c)
+        sweep_cell(v, fl, false, c);
+  });
+}
+
+void lusgs_apply(const ZoneView& z, const real_t* dU, real_t* U) {
+  const ZoneView v = z;
+  forall("lusgs_apply", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    for (int k = 0; k < 5; ++k)
+      U[k * v.nTotalCells + c] += dU[k * v.nTotalCells + c];
+  });
+}
+
+void lusgs_zero(idx_t n, idx_t count, real_t* field) {
+  forall("lusgs_zero", count, [=] FV_HOST_DEVICE(idx_t c) {
+    for (int k = 0; k < 5; ++k)
+      field[k * n + c] = 0.0;
+  });
+}
+
+} // namespace fv::kernels

@@ -1,0 +1,168 @@
+#include "runtime/solver/lusgs.hpp"
+
+#include "common/error.hpp"
+#include "common/log.hpp"
+
+#include <algorithm>
+
+namespace fv {
+
+LusgsSettings lusgs_settings(const CaseConfig& cfg) {
+  LusgsSettings s;
+  s.ordering = cfg.lusgsOrdering;
+  s.sweeps = cfg.lusgsSweeps;
+  s.omega = cfg.lusgsOmega;
+  s.graph = cfg.lusgsGraph;
+  s.gamma = cfg.gamma;
+  return s;
+}
+
+const char* to_string(LusgsOrdering o) {
+  switch (o) {
+  case LusgsOrdering::Hyperplane:
+    return "hyperplane";
+  case LusgsOrdering::Colour:
+    return "colour";
+  case LusgsOrdering::Natural:
+    return "natural";
+  }
+  return "?";
+}
+
+namespace {
+/// Checks that `g` is a valid sweep grouping of the zone's owned cells and returns each cell's
+/// group (halo cells: kHaloRank).
+std::vector<idx_t> group_ranks(const Zone& z, const Csr& g, const char* what) {
+  const idx_t n = z.nCells;
+  FV_VERIFY(g.rows() > 0, "zone " << z.zoneId << " has no " << what << " (empty order/" << what
+                                  << "); re-run fvprep or choose another lusgs_ordering");
+  g.check(what, n);
+  FV_VERIFY(g.nnz() == n, "zone " << z.zoneId << ": " << what << " hold " << g.nnz()
+                                  << " cells, expected the " << n << " owned cells");
+  std::vector<idx_t> rank(static_cast<std::size_t>(z.nTotalCells()), kernels::kHaloRank);
+  for (idx_t r = 0; r < g.rows(); ++r)
+    for (idx_t k = 0; k < g.size(r); ++k) {
+      const idx_t c = g.row(r)[k];
+      FV_VERIFY(rank[c] == kernels::kHaloRank, "zone " << z.zoneId << ": cell " << c << " is in "
+                                                       << what << " groups " << rank[c] << " and "
+                                                       << r);
+      rank[c] = r;
+    }
+  for (idx_t c = 0; c < n; ++c)
+    for (idx_t k = 0; k < z.cellCells.size(c); ++k) {
+      const idx_t j = z.cellCells.row(c)[k];
+      FV_VERIFY(j >= n || rank[j] != rank[c], "zone " << z.zoneId << ": neighbour cells " << c
+                                                      << " and " << j << " are both in " << what
+                                                      << " group " << rank[c]);
+    }
+  return rank;
+}
+} // namespace
+
+LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSettings& s,
+                         const Csr* groups)
+    : zone_(zone), view_(view), s_(s),
+      forward_("lusgs forward sweep",
+               s.graph ? KernelSequence::Mode::Graph : KernelSequence::Mode::Plain),
+      backward_("lusgs backward sweep",
+                s.graph ? KernelSequence::Mode::Graph : KernelSequence::Mode::Plain) {
+  FV_VERIFY_USAGE(s_.sweeps >= 1, "lusgs_sweeps must be >= 1 (got " << s_.sweeps << ")");
+  FV_VERIFY_USAGE(s_.omega >= 1.0, "lusgs_omega must be >= 1 (got " << s_.omega << ")");
+  const idx_t n = zone.nCells, nt = zone.nTotalCells();
+  std::vector<idx_t> rank;
+  if (s_.ordering == LusgsOrdering::Natural && !groups) {
+    FV_VERIFY_USAGE(active_device() == Device::Cpu,
+                    "lusgs_ordering = natural is the sequential CPU reference; on the GPU use "
+                    "hyperplane or colour");
+    rank.assign(static_cast<std::size_t>(nt), kernels::kHaloRank);
+    for (idx_t c = 0; c < n; ++c)
+      rank[c] = c;
+    nGroups_ = n;
+  } else {
+    const Csr& g =
+        groups ? *groups
+               : (s_.ordering == LusgsOrdering::Colour ? zone.cellColours : zone.hyperplanes);
+    const char* what =
+        groups ? "given groups"
+               : (s_.ordering == LusgsOrdering::Colour ? "order/cellColours" : "order/hyperplanes");
+    rank = group_ranks(zone, g, what);
+    nGroups_ = g.rows();
+    groupOffsets_.assign(g.offsets().data(), g.offsets().data() + g.offsets().size());
+    groupCells_ = DeviceArray<idx_t>(g.indices(), "lusgs group cells");
+    if (s_.ordering == LusgsOrdering::Natural) {
+      // given groups with the natural ordering: must be the identity order
+      for (idx_t c = 0; c < n; ++c)
+        FV_VERIFY(rank[c] == c, "natural ordering needs one cell per group in cell order");
+    }
+  }
+  rank_ = DeviceArray<idx_t>(rank, "lusgs rank");
+  lambda_ = DeviceArray<real_t>(static_cast<std::size_t>(zone.nFaces), "lusgs face radius");
+  D_ = DeviceArray<real_t>(static_cast<std::size_t>(n), "lusgs diagonal");
+  dU_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(nt), "lusgs dU");
+  lower_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(n), "lusgs lower sums");
+  upper_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(n), "lusgs upper sums");
+  fields_.gamma = s_.gamma;
+  fields_.omega = s_.omega;
+  fields_.D = D_.data();
+  fields_.lambda = lambda_.data();
+  fields_.rank = rank_.data();
+  fields_.dU = dU_.data();
+  fields_.lower = lower_.data();
+  fields_.upper = upper_.data();
+  idx_t largest = nGroups_ > 0 ? 1 : 0;
+  for (std::size_t g = 0; g + 1 < groupOffsets_.size(); ++g)
+    largest = std::max(largest, groupOffsets_[g + 1] - groupOffsets_[g]);
+  FV_LOG_INFO("  LU-SGS: " << to_string(s_.ordering) << " ordering, " << nGroups_ << " groups of "
+                           << (nGroups_ ? n / nGroups_ : 0) << " cells on average (largest "
+                           << largest << "), " << s_.sweeps << " sweep(s), omega " << s_.omega
+                           << ", "
+                           << (forward_.uses_graph() ? "CUDA graph replay" : "plain launches"));
+}
+
+LusgsSolver::~LusgsSolver() = default;
+
+void LusgsSolver::sweep(bool forward) {
+  const ZoneView& z = view_;
+  const kernels::LusgsFields f = fields_;
+  if (groupOffsets_.empty()) { // natural: sequential on one thread
+    kernels::lusgs_sweep_sequential(z, f, forward);
+    return;
+  }
+  const idx_t* cells = groupCells_.data();
+  const std::vector<idx_t>& off = groupOffsets_;
+  auto record = [&, forward] {
+    if (forward)
+      for (idx_t g = 0; g < nGroups_; ++g)
+        kernels::lusgs_sweep_group(z, f, true, cells + off[g], off[g + 1] - off[g]);
+    else
+      for (idx_t g = nGroups_ - 1; g >= 0; --g)
+        kernels::lusgs_sweep_group(z, f, false, cells + off[g], off[g + 1] - off[g]);
+  };
+  (forward ? forward_ : backward_).run(record);
+}
+
+void LusgsSolver::solve(const real_t* W, const real_t* R, const real_t* dt, real_t dtGlobal,
+                        const CellExchange& exchange) {
+  const ZoneView& z = view_;
+  if (W != fields_.W || R != fields_.R) { // other arrays: the recorded launches are stale
+    fields_.W = W;
+    fields_.R = R;
+    forward_.reset();
+    backward_.reset();
+  }
+  kernels::lusgs_face_radius(z, s_.gamma, W, lambda_.data());
+  kernels::lusgs_diagonal(z, s_.omega, dt, dtGlobal, lambda_.data(), D_.data());
+  kernels::lusgs_zero(z.nTotalCells, z.nTotalCells, dU_.data());
+  kernels::lusgs_zero(z.nCells, z.nCells, upper_.data());
+  for (int k = 0; k < s_.sweeps; ++k) {
+    sweep(true);
+    if (exchange) exchange("lusgs dU*", dU_.data(), 5);
+    sweep(false);
+  }
+}
+
+void LusgsSolver::apply(real_t* U) const {
+  kernels::lusgs_apply(view_, dU_.data(), U);
+}
+
+} // namespace fv

@@ -1,0 +1,93 @@
+#pragma once
+/// \file lusgs.hpp
+/// fv::LusgsSolver: the implicit, matrix-free LU-SGS scheme (Jameson & Yoon) of one zone on the
+/// active device. Given the residual R(U) of the spatial operator and the (local) time step it
+/// approximately solves
+///   (V/dt + dR/dU) dU = -R
+/// with the scalar diagonal D_i = V_i/dt_i + omega/2 sum_f lambda_f (lambda_f = |u.S| + c|S|,
+/// boundary faces included) and off-diagonal blocks applied as exact flux differences of the
+/// neighbours' updates, by `sweeps` symmetric Gauss-Seidel sweeps (forward then backward) in one
+/// of three orderings:
+///   hyperplane  groups of zone.hyperplanes, forward in row order, backward in reverse; a cell's
+///               lower neighbours are exactly its lower-numbered ones, so the result equals the
+///               natural sequential sweep up to rounding;
+///   colour      groups of zone.cellColours (fewer, larger groups: more parallel, but a cell's
+///               "lower" neighbours are those of lower colour, a weaker implicit coupling);
+///   natural     cell order on one thread, the sequential reference (CPU only).
+/// All cells of a group are updated in one fv::forall launch; the launch sequence of each sweep
+/// direction is replayed as a CUDA graph on the GPU (lusgs_launch = graph).
+/// Across zones the scheme is block Jacobi: halo cells are never lower neighbours and their dU
+/// is zero unless the CellExchange hook, called between the forward and the backward sweep,
+/// fills it (then the backward sweep also sees the neighbour zones' forward-sweep update).
+/// See docs/numerics.md, section "LU-SGS".
+#include "common/csr.hpp"
+#include "common/zone.hpp"
+#include "runtime/backend/kernel_sequence.hpp"
+#include "runtime/backend/memory.hpp"
+#include "runtime/config/case_config.hpp"
+#include "runtime/kernels/lusgs_kernels.hpp"
+#include "runtime/kernels/zone_view.hpp"
+#include "runtime/solver/euler_solver.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace fv {
+
+/// Settings of the LU-SGS scheme (from the [time] lusgs_* keys).
+struct LusgsSettings {
+  LusgsOrdering ordering = LusgsOrdering::Hyperplane;
+  int sweeps = 1;
+  real_t omega = 1.0;
+  bool graph = true; ///< replay sweep launches as a CUDA graph (GPU only)
+  real_t gamma = 1.4;
+};
+LusgsSettings lusgs_settings(const CaseConfig& cfg);
+
+/// Name of an ordering as in case files ("hyperplane", "colour", "natural").
+const char* to_string(LusgsOrdering o);
+
+class LusgsSolver {
+ public:
+  /// Prepares the sweep groups of `zone` for the ordering (verifying that they are a
+  /// permutation of the owned cells and that no group holds two neighbours) and allocates the
+  /// work arrays on the active device. `groups`, when given, replaces the zone's groups (any
+  /// valid grouping, in forward order; used by tests). `view` must outlive the solver.
+  /// natural on the GPU is a usage error.
+  LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSettings& s,
+              const Csr* groups = nullptr);
+  ~LusgsSolver();
+  LusgsSolver(const LusgsSolver&) = delete;
+  LusgsSolver& operator=(const LusgsSolver&) = delete;
+
+  /// Computes dU (delta()) from the primitive state W (halo cells filled), the residual R
+  /// (5 x nTotalCells) and the time step (dt per cell, or dtGlobal >= 0). `exchange`, when
+  /// set, is called with dU after each forward sweep. Device pointers; W and R must stay the
+  /// same arrays between calls for the graph replay (a change is detected and re-captured).
+  void solve(const real_t* W, const real_t* R, const real_t* dt, real_t dtGlobal,
+             const CellExchange& exchange = {});
+  /// U += dU on owned cells.
+  void apply(real_t* U) const;
+
+  const DeviceArray<real_t>& delta() const { return dU_; }
+  /// Number of sweep groups (1 per cell for natural).
+  idx_t group_count() const { return nGroups_; }
+  const LusgsSettings& settings() const { return s_; }
+  /// Times the forward sweep was captured into a CUDA graph (0 on the CPU).
+  int graph_captures() const { return forward_.captures(); }
+
+ private:
+  void sweep(bool forward);
+
+  const Zone& zone_;
+  const ZoneView& view_;
+  LusgsSettings s_;
+  idx_t nGroups_ = 0;
+  std::vector<idx_t> groupOffsets_; ///< host: group g = groupCells[off[g], off[g+1])
+  DeviceArray<idx_t> groupCells_, rank_;
+  DeviceArray<real_t> lambda_, D_, dU_, lower_, upper_;
+  kernels::LusgsFields fields_;
+  KernelSequence forward_, backward_;
+};
+
+} // namespace fv

@@ -1,0 +1,28 @@
+#pragma once
+/// \file lusgs_zones.hpp
+/// Single zones of generated meshes built by the real prep pipeline (generate_mesh ->
+/// build_zones with RCM), so that they carry cellColours and hyperplanes, for the LU-SGS tests.
+#include "common/zone.hpp"
+#include "prep/generate_mesh.hpp"
+
+#include <string>
+#include <vector>
+
+namespace fv::testing {
+
+/// A generated mesh as one zone, with the mesh's patches (in zone patch order).
+struct TestZone {
+  Zone zone;
+  std::vector<Patch> patches;
+};
+
+/// generate_mesh(o), then build_zones (RCM renumbering) into `parts` parts by contiguous ranges
+/// of the generated cell order; returns zone `zone`.
+TestZone generated_zone(const GenOptions& o, int parts = 1, int zone = 0);
+
+/// Largest |a - b| over owned cells and the 5 components, relative to the largest |a|;
+/// infinity when any value is not finite.
+double max_relative_difference(const Zone& z, const std::vector<double>& a,
+                               const std::vector<double>& b);
+
+} // namespace fv::testing

@@ -1,0 +1,61 @@
+// The [time] lusgs_* keys of case files: defaults, parsing, and usage errors naming the key.
+#include "runtime/config/case_config.hpp"
+#include "runtime/solver/lusgs.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+const std::vector<fv::Patch> kPatches = {{"wall", "BCWall"}};
+
+fv::CaseConfig resolve(const std::string& time) {
+  const std::string text = "[time]\n" + time + "\n[patch wall]\ntype = slip_wall\n";
+  return fv::resolve_case(fv::IniFile::parse(text, "case.ini"), kPatches);
+}
+
+std::string usage_error(const std::string& time) {
+  try {
+    resolve(time);
+  } catch (const fv::Error& e) {
+    EXPECT_EQ(e.kind(), fv::ErrorKind::Usage) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no error for: " << time;
+  return {};
+}
+
+} // namespace
+
+TEST(LusgsConfig, DefaultsAndResolvedText) {
+  const fv::CaseConfig c = resolve("integrator = lusgs");
+  EXPECT_EQ(c.integrator, fv::TimeScheme::Lusgs);
+  EXPECT_EQ(c.lusgsOrdering, fv::LusgsOrdering::Hyperplane);
+  EXPECT_EQ(c.lusgsSweeps, 1);
+  EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.0);
+  EXPECT_TRUE(c.lusgsGraph);
+  EXPECT_NE(c.resolvedIni.find("lusgs_ordering = hyperplane"), std::string::npos);
+  EXPECT_NE(c.resolvedIni.find("lusgs_launch = graph"), std::string::npos);
+  const fv::LusgsSettings s = fv::lusgs_settings(c);
+  EXPECT_EQ(s.ordering, fv::LusgsOrdering::Hyperplane);
+  EXPECT_STREQ(fv::to_string(s.ordering), "hyperplane");
+}
+
+TEST(LusgsConfig, ParsesEveryKey) {
+  const fv::CaseConfig c = resolve("integrator = lusgs\nlusgs_ordering = colour\nlusgs_sweeps = 3\n"
+                                   "lusgs_omega = 1.5\nlusgs_launch = plain");
+  EXPECT_EQ(c.lusgsOrdering, fv::LusgsOrdering::Colour);
+  EXPECT_EQ(c.lusgsSweeps, 3);
+  EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.5);
+  EXPECT_FALSE(c.lusgsGraph);
+  EXPECT_EQ(resolve("lusgs_ordering = natural").lusgsOrdering, fv::LusgsOrdering::Natural);
+}
+
+TEST(LusgsConfig, UsageErrorsNameTheKey) {
+  EXPECT_NE(usage_error("lusgs_ordering = diagonal").find("lusgs_ordering"), std::string::npos);
+  EXPECT_NE(usage_error("lusgs_sweeps = 0").find("lusgs_sweeps"), std::string::npos);
+  EXPECT_NE(usage_error("lusgs_omega = 0.5").find("lusgs_omega must be >= 1"), std::string::npos);
+  EXPECT_NE(usage_error("lusgs_launch = fast").find("valid: graph, plain"), std::string::npos);
+  EXPECT_NE(usage_error("integrator = lu-sgs").find("lusgs"), std::string::npos);
+}
