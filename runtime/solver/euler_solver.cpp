@@ -195,10 +195,10 @@ void EulerSolver::compute_residual(const real_t* U) {
     halo_finish(cells_.get());
     interface_faces();
   } else {
+    exchange("primitives", W_, 5); // the optional hook fills halo values before any face uses them
     boundary();
     owned_faces();
     halo_finish(cells_.get());
-    exchange("primitives", W_, 5);
     interface_faces();
   }
   // 6. flux summation per cell (deterministic gather)
