@@ -21,6 +21,7 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--build DIR] [--n NI,NJ,NK] [--ntet NI,NJ,NK] [--iterations N]" >&2; exit 2 ;;
   esac
 done
+build=$(cd "$build" && pwd)
 work=${WORK:-/tmp/fv_gpu_vs_cpu}
 mkdir -p "$work" && cd "$work"
 csv=${OUT:-$root/bench/results}/gpu_vs_cpu.csv
