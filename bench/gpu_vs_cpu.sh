@@ -75,10 +75,10 @@ for mesh in hex tet; do
     done
     echo "== $mesh $scheme: GPU run 1 vs GPU run 2 (must be identical)"
     python3 "$root/bench/compare_history.py" out_${mesh}_${scheme}_cuda/history.csv \
-      out_${mesh}_${scheme}_cuda2/history.csv --tol 0 | tail -1
+      out_${mesh}_${scheme}_cuda2/history.csv --tol 0 | tail -1 || true
     echo "== $mesh $scheme: GPU vs CPU"
     python3 "$root/bench/compare_history.py" out_${mesh}_${scheme}_cuda/history.csv \
-      out_${mesh}_${scheme}_cpu/history.csv --tol 1e-10 | tee cmp.txt
+      out_${mesh}_${scheme}_cpu/history.csv --tol 1e-10 | tee cmp.txt || true
     diff=$(tail -1 cmp.txt | grep -o "difference [0-9.e+-]*" | awk '{print $2}')
     for dev in cuda cpu; do
       t=$(timing t_${mesh}_${scheme}_$dev.log)
@@ -88,4 +88,5 @@ for mesh in hex tet; do
     done
   done
 done
-echo; column -s, -t < "$csv"
+echo
+awk -F, '{printf "%-5s %-9s %-6s %-5s %6s %10s %9s %12s\n", $1, $2, $3, $4, $5, $6, $7, $8}' "$csv"
