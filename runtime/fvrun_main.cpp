@@ -144,6 +144,30 @@ int main(int argc, char** argv) {
       for (fv::idx_t c = 0; c < zone.nCells; ++c)
         for (int k = 0; k < 5; ++k)
           owned[static_cast<std::size_t>(c) * 5 + k] = U[static_cast<std::size_t>(k) * nt + c];
+      // surface CSV of every monitored wall patch: pressure of the wall cells and Cp
+      {
+        const std::vector<fv::real_t> W = s.primitive();
+        const fv::real_t pInf = cfg.freestream[4];
+        fv::real_t q = cfg.dynamic_pressure();
+        if (!(q > 0)) q = 1.0;
+        std::vector<fv::idx_t> patches;
+        std::vector<std::string> names;
+        for (fv::idx_t p = 0; p < zone.nPatches(); ++p)
+          if (std::find(cfg.forcePatches.begin(), cfg.forcePatches.end(), cfg.patches[p].name) !=
+              cfg.forcePatches.end()) {
+            patches.push_back(p);
+            names.push_back(cfg.patches[p].name);
+          }
+        out.write_surfaces(cfg.outputDir + "/surface", patches, names, [&](fv::idx_t p) {
+          std::vector<fv::SurfaceColumn> cols = {{"p", {}}, {"Cp", {}}};
+          for (fv::idx_t f = zone.patchFaceOffsets[p]; f < zone.patchFaceOffsets[p + 1]; ++f) {
+            const fv::real_t pc = W[static_cast<std::size_t>(4) * nt + zone.faceOwner[f]];
+            cols[0].values.push_back(pc);
+            cols[1].values.push_back((pc - pInf) / q);
+          }
+          return cols;
+        });
+      }
       const std::string path = cfg.outputDir + "/restart.h5";
       out.write_restart(path, owned.data(), 5, s.iteration(), s.time(), cfg.resolvedIni);
       FV_LOG_INFO("wrote " << path << " (iteration " << s.iteration() << ")");

@@ -76,6 +76,11 @@ channel) # generated, shuffled and perturbed channel with a bump; 1, 2, 4 ranks,
   run 4 mesh.p4.zones.h5 channel.ini r4n --no-overlap
   compare_all r1 r2
   compare_all r1 r4
+  # one surface file whatever the rank count, faces in global order
+  for d in r2 r4; do
+    [[ $(cut -d, -f1 r1/surface_lower_wall.csv) == $(cut -d, -f1 $d/surface_lower_wall.csv) ]] ||
+      { echo "FAIL: $d/surface_lower_wall.csv has other faces than r1's"; exit 1; }
+  done
   # overlap changes only when work is done, not what: bitwise the same
   RTOL=1e-15 compare_all r4 r4n
   ;;
