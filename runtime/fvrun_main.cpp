@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 int main(int argc, char** argv) {
   return fv::parallel::run_mpi_main("fvrun", argc, argv, [&]() -> int {
@@ -84,7 +85,27 @@ int main(int argc, char** argv) {
       fv::log::Phase p("mapping " + zonePath);
       const fv::ZoneFile file = fv::open_zone_file(zonePath);
       header = file.header();
-      const int zoneId = fv::parallel::zone_of_rank(comm, zonePath, file.nZones());
+      // on a rank-count mismatch, name the part counts prepared for this mesh next to the file
+      std::vector<int> available;
+      if (file.nZones() != size) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        const fs::path dir = fs::path(zonePath).parent_path().empty()
+                                 ? fs::path(".")
+                                 : fs::path(zonePath).parent_path();
+        for (const auto& e : fs::directory_iterator(dir, ec)) {
+          const std::string name = e.path().filename().string();
+          if (name.size() < 9 || name.compare(name.size() - 9, 9, ".zones.h5") != 0) continue;
+          try {
+            const fv::ZoneFile other = fv::open_zone_file(e.path().string());
+            if (other.header().meshUuid == header.meshUuid) available.push_back(other.nZones());
+          } catch (const std::exception&) { // not a readable zone file: not a candidate
+          }
+        }
+        std::sort(available.begin(), available.end());
+        available.erase(std::unique(available.begin(), available.end()), available.end());
+      }
+      const int zoneId = fv::parallel::zone_of_rank(comm, zonePath, file.nZones(), available);
       fv::MapOptions mo;
       mo.verifyChecksums = !noChecksums;
       zone = fv::map_zone(file, zoneId, mo);

@@ -151,6 +151,7 @@ failure) # a diverging run stops every rank with one message; wrong rank count i
   "$FVGEN" channel --cells hex --n 16,8,4 --seed 2 --perturb 0.1 -o mesh.cgns -q
   channel_case
   prep mesh.cgns 4
+  prep mesh.cgns 1
   set +e
   msg=$(run 4 mesh.p4.zones.h5 channel.ini f4 --cfl 500 --set time.cfl_ramp_iterations=0 2>&1)
   rc=$?
@@ -168,6 +169,8 @@ failure) # a diverging run stops every rank with one message; wrong rank count i
   [[ $rc -eq 2 ]] || { echo "FAIL: rank-count mismatch exited $rc (expected 2)"; exit 1; }
   [[ $(grep -c "holds 4 zones but fvrun runs on 2 MPI ranks" <<< "$msg") -eq 1 ]] ||
     { echo "FAIL: expected one rank-count message"; exit 1; }
+  grep -q "part counts available: 1, 4" <<< "$msg" ||
+    { echo "FAIL: the message does not name the prepared part counts 1, 4"; exit 1; }
   ;;
 *)
   echo "usage: mpi_run_test.sh channel|brick|restart|failure BIN_DIR WORK_DIR [SHARED_DIR]"
