@@ -189,6 +189,11 @@ int main(int argc, char** argv) {
           return cols;
         });
       }
+      if (header.meshUuid.empty()) { // a restart must name its mesh; fvprep always sets it
+        FV_LOG_INFO("no restart written: " << zonePath
+                                           << " has no mesh UUID (write it with fvprep)");
+        return;
+      }
       const std::string path = cfg.outputDir + "/restart.h5";
       out.write_restart(path, owned.data(), 5, s.iteration(), s.time(), cfg.resolvedIni);
       FV_LOG_INFO("wrote " << path << " (iteration " << s.iteration() << ")");
