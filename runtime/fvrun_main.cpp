@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 int main(int argc, char** argv) {
   return fv::parallel::run_mpi_main("fvrun", argc, argv, [&]() -> int {
@@ -84,7 +85,27 @@ int main(int argc, char** argv) {
       fv::log::Phase p("mapping " + zonePath);
       const fv::ZoneFile file = fv::open_zone_file(zonePath);
       header = file.header();
-      const int zoneId = fv::parallel::zone_of_rank(comm, zonePath, file.nZones());
+      // on a rank-count mismatch, name the part counts prepared for this mesh next to the file
+      std::vector<int> available;
+      if (file.nZones() != size) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        const fs::path dir = fs::path(zonePath).parent_path().empty()
+                                 ? fs::path(".")
+                                 : fs::path(zonePath).parent_path();
+        for (const auto& e : fs::directory_iterator(dir, ec)) {
+          const std::string name = e.path().filename().string();
+          if (name.size() < 9 || name.compare(name.size() - 9, 9, ".zones.h5") != 0) continue;
+          try {
+            const fv::ZoneFile other = fv::open_zone_file(e.path().string());
+            if (other.header().meshUuid == header.meshUuid) available.push_back(other.nZones());
+          } catch (const std::exception&) { // not a readable zone file: not a candidate
+          }
+        }
+        std::sort(available.begin(), available.end());
+        available.erase(std::unique(available.begin(), available.end()), available.end());
+      }
+      const int zoneId = fv::parallel::zone_of_rank(comm, zonePath, file.nZones(), available);
       fv::MapOptions mo;
       mo.verifyChecksums = !noChecksums;
       zone = fv::map_zone(file, zoneId, mo);
@@ -144,6 +165,35 @@ int main(int argc, char** argv) {
       for (fv::idx_t c = 0; c < zone.nCells; ++c)
         for (int k = 0; k < 5; ++k)
           owned[static_cast<std::size_t>(c) * 5 + k] = U[static_cast<std::size_t>(k) * nt + c];
+      // surface CSV of every monitored wall patch: pressure of the wall cells and Cp
+      {
+        const std::vector<fv::real_t> W = s.primitive();
+        const fv::real_t pInf = cfg.freestream[4];
+        fv::real_t q = cfg.dynamic_pressure();
+        if (!(q > 0)) q = 1.0;
+        std::vector<fv::idx_t> patches;
+        std::vector<std::string> names;
+        for (fv::idx_t p = 0; p < zone.nPatches(); ++p)
+          if (std::find(cfg.forcePatches.begin(), cfg.forcePatches.end(), cfg.patches[p].name) !=
+              cfg.forcePatches.end()) {
+            patches.push_back(p);
+            names.push_back(cfg.patches[p].name);
+          }
+        out.write_surfaces(cfg.outputDir + "/surface", patches, names, [&](fv::idx_t p) {
+          std::vector<fv::SurfaceColumn> cols = {{"p", {}}, {"Cp", {}}};
+          for (fv::idx_t f = zone.patchFaceOffsets[p]; f < zone.patchFaceOffsets[p + 1]; ++f) {
+            const fv::real_t pc = W[static_cast<std::size_t>(4) * nt + zone.faceOwner[f]];
+            cols[0].values.push_back(pc);
+            cols[1].values.push_back((pc - pInf) / q);
+          }
+          return cols;
+        });
+      }
+      if (header.meshUuid.empty()) { // a restart must name its mesh; fvprep always sets it
+        FV_LOG_INFO("no restart written: " << zonePath
+                                           << " has no mesh UUID (write it with fvprep)");
+        return;
+      }
       const std::string path = cfg.outputDir + "/restart.h5";
       out.write_restart(path, owned.data(), 5, s.iteration(), s.time(), cfg.resolvedIni);
       FV_LOG_INFO("wrote " << path << " (iteration " << s.iteration() << ")");

@@ -102,6 +102,11 @@ void EulerSolver::halo_begin(parallel::HaloExchange* h, const std::vector<parall
   if (!par_.overlap) h->finish();
 }
 
+void EulerSolver::halo_progress(parallel::HaloExchange* h) {
+  // Open MPI moves large (rendezvous) messages only inside MPI calls
+  if (h && h->in_flight()) h->progress();
+}
+
 void EulerSolver::halo_finish(parallel::HaloExchange* h) {
   if (h && h->in_flight()) h->finish();
 }
@@ -161,6 +166,7 @@ void EulerSolver::compute_residual(const real_t* U) {
     // 2. cell -> node interpolation: owned cells' contributions (needs no halo value), then
     //    the partial sums of the other zones sharing a node are added (node exchange, Sum)
     kernels::interpolate_to_nodes(z, W_.data(), Wn_.data());
+    halo_progress(cells_.get());
     halo_finish(cells_.get());
     exchange("primitives", W_, 5);
     halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), 5, z.nNodes)});
@@ -170,6 +176,7 @@ void EulerSolver::compute_residual(const real_t* U) {
     if (cfg_.limiter == LimiterKind::Barth) lim = kernels::Limiter::Barth;
     if (lim != kernels::Limiter::None)
       kernels::local_min_max(z, W_.data(), wmin_.data(), wmax_.data());
+    halo_progress(nodes_.get());
     halo_finish(nodes_.get());
     // 4. node-averaged Green-Gauss gradients and the limiter of owned cells
     kernels::green_gauss_gradient(z, Wn_.data(), grad_.data());
@@ -191,13 +198,17 @@ void EulerSolver::compute_residual(const real_t* U) {
     halo_begin(cells_.get(),
                {FieldView::blocked(grad_.data(), 15, nt), FieldView::blocked(phi_.data(), 5, nt)});
     boundary();
+    halo_progress(cells_.get());
     owned_faces();
+    halo_progress(cells_.get());
     halo_finish(cells_.get());
     interface_faces();
   } else {
     exchange("primitives", W_, 5); // the optional hook fills halo values before any face uses them
     boundary();
+    halo_progress(cells_.get());
     owned_faces();
+    halo_progress(cells_.get());
     halo_finish(cells_.get());
     interface_faces();
   }

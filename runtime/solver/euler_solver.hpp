@@ -119,6 +119,7 @@ class EulerSolver {
   void exchange(const char* what, DeviceArray<real_t>& field, int ncomp);
   real_t current_cfl() const;
   void halo_begin(parallel::HaloExchange* h, const std::vector<parallel::FieldView>& f);
+  void halo_progress(parallel::HaloExchange* h);
   void halo_finish(parallel::HaloExchange* h);
 
   const Zone& zone_;

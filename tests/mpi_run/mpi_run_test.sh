@@ -76,6 +76,11 @@ channel) # generated, shuffled and perturbed channel with a bump; 1, 2, 4 ranks,
   run 4 mesh.p4.zones.h5 channel.ini r4n --no-overlap
   compare_all r1 r2
   compare_all r1 r4
+  # one surface file whatever the rank count, faces in global order
+  for d in r2 r4; do
+    [[ $(cut -d, -f1 r1/surface_lower_wall.csv) == $(cut -d, -f1 $d/surface_lower_wall.csv) ]] ||
+      { echo "FAIL: $d/surface_lower_wall.csv has other faces than r1's"; exit 1; }
+  done
   # overlap changes only when work is done, not what: bitwise the same
   RTOL=1e-15 compare_all r4 r4n
   ;;
@@ -146,6 +151,7 @@ failure) # a diverging run stops every rank with one message; wrong rank count i
   "$FVGEN" channel --cells hex --n 16,8,4 --seed 2 --perturb 0.1 -o mesh.cgns -q
   channel_case
   prep mesh.cgns 4
+  prep mesh.cgns 1
   set +e
   msg=$(run 4 mesh.p4.zones.h5 channel.ini f4 --cfl 500 --set time.cfl_ramp_iterations=0 2>&1)
   rc=$?
@@ -163,6 +169,8 @@ failure) # a diverging run stops every rank with one message; wrong rank count i
   [[ $rc -eq 2 ]] || { echo "FAIL: rank-count mismatch exited $rc (expected 2)"; exit 1; }
   [[ $(grep -c "holds 4 zones but fvrun runs on 2 MPI ranks" <<< "$msg") -eq 1 ]] ||
     { echo "FAIL: expected one rank-count message"; exit 1; }
+  grep -q "part counts available: 1, 4" <<< "$msg" ||
+    { echo "FAIL: the message does not name the prepared part counts 1, 4"; exit 1; }
   ;;
 *)
   echo "usage: mpi_run_test.sh channel|brick|restart|failure BIN_DIR WORK_DIR [SHARED_DIR]"

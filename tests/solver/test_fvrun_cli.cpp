@@ -1,0 +1,123 @@
+// fvrun end to end: zone file -> fvrun -> outputs, and the exit codes and messages of usage
+// errors (runs the fvrun binary).
+#include "formats/zone_file_writer.hpp"
+#include "prep/generate_mesh.hpp"
+#include "prep/zones.hpp"
+#include "tests/testing/testing.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace {
+
+std::string read_file(const std::string& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+/// Runs fvrun with `args` in `dir`; returns the exit code, stderr in `err`.
+int fvrun(const std::string& dir, const std::string& args, std::string& err) {
+  const std::string errPath = dir + "/stderr.txt";
+  const std::string cmd = "cd '" + dir + "' && OMP_NUM_THREADS=1 '" FV_FVRUN_PATH "' " + args +
+                          " > /dev/null 2> '" + errPath + "'";
+  const int status = std::system(cmd.c_str());
+  err = read_file(errPath);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char* kCase = R"(
+[freestream]
+mach = 2.0
+lift_axis = y
+[time]
+iterations = 30
+[monitor]
+output_interval = 10
+output_dir = out
+[patch inlet]
+type = supersonic_inflow
+[patch outlet]
+type = supersonic_outflow
+[patch lower_wall]
+type = slip_wall
+[patch upper]
+type = farfield
+[patch side1]
+type = symmetry
+[patch side2]
+type = symmetry
+)";
+
+class FvrunCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fv::testing::scratch_dir();
+    fv::GenOptions o;
+    o.family = fv::MeshFamily::Wedge;
+    o.n = {16, 10, 1};
+    const fv::Mesh mesh = fv::generate_mesh(o);
+    std::vector<fv::idx_t> part(mesh.nCells(), 0);
+    const std::vector<fv::Zone> zones = fv::build_zones(mesh, part, 1, fv::PrepOptions{});
+    fv::ZoneFileHeader h;
+    h.nGlobalCells = zones[0].nCells;
+    h.nGlobalFaces = zones[0].nFaces;
+    h.nGlobalNodes = zones[0].nNodes;
+    h.patches = mesh.patches;
+    fv::write_zone_file(dir_ + "/wedge.zones.h5", h, zones);
+    std::ofstream(dir_ + "/case.ini") << kCase;
+  }
+  std::string dir_;
+};
+
+} // namespace
+
+TEST_F(FvrunCli, RunsAndWritesOutputs) {
+  std::string err;
+  ASSERT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --device cpu --set time.cfl=1.2", err), 0)
+      << err;
+  EXPECT_NE(err.find("iteration limit after 30 iterations"), std::string::npos) << err;
+  const std::string hist = read_file(dir_ + "/out/history.csv");
+  EXPECT_NE(hist.find("# cfl = 1.2"), std::string::npos); // the override is recorded
+  EXPECT_NE(hist.find("\n30,"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/solution.h5"));
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/solution.xmf"));
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/case.resolved.ini"));
+  // command-line shorthands override the file
+  ASSERT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --iterations 5 --output-dir o2 -q", err), 0)
+      << err;
+  EXPECT_NE(read_file(dir_ + "/o2/history.csv").find("\n5,"), std::string::npos);
+  EXPECT_TRUE(err.empty()) << err; // --quiet
+}
+
+TEST_F(FvrunCli, UsageErrorsExitWithTwo) {
+  std::string err;
+  EXPECT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --set scheme.limiter=minmod", err), 2);
+  EXPECT_NE(err.find("fvrun: error:"), std::string::npos) << err;
+  EXPECT_NE(err.find("valid: venkat, barth, none"), std::string::npos) << err;
+
+  std::ofstream(dir_ + "/missing.ini") << "[patch inlet]\ntype = supersonic_inflow\n";
+  EXPECT_EQ(fvrun(dir_, "wedge.zones.h5 -c missing.ini", err), 2);
+  EXPECT_NE(err.find("without a boundary condition: outlet, lower_wall, upper, side1, side2"),
+            std::string::npos)
+      << err;
+
+  EXPECT_EQ(fvrun(dir_, "wedge.zones.h5 -c nonexistent.ini", err), 2);
+  EXPECT_NE(err.find("cannot open case file"), std::string::npos) << err;
+
+  EXPECT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --device tpu", err), 2);
+  EXPECT_NE(err.find("valid: auto, cpu, cuda"), std::string::npos) << err;
+
+  EXPECT_EQ(fvrun(dir_, "wedge.zones.h5", err), 2); // -c is required
+
+  // a file that is not a zone file: runtime error, exit 1
+  std::ofstream(dir_ + "/bogus.zones.h5") << "not hdf5";
+  EXPECT_EQ(fvrun(dir_, "bogus.zones.h5 -c case.ini", err), 1);
+  EXPECT_NE(err.find("bogus.zones.h5"), std::string::npos) << err;
+}
