@@ -43,7 +43,7 @@ case "$device" in
 esac
 find_bin() {
   local name=$1
-  for d in "$bin" "$root/build/prep" "$root/build/runtime" "$root/build"; do
+  for d in "$bin" "$bin/prep" "$bin/runtime" "$root/build/prep" "$root/build/runtime" "$root/build"; do
     [[ -n "$d" && -x "$d/$name" ]] && { echo "$d/$name"; return; }
   done
   command -v "$name" || { echo "lusgs_bench.sh: $name not found (use --bin)" >&2; exit 2; }
