@@ -31,7 +31,9 @@ const std::vector<CaseKey>& case_keys() {
        "spatial order: 1 (cell values) | 2 (MUSCL, node-averaged "
        "Green-Gauss gradients)"},
       {"scheme", "limiter", "venkat", "slope limiter for order 2: venkat | barth | none"},
-      {"scheme", "venkat_k", "5", "Venkatakrishnan constant K (eps^2 = (K dx)^3)"},
+      {"scheme", "venkat_k", "5",
+       "Venkatakrishnan constant K: eps^2 = (K dx)^3 q_ref^2, dx = V^(1/3), q_ref the "
+       "free-stream rho, |u|+c or p"},
       {"scheme", "node_weights", "linear",
        "cell-to-node weights of the gradient: linear (inverse distance corrected to be exact "
        "for linear fields, second order at boundaries) | inverse_distance (zone file as is)"},

@@ -29,9 +29,16 @@ void local_min_max(const ZoneView& z, const real_t* W, real_t* wmin, real_t* wma
 /// Limiter kinds of limiter().
 enum class Limiter { None = 0, Venkat = 1, Barth = 2 };
 
+/// Reference magnitudes of the primitives (rho, u, v, w, p) that make Venkatakrishnan's
+/// epsilon dimensionally consistent: eps_k^2 = (K dx)^3 * scale_k^2 (dx = V^(1/3)).
+struct LimiterScales {
+  real_t s[5] = {1, 1, 1, 1, 1};
+};
+
 /// Cell loop: limiter phi[k][cell] in [0, 1] (min over the cell's faces) for each primitive.
-void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const real_t* W, const real_t* grad,
-             const real_t* wmin, const real_t* wmax, real_t* phi);
+void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScales& scales,
+             const real_t* W, const real_t* grad, const real_t* wmin, const real_t* wmax,
+             real_t* phi);
 
 /// Flux function choice.
 enum class Flux { Roe = 0, Rusanov = 1 };

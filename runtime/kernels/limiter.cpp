@@ -26,9 +26,11 @@ void local_min_max(const ZoneView& z, const real_t* W, real_t* wmin, real_t* wma
   });
 }
 
-void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const real_t* W, const real_t* grad,
-             const real_t* wmin, const real_t* wmax, real_t* phi) {
+void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScales& scales,
+             const real_t* W, const real_t* grad, const real_t* wmin, const real_t* wmax,
+             real_t* phi) {
   const ZoneView v = z;
+  const LimiterScales sc = scales;
   forall("limiter", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
     if (kind == Limiter::None) {
@@ -49,8 +51,9 @@ void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const real_t* W, c
                           grad[(3 * k + 2) * n + c] * d[2];
         const real_t q = W[k * n + c];
         const real_t dmax = wmax[k * n + c] - q, dmin = wmin[k * n + c] - q;
-        const real_t l = kind == Limiter::Venkat ? phys::venkat_phi(dmax, dmin, d2, eps2)
-                                                 : phys::barth_phi(dmax, dmin, d2);
+        const real_t l = kind == Limiter::Venkat
+                             ? phys::venkat_phi(dmax, dmin, d2, eps2 * sc.s[k] * sc.s[k])
+                             : phys::barth_phi(dmax, dmin, d2);
         p[k] = l < p[k] ? l : p[k];
       }
     }

@@ -92,8 +92,17 @@ void EulerSolver::compute_residual(const real_t* U) {
     if (cfg_.limiter == LimiterKind::Barth) lim = kernels::Limiter::Barth;
     if (lim != kernels::Limiter::None)
       kernels::local_min_max(z, W_.data(), wmin_.data(), wmax_.data());
-    kernels::limiter(z, lim, cfg_.venkatK, W_.data(), grad_.data(), wmin_.data(), wmax_.data(),
-                     phi_.data());
+    kernels::LimiterScales scales;
+    {
+      const auto& f = cfg_.freestream;
+      const real_t c = std::sqrt(cfg_.gamma * f[4] / f[0]);
+      const real_t speed = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]) + c;
+      const real_t s[5] = {f[0], speed, speed, speed, f[4]};
+      for (int k = 0; k < 5; ++k)
+        scales.s[k] = s[k];
+    }
+    kernels::limiter(z, lim, cfg_.venkatK, scales, W_.data(), grad_.data(), wmin_.data(),
+                     wmax_.data(), phi_.data());
     exchange("limiter", phi_, 5);
   }
   // 4. face fluxes: interior faces, then each boundary patch with its ghost states

@@ -1,0 +1,65 @@
+#include "runtime/solver/solution_output.hpp"
+
+#include "common/log.hpp"
+#include "formats/solution_file.hpp"
+#include "runtime/parallel/gather.hpp"
+#include "runtime/physics/euler_state.hpp"
+
+#include <cmath>
+#include <filesystem>
+
+namespace fv {
+
+SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& header) {
+  return [comm, header](const EulerSolver& s, const std::string& reason) {
+    const Zone& z = s.zone();
+    const CaseConfig& cfg = s.config();
+    const std::vector<real_t> U = s.conservative();
+    const idx_t n = z.nTotalCells();
+    // owned cells, interleaved: rho, u, v, w, p, Mach, rhoU (5)
+    constexpr int K = 11;
+    std::vector<real_t> owned(static_cast<std::size_t>(z.nCells) * K);
+    for (idx_t c = 0; c < z.nCells; ++c) {
+      real_t u[5], w[5];
+      for (int k = 0; k < 5; ++k)
+        u[k] = U[k * n + c];
+      phys::cons_to_prim(u, w, cfg.gamma);
+      const real_t a = std::sqrt(std::fabs(cfg.gamma * w[4] / w[0]));
+      real_t* o = &owned[static_cast<std::size_t>(c) * K];
+      for (int k = 0; k < 5; ++k)
+        o[k] = w[k];
+      o[5] = std::sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) / a;
+      for (int k = 0; k < 5; ++k)
+        o[6 + k] = u[k];
+    }
+    const std::vector<real_t> g =
+        parallel::gather_cells(comm, z, owned.data(), K, header.nGlobalCells);
+    const GlobalMesh mesh =
+        parallel::gather_mesh(comm, z, header.nGlobalNodes, header.nGlobalCells);
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank != 0) return;
+    const std::size_t nc = static_cast<std::size_t>(header.nGlobalCells);
+    auto field = [&](const char* name, int first, int comps) {
+      CellField f{name, comps, std::vector<real_t>(nc * comps)};
+      for (std::size_t c = 0; c < nc; ++c)
+        for (int j = 0; j < comps; ++j)
+          f.values[c * comps + j] = g[c * K + first + j];
+      return f;
+    };
+    const std::vector<CellField> fields = {field("rho", 0, 1), field("velocity", 1, 3),
+                                           field("p", 4, 1), field("mach", 5, 1),
+                                           field("rhoU", 6, 5)};
+    SolutionInfo info;
+    info.iteration = s.iteration();
+    info.time = s.time();
+    info.meshUuid = header.meshUuid;
+    info.config = cfg.resolvedIni;
+    const std::string name = reason == "final" ? "solution.h5" : "solution_last_good.h5";
+    const std::string path = (std::filesystem::path(cfg.outputDir) / name).string();
+    write_solution(path, mesh, fields, info);
+    FV_LOG_INFO("wrote " << path << " (" << reason << ", iteration " << s.iteration() << ")");
+  };
+}
+
+} // namespace fv
