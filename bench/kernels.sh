@@ -12,7 +12,8 @@
 # Environment: BUILD (build dir; default build-bench-gpu / build-bench-cpu), JOBS (default
 # nproc), CELLS (default "tet hex"), FAMILY (default channel), RENUMBER (default "rcm none"),
 # REPEATS (default 20 GPU / 5 CPU), MESHES (mesh scratch, default OUT/meshes), KEEP_MESHES=1
-# keeps the generated files (default: zone files and CGNS are deleted after use).
+# keeps the generated files (default: zone files and CGNS are deleted after use), DEADLINE
+# (epoch seconds: meshes not started by then are skipped, for time-boxed device runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -73,6 +74,10 @@ done
 for size in "${sizes[@]}"; do
   for cells in $cells_list; do
     name=${family}_${cells}_${size}
+    if [ -n "${DEADLINE:-}" ] && [ "$(date +%s)" -ge "$DEADLINE" ]; then
+      log "DEADLINE reached: skipping $name"
+      continue
+    fi
     mesh=$meshes/$name.cgns
     if [ ! -e "$mesh" ]; then
       log "generating $name"
