@@ -11,7 +11,8 @@
 #
 # Environment: BUILD (build dir; default build-bench-gpu / build-bench-cpu), JOBS (default
 # nproc), CELLS (default "tet hex"), FAMILY (default channel), RENUMBER (default "rcm none"),
-# REPEATS (default 20 GPU / 5 CPU), MESHES (mesh scratch, default OUT/meshes), KEEP_MESHES=1
+# REPEATS (default 20 GPU / 5 CPU), AUTO (1: also run --kernels auto twice per RCM mesh;
+# default 1 on the GPU, 0 with --cpu), MESHES (mesh scratch, default OUT/meshes), KEEP_MESHES=1
 # keeps the generated files (default: zone files and CGNS are deleted after use), DEADLINE
 # (epoch seconds: meshes not started by then are skipped, for time-boxed device runs).
 set -euo pipefail
@@ -94,6 +95,14 @@ for size in "${sizes[@]}"; do
       log "fvbench $name ($ren)"
       "$fvbench" "$zones" --device "$device" --repeats "$repeats" --csv "$csv" \
         --label "$name $ren" --no-checksum
+      if [ "$ren" = rcm ] && [ "${AUTO:-$((1 - cpu))}" = 1 ]; then
+        # --kernels auto twice: the first run times the variants and stores the fastest in the
+        # cache, the second finds it there (per mesh UUID and device name)
+        for pass in 1 2; do
+          "$fvbench" "$zones" --device "$device" --repeats 5 --warmup 1 --kernels auto \
+            --cache "$meshes/kernel-choice.tsv" --no-checksum | grep "residual assembly" || true
+        done
+      fi
       [ "${KEEP_MESHES:-0}" = 1 ] || rm -f "$zones"
     done
     [ "${KEEP_MESHES:-0}" = 1 ] || rm -f "$mesh"
