@@ -62,7 +62,7 @@ fvgen=$bdir/prep/fvgen
 fvprep=$bdir/prep/fvprep
 [ -x "$fvprep" ] && [ -x "$fvgen" ] || { echo "prep.sh: fvgen/fvprep missing in $bdir" >&2; exit 2; }
 
-[ -s "$tsv" ] || printf 'date\tmesh\tcells\tparts\twall_s\tpeak_rss_mib\tbytes_per_cell\tnproc\tload1\n' >"$tsv"
+[ -s "$tsv" ] || printf 'date\tmesh\tcells\tparts\twall_s\tpeak_rss_mib\tbytes_per_cell\tnproc\tload1\tcpu_s\n' >"$tsv"
 
 # time_prep NAME MESH PARTS: one fvprep run, appended to prep.tsv
 time_prep() {
@@ -74,11 +74,13 @@ time_prep() {
   local wall rss
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tv")
   rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}' "$tv")
+  local cpus
+  cpus=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$tv")
   local bpc=0
   [ "$cells" != 0 ] && bpc=$(awk -v r="$rss" -v c="$cells" 'BEGIN {printf "%.0f", r*1048576/c}')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$name" "$cells" "$p" "$wall" \
-    "$rss" "$bpc" "$(nproc)" "$load" >>"$tsv"
-  log "fvprep $name --parts $p: ${wall} s, ${rss} MiB peak RSS ($cells cells, load $load)"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$name" "$cells" "$p" \
+    "$wall" "$rss" "$bpc" "$(nproc)" "$load" "$cpus" >>"$tsv"
+  log "fvprep $name --parts $p: ${wall} s (${cpus} s CPU), ${rss} MiB peak RSS ($cells cells, load $load)"
   rm -f "$meshes/$name.p$p.zones.h5"
 }
 

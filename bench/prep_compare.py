@@ -39,15 +39,16 @@ def main():
     peer = peer_figures(peer_path)
     out = ["### fvprep (import CGNS + renumber + faces + connectivity + geometry + colourings "
            "+ hyperplanes + METIS + zone file)\n",
-           "| mesh | cells | parts | wall s | peak RSS MiB | B/cell | us/cell | nproc | load |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "| mesh | cells | parts | wall s | CPU s | peak RSS MiB | B/cell | us/cell | nproc | load |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     latest = {}
     for r in runs:
         latest[(r["mesh"], r["parts"])] = r
     for (mesh, parts), r in latest.items():
         cells = int(r["cells"] or 0)
         us = 1e6 * float(r["wall_s"]) / cells if cells else 0
-        out.append(f"| {mesh} | {cells} | {parts} | {float(r['wall_s']):.2f} | "
+        cpu = r.get("cpu_s") or "-"
+        out.append(f"| {mesh} | {cells} | {parts} | {float(r['wall_s']):.2f} | {cpu} | "
                    f"{float(r['peak_rss_mib']):.0f} | {r['bytes_per_cell']} | {us:.2f} | "
                    f"{r['nproc']} | {r['load1']} |")
     if peer:
@@ -55,7 +56,8 @@ def main():
         out.append(f"OpenFOAM figures: {peer_path} (a recorded run_peer.sh table, NOT re-run "
                    "here unless that path is a fresh of_peer.log). OpenFOAM reads its binary "
                    "polyMesh; fvprep reads CGNS and also builds geometry, colourings and "
-                   "hyperplanes. Times per cell; ratio > 1: fvprep faster.\n")
+                   "hyperplanes. Times per cell; ratio > 1: fvprep faster. Compare the load columns: the "
+                   "recorded OpenFOAM run waited for a quiet machine (other load ~0.01).\n")
         out.append("| mesh | parts | OpenFOAM cells | OF renumber+decompose s | OF peak MiB | "
                    "fvprep cells | fvprep s | fvprep peak MiB | time ratio (per cell) |")
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
