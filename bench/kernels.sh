@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 cpu=0
 build=1
-out=bench-out
+out=${TMPDIR:-/tmp}/fvkit-bench
 sizes=()
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 cpu=0
 build=1
 peer=0
-out=bench-out
+out=${TMPDIR:-/tmp}/fvkit-bench
 sizes=()
 while [ $# -gt 0 ]; do
   case "$1" in

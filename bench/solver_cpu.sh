@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=1
-out=bench-out
+out=${TMPDIR:-/tmp}/fvkit-bench
 n=100
 while [ $# -gt 0 ]; do
   case "$1" in
