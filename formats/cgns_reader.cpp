@@ -381,8 +381,6 @@ class CgnsReader {
         }
       }
     }
-    const idx_t firstPolyFace = b.pfnOff.size() > 1 ? static_cast<idx_t>(b.pfnOff.size() - 1) : 0;
-    (void)firstPolyFace;
 
     std::vector<std::pair<idx_t, cgsize_t>> polyFaceUse; // (poly face, NGON id)
     for (const Section& sec : secs) {
@@ -611,11 +609,21 @@ class CgnsReader {
       }
     }
     if (vbcs.empty()) return;
+    auto keep_as_node_sets = [&](const std::vector<std::size_t>& which) {
+      for (std::size_t k : which) {
+        NodeSetPatch ns;
+        ns.patch = vbcs[k].patch;
+        for (cgsize_t p : vbcs[k].nodes)
+          ns.nodes.push_back(zi.nodeOffset + static_cast<idx_t>(p - 1));
+        b.nodeSetPatches.push_back(std::move(ns));
+      }
+    };
     if (f1 == f0) {
-      b.warn("zone '" + zi.name +
-             "' has node-set (Vertex) BCs but no boundary elements to map "
-             "them to (vertex BCs are applied to the file's boundary face sections); its "
-             "boundary faces will have no patch");
+      // no boundary elements at all: the faces come from the cells during validation
+      std::vector<std::size_t> all(vbcs.size());
+      for (std::size_t k = 0; k < all.size(); ++k)
+        all[k] = k;
+      keep_as_node_sets(all);
       return;
     }
     // vertex BCs: faces whose nodes all belong to the set; ties broken by section coverage
@@ -651,8 +659,17 @@ class CgnsReader {
         }
       });
     }
+    std::vector<char> gotFaces(vbcs.size(), 0);
     for (idx_t f = f0; f < f1; ++f)
-      if (cand[f - f0] > 0) bHasBc[f] = 1;
+      if (cand[f - f0] > 0) {
+        bHasBc[f] = 1;
+        for (std::size_t k = 0; k < vbcs.size(); ++k)
+          if (vbcs[k].patch == b.bPatch[f]) gotFaces[k] = 1;
+      }
+    std::vector<std::size_t> unmapped;
+    for (std::size_t k = 0; k < vbcs.size(); ++k)
+      if (!gotFaces[k] && !vbcs[k].nodes.empty()) unmapped.push_back(k);
+    keep_as_node_sets(unmapped);
   }
 
   void merge_zones() {
@@ -756,6 +773,9 @@ class CgnsReader {
       v = newId[v];
     for (idx_t& v : b.pfnConn)
       v = newId[v];
+    for (NodeSetPatch& ns : b.nodeSetPatches)
+      for (idx_t& v : ns.nodes)
+        v = newId[v];
 
     // interface faces: a boundary face matching one of another zone, or a face with no BC
     // whose nodes all lie on the interface, becomes an interior face (dropped)

@@ -256,6 +256,7 @@ class GmshReader {
           std::max<std::size_t>(static_cast<std::size_t>(tag) + 1, 2 * nodeIndex_.size()), -1);
     if (nodeIndex_[tag] >= 0) sc_.fail("node " + std::to_string(tag) + " defined twice");
     nodeIndex_[tag] = b_.nNodes();
+    b_.nodeFileId.push_back(tag);
     b_.xyz.insert(b_.xyz.end(), x, x + 3);
   }
 

@@ -15,6 +15,14 @@
 
 namespace fv {
 
+/// A patch that the file gives as a node set and that the reader could not map onto the file's
+/// boundary elements (e.g. CGNS BCs at Vertex in a zone without boundary sections). Validation
+/// (prep/validate.hpp) gives it the cell faces on the boundary whose nodes all lie in the set.
+struct NodeSetPatch {
+  idx_t patch = 0;          ///< index into Mesh::patches
+  std::vector<idx_t> nodes; ///< mesh node indices, ascending
+};
+
 /// An imported mesh. Owns all its data.
 struct Mesh {
   // ---- nodes
@@ -34,6 +42,8 @@ struct Mesh {
   Csr bfaceNodes;                ///< nodes of each boundary face
   std::vector<idx_t> bfacePatch; ///< patch index of each boundary face
   std::vector<Patch> patches;    ///< patch table
+  /// Patches still given as node sets (usually none; see NodeSetPatch).
+  std::vector<NodeSetPatch> nodeSetPatches;
 
   // ---- provenance, for messages: ids as the file numbers them
   std::vector<gidx_t> cellFileId;    ///< file id of each cell (e.g. CGNS element id, 1-based)
@@ -42,6 +52,9 @@ struct Mesh {
   std::string format;                ///< "CGNS/HDF5", "CGNS/ADF", "SU2", "Gmsh 4.1 binary", ...
   std::string writer;                ///< tool that wrote the file, when the file says
   std::vector<std::string> warnings; ///< non-fatal issues found while reading
+  /// File id of each node when it is not index + 1 (SU2: 0-based index; Gmsh: node tag);
+  /// empty when node i is node i + 1 of the file (CGNS single zone, generated meshes).
+  std::vector<gidx_t> nodeFileId;
   /// Several file zones merged into one mesh (CGNS multi-zone): their names, and the zone of
   /// each cell / boundary face (index into fileZones). All three are empty for one zone.
   std::vector<std::string> fileZones;
@@ -52,5 +65,12 @@ struct Mesh {
   idx_t nCells() const { return static_cast<idx_t>(cellType.size()); }
   idx_t nBoundaryFaces() const { return bfaceNodes.rows(); }
 };
+
+/// File id of node v (see Mesh::nodeFileId).
+inline gidx_t node_file_id(const Mesh& m, idx_t v) {
+  return static_cast<std::size_t>(v) < m.nodeFileId.size()
+             ? m.nodeFileId[static_cast<std::size_t>(v)]
+             : static_cast<gidx_t>(v) + 1;
+}
 
 } // namespace fv

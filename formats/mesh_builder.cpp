@@ -176,6 +176,10 @@ void extrude_2d(MeshBuilder& b, double thickness) {
   out.warnings = b.warnings;
   out.zoneNames = b.zoneNames;
   out.xyz = std::move(xyz);
+  if (!b.nodeFileId.empty()) {
+    out.nodeFileId = b.nodeFileId;
+    out.nodeFileId.resize(2 * static_cast<std::size_t>(nn), -1); // top copies: synthesised
+  }
   for (const Patch& p : b.patches)
     out.patch(p.name, p.bcType);
   std::string symName = "symmetry";
@@ -185,6 +189,12 @@ void extrude_2d(MeshBuilder& b, double thickness) {
     out.warn("the file already has a patch 'symmetry': the extruded sides are named '" + symName +
              "'");
   const idx_t sym = out.patch(symName, "BCSymmetryPlane");
+  for (const NodeSetPatch& ns : b.nodeSetPatches) {
+    NodeSetPatch e{ns.patch, ns.nodes};
+    for (idx_t v : ns.nodes)
+      e.nodes.push_back(v + nn);
+    out.nodeSetPatches.push_back(std::move(e));
+  }
   const bool zones = !b.cellZone.empty();
 
   for (idx_t c = 0; c < b.nCells(); ++c) {
@@ -246,6 +256,8 @@ Mesh MeshBuilder::finish(const ReadOptions& opts) {
   std::vector<idx_t> count(patches.size(), 0), remap(patches.size(), kNone);
   for (idx_t p : bPatch)
     if (p >= 0) ++count[static_cast<std::size_t>(p)];
+  for (const NodeSetPatch& ns : nodeSetPatches)
+    ++count[static_cast<std::size_t>(ns.patch)];
   std::vector<Patch> kept;
   for (std::size_t p = 0; p < patches.size(); ++p) {
     if (count[p] == 0) {
@@ -257,9 +269,19 @@ Mesh MeshBuilder::finish(const ReadOptions& opts) {
   }
   for (idx_t& p : bPatch)
     if (p >= 0) p = remap[static_cast<std::size_t>(p)];
+  for (NodeSetPatch& ns : nodeSetPatches) {
+    ns.patch = remap[static_cast<std::size_t>(ns.patch)];
+    std::sort(ns.nodes.begin(), ns.nodes.end());
+    ns.nodes.erase(std::unique(ns.nodes.begin(), ns.nodes.end()), ns.nodes.end());
+  }
 
   Mesh m;
   m.xyz = std::move(xyz);
+  if (!nodeFileId.empty()) {
+    FV_VERIFY(nodeFileId.size() == static_cast<std::size_t>(m.nNodes()),
+              path << ": internal: node file ids do not match the nodes");
+    m.nodeFileId = std::move(nodeFileId);
+  }
   m.cellType = std::move(cellType);
   m.cellNodes = make_csr(std::move(cellOff), std::move(cellConn));
   if (!polyCell.empty()) {
@@ -271,6 +293,7 @@ Mesh MeshBuilder::finish(const ReadOptions& opts) {
   m.bfaceNodes = make_csr(std::move(bOff), std::move(bConn));
   m.bfacePatch = std::move(bPatch);
   m.patches = std::move(kept);
+  m.nodeSetPatches = std::move(nodeSetPatches);
   m.cellFileId = std::move(cellFileId);
   m.bfaceFileId = std::move(bFileId);
   m.path = path;

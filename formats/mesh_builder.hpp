@@ -17,8 +17,9 @@ namespace fv {
 /// For a 2D mesh (dim == 2) "cells" are triangles/quads and boundary faces are edges (2 nodes);
 /// finish() extrudes them. Owns all its data.
 struct MeshBuilder {
-  int dim = 3;             ///< cell dimension: 3 (volume mesh) or 2 (planar mesh to extrude)
-  std::vector<real_t> xyz; ///< 3 per node, file units
+  int dim = 3;                    ///< cell dimension: 3 (volume mesh) or 2 (planar mesh to extrude)
+  std::vector<real_t> xyz;        ///< 3 per node, file units
+  std::vector<gidx_t> nodeFileId; ///< file id per node when not index + 1 (else empty)
 
   // cells: nodes of cell i are cellConn[cellOff[i] .. cellOff[i+1])
   std::vector<CellType> cellType; ///< 3D only (2D cells are told apart by their node count)
@@ -38,7 +39,8 @@ struct MeshBuilder {
   std::vector<std::int32_t> bZone;
 
   std::vector<Patch> patches;
-  std::vector<std::string> zoneNames; ///< file zones (only when several were merged)
+  std::vector<NodeSetPatch> nodeSetPatches; ///< node-set patches left for validation
+  std::vector<std::string> zoneNames;       ///< file zones (only when several were merged)
   std::vector<std::string> warnings;
 
   std::string path, format, writer;

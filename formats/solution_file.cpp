@@ -52,7 +52,7 @@ std::string xml_escape(const std::string& s) {
   return out;
 }
 
-void write_xdmf(const std::string& xmf_path, const std::string& h5_name, const GlobalMesh& mesh,
+void write_xdmf(const std::string& xmf_path, const std::string& h5_name, const SolutionMesh& mesh,
                 std::size_t topology_size, const std::vector<CellField>& fields,
                 const SolutionInfo& info) {
   const std::string h5 = xml_escape(h5_name);
@@ -100,7 +100,7 @@ void write_xdmf(const std::string& xmf_path, const std::string& h5_name, const G
 
 } // namespace
 
-void GlobalMesh::check(const std::string& what) const {
+void SolutionMesh::check(const std::string& what) const {
   FV_VERIFY(nodeXyz.size() % 3 == 0,
             what << ": node coordinates hold " << nodeXyz.size() << " values, not 3 per node");
   FV_VERIFY(cellNodeOffsets.size() == cellType.size() + 1,
@@ -133,7 +133,7 @@ std::string xdmf_path_for(const std::string& h5_path) {
   return std::filesystem::path(h5_path).replace_extension(".xmf").string();
 }
 
-void write_solution(const std::string& h5_path, const GlobalMesh& mesh,
+void write_solution(const std::string& h5_path, const SolutionMesh& mesh,
                     const std::vector<CellField>& fields, const SolutionInfo& info) {
   mesh.check(h5_path);
   FV_VERIFY(mesh.nCells() > 0 && mesh.nNodes() > 0,

@@ -28,7 +28,7 @@ inline constexpr int kSolutionFormatVersion = 1;
 /// Cell c's nodes are cellNodes[cellNodeOffsets[c] .. cellNodeOffsets[c+1]) in CGNS node order
 /// (global node ids). For a Polyhedron the row is a face stream instead:
 /// nFaces, then for each face its node count and node ids, ordered so the normal points out.
-struct GlobalMesh {
+struct SolutionMesh {
   std::vector<real_t> nodeXyz;         ///< 3 per global node, interleaved, m
   std::vector<CellType> cellType;      ///< one per global cell
   std::vector<gidx_t> cellNodeOffsets; ///< nCells + 1
@@ -61,12 +61,12 @@ std::string xdmf_path_for(const std::string& h5_path);
 
 /// Writes `h5_path` and its XDMF companion. Throws fv::Error (naming the field/cell) on
 /// inconsistent sizes; the previous files are left untouched on any failure.
-void write_solution(const std::string& h5_path, const GlobalMesh& mesh,
+void write_solution(const std::string& h5_path, const SolutionMesh& mesh,
                     const std::vector<CellField>& fields, const SolutionInfo& info);
 
 /// A solution file read back (tests, post-processing tools).
 struct SolutionData {
-  GlobalMesh mesh; ///< cellNodes back in CGNS order
+  SolutionMesh mesh; ///< cellNodes back in CGNS order
   std::vector<CellField> fields;
   SolutionInfo info;
   int formatVersion = 0;

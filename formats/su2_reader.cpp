@@ -85,8 +85,7 @@ Mesh read_su2(const std::string& path, const ReadOptions& opts) {
   b.path = path;
   b.format = "SU2";
   int ndime = 0;
-  std::int64_t nelem = -1, npoin = -1, nmark = -1, bfaceCount = 0;
-  std::vector<std::int64_t> pending; // not used: elements are read once NPOIN is known
+  std::int64_t nelem = -1, npoin = -1, nmark = -1;
   // elements are stored until the node count is known (NELEM comes first in SU2 files)
   struct RawElem {
     std::int64_t type;
@@ -156,7 +155,6 @@ Mesh read_su2(const std::string& path, const ReadOptions& opts) {
       if (markers.empty()) sc.fail("MARKER_ELEMS= before MARKER_TAG=");
       const std::int64_t n = to_int(sc, key, val);
       read_elements(n, markers.back().elems, markers.back().nodes, "marker element");
-      bfaceCount += n;
     }
     // other keywords (NPERIODIC, FFD_*, ...) are skipped
   }
@@ -170,6 +168,9 @@ Mesh read_su2(const std::string& path, const ReadOptions& opts) {
            " markers found");
 
   b.dim = ndime;
+  b.nodeFileId.resize(static_cast<std::size_t>(npoin));
+  for (std::int64_t i = 0; i < npoin; ++i)
+    b.nodeFileId[static_cast<std::size_t>(i)] = i;
   b.cellType.reserve(static_cast<std::size_t>(nelem));
   b.cellConn.reserve(elemNodes.size());
   idx_t v[8];
@@ -208,8 +209,6 @@ Mesh read_su2(const std::string& path, const ReadOptions& opts) {
       ++bid;
     }
   }
-  (void)bfaceCount;
-  (void)pending;
   return b.finish(opts);
 }
 

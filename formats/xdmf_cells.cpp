@@ -78,7 +78,7 @@ void check_polyhedron_stream(const gidx_t* s, gidx_t len, gidx_t n_nodes, const 
                              << " entries after its last face");
 }
 
-std::vector<gidx_t> mixed_topology(const GlobalMesh& mesh) {
+std::vector<gidx_t> mixed_topology(const SolutionMesh& mesh) {
   std::vector<gidx_t> out;
   out.reserve(mesh.cellNodes.size() + mesh.cellType.size());
   for (gidx_t c = 0; c < mesh.nCells(); ++c) {
@@ -96,7 +96,7 @@ std::vector<gidx_t> mixed_topology(const GlobalMesh& mesh) {
 }
 
 void parse_mixed_topology(const std::vector<gidx_t>& s, gidx_t n_cells, const std::string& what,
-                          GlobalMesh& mesh) {
+                          SolutionMesh& mesh) {
   mesh.cellType.clear();
   mesh.cellNodes.clear();
   mesh.cellNodeOffsets.assign(1, 0);

@@ -27,12 +27,12 @@ const char* shape_name(CellType t);
 int cgns_corner(CellType t, int k);
 
 /// The Mixed topology stream of a mesh (codes + node ids in XDMF order).
-std::vector<gidx_t> mixed_topology(const GlobalMesh& mesh);
+std::vector<gidx_t> mixed_topology(const SolutionMesh& mesh);
 
 /// Decodes a Mixed topology stream of `n_cells` cells into mesh.cellType / cellNodeOffsets /
 /// cellNodes (CGNS order); throws naming `what` and the cell on a malformed stream.
 void parse_mixed_topology(const std::vector<gidx_t>& stream, gidx_t n_cells,
-                          const std::string& what, GlobalMesh& mesh);
+                          const std::string& what, SolutionMesh& mesh);
 
 /// Checks a polyhedron face stream (nFaces, then per face n, ids) of `len` entries.
 void check_polyhedron_stream(const gidx_t* s, gidx_t len, gidx_t n_nodes, const std::string& what,

@@ -247,6 +247,12 @@ ZoneFile open_zone_file(const std::string& path) {
   FV_VERIFY(ok, path << ": zone file header is incomplete (a root attribute is missing)"
                      << hdf5_reason());
   FV_VERIFY(h.nZones >= 1, path << ": zone file header says nZones = " << h.nZones);
+  H5G_info_t zinfo{};
+  FV_VERIFY(H5Gget_info_by_name(root, "zones", &zinfo, H5P_DEFAULT) >= 0,
+            path << ": zone file has no /zones group" << hdf5_reason());
+  FV_VERIFY(zinfo.nlinks == static_cast<hsize_t>(h.nZones),
+            path << ": the header says nZones = " << h.nZones << " but /zones holds "
+                 << zinfo.nlinks << " zones");
   read_patches(*s);
 
   s->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

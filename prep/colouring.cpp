@@ -16,11 +16,13 @@ namespace {
 // the same order, giving each vertex the least used admissible colour of the K (a new one only
 // if none is admissible), which balances the colour sizes.
 template <class Neighbours>
-Csr greedy_balanced(idx_t n, Neighbours&& neighbours) {
+Csr greedy_balanced(idx_t n, Neighbours&& neighbours, const std::vector<idx_t>* visit = nullptr) {
+  auto at = [&](idx_t i) { return visit ? (*visit)[i] : i; };
   std::vector<idx_t> colour(static_cast<std::size_t>(n), kNone);
   std::vector<idx_t> stamp; // stamp[k] == v + 1: colour k is used by a neighbour of v
   idx_t nColours = 0;
-  for (idx_t v = 0; v < n; ++v) {
+  for (idx_t i = 0; i < n; ++i) {
+    const idx_t v = at(i);
     neighbours(v, [&](idx_t u) {
       const idx_t k = colour[u];
       if (k != kNone) stamp[k] = v + 1;
@@ -37,7 +39,8 @@ Csr greedy_balanced(idx_t n, Neighbours&& neighbours) {
   std::fill(colour.begin(), colour.end(), kNone);
   std::fill(stamp.begin(), stamp.end(), 0);
   std::vector<idx_t> size(static_cast<std::size_t>(nColours), 0);
-  for (idx_t v = 0; v < n; ++v) {
+  for (idx_t i = 0; i < n; ++i) {
+    const idx_t v = at(i);
     neighbours(v, [&](idx_t u) {
       const idx_t k = colour[u];
       if (k != kNone) stamp[k] = v + 1;
@@ -57,7 +60,8 @@ Csr greedy_balanced(idx_t n, Neighbours&& neighbours) {
   // least two smaller than its own (every move strictly reduces the spread of sizes).
   for (int sweep = 0; sweep < 2; ++sweep) {
     std::fill(stamp.begin(), stamp.end(), 0);
-    for (idx_t v = 0; v < n; ++v) {
+    for (idx_t i = 0; i < n; ++i) {
+      const idx_t v = at(i);
       neighbours(v, [&](idx_t u) { stamp[colour[u]] = v + 1; });
       idx_t best = colour[v];
       for (idx_t k = 0; k < nColours; ++k)
@@ -97,10 +101,33 @@ Csr colour_faces(idx_t nTotalCells, const std::vector<idx_t>& owner,
 Csr colour_cells(const Csr& cellCells, idx_t nCells) {
   FV_VERIFY(cellCells.rows() >= nCells,
             "colour_cells: " << cellCells.rows() << " rows for " << nCells << " cells");
-  return greedy_balanced(nCells, [&](idx_t c, auto&& fn) {
+  auto neighbours = [&](idx_t c, auto&& fn) {
     for (idx_t k = cellCells.begin(c); k < cellCells.end(c); ++k)
       if (cellCells.indices()[k] < nCells) fn(cellCells.indices()[k]);
-  });
+  };
+  // Greedy colouring depends on the visiting order: try the cell order and a breadth-first
+  // order (which 2-colours bipartite meshes such as hexahedral grids), keep the fewer colours.
+  Csr byIndex = greedy_balanced(nCells, neighbours);
+  std::vector<idx_t> bfs;
+  bfs.reserve(static_cast<std::size_t>(nCells));
+  std::vector<char> seen(static_cast<std::size_t>(nCells), 0);
+  for (idx_t s = 0; s < nCells; ++s) {
+    if (seen[s]) continue;
+    seen[s] = 1;
+    std::size_t head = bfs.size();
+    bfs.push_back(s);
+    while (head < bfs.size()) {
+      const idx_t v = bfs[head++];
+      neighbours(v, [&](idx_t u) {
+        if (!seen[u]) {
+          seen[u] = 1;
+          bfs.push_back(u);
+        }
+      });
+    }
+  }
+  Csr byBfs = greedy_balanced(nCells, neighbours, &bfs);
+  return byBfs.rows() < byIndex.rows() ? byBfs : byIndex;
 }
 
 GroupStats group_stats(const Csr& groups) {

@@ -535,11 +535,13 @@ Mesh generate_mesh(const GenOptions& o) {
   // ---- nodes: block nodes, then the centre nodes of pyramid/transition block cells
   resize_huge(m.xyz, static_cast<std::size_t>(3 * L.nNodes));
   real_t* xyz = m.xyz.data();
+  const std::int64_t nodeRows = (nj + 1) * (nk + 1);
   FV_OMP_FOR
-  for (std::int64_t k = 0; k <= nk; ++k)
-    for (std::int64_t j = 0; j <= nj; ++j)
-      for (std::int64_t i = 0; i <= ni; ++i)
-        coords.at(i, j, k, xyz + 3 * nodePerm.forward(L.node_id(i, j, k)));
+  for (std::int64_t r = 0; r < nodeRows; ++r) {
+    const std::int64_t j = r % (nj + 1), k = r / (nj + 1);
+    for (std::int64_t i = 0; i <= ni; ++i)
+      coords.at(i, j, k, xyz + 3 * nodePerm.forward(L.node_id(i, j, k)));
+  }
   if (cenPerRow > 0) {
     FV_OMP_FOR
     for (std::int64_t r = 0; r < L.rows; ++r) {

@@ -139,7 +139,7 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
     }
     const idx_t nUsed = static_cast<idx_t>(g.nodeMesh.size());
     if (nUsed < nn)
-      FV_LOG_WARN(mesh_name(mesh) << ": " << nn - nUsed
+      FV_LOG_INFO(mesh_name(mesh) << ": " << nn - nUsed
                                   << " nodes belong to no cell and are dropped");
     // Face nodes of faces (all are nodes of cells) never meet an unused node.
     g.xyz.resize(3 * static_cast<std::size_t>(nUsed));

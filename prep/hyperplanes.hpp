@@ -12,9 +12,10 @@ namespace fv {
 /// >= nCells, halo cells, are ignored), so
 ///   - no two cells of a group are neighbours, and
 ///   - every lower neighbour of a cell lies in an earlier group (upper ones in later groups).
-/// With an RCM (BFS-level) cell order these groups are the BFS level sets from cell 0, each
-/// split where cells of one level are adjacent; this is the fewest groups any ordering of the
-/// sweep that reproduces the sequential one can have (longest dependency chain).
+/// With an RCM cell order (numbered by BFS levels) the groups follow the BFS level sets, split
+/// where cells of one level are adjacent (FlowStar's preliminary planes and final groups).
+/// Their number is the longest chain of increasing neighbours: the fewest groups of any
+/// parallel sweep that reproduces the sequential one in this cell order.
 Csr lusgs_hyperplanes(const Csr& cellCells, idx_t nCells);
 
 } // namespace fv

@@ -1,6 +1,7 @@
 #include "prep/zone_check.hpp"
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "formats/mesh_uuid.hpp"
 #include "formats/zone_file_reader.hpp"
 
@@ -45,24 +46,51 @@ class Checker {
     }
     zones_.resize(static_cast<std::size_t>(h.nZones));
     ok_.assign(static_cast<std::size_t>(h.nZones), false);
-    ownerZone_.assign(static_cast<std::size_t>(h.nGlobalCells), -1);
-    ownerLocal_.assign(static_cast<std::size_t>(h.nGlobalCells), -1);
-    nodeXyz_.assign(3 * static_cast<std::size_t>(h.nGlobalNodes), 0.0);
-    nodeZones_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0);
-    nodeWeight_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0.0);
 
-    for (int z = 0; z < h.nZones; ++z) {
-      try {
-        zones_[static_cast<std::size_t>(z)] = map_zone(*file_, z, MapOptions{opt_.verifyChecksums});
-      } catch (const Error& e) {
-        report(z, e.what(), true);
-        continue;
+    // Pass 1: map every zone, check its structure and contents.
+    gidx_t sumCells = 0, sumFaces = 0, sumNodes = 0;
+    {
+      log::Progress bar("checking zones", h.nZones);
+      for (int z = 0; z < h.nZones; ++z) {
+        bar.update(z);
+        try {
+          zones_[static_cast<std::size_t>(z)] =
+              map_zone(*file_, z, MapOptions{opt_.verifyChecksums});
+        } catch (const Error& e) {
+          report(z, e.what(), true);
+          continue;
+        }
+        const Zone& zone = zones_[static_cast<std::size_t>(z)];
+        if (!check_sizes(zone)) continue;
+        ok_[static_cast<std::size_t>(z)] = true;
+        sumCells += zone.nCells;
+        sumFaces += zone.nFaces;
+        sumNodes += zone.nNodes;
+        check_local(zone);
       }
-      const Zone& zone = zones_[static_cast<std::size_t>(z)];
-      if (!check_sizes(zone)) continue;
-      ok_[static_cast<std::size_t>(z)] = true;
-      check_local(zone);
-      gather(zone);
+    }
+    // Pass 2: gather owned cells and nodes by global id (sized by the header, so only once
+    // the header's totals agree with the zones: a corrupt count must not allocate terabytes).
+    globalOk_ = std::find(ok_.begin(), ok_.end(), false) == ok_.end();
+    if (globalOk_ && sumCells != h.nGlobalCells) {
+      ZC_FAIL(-1, "the zones own " << sumCells << " cells but the header says nGlobalCells = "
+                                   << h.nGlobalCells);
+      globalOk_ = false;
+    }
+    if (globalOk_ && (h.nGlobalNodes > sumNodes || h.nGlobalFaces > sumFaces)) {
+      ZC_FAIL(-1, "the header says " << h.nGlobalNodes << " nodes and " << h.nGlobalFaces
+                                     << " faces but the zones hold only " << sumNodes << " and "
+                                     << sumFaces);
+      globalOk_ = false;
+    }
+    if (globalOk_) {
+      ownerZone_.assign(static_cast<std::size_t>(h.nGlobalCells), -1);
+      ownerLocal_.assign(static_cast<std::size_t>(h.nGlobalCells), -1);
+      nodeXyz_.assign(3 * static_cast<std::size_t>(h.nGlobalNodes), 0.0);
+      nodeZones_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0);
+      nodeWeight_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0.0);
+      for (const Zone& zone : zones_)
+        gather(zone);
     }
     check_global_cells();
     for (int z = 0; z < h.nZones; ++z)
@@ -444,7 +472,7 @@ class Checker {
 
   void check_global_cells() {
     const ZoneFileHeader& h = file_->header();
-    if (std::find(ok_.begin(), ok_.end(), false) != ok_.end()) return; // already reported
+    if (!globalOk_) return; // already reported
     gidx_t missing = 0;
     for (gidx_t g = 0; g < h.nGlobalCells; ++g)
       if (ownerZone_[g] < 0) {
@@ -513,8 +541,7 @@ class Checker {
         if (l < z.nCells) continue;
         const gidx_t g = z.cellGlobalId[l];
         if (g < 0 || g >= static_cast<gidx_t>(ownerZone_.size())) continue;
-        if (ownerZone_[g] < 0 && std::find(ok_.begin(), ok_.end(), false) != ok_.end())
-          continue; // its owner zone could not be read: already reported
+        if (!globalOk_) continue; // owners unknown: already reported
         if (ownerZone_[g] != q) {
           ZC_FAIL(z.zoneId, "halo cell " << l << " (global " << g << ") is received from zone " << q
                                          << " but owned by zone " << ownerZone_[g]);
@@ -534,7 +561,7 @@ class Checker {
   }
 
   void check_nodes() {
-    if (std::find(ok_.begin(), ok_.end(), false) != ok_.end()) return;
+    if (!globalOk_) return;
     gidx_t bad = 0;
     for (std::size_t g = 0; g < nodeZones_.size(); ++g) {
       if (nodeZones_[g] == 0) {
@@ -563,8 +590,7 @@ class Checker {
   }
 
   void check_uuid() {
-    if (!opt_.checkUuid || std::find(ok_.begin(), ok_.end(), false) != ok_.end() || problems_ > 0)
-      return;
+    if (!opt_.checkUuid || !globalOk_ || problems_ > 0) return;
     const ZoneFileHeader& h = file_->header();
     if (h.meshUuid.empty()) {
       ZC_FAIL(-1, "the header has no mesh UUID");
@@ -590,6 +616,7 @@ class Checker {
   std::vector<real_t> nodeXyz_;
   std::vector<int> nodeZones_;
   std::vector<real_t> nodeWeight_;
+  bool globalOk_ = false; ///< every zone readable and header totals agree: global arrays built
   long problems_ = 0;
 };
 

@@ -1,8 +1,10 @@
 // fvrun: runs a compressible Euler case on a prepared zone file, on the GPU when there is one
 // (or with --device cpu on the CPU through OpenMP, from the same kernels).
 //
-//   fvrun mesh.zones.h5 -c case.ini [--set section.key=value]... [--iterations N] [--cfl X]
-//         [--device auto|cpu|cuda] [--output-dir DIR] [--quiet]
+//   [mpirun -np N] fvrun mesh.zones.h5 -c case.ini [--set section.key=value]... [--iterations N]
+//         [--cfl X] [--device auto|cpu|cuda] [--output-dir DIR] [--restart FILE]
+//         [--no-overlap] [--cuda-aware-mpi] [--quiet]
+// One zone per MPI rank (N = the zone count of the file).
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "common/version.hpp"
@@ -11,6 +13,10 @@
 #include "runtime/backend/select.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/parallel/errors.hpp"
+#include "runtime/parallel/halo_exchange.hpp"
+#include "runtime/parallel/reduce.hpp"
+#include "runtime/parallel/solution_output.hpp"
+#include "runtime/parallel/zone_mapping.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"
 #include "runtime/solver/solution_output.hpp"
@@ -18,6 +24,7 @@
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 
 int main(int argc, char** argv) {
@@ -28,7 +35,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> sets;
     int iterations = -1;
     double cfl = -1;
-    bool quiet = false, noChecksums = false;
+    bool quiet = false, noChecksums = false, noOverlap = false, cudaAware = false;
+    std::string restartPath;
     app.add_option("zones", zonePath, "zone file written by fvprep (mesh.zones.h5)")->required();
     app.add_option("-c,--case", casePath, "case file (INI; see README for every key)")->required();
     app.add_option("--set", sets,
@@ -39,6 +47,14 @@ int main(int argc, char** argv) {
     app.add_option("--device", device, "same as --set run.device=auto|cpu|cuda");
     app.add_option("--output-dir", outputDir, "same as --set monitor.output_dir=DIR");
     app.add_flag("-q,--quiet", quiet, "only warnings and errors");
+    app.add_option("--restart", restartPath,
+                   "start from a restart file (restart.h5 of a run on any number of ranks of the "
+                   "same mesh)");
+    app.add_flag("--no-overlap", noOverlap,
+                 "wait for each halo exchange right after posting it (no compute/communication "
+                 "overlap; same as --set run.overlap=false)");
+    app.add_flag("--cuda-aware-mpi", cudaAware,
+                 "let MPI read and write device buffers (needs an MPI library with CUDA support)");
     app.add_flag("--no-checksums", noChecksums, "skip verifying the zone file's checksums");
     try {
       app.parse(argc, argv);
@@ -47,12 +63,9 @@ int main(int argc, char** argv) {
     }
     if (quiet) fv::log::set_level(fv::log::Level::Warn);
 
-    int rank = 0, size = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    FV_VERIFY_USAGE(size == 1, "fvrun runs one zone per process and this build runs single-zone "
-                               "cases only; start it without mpirun (got "
-                                   << size << " ranks)");
+    const MPI_Comm comm = MPI_COMM_WORLD;
+    const int rank = fv::parallel::comm_rank(comm), size = fv::parallel::comm_size(comm);
+    if (rank != 0) fv::log::set_level(fv::log::Level::Warn); // one progress log per job
 
     // ---- case file and overrides (command line wins)
     fv::IniFile ini = fv::IniFile::read(casePath);
@@ -62,6 +75,7 @@ int main(int argc, char** argv) {
     if (cfl > 0) ini.set("time", "cfl", std::to_string(cfl));
     if (!device.empty()) ini.set("run", "device", device);
     if (!outputDir.empty()) ini.set("monitor", "output_dir", outputDir);
+    if (noOverlap) ini.set("run", "overlap", "false");
 
     // ---- mesh
     fv::Zone zone;
@@ -70,36 +84,108 @@ int main(int argc, char** argv) {
       fv::log::Phase p("mapping " + zonePath);
       const fv::ZoneFile file = fv::open_zone_file(zonePath);
       header = file.header();
-      FV_VERIFY_USAGE(file.nZones() == 1,
-                      zonePath << " holds " << file.nZones()
-                               << " zones; this fvrun runs single-zone files only (prepare the "
-                                  "mesh with fvprep --parts 1)");
+      const int zoneId = fv::parallel::zone_of_rank(comm, zonePath, file.nZones());
       fv::MapOptions mo;
       mo.verifyChecksums = !noChecksums;
-      zone = fv::map_zone(file, 0, mo);
+      zone = fv::map_zone(file, zoneId, mo);
     }
     const fv::CaseConfig cfg = fv::resolve_case(ini, header.patches);
     const std::string where = fv::select_device(fv::parse_device_request(cfg.device));
-    FV_LOG_INFO("fvkit " << fv::kVersion << " fvrun: " << zone.nCells << " cells, " << zone.nFaces
-                         << " faces, " << zone.nNodes << " nodes, " << zone.nPatches()
-                         << " patches; device: " << where);
+    fv::ParallelSetup par;
+    if (size > 1) {
+      par.comm = comm;
+      par.transport = fv::parallel::select_transport(cudaAware);
+      par.overlap = cfg.overlap;
+    } else {
+      FV_VERIFY_USAGE(!cudaAware || fv::parallel::select_transport(true) ==
+                                        fv::parallel::Transport::CudaAware,
+                      "--cuda-aware-mpi");
+    }
+    const fv::gidx_t maxHalo = fv::parallel::max_all<fv::gidx_t>(comm, zone.nHaloCells);
+    FV_LOG_INFO("fvkit " << fv::kVersion << " fvrun: " << header.nGlobalCells << " cells in "
+                         << size << " zone" << (size > 1 ? "s" : "") << " (rank 0: " << zone.nCells
+                         << " cells, " << zone.nHaloCells << " halo; largest halo " << maxHalo
+                         << "), " << zone.nPatches() << " patches; device: " << where
+                         << (size > 1 ? std::string("; halo transport ") +
+                                            fv::parallel::transport_name(par.transport) +
+                                            (par.overlap ? ", overlapped" : ", not overlapped")
+                                      : std::string()));
 
     // ---- solve
     std::unique_ptr<fv::EulerSolver> solver;
     {
       fv::log::Phase p("copying the zone to the device");
-      solver = std::make_unique<fv::EulerSolver>(zone, cfg);
+      solver = std::make_unique<fv::EulerSolver>(zone, cfg, par);
       solver->initialise();
       fv::backend::synchronize();
       p.note(std::to_string(fv::backend::bytes_allocated() >> 20) + " MiB on the device");
     }
-    const fv::RunSummary sum =
-        fv::run_case(*solver, true, fv::volume_solution_writer(MPI_COMM_WORLD, header));
+    fv::parallel::SolutionOutput out(comm, zone, header.nGlobalNodes, header.nGlobalCells,
+                                     header.meshUuid);
+    const fv::idx_t nt = zone.nTotalCells();
+    if (!restartPath.empty()) {
+      fv::log::Phase p("reading restart " + restartPath);
+      std::vector<fv::real_t> owned(static_cast<std::size_t>(zone.nCells) * 5);
+      const fv::SolutionInfo at = out.read_restart(restartPath, owned.data(), 5);
+      std::vector<fv::real_t> U(static_cast<std::size_t>(nt) * 5, 0.0);
+      for (fv::idx_t c = 0; c < zone.nCells; ++c)
+        for (int k = 0; k < 5; ++k)
+          U[static_cast<std::size_t>(k) * nt + c] = owned[static_cast<std::size_t>(c) * 5 + k];
+      solver->set_conservative(U);
+      solver->set_progress(static_cast<int>(at.iteration), at.time);
+      p.note("iteration " + std::to_string(at.iteration));
+    }
+    const fv::SolutionWriter volume = fv::volume_solution_writer(comm, header);
+    const fv::SolutionWriter writer = [&](const fv::EulerSolver& s, const std::string& reason) {
+      volume(s, reason);
+      if (reason != "final") return; // a diverged state never replaces the last good restart
+      const std::vector<fv::real_t> U = s.conservative();
+      std::vector<fv::real_t> owned(static_cast<std::size_t>(zone.nCells) * 5);
+      for (fv::idx_t c = 0; c < zone.nCells; ++c)
+        for (int k = 0; k < 5; ++k)
+          owned[static_cast<std::size_t>(c) * 5 + k] = U[static_cast<std::size_t>(k) * nt + c];
+      const std::string path = cfg.outputDir + "/restart.h5";
+      out.write_restart(path, owned.data(), 5, s.iteration(), s.time(), cfg.resolvedIni);
+      FV_LOG_INFO("wrote " << path << " (iteration " << s.iteration() << ")");
+    };
+    solver->reset_comm_times();
+    const fv::RunSummary sum = fv::run_case(*solver, rank == 0, writer);
     const auto& last = sum.history.back();
     FV_LOG_INFO("fvrun: " << sum.stopReason << " after " << sum.iterations << " iterations in "
                           << sum.wallSeconds << " s (" << sum.nsPerCellIteration
                           << " ns per cell per iteration); CL " << last.coeff.CL << ", CD "
                           << last.coeff.CD << "; outputs in " << cfg.outputDir);
+    if (size > 1) {
+      // time split per iteration: the slowest rank's value of each part
+      const fv::CommTimes t = solver->comm_times();
+      const double per = 1.0 / std::max(1, sum.iterations);
+      const double iter = sum.wallSeconds * per;
+      std::vector<double> v = {t.pack * per, t.wait * per, t.unpack * per,
+                               iter - (t.pack + t.wait + t.unpack) * per};
+      std::vector<double> mx = v, mn = v;
+      fv::parallel::max_all(comm, mx);
+      fv::parallel::min_all(comm, mn);
+      char buf[512];
+      std::snprintf(buf, sizeof buf,
+                    "fvrun: time per iteration %.3f ms: compute %.3f ms (min over ranks %.3f), "
+                    "pack+unpack %.3f ms, wait %.3f ms (max over ranks; %ld exchanges per rank)",
+                    1e3 * iter, 1e3 * mx[3], 1e3 * mn[3], 1e3 * (mx[0] + mx[2]), 1e3 * mx[1],
+                    t.exchanges);
+      FV_LOG_INFO(buf);
+      // machine-readable line for bench/mpi_scaling.sh
+      std::snprintf(buf, sizeof buf,
+                    "FVRUN_TIMING ranks=%d cells=%lld iterations=%d time_per_iter_s=%.6e "
+                    "compute_s=%.6e pack_unpack_s=%.6e wait_s=%.6e",
+                    size, static_cast<long long>(header.nGlobalCells), sum.iterations, iter, mx[3],
+                    mx[0] + mx[2], mx[1]);
+      if (rank == 0) std::printf("%s\n", buf);
+    } else if (rank == 0) {
+      std::printf("FVRUN_TIMING ranks=1 cells=%lld iterations=%d time_per_iter_s=%.6e "
+                  "compute_s=%.6e pack_unpack_s=0 wait_s=0\n",
+                  static_cast<long long>(header.nGlobalCells), sum.iterations,
+                  sum.wallSeconds / std::max(1, sum.iterations),
+                  sum.wallSeconds / std::max(1, sum.iterations));
+    }
     return 0;
   });
 }

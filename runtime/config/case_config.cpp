@@ -70,6 +70,8 @@ const std::vector<CaseKey>& case_keys() {
        "file updates"},
       {"monitor", "output_dir", "fvrun_out", "directory for history.csv and other outputs"},
       {"run", "device", "auto", "auto (GPU when present) | cpu | cuda"},
+      {"run", "overlap", "true",
+       "true | false: compute interior cells while halo messages are in flight (MPI runs)"},
   };
   return keys;
 }
@@ -496,6 +498,10 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     FV_VERIFY_USAGE(c.device == "auto" || c.device == "cpu" || c.device == "cuda",
                     r.ctx("device")
                         << "device = '" << c.device << "' is not valid (valid: auto, cpu, cuda)");
+    const std::string ov = r.text("overlap", "true");
+    FV_VERIFY_USAGE(ov == "true" || ov == "false",
+                    r.ctx("overlap") << "overlap = '" << ov << "' is not valid (true or false)");
+    c.overlap = ov == "true";
   }
   c.resolvedIni = dump.str();
   return c;

@@ -81,6 +81,7 @@ struct CaseConfig {
   std::string outputDir = "fvrun_out";
   // [run]
   std::string device = "auto";
+  bool overlap = true; ///< [run] overlap: halo exchanges overlapped with interior work (MPI)
   // [patch NAME], in zone patch order
   std::vector<PatchConfig> patches;
 

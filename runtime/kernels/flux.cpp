@@ -10,13 +10,16 @@ using detail::reconstruct;
 using detail::riemann;
 
 void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, const real_t* grad,
-                     const real_t* phi, real_t* flux) {
+                     const real_t* phi, real_t* flux, FaceSet which) {
   const ZoneView v = z;
   const FluxSettings st = s;
   const idx_t nb = z.nBoundaryFaces;
   forall("interior_fluxes", z.nFaces - nb, [=] FV_HOST_DEVICE(idx_t i) {
     const idx_t f = nb + i;
     const idx_t n = v.nTotalCells;
+    if (which != FaceSet::All &&
+        (v.faceNeighbour[f] >= v.nCells) != (which == FaceSet::InterfaceOnly))
+      return;
     real_t WL[5], WR[5], F[5];
     reconstruct(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f, st.secondOrder, WL);
     reconstruct(W, grad, phi, n, v.faceNeighbour[f], v.faceNeighbourDelta + 3 * f, st.secondOrder,

@@ -51,10 +51,14 @@ struct FluxSettings {
   bool secondOrder = true; ///< MUSCL reconstruction with grad and phi (else cell values)
 };
 
+/// Which interior faces a face loop visits: all, those between two owned cells (computable
+/// while halo messages are in flight), or the interface faces (neighbour is a halo cell).
+enum class FaceSet { All = 0, OwnedOnly = 1, InterfaceOnly = 2 };
+
 /// Face loop over interior faces: MUSCL-reconstructed primitives either side, Riemann flux
 /// (integrated over the face, owner -> neighbour) stored in flux[k][face].
 void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, const real_t* grad,
-                     const real_t* phi, real_t* flux);
+                     const real_t* phi, real_t* flux, FaceSet which = FaceSet::All);
 
 /// Face loop over boundary faces [begin, end) of one patch: flux between the reconstructed
 /// interior state and the ghost state of bc.
@@ -74,7 +78,8 @@ void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* 
 void rk_stage(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* dt, real_t dtGlobal,
               const real_t* U0, const real_t* U, const real_t* R, real_t* Unew);
 
-/// Cell loop: acc += w * R (classical RK4 accumulation of stage residuals).
-void accumulate(const ZoneView& z, real_t w, const real_t* R, real_t* acc);
+/// Cell loop: acc = keep * acc + w * R (classical RK4 accumulation of stage residuals;
+/// keep = 0 starts the sum).
+void accumulate(const ZoneView& z, real_t keep, real_t w, const real_t* R, real_t* acc);
 
 } // namespace fv::kernels

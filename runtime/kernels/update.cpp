@@ -47,11 +47,13 @@ void rk_stage(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* 
   });
 }
 
-void accumulate(const ZoneView& z, real_t w, const real_t* R, real_t* acc) {
+void accumulate(const ZoneView& z, real_t keep, real_t w, const real_t* R, real_t* acc) {
   const ZoneView v = z;
   forall("accumulate", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    for (int k = 0; k < 5; ++k)
-      acc[k * v.nTotalCells + c] += w * R[k * v.nTotalCells + c];
+    for (int k = 0; k < 5; ++k) {
+      const idx_t i = k * v.nTotalCells + c;
+      acc[i] = (keep == 0.0 ? 0.0 : keep * acc[i]) + w * R[i];
+    }
   });
 }
 

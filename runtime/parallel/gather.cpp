@@ -240,8 +240,8 @@ SurfacePatchData gather_surface(MPI_Comm comm, const Zone& z, idx_t patch,
   return out;
 }
 
-GlobalMesh gather_mesh(MPI_Comm comm, const Zone& z, gidx_t n_global_nodes, gidx_t n_global_cells,
-                       int root) {
+SolutionMesh gather_mesh(MPI_Comm comm, const Zone& z, gidx_t n_global_nodes, gidx_t n_global_cells,
+                         int root) {
   const int rank = comm_rank(comm), size = comm_size(comm);
   // ---- local: nodes and a cell stream [globalId, type, length, entries...] per owned cell
   std::ostringstream bad;
@@ -297,7 +297,7 @@ GlobalMesh gather_mesh(MPI_Comm comm, const Zone& z, gidx_t n_global_nodes, gidx
 
   const std::vector<gidx_t> node_ids(z.nodeGlobalId.begin(), z.nodeGlobalId.end());
   const std::vector<real_t> xyz(z.nodeXyz.begin(), z.nodeXyz.end());
-  GlobalMesh mesh;
+  SolutionMesh mesh;
   FirstError err;
   if (rank != root) {
     send_vector(comm, node_ids, root, kTagIds);

@@ -50,8 +50,8 @@ SurfacePatchData gather_surface(MPI_Comm comm, const Zone& zone, idx_t patch,
 /// Assembles the global mesh on root from every zone's owned cells and nodes: node
 /// coordinates by nodeGlobalId, cell types and cellNodes (CGNS order) by cellGlobalId,
 /// polyhedra as outward face streams (from cellFaces, cellFaceSign, faceNodes). Nodes shared
-/// by zones must have identical coordinates. Other ranks get an empty GlobalMesh.
-GlobalMesh gather_mesh(MPI_Comm comm, const Zone& zone, gidx_t n_global_nodes,
-                       gidx_t n_global_cells, int root = 0);
+/// by zones must have identical coordinates. Other ranks get an empty SolutionMesh.
+SolutionMesh gather_mesh(MPI_Comm comm, const Zone& zone, gidx_t n_global_nodes,
+                         gidx_t n_global_cells, int root = 0);
 
 } // namespace fv::parallel

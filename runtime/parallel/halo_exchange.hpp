@@ -8,7 +8,7 @@
 ///   parallel::HaloExchange cells(comm, zone.cellExchange, zone.nTotalCells(), 5,
 ///                                parallel::HaloMode::Copy, transport);
 ///   cells.begin({parallel::FieldView::interleaved(u, 5)}); // pack + post
-///   compute_interior_cells();                               // [0, nInteriorCells) overlap
+///   compute_interior_cells();    // [0, nInteriorCells), calling cells.progress() now and then
 ///   cells.finish();                                         // wait + unpack into halo cells
 ///   compute_interface_cells();
 ///
@@ -70,7 +70,9 @@ class HaloExchange {
   /// duplicates, and that every neighbour pair agrees on its message sizes) and throws the same
   /// fv::Error on every rank naming the zones when they are inconsistent. `n_entities` bounds
   /// the local ids (cells: nCells + nHaloCells; nodes: nNodes); `max_components` is the largest
-  /// total K of one exchange. `name` labels kernels and messages ("cells", "nodes").
+  /// total K of one exchange. `name` labels kernels and messages ("cells", "nodes"). Lists and
+  /// buffers live on the device active at construction (fv::active_device()); the fields given
+  /// to begin() must live there too.
   HaloExchange(MPI_Comm comm, const ExchangeLists& lists, idx_t n_entities, int max_components,
                HaloMode mode, Transport transport = Transport::HostStaged,
                const char* name = "halo");
@@ -80,6 +82,10 @@ class HaloExchange {
 
   /// Packs `fields` (total K <= max_components) and posts the receives and sends.
   void begin(const std::vector<FieldView>& fields);
+  /// Optional, between begin() and finish(): lets MPI advance the messages (MPI_Testall).
+  /// Open MPI moves large (rendezvous) messages only inside MPI calls, so calling this between
+  /// interior kernels makes the overlap real for large halos. Cheap when nothing is pending.
+  void progress();
   /// Waits for this rank's messages and unpacks them into the same fields.
   void finish();
   /// begin() + finish().
@@ -94,6 +100,21 @@ class HaloExchange {
   std::size_t send_entries() const;
   std::size_t recv_entries() const;
   Transport transport() const;
+
+  /// Cumulative seconds spent in this exchange's phases (host clock). With timing on (the
+  /// default), begin() and finish() first wait for the device work queued before them, so
+  /// that kernels launched earlier are not billed to the exchange:
+  ///   pack   = pack kernel + staging copy to the host + posting the messages (begin()),
+  ///   wait   = MPI_Waitall on the receives and sends (finish()),
+  ///   unpack = staging copy to the device + unpack kernel(s) (finish()).
+  struct Timings {
+    double pack = 0, wait = 0, unpack = 0;
+    long exchanges = 0;
+  };
+  const Timings& timings() const;
+  void reset_timings();
+  /// Timing on/off (off: no extra device synchronisation; timings stay 0).
+  void set_timing(bool on);
 
  private:
   struct Impl;

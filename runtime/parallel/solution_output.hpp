@@ -63,7 +63,7 @@ class SolutionOutput {
   gidx_t n_nodes_, n_cells_;
   std::string uuid_;
   bool have_mesh_ = false;
-  GlobalMesh mesh_; // rank 0 only
+  SolutionMesh mesh_; // rank 0 only
 };
 
 } // namespace fv::parallel

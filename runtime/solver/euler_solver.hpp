@@ -7,16 +7,47 @@
 ///
 ///   primitives -> [exchange W] -> interpolate to nodes -> gradient -> [exchange grad]
 ///   -> local min/max -> limiter -> [exchange phi] -> face fluxes -> flux sum -> RK update
+///
+/// On several MPI ranks (ParallelSetup with a communicator; one zone per rank) the solver
+/// owns two parallel::HaloExchange objects and a stage of second order runs (docs/parallel.md)
+///
+///   primitives (owned) -> begin cells{W} -> interpolate to nodes (owned cells' partial sums)
+///   -> finish cells -> begin nodes{Wn, Sum} -> local min/max -> finish nodes -> gradient
+///   -> limiter -> begin cells{grad, phi} -> boundary fluxes + faces between owned cells
+///   -> finish cells -> interface faces -> flux sum -> RK update
+///
+/// i.e. three messages per neighbour per stage, each overlapped with work that needs none of
+/// its values (overlap off: finish() right after begin()). RMS residuals, forces, the global
+/// time step and the non-physical-state check are reduced over all ranks (same numbers on
+/// every rank).
 #include "common/zone.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/config/case_config.hpp"
+#include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/solver/device_zone.hpp"
 
 #include <array>
 #include <functional>
+#include <memory>
+#include <mpi.h>
 #include <vector>
 
 namespace fv {
+
+/// How an EulerSolver runs across ranks. comm == MPI_COMM_NULL: one zone, no communication.
+struct ParallelSetup {
+  MPI_Comm comm = MPI_COMM_NULL; ///< rank r holds zone r of the zone file
+  parallel::Transport transport = parallel::Transport::HostStaged;
+  bool overlap = true; ///< compute interior work while halo messages are in flight
+};
+
+/// Time split of the iterations so far (seconds, summed over iterations, this rank).
+/// compute = wall - pack - wait - unpack (the exchanges synchronise the device around their
+/// phases, so kernels are billed to compute).
+struct CommTimes {
+  double pack = 0, wait = 0, unpack = 0;
+  long exchanges = 0;
+};
 
 /// What one iteration measured (host values).
 struct IterationStats {
@@ -35,7 +66,8 @@ class EulerSolver {
  public:
   /// Copies the zone to the active device and allocates the state; the case must be resolved
   /// against this zone's patches (same order).
-  EulerSolver(const Zone& zone, const CaseConfig& cfg);
+  EulerSolver(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par = {});
+  ~EulerSolver();
 
   /// Sets the initial condition of the case (free stream or split) on owned cells.
   void initialise();
@@ -53,6 +85,19 @@ class EulerSolver {
   std::vector<real_t> primitive() const;
   /// Replaces the conservative state (5 x nTotalCells, SoA).
   void set_conservative(const std::vector<real_t>& U);
+  /// Sets the iteration counter and physical time (continuing from a restart).
+  void set_progress(int iteration, real_t time) {
+    iteration_ = iteration;
+    time_ = time;
+  }
+
+  /// Owned cells over all ranks (nCells of the single zone without MPI).
+  gidx_t global_cells() const { return globalCells_; }
+  /// The communicator (MPI_COMM_NULL for a single zone without MPI).
+  MPI_Comm comm() const { return par_.comm; }
+  /// Pack / wait / unpack seconds of this rank's halo exchanges so far.
+  CommTimes comm_times() const;
+  void reset_comm_times();
 
   int iteration() const { return iteration_; }
   real_t time() const { return time_; }
@@ -70,10 +115,15 @@ class EulerSolver {
   void measure(IterationStats& st);
   void exchange(const char* what, DeviceArray<real_t>& field, int ncomp);
   real_t current_cfl() const;
+  void halo_begin(parallel::HaloExchange* h, const std::vector<parallel::FieldView>& f);
+  void halo_finish(parallel::HaloExchange* h);
 
   const Zone& zone_;
   CaseConfig cfg_;
+  ParallelSetup par_;
   DeviceZone dz_;
+  std::unique_ptr<parallel::HaloExchange> cells_, nodes_; // null without MPI
+  gidx_t globalCells_ = 0;
   DeviceArray<real_t> U_, U0_, acc_, W_, Wn_, grad_, wmin_, wmax_, phi_, flux_, R_, dt_;
   CellExchange exchange_;
   int iteration_ = 0;

@@ -28,6 +28,9 @@ std::vector<real_t> linear_exact_node_weights(const Zone& z, const NodeSum& sum_
       at(8, n) += wc * d[1] * d[2];
     }
   if (sum_nodes) sum_nodes(s, 9);
+  // lambda and the normalisation per node (from the global sums: the same in every zone)
+  std::vector<real_t> lam(4 * static_cast<std::size_t>(nN), 0.0); // lambda (3), norm
+  std::vector<char> use(static_cast<std::size_t>(nN), 0);
   for (idx_t n = 0; n < nN; ++n) {
     const real_t R[3] = {at(0, n), at(1, n), at(2, n)};
     const real_t a = at(3, n), b = at(6, n), c = at(7, n), e = at(4, n), f = at(8, n), i = at(5, n);
@@ -41,29 +44,36 @@ std::vector<real_t> linear_exact_node_weights(const Zone& z, const NodeSum& sum_
     const real_t D = -(b * i - f * c), E = a * i - c * c, F = -(a * f - b * c);
     const real_t G = b * f - e * c, H = -(a * f - c * b), K = a * e - b * b;
     // inverse rows (symmetric): [A D G; B E H; C F K] / det
-    real_t lambda[3] = {-(A * R[0] + D * R[1] + G * R[2]) / det,
-                        -(B * R[0] + E * R[1] + H * R[2]) / det,
-                        -(C * R[0] + F * R[1] + K * R[2]) / det};
-    const real_t norm = 1.0 + lambda[0] * R[0] + lambda[1] * R[1] + lambda[2] * R[2];
-    if (!(norm > 1e-3)) continue; // degenerate: keep the inverse-distance weights
-    bool bounded = true;
-    for (idx_t j = nc.begin(n); j < nc.end(n) && bounded; ++j) {
-      const idx_t cell = nc.indices()[j];
-      real_t ld = 0;
-      for (int k = 0; k < 3; ++k)
-        ld += lambda[k] * (z.cellCentroid[3 * cell + k] - z.nodeXyz[3 * n + k]);
-      // Holmes & Connell bound the correction: weights may change by a factor in (-10, 10)
-      const real_t factor = (1.0 + ld) / norm;
-      bounded = factor > -10.0 && factor < 10.0;
-    }
-    if (!bounded) continue;
-    for (idx_t j = nc.begin(n); j < nc.end(n); ++j) {
-      const idx_t cell = nc.indices()[j];
-      real_t ld = 0;
-      for (int k = 0; k < 3; ++k)
-        ld += lambda[k] * (z.cellCentroid[3 * cell + k] - z.nodeXyz[3 * n + k]);
-      w[j] = z.nodeCellWeight[j] * (1.0 + ld) / norm;
-    }
+    real_t* l = &lam[4 * static_cast<std::size_t>(n)];
+    l[0] = -(A * R[0] + D * R[1] + G * R[2]) / det;
+    l[1] = -(B * R[0] + E * R[1] + H * R[2]) / det;
+    l[2] = -(C * R[0] + F * R[1] + K * R[2]) / det;
+    l[3] = 1.0 + l[0] * R[0] + l[1] * R[1] + l[2] * R[2];
+    if (!(l[3] > 1e-3)) continue; // degenerate: keep the inverse-distance weights
+    use[n] = 1;
+  }
+  auto factor = [&](idx_t n, idx_t cell) {
+    const real_t* l = &lam[4 * static_cast<std::size_t>(n)];
+    real_t ld = 0;
+    for (int k = 0; k < 3; ++k)
+      ld += l[k] * (z.cellCentroid[3 * cell + k] - z.nodeXyz[3 * n + k]);
+    return (1.0 + ld) / l[3];
+  };
+  // Holmes & Connell bound the correction: weights may change by a factor in (-10, 10). The
+  // bound is checked over ALL cells of the node: zones count their own violations and add them
+  // (a node shared by zones must get the corrected or the plain weights in every zone).
+  std::vector<real_t> out(static_cast<std::size_t>(nN), 0.0);
+  for (idx_t n = 0; n < nN; ++n)
+    if (use[n])
+      for (idx_t j = nc.begin(n); j < nc.end(n); ++j) {
+        const real_t fac = factor(n, nc.indices()[j]);
+        if (!(fac > -10.0 && fac < 10.0)) out[n] += 1.0;
+      }
+  if (sum_nodes) sum_nodes(out, 1);
+  for (idx_t n = 0; n < nN; ++n) {
+    if (!use[n] || out[n] > 0) continue;
+    for (idx_t j = nc.begin(n); j < nc.end(n); ++j)
+      w[j] = z.nodeCellWeight[j] * factor(n, nc.indices()[j]);
   }
   return w;
 }

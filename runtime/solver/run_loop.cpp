@@ -42,8 +42,8 @@ std::string history_csv(const CaseConfig& cfg, const std::vector<HistoryRow>& ro
   for (const auto& r : rows) {
     const auto& s = r.stats;
     std::snprintf(buf, sizeof buf,
-                  "%d,%.10g,%.6g,%.6f,%.6f,%.6f,%.6f,%.6f,%.6e,%.6e,%.10g,%.10g,%.10g,%.10g,%.10g,"
-                  "%.10g,%.4f\n",
+                  "%d,%.17g,%.17g,%.6f,%.6f,%.6f,%.6f,%.6f,%.17e,%.17e,%.17g,%.17g,%.17g,%.17g,"
+                  "%.17g,%.17g,%.4f\n",
                   s.iteration, s.time, s.dt, r.logResidual[0], r.logResidual[1], r.logResidual[2],
                   r.logResidual[3], r.logResidual[4], s.rms[0], s.rms[4], r.coeff.CL, r.coeff.CD,
                   r.coeff.CS, r.coeff.CMx, r.coeff.CMy, r.coeff.CMz, r.wallSeconds);
@@ -84,7 +84,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
 
   const auto t0 = std::chrono::steady_clock::now();
   std::array<real_t, 5> ref{};
-  const real_t nCells = static_cast<real_t>(solver.zone().nCells);
+  const real_t nCells = static_cast<real_t>(solver.global_cells());
   FV_LOG_INFO("  iter   log(rho)  log(rhou) log(rhov) log(rhow) log(rhoE)        CL        CD"
               "     wall s  ms/iter  ns/cell/iter");
   int lastPrinted = 0;

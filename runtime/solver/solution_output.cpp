@@ -34,7 +34,7 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
     }
     const std::vector<real_t> g =
         parallel::gather_cells(comm, z, owned.data(), K, header.nGlobalCells);
-    const GlobalMesh mesh =
+    const SolutionMesh mesh =
         parallel::gather_mesh(comm, z, header.nGlobalNodes, header.nGlobalCells);
     int rank = 0;
     MPI_Comm_rank(comm, &rank);

@@ -1,6 +1,7 @@
 // Generated meshes through fvkit's own readers and face builder: read_mesh(write_cgns(m)) and
 // read_mesh(write_su2(m)) reproduce m, and prep's build_faces() accepts every family and
 // cell kind with the expected face counts.
+#include "common/log.hpp"
 #include "formats/cgns_writer.hpp"
 #include "formats/mesh_reader.hpp"
 #include "formats/su2_writer.hpp"
@@ -15,6 +16,7 @@ namespace fv {
 namespace {
 
 Mesh make(MeshFamily f, GenCells c, std::array<std::int64_t, 3> n) {
+  log::set_level(log::Level::Warn); // the readers' phase lines are noise here
   GenOptions o;
   o.family = f;
   o.cells = c;

@@ -37,8 +37,8 @@ std::vector<std::string> dir_listing(const std::string& dir) {
 
 /// One cell of each shape: tet, pyramid, wedge, hex (CGNS order, positively oriented) and a
 /// unit cube as a polyhedron (outward faces). Distinct nodes per cell, offset along x.
-GlobalMesh mixed_mesh() {
-  GlobalMesh m;
+SolutionMesh mixed_mesh() {
+  SolutionMesh m;
   m.cellNodeOffsets = {0};
   auto add_cell = [&](CellType t, const std::vector<std::array<real_t, 3>>& pts, real_t dx) {
     const gidx_t base = m.nNodes();
@@ -94,7 +94,7 @@ SolutionInfo some_info() {
   return info;
 }
 
-std::array<real_t, 3> node(const GlobalMesh& m, gidx_t n) {
+std::array<real_t, 3> node(const SolutionMesh& m, gidx_t n) {
   return {m.nodeXyz[3 * n], m.nodeXyz[3 * n + 1], m.nodeXyz[3 * n + 2]};
 }
 
@@ -102,7 +102,7 @@ std::array<real_t, 3> node(const GlobalMesh& m, gidx_t n) {
 
 TEST(SolutionFile, RoundTripKeepsMeshFieldsAndAttributes) {
   const std::string path = fv::testing::scratch_dir() + "/flow.h5";
-  const GlobalMesh mesh = mixed_mesh();
+  const SolutionMesh mesh = mixed_mesh();
   const auto fields = some_fields(mesh.nCells());
   const SolutionInfo info = some_info();
   write_solution(path, mesh, fields, info);
@@ -129,7 +129,7 @@ TEST(SolutionFile, RoundTripKeepsMeshFieldsAndAttributes) {
 
 TEST(SolutionFile, TopologyUsesXdmfCodesAndVtkWedgeOrientation) {
   const std::string path = fv::testing::scratch_dir() + "/flow.h5";
-  const GlobalMesh mesh = mixed_mesh();
+  const SolutionMesh mesh = mixed_mesh();
   write_solution(path, mesh, {}, some_info());
   const auto topo = h5::File::open_read(path, "solution").read_int64("mesh/topology");
   // Walk the stream: codes 6, 7, 8, 9, 16 in cell order.
@@ -165,7 +165,7 @@ TEST(SolutionFile, TopologyUsesXdmfCodesAndVtkWedgeOrientation) {
 TEST(SolutionFile, XdmfIsWellFormedAndMatchesTheDatasets) {
   const std::string dir = fv::testing::scratch_dir();
   const std::string path = dir + "/flow_000100.h5";
-  const GlobalMesh mesh = mixed_mesh();
+  const SolutionMesh mesh = mixed_mesh();
   const auto fields = some_fields(mesh.nCells());
   write_solution(path, mesh, fields, some_info());
   ASSERT_EQ(xdmf_path_for(path), dir + "/flow_000100.xmf");
@@ -221,7 +221,7 @@ TEST(SolutionFile, XdmfIsWellFormedAndMatchesTheDatasets) {
 TEST(SolutionFile, BadInputIsRefusedAndKeepsThePreviousFiles) {
   const std::string dir = fv::testing::scratch_dir();
   const std::string path = dir + "/flow.h5";
-  const GlobalMesh mesh = mixed_mesh();
+  const SolutionMesh mesh = mixed_mesh();
   write_solution(path, mesh, some_fields(mesh.nCells()), some_info());
   const std::string h5_before = slurp(path), xmf_before = slurp(xdmf_path_for(path));
   const auto listing = dir_listing(dir);
@@ -232,7 +232,7 @@ TEST(SolutionFile, BadInputIsRefusedAndKeepsThePreviousFiles) {
   auto bad_name = some_fields(mesh.nCells());
   bad_name[0].name = "rho/2";
   EXPECT_THROW(write_solution(path, mesh, bad_name, some_info()), Error);
-  GlobalMesh bad_mesh = mesh;
+  SolutionMesh bad_mesh = mesh;
   bad_mesh.cellNodes[3] = 999; // node id out of range
   try {
     write_solution(path, bad_mesh, {}, some_info());
@@ -293,7 +293,7 @@ TEST(RestartFile, RoundTripAndRefusals) {
         << e.what();
   }
   // A solution file is not a restart.
-  const GlobalMesh mesh = mixed_mesh();
+  const SolutionMesh mesh = mixed_mesh();
   write_solution(dir + "/flow.h5", mesh, {}, d.info);
   EXPECT_THROW(read_restart(dir + "/flow.h5", d.info.meshUuid), Error);
 }

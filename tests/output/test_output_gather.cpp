@@ -118,7 +118,7 @@ TEST(Gather, GlobalMeshMatchesTheChainAndWritesASolution) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const Zone z = fv::testing::make_chain_zone(kCells, comm_size(comm), comm_rank(comm));
   const gidx_t n_nodes = 4 * (kCells + 1);
-  const GlobalMesh mesh = parallel::gather_mesh(comm, z, n_nodes, kCells);
+  const SolutionMesh mesh = parallel::gather_mesh(comm, z, n_nodes, kCells);
   const auto mine = owned_values(z);
   const auto u = parallel::gather_cells(comm, z, mine.data(), kVars, kCells);
   if (comm_rank(comm) != 0) {
@@ -232,7 +232,7 @@ TEST(Gather, PolyhedraBecomeOutwardFaceStreams) {
   z.faceNodes = Csr(Array<idx_t>{0, 4, 8, 12, 16, 20, 24}, Array<idx_t>(std::move(fn)));
   z.cellFaces = Csr(Array<idx_t>{0, 6}, Array<idx_t>{0, 1, 2, 3, 4, 5});
   z.cellFaceSign = Array<std::int8_t>(std::move(sign));
-  const GlobalMesh m = parallel::gather_mesh(MPI_COMM_SELF, z, 8, 1);
+  const SolutionMesh m = parallel::gather_mesh(MPI_COMM_SELF, z, 8, 1);
   std::vector<gidx_t> expected = {6};
   for (const auto& f : kHexFaces) {
     expected.push_back(4);

@@ -1,5 +1,6 @@
 // Timing program (not a test): builds a generated box, then the global mesh and the zones, and
-// prints the prep report. Usage: bench_prep hex|tet|prism NX NY NZ NPARTS [none]
+// prints the prep report. Usage: bench_prep hex|tet|prism NX NY NZ NPARTS [none] [nowave]
+// [contiguous]
 #include "box_mesh.hpp"
 
 #include "common/log.hpp"
@@ -12,7 +13,8 @@
 
 int main(int argc, char** argv) {
   return fv::run_main("bench_prep", [&] {
-    FV_VERIFY_USAGE(argc >= 6, "usage: bench_prep hex|tet|prism NX NY NZ NPARTS [none]");
+    FV_VERIFY_USAGE(argc >= 6,
+                    "usage: bench_prep hex|tet|prism NX NY NZ NPARTS [none] [nowave] [contiguous]");
     fv::testing::BoxSpec spec;
     const std::string shape = argv[1];
     spec.cells = shape == "tet"     ? fv::testing::BoxCells::Tet
@@ -25,7 +27,15 @@ int main(int argc, char** argv) {
     spec.shuffle = true;
     const int nParts = std::atoi(argv[5]);
     fv::PrepOptions opts;
-    if (argc > 6) opts.renumber = fv::parse_renumber(argv[6]);
+    for (int a = 6; a < argc; ++a) {
+      const std::string o = argv[a];
+      if (o == "nowave")
+        opts.wavefrontOrder = false;
+      else if (o == "contiguous")
+        opts.contiguousHyperplanes = true;
+      else
+        opts.renumber = fv::parse_renumber(o);
+    }
     fv::Mesh mesh;
     {
       fv::log::Phase p("generating box");

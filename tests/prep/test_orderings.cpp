@@ -6,6 +6,7 @@
 #include "prep/global_mesh.hpp"
 #include "prep/hyperplanes.hpp"
 #include "prep/rcm.hpp"
+#include "prep/wavefront_order.hpp"
 #include "prep/zones.hpp"
 
 #include <gtest/gtest.h>
@@ -97,6 +98,67 @@ TEST(Rcm, InterfaceCellsComeLastWithSmallBandwidth) {
   ASSERT_EQ(o2.size(), 4u);
   EXPECT_EQ(o2[3], 2);
   EXPECT_LT(std::find(o2.begin(), o2.end(), 0) - o2.begin(), 2);
+}
+
+TEST(WavefrontOrder, LevelsFromTheInterfaceColouredInside) {
+  // A 4x4 grid graph (cells i + 4j) whose column i = 3 is the interface, plus an isolated edge
+  // {16, 17} with no interface: it comes first, the interface column last.
+  std::vector<idx_t> counts(18, 0);
+  std::vector<std::vector<idx_t>> rows(18);
+  for (idx_t j = 0; j < 4; ++j)
+    for (idx_t i = 0; i < 4; ++i) {
+      const idx_t c = i + 4 * j;
+      if (i > 0) rows[c].push_back(c - 1);
+      if (i < 3) rows[c].push_back(c + 1);
+      if (j > 0) rows[c].push_back(c - 4);
+      if (j < 3) rows[c].push_back(c + 4);
+    }
+  rows[16] = {17};
+  rows[17] = {16};
+  for (idx_t c = 0; c < 18; ++c) {
+    std::sort(rows[c].begin(), rows[c].end());
+    counts[c] = static_cast<idx_t>(rows[c].size());
+  }
+  Csr adj = Csr::from_counts(counts);
+  for (idx_t c = 0; c < 18; ++c)
+    std::copy(rows[c].begin(), rows[c].end(), adj.row(c));
+  std::vector<char> last(18, 0);
+  for (idx_t j = 0; j < 4; ++j)
+    last[3 + 4 * j] = 1;
+  const std::vector<idx_t> order = wavefront_order(adj, rcm_order_towards(adj, last), last);
+  ASSERT_EQ(order.size(), 18u);
+  EXPECT_EQ(invert_permutation(order).size(), 18u); // a permutation
+  EXPECT_TRUE((order[0] == 16 && order[1] == 17) || (order[0] == 17 && order[1] == 16));
+  for (int k = 14; k < 18; ++k)
+    EXPECT_TRUE(last[order[k]]);
+  // Columns i = 0, 1, 2 follow each other (levels 3, 2, 1 from the interface).
+  for (int k = 2; k < 14; ++k)
+    EXPECT_EQ(order[k] % 4, (k - 2) / 4);
+  // Hyperplanes: the 4x4 grid has 2 colours per level: at most 2 x 4 groups, vs. 7 for the
+  // natural row-by-row sweep.
+  const Csr h = lusgs_hyperplanes(permute_adjacency(adj, order), 18);
+  EXPECT_LE(h.rows(), 8);
+}
+
+TEST(Zones, WavefrontOrderCutsHyperplanesOfSlabZones) {
+  testing::BoxSpec spec;
+  spec.nx = 12, spec.ny = 12, spec.nz = 12;
+  spec.shuffle = true;
+  const Mesh mesh = testing::make_box_mesh(spec);
+  std::vector<idx_t> part(static_cast<std::size_t>(mesh.nCells()));
+  for (idx_t c = 0; c < mesh.nCells(); ++c)
+    part[c] = std::min<idx_t>(2, static_cast<idx_t>(3 * mesh.xyz[3 * mesh.cellNodes.row(c)[0]]));
+  PrepOptions opts;
+  const GlobalMesh g = build_global_mesh(mesh, opts);
+  PrepReport wave, plain;
+  build_zones(g, part, 3, opts, &wave);
+  opts.wavefrontOrder = false;
+  build_zones(g, part, 3, opts, &plain);
+  for (int z = 0; z < 3; ++z) {
+    // 4 (or 2 + 2) BFS levels of a 12x12 plane, 2 colours each: <= 8 groups.
+    EXPECT_LE(wave.zones[z].hyperplanes.count, 8) << "zone " << z;
+    EXPECT_GT(plain.zones[z].hyperplanes.count, 2 * wave.zones[z].hyperplanes.count);
+  }
 }
 
 TEST(Zones, SlabZonesKeepBandwidthNearOneLevel) {

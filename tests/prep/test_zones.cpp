@@ -182,6 +182,33 @@ TEST(Zones, PrepareZoneFileStreamsZonesIntoACheckedFile) {
     EXPECT_EQ(z.nCells, s.report.zones[z.zoneId].nCells);
 }
 
+TEST(Zones, ContiguousHyperplanesAreAtMostTwoRuns) {
+  BoxSpec spec;
+  spec.cells = BoxCells::Tet;
+  spec.nx = 6, spec.ny = 5, spec.nz = 4;
+  spec.shuffle = true;
+  const Mesh mesh = make_box_mesh(spec);
+  PrepOptions opts;
+  PrepReport plain, contiguous;
+  const GlobalMesh g = build_global_mesh(mesh, opts);
+  const auto part = slab_parts(mesh, 3, false);
+  build_zones(g, part, 3, opts, &plain);
+  opts.contiguousHyperplanes = true;
+  const auto zones = build_zones(g, part, 3, opts, &contiguous);
+  for (const Zone& z : zones) {
+    testing::check_zone(z);
+    // Same number of hyperplanes as without the reordering (the sweep DAG is unchanged).
+    EXPECT_EQ(z.hyperplanes.rows(), plain.zones[z.zoneId].hyperplanes.count);
+    for (idx_t h = 0; h < z.hyperplanes.rows(); ++h) {
+      int runs = 0;
+      for (idx_t k = z.hyperplanes.begin(h); k < z.hyperplanes.end(h); ++k)
+        runs += k == z.hyperplanes.begin(h) ||
+                z.hyperplanes.indices()[k] != z.hyperplanes.indices()[k - 1] + 1;
+      EXPECT_LE(runs, 2) << "zone " << z.zoneId << " hyperplane " << h;
+    }
+  }
+}
+
 TEST(Zones, NoRenumberingKeepsFileOrderInsideZones) {
   BoxSpec spec;
   spec.nx = 4, spec.ny = 3, spec.nz = 2;

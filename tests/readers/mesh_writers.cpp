@@ -96,7 +96,7 @@ namespace {
 /// Writes one box zone with its 6 side sections and BCs; returns the zone index.
 int write_box_zone(int fn, int B, const char* zname, const Box& box, BcStyle style, bool mixed,
                    const std::vector<int>& skipBcSides = {}, const char* ifaceName = nullptr,
-                   int ifaceSide = -1) {
+                   int ifaceSide = -1, bool sideSections = true) {
   cgsize_t size[3] = {box.nNodes(), box.nCells(), 0};
   int Z;
   cg(cg_zone_write(fn, B, zname, size, Unstructured, &Z), "cg_zone_write");
@@ -122,7 +122,9 @@ int write_box_zone(int fn, int B, const char* zname, const Box& box, BcStyle sty
     auto q = to_cg(box.side(s));
     const cgsize_t nq = static_cast<cgsize_t>(q.size() / 4);
     const std::string name = s == ifaceSide ? ifaceName : Box::side_name(s);
-    if (mixed) {
+    if (!sideSections) {
+      // no boundary elements: only the BC node sets describe the boundary
+    } else if (mixed) {
       std::vector<cgsize_t> conn, off{0};
       for (cgsize_t f = 0; f < nq; ++f) {
         conn.push_back(QUAD_4);
@@ -177,7 +179,8 @@ int write_box_zone(int fn, int B, const char* zname, const Box& box, BcStyle sty
 
 } // namespace
 
-void write_box_cgns(const std::string& path, const Box& box, BcStyle style, bool mixed, bool adf) {
+void write_box_cgns(const std::string& path, const Box& box, BcStyle style, bool mixed, bool adf,
+                    bool sideSections) {
   const int fn = open_for_write(path, adf);
   int B;
   cg(cg_base_write(fn, "Base", 3, 3, &B), "base");
@@ -189,7 +192,7 @@ void write_box_cgns(const std::string& path, const Box& box, BcStyle style, bool
       cg(cg_fambc_write(fn, B, F, "FamBC", s == 0 ? BCInflowSubsonic : BCWallViscous, &FB),
          "fambc");
     }
-  write_box_zone(fn, B, "Box", box, style, mixed);
+  write_box_zone(fn, B, "Box", box, style, mixed, {}, nullptr, -1, sideSections);
   cg(cg_close(fn), "close");
 }
 

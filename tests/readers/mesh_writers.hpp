@@ -32,9 +32,10 @@ enum class BcStyle {
 };
 
 /// Writes one box as a CGNS file (volume section HEXA_8 or MIXED, 6 boundary QUAD_4 or MIXED
-/// sections). adf: ADF container instead of HDF5.
+/// sections). adf: ADF container instead of HDF5. sideSections = false: no boundary elements
+/// (only sensible with PointListVertex BCs).
 void write_box_cgns(const std::string& path, const Box& box, BcStyle style, bool mixed = false,
-                    bool adf = false);
+                    bool adf = false, bool sideSections = true);
 
 /// Writes two boxes (x in [0,2] and [2,4]) as two zones; interface sections named "iface" have
 /// no BC. withConnectivity: a ZoneGridConnectivity with vertex PointList/PointListDonor.

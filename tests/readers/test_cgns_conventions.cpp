@@ -189,3 +189,39 @@ TEST(CgnsConventions, HigherOrderCornersAndIgnoredSectionsWarn) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(CgnsConventions, VertexBcsWithoutBoundaryElementsPatchTheCellFaces) {
+  const std::string f = fv::testing::scratch_dir() + "/vn.cgns";
+  fv::testing::write_box_cgns(f, Box{}, BcStyle::PointListVertex, false, false,
+                              /*sideSections=*/false);
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.nBoundaryFaces(), 0);
+  ASSERT_EQ(m.nodeSetPatches.size(), 6u);
+  const fv::ValidationReport r = fv::validate_mesh(m);
+  std::map<std::string, int> perPatch;
+  for (idx_t p : r.faces.patch)
+    if (p >= 0) ++perPatch[r.faces.patches.at(static_cast<std::size_t>(p)).name];
+  ASSERT_EQ(perPatch.size(), 6u); // faces along box edges go to one of the two sets only
+  for (int s = 0; s < 6; ++s)
+    EXPECT_EQ(perPatch[std::string("bc_") + Box::side_name(s)], 4) << Box::side_name(s);
+  EXPECT_EQ(r.faces.patches.size(), 6u); // no scratch patch left behind
+}
+
+TEST(CgnsConventions, VertexBcsMissingASideIsAnError) {
+  const std::string f = fv::testing::scratch_dir() + "/vm.cgns";
+  fv::testing::write_box_cgns(f, Box{}, BcStyle::PointListVertex, false, false, false);
+  fv::Mesh m = fv::read_mesh(f);
+  m.nodeSetPatches.pop_back(); // drop zmax
+  EXPECT_THROW(fv::validate_mesh(m), fv::Error);
+  fv::ValidateOptions o;
+  o.defaultPatch = "rest";
+  const fv::ValidationReport r = fv::validate_mesh(m, o);
+  int rest = 0;
+  for (idx_t p : r.faces.patch)
+    if (p >= 0 && r.faces.patches[static_cast<std::size_t>(p)].name == "rest") ++rest;
+  EXPECT_EQ(rest, 4);
+}
+
+} // namespace

@@ -146,3 +146,52 @@ TEST(Gmsh2d, ElementsRepeatedForSeveralPhysicalGroupsAreReadOnce) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Su2, DanglingNodeNamedInFileNumbering) {
+  const std::string f = fv::testing::scratch_dir() + "/dangling.su2";
+  // one tetrahedron; node 4 (SU2 numbers nodes from 0) is used by no cell
+  fv::testing::write_text(f, "NDIME= 3\nNELEM= 1\n10 0 1 2 3\nNPOIN= 5\n0 0 0\n1 0 0\n0 1 0\n"
+                             "0 0 1\n5 5 5\nNMARK= 1\nMARKER_TAG= w\nMARKER_ELEMS= 4\n"
+                             "5 0 2 1\n5 0 1 3\n5 1 2 3\n5 2 0 3\n");
+  const fv::Mesh m = fv::read_mesh(f);
+  const fv::ValidationReport r = fv::validate_mesh(m);
+  EXPECT_EQ(r.danglingNodes, 1);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("node 4)"), std::string::npos) << r.warnings[0];
+  EXPECT_NEAR(r.geometry.cells.volume[0], 1.0 / 6.0, 1e-15);
+}
+
+TEST(Gmsh2d, DuplicateNodesAreReportedByTag) {
+  // two separate hexahedra touching at x = 1 without sharing nodes (a crack), all faces patched
+  const std::string f = fv::testing::scratch_dir() + "/crack.msh";
+  std::string s = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n16\n";
+  for (int c = 0; c < 2; ++c)
+    for (int k = 0; k < 2; ++k)
+      for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 2; ++i)
+          s += std::to_string(101 + 8 * c + i + 2 * j + 4 * k) + " " + std::to_string(c + i) + " " +
+               std::to_string(j) + " " + std::to_string(k) + "\n";
+  s += "$EndNodes\n$Elements\n2\n";
+  for (int c = 0; c < 2; ++c) {
+    const int b = 101 + 8 * c;
+    s += std::to_string(c + 1) + " 5 2 1 1 " + std::to_string(b) + " " + std::to_string(b + 1) +
+         " " + std::to_string(b + 3) + " " + std::to_string(b + 2) + " " + std::to_string(b + 4) +
+         " " + std::to_string(b + 5) + " " + std::to_string(b + 7) + " " + std::to_string(b + 6) +
+         "\n";
+  }
+  s += "$EndElements\n";
+  fv::testing::write_text(f, s);
+  const fv::Mesh m = fv::read_mesh(f);
+  fv::ValidateOptions o;
+  o.defaultPatch = "walls";
+  const fv::ValidationReport r = fv::validate_mesh(m, o);
+  EXPECT_EQ(r.duplicateNodes, 4);
+  bool named = false;
+  for (const auto& w : r.warnings)
+    named |= w.find("nodes 102 and 109") != std::string::npos;
+  EXPECT_TRUE(named);
+}
+
+} // namespace

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 
 using fv::real_t;
 
@@ -98,5 +99,39 @@ TEST(Backends, CudaMatchesCpu) {
       EXPECT_LT(maxU, 1e-12);
       EXPECT_LT(dCL, 1e-12);
     }
+  }
+}
+
+TEST(Backends, Throughput) {
+  if (fv::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device (or a CPU-only build)";
+  const char* env = std::getenv("FV_THROUGHPUT_N");
+  const int n = env ? std::atoi(env) : 64;
+  for (bool tets : {false, true}) {
+    const fv::Mesh mesh =
+        fv::testing::box_mesh(n, n, tets ? n / 2 : n, {0, 0, 0}, {2, 1, 1}, tets, 0.1);
+    const fv::Zone zone = fv::testing::zone_from_mesh(mesh);
+    fv::IniFile ini = fv::IniFile::parse(kCase, "throughput.ini");
+    ini.set_override("time.iterations=20");
+    ini.set_override("monitor.output_interval=10");
+    const fv::CaseConfig cfg = fv::resolve_case(ini, mesh.patches);
+    fv::select_device(fv::DeviceRequest::Cuda);
+    {
+      fv::EulerSolver solver(zone, cfg);
+      solver.initialise();
+      solver.step(); // warm-up
+      const auto t0 = std::chrono::steady_clock::now();
+      const int iters = 20;
+      for (int i = 0; i < iters; ++i)
+        solver.step();
+      const double sec =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::printf("throughput %s: %d cells, SSP-RK3 2nd order Roe+Venkat: %.3f ms/iteration, "
+                  "%.2f ns per cell per iteration (%.2f per stage), %.1f MiB on the GPU\n",
+                  tets ? "tets" : "hexes", zone.nCells, 1e3 * sec / iters,
+                  1e9 * sec / iters / zone.nCells, 1e9 * sec / iters / zone.nCells / 3,
+                  solver.device_bytes() / 1048576.0);
+      EXPECT_GT(sec, 0.0);
+    }
+    fv::select_device(fv::DeviceRequest::Cpu);
   }
 }

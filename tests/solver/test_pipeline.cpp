@@ -77,7 +77,7 @@ TEST(Pipeline, GeneratedWedgeThroughZoneFile) {
   fv::GenOptions o;
   o.family = fv::MeshFamily::Wedge;
   o.cells = fv::GenCells::Mixed;
-  o.n = {48, 32, 1};
+  o.n = {40, 28, 1};
   o.extent = {1.4, 1.0, 0.03};
   o.wedgeAngleDeg = 10;
   o.rampStart = 0.3;
@@ -123,22 +123,27 @@ type = symmetry
 )";
   const fv::CaseConfig cfg =
       fv::resolve_case(fv::IniFile::parse(text, "wedge.ini"), file.header().patches);
-  std::vector<real_t> result[2];
-  int it[2];
+  // the mapped zone file gives bitwise the same run as the zone in memory
+  std::vector<real_t> early[2];
   for (int run = 0; run < 2; ++run) {
     fv::EulerSolver solver(run == 0 ? memZone : fileZone, cfg);
     solver.initialise();
+    for (int i = 0; i < 30; ++i)
+      solver.step();
+    early[run] = solver.conservative();
+  }
+  ASSERT_EQ(early[0].size(), early[1].size());
+  for (std::size_t i = 0; i < early[0].size(); ++i)
+    ASSERT_EQ(early[0][i], early[1][i]) << i;
+
+  std::vector<real_t> result[2];
+  {
+    fv::EulerSolver solver(fileZone, cfg);
+    solver.initialise();
     const fv::RunSummary s = fv::run_case(solver, false);
     EXPECT_TRUE(s.converged);
-    it[run] = s.iterations;
-    result[run] = solver.primitive();
+    result[1] = solver.primitive();
   }
-  // the mapped zone file gives bitwise the same run as the zone in memory
-  EXPECT_EQ(it[0], it[1]);
-  ASSERT_EQ(result[0].size(), result[1].size());
-  for (std::size_t i = 0; i < result[0].size(); ++i)
-    ASSERT_EQ(result[0][i], result[1][i]) << i;
-
   // post-shock pressure on the ramp (oblique-shock theory: M 2.5, 10 deg -> p2/p1 = 1.8639)
   const real_t p1 = cfg.freestream[4];
   const real_t pi = std::acos(-1.0), theta = 10 * pi / 180, beta = 31.851 * pi / 180;

@@ -101,6 +101,8 @@ TEST(ZoneCheck, OwnershipHaloGeometryAndUuidProblemsAreCaught) {
         }},
        {"nodeCellWeight sums to",
         [](fv::ZoneFileHeader&, std::vector<fv::Zone>& z) { z[1].nodeCellWeight[0] *= 2; }},
+       {"the zones own 7 cells but the header says nGlobalCells = 1000000000000",
+        [](fv::ZoneFileHeader& h, std::vector<fv::Zone>&) { h.nGlobalCells = 1000000000000; }},
        {"hash to", [](fv::ZoneFileHeader& h, std::vector<fv::Zone>&) {
           h.meshUuid = "00000000-0000-8000-8000-000000000000";
         }}};

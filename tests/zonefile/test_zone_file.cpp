@@ -128,14 +128,16 @@ TEST(ZoneFile, SingleZoneWithEmptyArraysAndMappingOutlivesFile) {
   {
     const fv::ZoneFile f = fv::open_zone_file(path);
     z = fv::map_zone(f, 0);
-  } // the file handle is gone; the mapping lives on in the arrays
-  EXPECT_EQ(z.nHaloCells, 0);
-  EXPECT_EQ(z.cellExchange.neighbours.size(), 0u);
-  EXPECT_EQ(z.cellExchange.send.nnz(), 0);
-  EXPECT_EQ(z.nCells, 5);
-  ASSERT_EQ(z.cellVolume.size(), 5u);
-  EXPECT_DOUBLE_EQ(z.cellVolume[4], 1.0);
-  EXPECT_EQ(z.cellCentroid[3 * 4], 4.5);
+  }                       // the file handle is gone; the mapping lives on in the arrays
+  const fv::Zone& cz = z; // mapped arrays are read-only: const access only
+  EXPECT_EQ(cz.nHaloCells, 0);
+  EXPECT_EQ(cz.cellExchange.neighbours.size(), 0u);
+  EXPECT_EQ(cz.cellExchange.send.nnz(), 0);
+  EXPECT_EQ(cz.nCells, 5);
+  ASSERT_EQ(cz.cellVolume.size(), 5u);
+  EXPECT_DOUBLE_EQ(cz.cellVolume[4], 1.0);
+  EXPECT_EQ(cz.cellCentroid[3 * 4], 4.5);
+  EXPECT_TRUE(cz.cellVolume.is_view());
 }
 
 TEST(ZoneFile, TruncatedFileIsRefused) {
@@ -224,6 +226,15 @@ TEST(ZoneFile, ForeignFilesAreRefused) {
   }
   EXPECT_NE(error_of([&] { fv::open_zone_file(plain); }).find("not an fvkit zone file"),
             std::string::npos);
+  const std::string fewer = write_strip(dir, {2, 3}, "fewer.zones.h5");
+  {
+    fv::h5::Id f = fv::h5::file(H5Fopen(fewer.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_GE(H5Ldelete(f.get(), "zones/000001", H5P_DEFAULT), 0);
+  }
+  EXPECT_NE(error_of([&] {
+              fv::open_zone_file(fewer);
+            }).find("the header says nZones = 2 but /zones holds 1 zones"),
+            std::string::npos);
   const std::string good = write_strip(dir, {2, 3});
   EXPECT_TRUE(fv::is_zone_file(good));
   EXPECT_FALSE(fv::is_zone_file(plain));
@@ -232,6 +243,54 @@ TEST(ZoneFile, ForeignFilesAreRefused) {
   EXPECT_FALSE(fv::is_zone_file(dir));
   const fv::ZoneFile f = fv::open_zone_file(good);
   EXPECT_NE(error_of([&] { fv::map_zone(f, 2); }).find("zones 0 to 1"), std::string::npos);
+}
+
+/// Replaces dataset `name` of zone 0 by 4 values of file type `type`, stored with `dcpl`.
+void replace_dataset(const std::string& path, const char* name, hid_t type, hid_t dcpl) {
+  fv::h5::silence_errors();
+  fv::h5::Id file = fv::h5::file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+  ASSERT_TRUE(file);
+  const std::string full = std::string("zones/000000/") + name;
+  ASSERT_GE(H5Ldelete(file.get(), full.c_str(), H5P_DEFAULT), 0);
+  const hsize_t n = 4;
+  fv::h5::Id space = fv::h5::dataspace(H5Screate_simple(1, &n, nullptr));
+  fv::h5::Id ds = fv::h5::dataset(
+      H5Dcreate2(file.get(), full.c_str(), type, space.get(), H5P_DEFAULT, dcpl, H5P_DEFAULT));
+  ASSERT_TRUE(ds);
+  const double v[4] = {1, 2, 3, 4};
+  ASSERT_GE(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v), 0);
+}
+
+TEST(ZoneFile, DatasetsThatCannotBeMappedAreRefused) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string typed = write_strip(dir, {4}, "typed.zones.h5");
+  replace_dataset(typed, "cells/volume", H5T_IEEE_F32LE, H5P_DEFAULT);
+  std::string msg = error_of([&] { fv::map_zone(fv::open_zone_file(typed), 0); });
+  EXPECT_NE(msg.find("zone 0, dataset cells/volume: wrong element type (expected float64 "
+                     "little-endian)"),
+            std::string::npos)
+      << msg;
+
+  const std::string big = write_strip(dir, {4}, "bigendian.zones.h5");
+  replace_dataset(big, "cells/volume", H5T_IEEE_F64BE, H5P_DEFAULT);
+  msg = error_of([&] { fv::map_zone(fv::open_zone_file(big), 0); });
+  EXPECT_NE(msg.find("wrong element type"), std::string::npos) << msg;
+
+  const std::string chunked = write_strip(dir, {4}, "chunked.zones.h5");
+  fv::h5::Id dcpl = fv::h5::plist(H5Pcreate(H5P_DATASET_CREATE));
+  const hsize_t chunk = 2;
+  H5Pset_chunk(dcpl.get(), 1, &chunk);
+  replace_dataset(chunked, "cells/volume", H5T_IEEE_F64LE, dcpl.get());
+  msg = error_of([&] { fv::map_zone(fv::open_zone_file(chunked), 0); });
+  EXPECT_NE(msg.find("cells/volume: not stored contiguously"), std::string::npos) << msg;
+
+  const std::string gone = write_strip(dir, {4}, "gone.zones.h5");
+  {
+    fv::h5::Id file = fv::h5::file(H5Fopen(gone.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_GE(H5Ldelete(file.get(), "zones/000000/conn/faceNodes/indices", H5P_DEFAULT), 0);
+  }
+  msg = error_of([&] { fv::map_zone(fv::open_zone_file(gone), 0); });
+  EXPECT_NE(msg.find("zone 0, dataset conn/faceNodes/indices: missing"), std::string::npos) << msg;
 }
 
 bool has_temporaries(const std::string& dir) {

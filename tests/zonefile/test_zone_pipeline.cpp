@@ -1,5 +1,6 @@
 // The zone file on real zones: generated meshes -> build_global_mesh -> METIS -> build_zones ->
 // write -> fvprep check, for 1, 2, 7 and 64 parts.
+#include "formats/mesh_reader.hpp"
 #include "formats/mesh_uuid.hpp"
 #include "formats/zone_file_reader.hpp"
 #include "formats/zone_file_writer.hpp"
@@ -78,6 +79,22 @@ TEST_P(ZonePipeline, PartsPassCheckCoverTheMeshOnceAndShareOneUuid) {
     if (uuid.empty()) uuid = f.header().meshUuid;
     EXPECT_EQ(f.header().meshUuid, uuid) << parts << " parts";
     EXPECT_EQ(fv::mesh_uuid(mapped, g.nCells(), g.nNodes()), uuid) << parts << " parts";
+  }
+}
+
+TEST(ZonePipelineShared, RealMixedMeshesPassCheck) {
+  for (const auto& [rel, parts] :
+       {std::pair<std::string, int>{"cgns/static_mixer_cfx_mixed.cgns", 7},
+        {"cgns/pipe_starcd_mixed.cgns", 64}}) {
+    FV_REQUIRE_SHARED_MESH(path, rel);
+    const fv::Mesh mesh = fv::read_mesh(path);
+    const fv::GlobalMesh g = fv::build_global_mesh(mesh, fv::PrepOptions{});
+    const std::vector<fv::Zone> zones =
+        fv::build_zones(g, mesh_order_parts(g, parts), parts, fv::PrepOptions{});
+    const std::string out = fv::testing::scratch_dir() + "/real.zones.h5";
+    fv::write_zone_file(out, fv::make_zone_header(mesh, g, parts), zones);
+    std::ostringstream log;
+    EXPECT_EQ(fv::run_zone_check(out, {}, &log), 0) << rel << ":\n" << log.str();
   }
 }
 

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Weak and strong scaling of fvrun over MPI ranks (one GPU per rank) on a multi-GPU node.
+#
+#   bench/mpi_scaling.sh [SCRATCH]              # default SCRATCH=/tmp/fv_mpi_scaling
+#   RANKS="1 2 4" ITERS=50 WEAK=5M STRONG=20M DEVICE=cuda bench/mpi_scaling.sh /scratch
+#
+# Steps: build (CUDA on, Release) fvgen/fvprep/fvrun/compare_runs in $BUILD; generate the meshes
+# (weak: WEAK cells per rank, shuffled channel with a bump; strong: one STRONG-cell channel);
+# fvprep --parts N; mpirun -np N fvrun for ITERS iterations per rank count (overlap on, and
+# OVERLAP_OFF=1 adds --no-overlap runs); checks that the strong-scaling runs' residual
+# histories agree across rank counts (compare_runs, RTOL=1e-10); prints the table
+#   mode ranks cells time/iter compute pack+unpack wait efficiency
+# and writes it as CSV to bench/results/mpi_scaling_<host>_<date>.csv.
+# Timings are fvrun's FVRUN_TIMING line: time per iteration (wall / iterations, rank 0),
+# compute = time - pack - unpack - wait, each the maximum over ranks (docs/parallel.md).
+# Efficiency: weak t(1)/t(N), strong t(1)/(N t(N)).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+scratch=${1:-/tmp/fv_mpi_scaling}
+BUILD=${BUILD:-$here/build-bench}
+RANKS=${RANKS:-"1 2 4"}
+ITERS=${ITERS:-50}
+WEAK=${WEAK:-5M}
+STRONG=${STRONG:-20M}
+DEVICE=${DEVICE:-cuda}
+ARCH=${ARCH:-90}
+MPIRUN=${MPIRUN:-mpirun}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
+mkdir -p "$scratch" "$here/bench/results"
+
+cuda=ON
+[[ $DEVICE == cpu ]] && cuda=OFF
+if [[ ! -x $BUILD/runtime/fvrun ]] || [[ ${REBUILD:-0} == 1 ]]; then
+  cmake -S "$here" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DFV_ENABLE_CUDA=$cuda \
+    -DCMAKE_CUDA_ARCHITECTURES=$ARCH > "$scratch/cmake.log"
+  cmake --build "$BUILD" -j "$(nproc)" --target fvgen fvprep fvrun compare_runs \
+    > "$scratch/build.log"
+fi
+bin() { find "$BUILD" -type f -name "$1" -perm -u+x | head -n1; }
+FVGEN=$(bin fvgen) FVPREP=$(bin fvprep) FVRUN=$(bin fvrun) COMPARE=$(bin compare_runs)
+
+to_num() { # 5M -> 5000000
+  awk -v s="$1" 'BEGIN{m=1; u=toupper(substr(s,length(s))); if(u=="M"){m=1e6;s=substr(s,1,length(s)-1)}
+    else if(u=="K"){m=1e3;s=substr(s,1,length(s)-1)}; printf "%d", s*m}'
+}
+
+cat > "$scratch/case.ini" <<'INI'
+# subsonic channel with a bump, fixed iteration count (no convergence stop)
+[freestream]
+mach = 0.5
+lift_axis = y
+[scheme]
+flux = roe
+order = 2
+limiter = venkat
+[time]
+integrator = ssprk3
+cfl = 1.5
+iterations = 50
+convergence = 0
+[monitor]
+force_patches = lower_wall
+output_interval = 1000
+[patch inlet]
+type = subsonic_inflow
+[patch outlet]
+type = subsonic_outflow
+[patch lower_wall]
+type = slip_wall
+[patch upper_wall]
+type = slip_wall
+[patch side1]
+type = symmetry
+[patch side2]
+type = symmetry
+INI
+
+mesh() { # mesh CELLS -> path of the CGNS file
+  local f="$scratch/channel_hex_$1.cgns"
+  [[ -f $f ]] || "$FVGEN" channel --cells hex --target "$1" --shuffle --perturb 0.1 -o "$f" -q >&2
+  echo "$f"
+}
+zones() { # zones MESH PARTS -> zone file
+  local z="${1%.cgns}.p$2.zones.h5"
+  [[ -f $z ]] || "$FVPREP" "$1" --parts "$2" -o "$z" -q >&2
+  echo "$z"
+}
+declare -a rows
+run() { # run MODE N ZONES OUT [ARGS...]
+  local mode=$1 n=$2 z=$3 out=$4
+  shift 4
+  local line
+  line=$("$MPIRUN" -np "$n" --oversubscribe --bind-to none "$FVRUN" "$z" -c "$scratch/case.ini" \
+    --iterations "$ITERS" --device "$DEVICE" --output-dir "$out" -q "$@" | grep FVRUN_TIMING)
+  local cells t comp pu wait
+  cells=$(sed 's/.*cells=\([0-9]*\).*/\1/' <<< "$line")
+  t=$(sed 's/.*time_per_iter_s=\([^ ]*\).*/\1/' <<< "$line")
+  comp=$(sed 's/.*compute_s=\([^ ]*\).*/\1/' <<< "$line")
+  pu=$(sed 's/.*pack_unpack_s=\([^ ]*\).*/\1/' <<< "$line")
+  wait=$(sed 's/.*wait_s=\([^ ]*\).*/\1/' <<< "$line")
+  rows+=("$mode,$n,$cells,$t,$comp,$pu,$wait")
+}
+
+weak_per_rank=$(to_num "$WEAK")
+for n in $RANKS; do
+  m=$(mesh $((weak_per_rank * n)))
+  z=$(zones "$m" "$n")
+  run weak "$n" "$z" "$scratch/weak_$n"
+done
+ms=$(mesh "$STRONG")
+for n in $RANKS; do
+  z=$(zones "$ms" "$n")
+  run strong "$n" "$z" "$scratch/strong_$n"
+  [[ ${OVERLAP_OFF:-0} == 1 ]] && run strong-no-overlap "$n" "$z" "$scratch/strong_no_$n" --no-overlap
+done
+
+# residual histories of the strong-scaling runs must agree across rank counts
+first=$(awk '{print $1}' <<< "$RANKS")
+check="ok"
+for n in $RANKS; do
+  [[ $n == "$first" ]] && continue
+  "$COMPARE" history "$scratch/strong_$first/history.csv" "$scratch/strong_$n/history.csv" \
+    "${RTOL:-1e-10}" rms_rho rms_rhoE CL CD || check="DIFFERENT"
+done
+
+csv="$here/bench/results/mpi_scaling_$(hostname -s)_$(date -u +%Y%m%dT%H%MZ).csv"
+{
+  echo "# fvrun MPI scaling; $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1 || echo cpu); ranks $RANKS; $ITERS iterations; residuals across ranks: $check"
+  echo "mode,ranks,cells,time_per_iter_s,compute_s,pack_unpack_s,wait_s,efficiency"
+  for r in "${rows[@]}"; do
+    IFS=, read -r mode n cells t comp pu wait <<< "$r"
+    base=""
+    for q in "${rows[@]}"; do
+      IFS=, read -r m2 n2 _ t2 _ _ _ <<< "$q"
+      [[ $m2 == "$mode" && $n2 == "$first" ]] && base=$t2
+    done
+    if [[ $mode == weak ]]; then
+      eff=$(awk -v a="$base" -v b="$t" 'BEGIN{printf "%.3f", a/b}')
+    else
+      eff=$(awk -v a="$base" -v b="$t" -v n="$n" -v f="$first" 'BEGIN{printf "%.3f", a*f/(n*b)}')
+    fi
+    echo "$mode,$n,$cells,$t,$comp,$pu,$wait,$eff"
+  done
+} > "$csv"
+printf "%-18s %5s %10s %12s %12s %12s %12s %6s\n" mode ranks cells "ms/iter" "compute ms" \
+  "pack+unp ms" "wait ms" eff
+grep -v '^#' "$csv" | tail -n +2 | while IFS=, read -r mode n cells t comp pu wait eff; do
+  awk -v m="$mode" -v n="$n" -v c="$cells" -v t="$t" -v a="$comp" -v p="$pu" -v w="$wait" -v e="$eff" \
+    'BEGIN{printf "%-18s %5d %10d %12.2f %12.2f %12.2f %12.2f %6.2f\n", m, n, c, 1e3*t, 1e3*a, 1e3*p, 1e3*w, e}'
+done
+echo "residual histories across rank counts: $check"
+echo "CSV: $csv"
+[[ $check == ok ]]

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# End-to-end tests of fvrun on several MPI ranks (one zone per rank), driven by CTest
+# (tests/mpi_run/CMakeLists.txt). Every run is the real toolchain: fvgen / a shared mesh ->
+# fvprep --parts N -> mpiexec -n N fvrun. Runs on 1, 2 and 4 ranks must agree to RTOL
+# (relative; summation order is the only difference), checked by compare_runs on history.csv
+# (17 significant digits) and on solution.h5 (global cell order).
+#
+#   mpi_run_test.sh MODE BIN_DIR WORK_DIR [SHARED_DIR]
+#   MODE: channel | brick | restart | failure
+# Exit 0 pass, 1 fail, 77 skip (shared mesh absent).
+set -euo pipefail
+mode=$1 bin=$2 work=$3 shared=${4:-}
+FVGEN=$bin/fvgen FVPREP=$bin/fvprep FVRUN=$bin/fvrun COMPARE=$bin/compare_runs
+MPIEXEC=${MPIEXEC:-mpiexec}
+RTOL=${RTOL:-1e-12}
+export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+
+run() { # run NP ZONES CASE OUTDIR ARGS...
+  local np=$1 zones=$2 case=$3 out=$4
+  shift 4
+  "$MPIEXEC" -n "$np" --oversubscribe "$FVRUN" "$zones" -c "$case" --output-dir "$out" -q "$@"
+}
+prep() { # prep MESH PARTS -> mesh.pN.zones.h5
+  "$FVPREP" "$1" --parts "$2" -o "mesh.p$2.zones.h5" -q
+}
+compare_all() { # compare_all DIR_A DIR_B: history columns + final solution
+  "$COMPARE" history "$1/history.csv" "$2/history.csv" "$RTOL" rms_rho rms_rhoE CL CD dt
+  "$COMPARE" solution "$1/solution.h5" "$2/solution.h5" "$RTOL"
+}
+
+channel_case() {
+  cat > channel.ini <<'INI'
+# subsonic channel with a bump (examples/channel_bump.ini), 100 iterations
+[freestream]
+mach = 0.5
+lift_axis = y
+[scheme]
+flux = roe
+order = 2
+limiter = venkat
+[time]
+integrator = ssprk3
+cfl = 2.0
+cfl_start = 0.5
+cfl_ramp_iterations = 20
+iterations = 100
+convergence = 0
+[monitor]
+force_patches = lower_wall
+reference_area = 0.5
+output_interval = 50
+[patch inlet]
+type = subsonic_inflow
+[patch outlet]
+type = subsonic_outflow
+[patch lower_wall]
+type = slip_wall
+[patch upper_wall]
+type = slip_wall
+[patch side1]
+type = symmetry
+[patch side2]
+type = symmetry
+INI
+}
+
+case $mode in
+channel) # generated, shuffled and perturbed channel with a bump; 1, 2, 4 ranks, overlap on/off
+  "$FVGEN" channel --cells hex --n 16,8,4 --shuffle --seed 3 --perturb 0.1 -o mesh.cgns -q
+  channel_case
+  for np in 1 2 4; do prep mesh.cgns $np; done
+  run 1 mesh.p1.zones.h5 channel.ini r1
+  run 2 mesh.p2.zones.h5 channel.ini r2
+  run 4 mesh.p4.zones.h5 channel.ini r4
+  run 4 mesh.p4.zones.h5 channel.ini r4n --no-overlap
+  compare_all r1 r2
+  compare_all r1 r4
+  # overlap changes only when work is done, not what: bitwise the same
+  RTOL=1e-15 compare_all r4 r4n
+  ;;
+brick) # shared SU2 hex brick: a pressure jump released in a closed box, global time stepping
+  mesh=$shared/meshes/su2/mesh_brick_hex_ffd.su2
+  if [[ ! -f $mesh ]]; then echo "SKIP: $mesh absent"; exit 77; fi
+  cat > brick.ini <<'INI'
+[freestream]
+mach = 0.3
+[scheme]
+order = 2
+limiter = venkat
+[time]
+integrator = rk2
+stepping = global
+cfl = 0.8
+iterations = 100
+[initial]
+type = split
+axis = x
+position = 0.93
+left = 1.0, 0.3, 0.1, 0.05, 1.0
+right = 0.6, 0.3, 0.1, 0.05, 0.5
+[monitor]
+force_patches = x_p, y_m
+output_interval = 50
+[patch x_m]
+type = slip_wall
+[patch x_p]
+type = slip_wall
+[patch y_m]
+type = slip_wall
+[patch y_p]
+type = slip_wall
+[patch z_m]
+type = slip_wall
+[patch z_p]
+type = slip_wall
+INI
+  for np in 1 2 4; do prep "$mesh" $np; done
+  run 1 mesh.p1.zones.h5 brick.ini r1
+  run 2 mesh.p2.zones.h5 brick.ini r2
+  run 4 mesh.p4.zones.h5 brick.ini r4
+  compare_all r1 r2
+  compare_all r1 r4
+  ;;
+restart) # 20 iterations on 2 ranks + 20 on 4 ranks from the restart == 40 on 1 rank
+  "$FVGEN" channel --cells hex --n 16,8,4 --shuffle --seed 5 --perturb 0.1 -o mesh.cgns -q
+  channel_case
+  for np in 1 2 4; do prep mesh.cgns $np; done
+  run 1 mesh.p1.zones.h5 channel.ini r1 --iterations 40
+  run 2 mesh.p2.zones.h5 channel.ini a2 --iterations 20
+  run 4 mesh.p4.zones.h5 channel.ini b4 --iterations 20 --restart a2/restart.h5
+  "$COMPARE" solution r1/solution.h5 b4/solution.h5 "${RTOL_RESTART:-1e-11}"
+  # another mesh (different UUID) is refused on every rank with one message
+  "$FVGEN" channel --cells hex --n 12,6,4 -o other.cgns -q
+  "$FVPREP" other.cgns --parts 2 -o other.p2.zones.h5 -q
+  set +e
+  msg=$(run 2 other.p2.zones.h5 channel.ini o2 --restart a2/restart.h5 2>&1)
+  rc=$?
+  set -e
+  echo "$msg"
+  [[ $rc -ne 0 ]] || { echo "FAIL: restart of another mesh was accepted"; exit 1; }
+  [[ $(grep -c "restart belongs to mesh" <<< "$msg") -eq 1 ]] ||
+    { echo "FAIL: expected one 'restart belongs to mesh' message"; exit 1; }
+  ;;
+failure) # a diverging run stops every rank with one message; wrong rank count is a usage error
+  "$FVGEN" channel --cells hex --n 16,8,4 --seed 2 --perturb 0.1 -o mesh.cgns -q
+  channel_case
+  prep mesh.cgns 4
+  set +e
+  msg=$(run 4 mesh.p4.zones.h5 channel.ini f4 --cfl 500 --set time.cfl_ramp_iterations=0 2>&1)
+  rc=$?
+  set -e
+  echo "$msg"
+  [[ $rc -eq 1 ]] || { echo "FAIL: diverging run exited $rc (expected 1)"; exit 1; }
+  [[ $(grep -c "non-physical state" <<< "$msg") -eq 1 ]] ||
+    { echo "FAIL: expected exactly one 'non-physical state' message"; exit 1; }
+  [[ -f f4/solution_last_good.h5 ]] || { echo "FAIL: no solution_last_good.h5"; exit 1; }
+  set +e
+  msg=$(run 2 mesh.p4.zones.h5 channel.ini u2 2>&1)
+  rc=$?
+  set -e
+  echo "$msg"
+  [[ $rc -eq 2 ]] || { echo "FAIL: rank-count mismatch exited $rc (expected 2)"; exit 1; }
+  [[ $(grep -c "holds 4 zones but fvrun runs on 2 MPI ranks" <<< "$msg") -eq 1 ]] ||
+    { echo "FAIL: expected one rank-count message"; exit 1; }
+  ;;
+*)
+  echo "usage: mpi_run_test.sh channel|brick|restart|failure BIN_DIR WORK_DIR [SHARED_DIR]"
+  exit 2
+  ;;
+esac
+echo "PASS: $mode"
