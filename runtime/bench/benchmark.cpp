@@ -1,0 +1,496 @@
+// fvbench measurements: ceilings, per-kernel times, residual-assembly variants, whole stage.
+#include "runtime/bench/benchmark.hpp"
+
+#include "common/error.hpp"
+#include "runtime/backend/forall.hpp"
+#include "runtime/backend/memory.hpp"
+#include "runtime/backend/timer.hpp"
+#include "runtime/bench/byte_model.hpp"
+#include "runtime/bench/kernel_choice_cache.hpp"
+#include "runtime/kernels/kernels.hpp"
+#include "runtime/physics/euler_state.hpp"
+#include "runtime/solver/device_zone.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace fv::bench {
+
+// Device loops of the benchmark (a named namespace: nvcc's extended lambdas need an enclosing
+// function with external linkage).
+namespace loops {
+void stream_copy(idx_t n, real_t* a, const real_t* b) {
+  forall("stream_copy", n, [=] FV_HOST_DEVICE(idx_t i) { a[i] = b[i]; });
+}
+void triad(idx_t n, real_t* a, const real_t* b, const real_t* c, real_t s) {
+  forall("stream_triad", n, [=] FV_HOST_DEVICE(idx_t i) { a[i] = b[i] + s * c[i]; });
+}
+void fill(idx_t n, real_t* a, real_t v) {
+  forall("fill", n, [=] FV_HOST_DEVICE(idx_t i) { a[i] = v; });
+}
+/// Halo pack as parallel/halo_exchange does it: entity-major, 5 values per list entry.
+void pack(idx_t ns, const idx_t* list, const real_t* field, idx_t stride, real_t* buf) {
+  forall("halo_pack", 5 * ns, [=] FV_HOST_DEVICE(idx_t i) {
+    const idx_t e = i / 5, k = i - 5 * e;
+    buf[i] = field[k * stride + list[e]];
+  });
+}
+void unpack(idx_t ns, const idx_t* list, const real_t* buf, idx_t stride, real_t* field) {
+  forall("halo_unpack", 5 * ns, [=] FV_HOST_DEVICE(idx_t i) {
+    const idx_t e = i / 5, k = i - 5 * e;
+    field[k * stride + list[e]] = buf[i];
+  });
+}
+} // namespace loops
+
+namespace {
+
+struct Timing {
+  double median = 0, min = 0;
+};
+
+Timing time_it(const std::function<void()>& f, int warmup, int repeats) {
+  backend::KernelTimer t;
+  for (int i = 0; i < warmup; ++i) {
+    t.start();
+    f();
+    (void)t.stop_ms();
+  }
+  std::vector<double> v;
+  for (int i = 0; i < std::max(1, repeats); ++i) {
+    t.start();
+    f();
+    v.push_back(t.stop_ms());
+  }
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  Timing r;
+  r.median = v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+  r.min = v.front();
+  return r;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string option_value(const std::string& opts, const std::string& key) {
+  const auto p = opts.find(key + "=");
+  if (p == std::string::npos) return "?";
+  const auto b = p + key.size() + 1;
+  return opts.substr(b, opts.find(';', b) - b);
+}
+
+std::string csv_field(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s)
+    q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+} // namespace
+
+BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::string& meshLabel,
+                          const BenchOptions& o) {
+  using kernels::FluxSumVariant;
+  const backend::DeviceInfo info = backend::device_info();
+  const bool gpu = active_device() == Device::Cuda;
+  BenchReport rep;
+  rep.device = info.name;
+  rep.driver = info.driver;
+  rep.mesh = meshLabel;
+  rep.uuid = h.meshUuid;
+  rep.renumber = option_value(h.options, "renumber");
+  rep.date = utc_now();
+  rep.cells = z.nCells;
+  rep.faces = z.nFaces;
+  rep.nodes = z.nNodes;
+  const double nc = std::max<double>(1, z.nCells);
+
+  // ---- 1. streaming ceilings
+  {
+    const double mib = o.ceilingMiB > 0 ? o.ceilingMiB : (gpu ? 512 : 128);
+    const auto n = static_cast<idx_t>(mib * 1024 * 1024 / sizeof(real_t));
+    DeviceArray<real_t> a(n, "ceiling a"), b(n, "ceiling b"), c(n, "ceiling c");
+    loops::fill(n, b.data(), 1.0);
+    loops::fill(n, c.data(), 2.0);
+    const double bytesCopy = 2.0 * n * sizeof(real_t), bytesTriad = 3.0 * n * sizeof(real_t);
+    Timing tc;
+    std::string copyName;
+    if (gpu) {
+      copyName = "memcpy_d2d";
+      tc = time_it([&] { a.assign(b); }, o.warmup, o.repeats);
+    } else {
+      copyName = "stream_copy";
+      tc = time_it([&] { loops::stream_copy(n, a.data(), b.data()); }, o.warmup, o.repeats);
+    }
+    const Timing tt =
+        time_it([&] { loops::triad(n, a.data(), b.data(), c.data(), 3.0); }, o.warmup, o.repeats);
+    const double gc = bytesCopy / (tc.median * 1e6), gt = bytesTriad / (tt.median * 1e6);
+    rep.ceilingGBs = std::max(gc, gt);
+    std::ostringstream arr;
+    arr << mib << " MiB arrays";
+    rep.rows.push_back({"ceiling", copyName, "", tc.median, tc.min, bytesCopy, gc, 0, 0, 0,
+                        arr.str() + (gpu ? ", cudaMemcpy D2D, read+write" : ", OpenMP")});
+    rep.rows.push_back({"ceiling", "stream_triad", "", tt.median, tt.min, bytesTriad, gt, 0, 0, 0,
+                        arr.str() + ", fv::forall a = b + s c"});
+    if (info.peakGBs > 0) {
+      std::ostringstream nt;
+      nt << "theoretical " << std::fixed << std::setprecision(0) << info.peakGBs << " GB/s";
+      rep.rows.push_back({"ceiling", "theoretical", "", 0, 0, 0, info.peakGBs, 0, 0, 0, nt.str()});
+    }
+  }
+
+  // ---- 2. the zone and a smooth, non-uniform state on the device
+  const DeviceZone dz(z);
+  const ZoneView& v = dz.view();
+  const idx_t nt = z.nTotalCells();
+  const real_t gamma = 1.4;
+  const real_t fs[5] = {1.0, 0.5 * std::sqrt(gamma), 0.1, 0.05, 1.0}; // M ~ 0.5, c = sqrt(g p/rho)
+  real_t lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (idx_t c = 0; c < nt; ++c)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = std::min(lo[d], z.cellCentroid[3 * c + d]);
+      hi[d] = std::max(hi[d], z.cellCentroid[3 * c + d]);
+    }
+  std::vector<real_t> Uh(5 * static_cast<std::size_t>(nt));
+  for (idx_t c = 0; c < nt; ++c) {
+    real_t x[3];
+    for (int d = 0; d < 3; ++d)
+      x[d] = (z.cellCentroid[3 * c + d] - lo[d]) / std::max(hi[d] - lo[d], 1e-300);
+    const real_t s = std::sin(6.283185307179586 * x[0]) * std::cos(3.141592653589793 * x[1]) +
+                     0.5 * std::sin(6.283185307179586 * x[2]);
+    real_t W[5] = {fs[0] * (1 + 0.1 * s), fs[1] * (1 + 0.2 * s), fs[2] + 0.05 * s, fs[3],
+                   fs[4] * (1 + 0.15 * s)};
+    real_t u[5];
+    phys::prim_to_cons(W, u, gamma);
+    for (int k = 0; k < 5; ++k)
+      Uh[k * static_cast<std::size_t>(nt) + c] = u[k];
+  }
+  const auto n5 = 5 * static_cast<std::size_t>(nt);
+  DeviceArray<real_t> U(Uh, "U"), Unew(n5, "U new"), W(n5, "W"), R(n5, "R"), dt(nt, "dt"),
+      flux(5 * static_cast<std::size_t>(z.nFaces), "face flux"),
+      Wn(5 * static_cast<std::size_t>(std::max<idx_t>(z.nNodes, 1)), "node values"),
+      grad(15 * static_cast<std::size_t>(nt), "gradients"), wmin(n5, "min"), wmax(n5, "max"),
+      phi(n5, "limiter");
+  kernels::FluxSettings fsSet;
+  fsSet.flux = o.flux;
+  fsSet.gamma = gamma;
+  fsSet.secondOrder = o.secondOrder;
+  kernels::LimiterScales scales;
+  const real_t speed = std::sqrt(fs[1] * fs[1] + fs[2] * fs[2] + fs[3] * fs[3]);
+  for (int k = 0; k < 5; ++k)
+    scales.s[k] = k == 0 ? fs[0] : (k == 4 ? fs[4] : speed);
+  std::vector<phys::BcParams> bcs(static_cast<std::size_t>(z.nPatches()));
+  for (auto& b : bcs) {
+    b.type = phys::BcType::Farfield;
+    b.gamma = gamma;
+    for (int k = 0; k < 5; ++k)
+      b.ref[k] = fs[k];
+  }
+  kernels::FaceColouring colours;
+  DeviceArray<idx_t> colourFaces;
+  if (!z.faceColours.offsets().empty()) {
+    colourFaces = DeviceArray<idx_t>(z.faceColours.indices(), "face colours");
+    colours.offsets.assign(z.faceColours.offsets().begin(), z.faceColours.offsets().end());
+    colours.faces = colourFaces.data();
+  }
+
+  // halo list: the zone's cell send lists, or (one zone) the owners of the boundary faces
+  std::vector<idx_t> haloList;
+  std::string haloNote;
+  if (!z.cellExchange.send.indices().empty()) {
+    haloList.assign(z.cellExchange.send.indices().begin(), z.cellExchange.send.indices().end());
+    haloNote = "the zone's cell send lists";
+  } else {
+    std::vector<char> seen(static_cast<std::size_t>(z.nCells), 0);
+    for (idx_t f = 0; f < z.nBoundaryFaces; ++f)
+      if (!seen[z.faceOwner[f]]) {
+        seen[z.faceOwner[f]] = 1;
+        haloList.push_back(z.faceOwner[f]);
+      }
+    haloNote = "1 zone: stand-in list = boundary-face owners";
+  }
+  const auto ns = static_cast<idx_t>(haloList.size());
+  DeviceArray<idx_t> haloDev(haloList, "halo list");
+  DeviceArray<real_t> haloBuf(5 * haloList.size(), "halo buffer"), haloField(n5, "halo field");
+
+  const ZoneSizes sizes = zone_sizes(z, ns);
+  auto bytes = [&](const char* k) { return kernel_bytes(k, sizes); };
+
+  // the kernels of one explicit stage, as EulerSolver::compute_residual + rk_stage run them
+  auto k_prim = [&] { kernels::primitives(nt, nt, gamma, U.data(), W.data()); };
+  auto k_interp = [&] { kernels::interpolate_to_nodes(v, W.data(), Wn.data()); };
+  auto k_grad = [&] { kernels::green_gauss_gradient(v, Wn.data(), grad.data()); };
+  auto k_minmax = [&] { kernels::local_min_max(v, W.data(), wmin.data(), wmax.data()); };
+  auto k_lim = [&] {
+    kernels::limiter(v, o.secondOrder ? kernels::Limiter::Venkat : kernels::Limiter::None, 5.0,
+                     scales, W.data(), grad.data(), wmin.data(), wmax.data(), phi.data());
+  };
+  auto k_iflux = [&] {
+    kernels::interior_fluxes(v, fsSet, W.data(), grad.data(), phi.data(), flux.data());
+  };
+  auto k_bflux = [&] {
+    for (idx_t p = 0; p < z.nPatches(); ++p)
+      kernels::boundary_fluxes(v, z.patchFaceOffsets[p], z.patchFaceOffsets[p + 1], bcs[p], fsSet,
+                               W.data(), grad.data(), phi.data(), flux.data());
+  };
+  auto k_sum = [&] { kernels::flux_sum(v, flux.data(), R.data()); };
+  auto k_rk = [&] {
+    kernels::rk_stage(v, 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), R.data(), Unew.data());
+  };
+
+  // one evaluation to fill every field, then the time step (not timed: once per iteration)
+  k_prim();
+  if (o.secondOrder) {
+    k_interp();
+    k_grad();
+    k_minmax();
+  }
+  k_lim();
+  k_iflux();
+  k_bflux();
+  k_sum();
+  kernels::local_time_step(v, gamma, 0.5, W.data(), dt.data());
+  haloField.assign(W);
+  backend::synchronize();
+  const std::vector<real_t> Rref = R.to_host();
+
+  // ---- 3. per-kernel times (the default stage: gather)
+  struct K {
+    const char* name;
+    std::function<void()> f;
+    bool inStage;
+  };
+  std::vector<K> ks;
+  ks.push_back({"primitives", k_prim, true});
+  if (o.secondOrder) {
+    ks.push_back({"interpolate_to_nodes", k_interp, true});
+    ks.push_back({"green_gauss_gradient", k_grad, true});
+    ks.push_back({"local_min_max", k_minmax, true});
+    ks.push_back({"limiter", k_lim, true});
+  }
+  ks.push_back({"interior_fluxes", k_iflux, true});
+  ks.push_back({"boundary_fluxes", k_bflux, true});
+  ks.push_back({"flux_sum", k_sum, true});
+  ks.push_back({"rk_stage", k_rk, true});
+  if (ns > 0) {
+    ks.push_back({"halo_pack",
+                  [&] { loops::pack(ns, haloDev.data(), haloField.data(), nt, haloBuf.data()); },
+                  false});
+    ks.push_back({"halo_unpack",
+                  [&] { loops::unpack(ns, haloDev.data(), haloBuf.data(), nt, haloField.data()); },
+                  false});
+  }
+  double stageSum = 0;
+  const std::size_t firstKernel = rep.rows.size();
+  for (const K& k : ks) {
+    const Timing t = time_it(k.f, o.warmup, o.repeats);
+    BenchRow r{"kernel", k.name, "", t.median, t.min, bytes(k.name), 0, 0, 0, 0, ""};
+    r.gbs = r.bytes / (t.median * 1e6);
+    r.pctCeiling = 100 * r.gbs / rep.ceilingGBs;
+    r.nsPerCell = t.median * 1e6 / nc;
+    if (k.inStage) stageSum += t.median;
+    if (std::string(k.name).rfind("halo_", 0) == 0) r.note = haloNote;
+    if (std::string(k.name) == "boundary_fluxes")
+      r.note = std::to_string(z.nPatches()) + " patches, one launch each";
+    rep.rows.push_back(r);
+  }
+  for (std::size_t i = 0; i < ks.size(); ++i)
+    if (ks[i].inStage)
+      rep.rows[firstKernel + i].sharePct = 100 * rep.rows[firstKernel + i].medianMs / stageSum;
+
+  // ---- 4. residual-assembly variants (interior fluxes + summation)
+  std::vector<FluxSumVariant> variants;
+  for (FluxSumVariant var : kernels::flux_sum_variants()) {
+    const bool coloured = var == FluxSumVariant::Colour || var == FluxSumVariant::FusedColour;
+    if (coloured && colours.nColours() == 0) continue;
+    variants.push_back(var);
+  }
+  auto max_rel_diff = [&](const std::vector<real_t>& a) {
+    real_t worst = 0;
+    for (int k = 0; k < 5; ++k) {
+      real_t scale = 0, d = 0;
+      for (idx_t c = 0; c < z.nCells; ++c) {
+        const std::size_t i = static_cast<std::size_t>(k) * nt + c;
+        scale = std::max(scale, std::fabs(Rref[i]));
+        d = std::max(d, std::fabs(a[i] - Rref[i]));
+      }
+      worst = std::max(worst, scale > 0 ? d / scale : d);
+    }
+    return worst;
+  };
+  double bestMs = 1e300;
+  FluxSumVariant fastest = FluxSumVariant::Gather;
+  for (FluxSumVariant var : variants) {
+    const std::string name = kernels::to_string(var);
+    if (!kernels::is_fused(var)) { // the summation alone
+      std::function<void()> f = k_sum;
+      const char* bname = "flux_sum";
+      if (var == FluxSumVariant::Atomic) {
+        f = [&] { kernels::flux_sum_atomic(v, flux.data(), R.data()); };
+        bname = "flux_sum_atomic";
+      } else if (var == FluxSumVariant::Colour) {
+        f = [&] { kernels::flux_sum_coloured(v, colours, flux.data(), R.data()); };
+        bname = "flux_sum_colour";
+      }
+      const Timing t = time_it(f, o.warmup, o.repeats);
+      BenchRow r{"variant", "flux_sum", name, t.median, t.min, bytes(bname), 0, 0, 0, 0, ""};
+      r.gbs = r.bytes / (t.median * 1e6);
+      r.pctCeiling = 100 * r.gbs / rep.ceilingGBs;
+      r.nsPerCell = t.median * 1e6 / nc;
+      if (var == FluxSumVariant::Colour)
+        r.note = std::to_string(colours.nColours()) + " colours, one launch each";
+      rep.rows.push_back(r);
+    }
+    k_bflux(); // boundary fluxes in the face-flux array, as in the stage
+    const Timing t = time_it(
+        [&] {
+          kernels::residual_with(var, v, colours, fsSet, W.data(), grad.data(), phi.data(),
+                                 flux.data(), R.data());
+        },
+        o.warmup, o.repeats);
+    double b = 0;
+    switch (var) {
+    case FluxSumVariant::Gather:
+      b = bytes("interior_fluxes") + bytes("flux_sum");
+      break;
+    case FluxSumVariant::Atomic:
+      b = bytes("interior_fluxes") + bytes("flux_sum_atomic");
+      break;
+    case FluxSumVariant::Colour:
+      b = bytes("interior_fluxes") + bytes("flux_sum_colour");
+      break;
+    case FluxSumVariant::FusedAtomic:
+      b = bytes("fused_flux_atomic");
+      break;
+    case FluxSumVariant::FusedColour:
+      b = bytes("fused_flux_colour");
+      break;
+    }
+    BenchRow r{"variant", "residual_assembly", name, t.median, t.min, b, 0, 0, 0, 0, ""};
+    r.gbs = b / (t.median * 1e6);
+    r.pctCeiling = 100 * r.gbs / rep.ceilingGBs;
+    r.nsPerCell = t.median * 1e6 / nc;
+    std::ostringstream note;
+    note << "max rel. diff to gather " << std::scientific << std::setprecision(1)
+         << max_rel_diff(R.to_host());
+    r.note = note.str();
+    rep.rows.push_back(r);
+    if (t.median < bestMs) {
+      bestMs = t.median;
+      fastest = var;
+    }
+  }
+
+  // ---- 5. choice of the variant for the whole stage
+  std::vector<FluxSumVariant> stageVariants;
+  if (o.choice == KernelChoice::All) {
+    stageVariants = variants;
+    rep.selectedVariant = "gather";
+    rep.selectionNote = "default (solver); whole stage measured with every variant";
+  } else if (o.choice == KernelChoice::One) {
+    stageVariants = {o.variant};
+    rep.selectedVariant = kernels::to_string(o.variant);
+    rep.selectionNote = "--kernels " + rep.selectedVariant;
+  } else {
+    const std::string cache = o.cachePath.empty() ? default_kernel_cache_path() : o.cachePath;
+    const auto hit = lookup_kernel_choice(cache, rep.uuid, rep.device);
+    FluxSumVariant chosen = fastest;
+    if (hit) {
+      chosen = kernels::parse_flux_sum_variant(*hit);
+      rep.selectionNote = "auto: cached in " + cache;
+    } else {
+      store_kernel_choice(cache, rep.uuid, rep.device, kernels::to_string(fastest), bestMs,
+                          rep.date);
+      rep.selectionNote = "auto: fastest residual assembly now, stored in " + cache;
+    }
+    rep.selectedVariant = kernels::to_string(chosen);
+    stageVariants = {chosen};
+  }
+
+  // ---- 6. whole explicit stage (no halo exchange: one zone)
+  for (FluxSumVariant var : stageVariants) {
+    auto stage = [&] {
+      k_prim();
+      if (o.secondOrder) {
+        k_interp();
+        k_grad();
+        k_minmax();
+      }
+      k_lim();
+      k_bflux();
+      kernels::residual_with(var, v, colours, fsSet, W.data(), grad.data(), phi.data(), flux.data(),
+                             R.data());
+      k_rk();
+    };
+    const Timing t = time_it(stage, o.warmup, o.repeats);
+    BenchRow r{"stage", "rk_stage_total", kernels::to_string(var), t.median, t.min, 0, 0, 0, 0, 0,
+               ""};
+    r.nsPerCell = t.median * 1e6 / nc;
+    std::ostringstream note;
+    note << std::fixed << std::setprecision(2) << 1e-3 * nc / t.median << " Mcell-stages/s";
+    if (var == FluxSumVariant::Gather)
+      note << "; sum of kernel medians " << std::setprecision(3) << stageSum << " ms";
+    r.note = note.str();
+    rep.rows.push_back(r);
+  }
+  return rep;
+}
+
+void print_report(const BenchReport& r, std::ostream& os) {
+  os << "\nfvbench: " << r.mesh << " (" << r.cells << " cells, " << r.faces << " faces, " << r.nodes
+     << " nodes; renumber=" << r.renumber << "; uuid " << r.uuid << ")\n"
+     << "device: " << r.device << " [" << r.driver << "], " << r.date << "\n"
+     << "ceiling (best streaming): " << std::fixed << std::setprecision(1) << r.ceilingGBs
+     << " GB/s; FP64; residual assembly for the stage: " << r.selectedVariant << " ("
+     << r.selectionNote << ")\n\n";
+  os << std::left << std::setw(8) << "section" << std::setw(22) << "kernel" << std::setw(13)
+     << "variant" << std::right << std::setw(11) << "median ms" << std::setw(9) << "GB/s"
+     << std::setw(8) << "%ceil" << std::setw(10) << "ns/cell" << std::setw(8) << "share%"
+     << "  note\n";
+  for (const BenchRow& w : r.rows) {
+    os << std::left << std::setw(8) << w.section << std::setw(22) << w.kernel << std::setw(13)
+       << (w.variant.empty() ? "-" : w.variant) << std::right << std::fixed << std::setw(11)
+       << std::setprecision(4) << w.medianMs << std::setw(9) << std::setprecision(1) << w.gbs
+       << std::setw(8) << std::setprecision(1) << w.pctCeiling << std::setw(10)
+       << std::setprecision(2) << w.nsPerCell << std::setw(8) << std::setprecision(1) << w.sharePct
+       << "  " << w.note << "\n";
+  }
+  os << "(share%: of the sum of the default stage's kernel medians; ns/cell: per owned cell;\n"
+     << " GB/s: byte model of docs/performance.md / median time)\n";
+}
+
+void append_csv(const BenchReport& r, const std::string& path) {
+  std::error_code ec;
+  const bool fresh =
+      !std::filesystem::exists(path, ec) || std::filesystem::file_size(path, ec) == 0;
+  std::ofstream out(path, std::ios::app);
+  FV_VERIFY(out, "cannot write CSV file " << path);
+  if (fresh)
+    out << "date,device,driver,mesh,uuid,renumber,cells,faces,nodes,section,kernel,variant,"
+           "median_ms,min_ms,bytes,GBs,pct_ceiling,ns_per_cell,share_pct,note\n";
+  for (const BenchRow& w : r.rows)
+    out << r.date << ',' << csv_field(r.device) << ',' << csv_field(r.driver) << ','
+        << csv_field(r.mesh) << ',' << r.uuid << ',' << r.renumber << ',' << r.cells << ','
+        << r.faces << ',' << r.nodes << ',' << w.section << ',' << w.kernel << ',' << w.variant
+        << ',' << std::setprecision(6) << w.medianMs << ',' << w.minMs << ','
+        << std::setprecision(12) << w.bytes << ',' << std::setprecision(6) << w.gbs << ','
+        << w.pctCeiling << ',' << w.nsPerCell << ',' << w.sharePct << ',' << csv_field(w.note)
+        << '\n';
+  FV_VERIFY(out.good(), "cannot write CSV file " << path);
+}
+
+} // namespace fv::bench

@@ -1,0 +1,59 @@
+#include "runtime/bench/byte_model.hpp"
+
+#include "common/error.hpp"
+
+#include <vector>
+
+namespace fv::bench {
+
+ZoneSizes zone_sizes(const Zone& z, double haloListEntries) {
+  ZoneSizes s;
+  s.nc = z.nCells;
+  s.nt = z.nTotalCells();
+  s.nf = z.nFaces;
+  s.nb = z.nBoundaryFaces;
+  std::vector<char> seen(static_cast<std::size_t>(z.nCells), 0);
+  for (idx_t f = 0; f < z.nBoundaryFaces; ++f) {
+    const idx_t o = z.faceOwner[f];
+    if (!seen[o]) s.nbOwners += 1;
+    seen[o] = 1;
+  }
+  s.nn = z.nNodes;
+  s.ncf = static_cast<double>(z.cellFaces.indices().size());
+  s.ncc = static_cast<double>(z.cellCells.indices().size());
+  s.nfn = static_cast<double>(z.faceNodes.indices().size());
+  s.nnc = static_cast<double>(z.nodeCells.indices().size());
+  s.nHalo = haloListEntries;
+  return s;
+}
+
+double kernel_bytes(const std::string& k, const ZoneSizes& s) {
+  constexpr double I = 4, R = 8, S = 1; // idx_t, real_t, int8 sign
+  const double ni = s.nf - s.nb;        // interior faces
+  // residual accumulation of the scatter variants: zero R, then read + write it once
+  const double scatterR = 15 * s.nc * R;
+  if (k == "primitives") return 10 * s.nc * R;
+  if (k == "interpolate_to_nodes")
+    return (s.nn + 1) * I + s.nnc * (I + R) + 5 * s.nc * R + 5 * s.nn * R;
+  if (k == "green_gauss_gradient")
+    return (s.nc + 1) * I + s.ncf * (I + S) + (s.nf + 1) * I + s.nfn * I + 3 * s.nf * R +
+           5 * s.nn * R + s.nc * R + 15 * s.nc * R;
+  if (k == "local_min_max") return (s.nc + 1) * I + s.ncc * I + 5 * s.nt * R + 10 * s.nc * R;
+  if (k == "limiter")
+    return (s.nc + 1) * I + s.ncf * (I + S) + 6 * s.nf * R + s.nc * R + 30 * s.nc * R +
+           5 * s.nc * R;
+  if (k == "interior_fluxes") return ni * (2 * I + 9 * R) + 25 * s.nt * R + 5 * ni * R;
+  if (k == "boundary_fluxes") return s.nb * (I + 6 * R) + 25 * s.nbOwners * R + 5 * s.nb * R;
+  if (k == "flux_sum") return (s.nc + 1) * I + s.ncf * (I + S) + 5 * s.nf * R + 5 * s.nc * R;
+  if (k == "flux_sum_atomic") return s.nf * 2 * I + 5 * s.nf * R + scatterR;
+  if (k == "flux_sum_colour") return s.nf * 3 * I + 5 * s.nf * R + scatterR;
+  if (k == "fused_flux_atomic")
+    return ni * (2 * I + 9 * R) + 25 * s.nt * R + s.nb * (2 * I + 5 * R) + scatterR;
+  if (k == "fused_flux_colour")
+    return s.nf * I + ni * (2 * I + 9 * R) + 25 * s.nt * R + s.nb * (2 * I + 5 * R) + scatterR;
+  if (k == "rk_stage") return 22 * s.nc * R;
+  if (k == "halo_pack" || k == "halo_unpack") return s.nHalo * (I + 10 * R);
+  FV_THROW("byte model: unknown kernel '" << k << "'");
+}
+
+} // namespace fv::bench

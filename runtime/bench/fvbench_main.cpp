@@ -1,0 +1,78 @@
+// fvbench: GPU/CPU benchmark of fvrun's kernels on one zone of a zone file (docs/performance.md).
+//
+//   fvbench mesh.zones.h5 [--device auto|cpu|cuda] [--kernels all|auto|gather|atomic|colour|
+//           fused-atomic|fused-colour] [--repeats N] [--warmup N] [--csv FILE] [--label NAME]
+#include "common/error.hpp"
+#include "common/main.hpp"
+#include "common/version.hpp"
+#include "formats/zone_file_reader.hpp"
+#include "runtime/backend/select.hpp"
+#include "runtime/bench/benchmark.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  return fv::run_main("fvbench", [&] {
+    CLI::App app{"fvbench: time fvrun's kernels (ceilings, per-kernel bandwidth, residual-assembly "
+                 "variants, whole RK stage) on one zone of a zone file"};
+    app.set_version_flag("--version", std::string("fvkit ") + fv::kVersion);
+    std::string path, device = "auto", kernelsOpt = "all", csv, label, cache, flux = "roe";
+    int zoneId = 0, order = 2;
+    fv::bench::BenchOptions o;
+    bool noChecksum = false;
+    app.add_option("zonefile", path, "zone file written by fvprep")->required();
+    app.add_option("--zone", zoneId, "zone to benchmark (default 0)");
+    app.add_option("--device", device, "auto, cpu or cuda (default auto)");
+    app.add_option("--kernels", kernelsOpt,
+                   "residual assembly of the whole stage: all (measure every variant; default), "
+                   "auto (fastest, cached per mesh UUID and device), gather, atomic, colour, "
+                   "fused-atomic, fused-colour");
+    app.add_option("--cache", cache, "kernel-choice cache file for --kernels auto");
+    app.add_option("--repeats", o.repeats, "timed repeats per kernel (median; default 20)");
+    app.add_option("--warmup", o.warmup, "untimed runs before (default 3)");
+    app.add_option("--ceiling-mib", o.ceilingMiB,
+                   "array size of the copy/triad ceilings (default 512 GPU, 128 CPU)");
+    app.add_option("--order", order, "1 or 2 (default 2: gradients, limiter, MUSCL)");
+    app.add_option("--flux", flux, "roe or rusanov (default roe)");
+    app.add_option("--csv", csv, "append the rows to this CSV file");
+    app.add_option("--label", label, "mesh name in the output (default: file name)");
+    app.add_flag("--no-checksum", noChecksum, "skip the zone checksum pass when mapping");
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      return app.exit(e) == 0 ? 0 : 2;
+    }
+    FV_VERIFY_USAGE(o.repeats >= 1 && o.warmup >= 0, "--repeats must be >= 1, --warmup >= 0");
+    FV_VERIFY_USAGE(order == 1 || order == 2, "--order must be 1 or 2, got " << order);
+    FV_VERIFY_USAGE(flux == "roe" || flux == "rusanov", "--flux must be roe or rusanov");
+    o.secondOrder = order == 2;
+    o.flux = flux == "roe" ? fv::kernels::Flux::Roe : fv::kernels::Flux::Rusanov;
+    o.cachePath = cache;
+    if (kernelsOpt == "all")
+      o.choice = fv::bench::KernelChoice::All;
+    else if (kernelsOpt == "auto")
+      o.choice = fv::bench::KernelChoice::Auto;
+    else {
+      o.choice = fv::bench::KernelChoice::One;
+      o.variant = fv::kernels::parse_flux_sum_variant(kernelsOpt);
+    }
+
+    const std::string dev = fv::select_device(fv::parse_device_request(device));
+    std::cerr << "fvbench: device " << dev << "\n";
+    const fv::ZoneFile file = fv::open_zone_file(path);
+    FV_VERIFY_USAGE(zoneId >= 0 && zoneId < file.nZones(),
+                    "--zone " << zoneId << ": " << path << " has " << file.nZones() << " zones");
+    fv::MapOptions mo;
+    mo.verifyChecksums = !noChecksum;
+    const fv::Zone zone = fv::map_zone(file, zoneId, mo);
+    if (label.empty()) label = std::filesystem::path(path).filename().string();
+    if (file.nZones() > 1) label += " zone " + std::to_string(zoneId);
+    const fv::bench::BenchReport rep = fv::bench::run_benchmark(zone, file.header(), label, o);
+    if (!csv.empty()) fv::bench::append_csv(rep, csv);
+    fv::bench::print_report(rep, std::cout);
+    return 0;
+  });
+}
