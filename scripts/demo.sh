@@ -35,5 +35,9 @@ awk -F, '!/^#/ && $1 ~ /^[0-9]+$/ {last=$0} END {
   n = split(last, v, ",");
   printf "  iterations %d, final log10 residuals: rho %.2f, rhoE %.2f\n", v[1], v[4], v[8];
   printf "  force coefficients on the wall: CL %.5f, CD %.5f\n", v[11], v[12] }' wedge_out/history.csv
-echo "  oblique-shock theory for M 2.5, 10 deg: shock angle 31.85 deg, p2/p1 = 1.864"
-echo "  outputs: $out/wedge_out/ (history.csv, solution.xmf for ParaView, case.resolved.ini)"
+# wall pressure behind the shock (ramp faces away from the corner at x = 0.35 m) over p_inf
+awk -F, -v pinf=101325 'NR > 1 && $2 > 0.6 { s += $8; n++ } END {
+  if (n) printf "  wall pressure behind the shock: p2/p1 = %.4f (%d wall faces)\n", s / n / pinf, n }' \
+  wedge_out/surface_lower_wall.csv
+echo "  oblique-shock theory for M 2.5, 10 deg: shock angle 31.85 deg, p2/p1 = 1.8639"
+echo "  outputs: $out/wedge_out/ (history.csv, solution.xmf for ParaView, surface_lower_wall.csv, restart.h5, case.resolved.ini)"

@@ -16,8 +16,10 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
     const CaseConfig& cfg = s.config();
     const std::vector<real_t> U = s.conservative();
     const idx_t n = z.nTotalCells();
-    // owned cells, interleaved: rho, u, v, w, p, Mach, rhoU (5)
-    constexpr int K = 11;
+    // owned cells, interleaved: rho, u, v, w, p, Mach, rhoU (5), Cp
+    constexpr int K = 12;
+    const real_t pInf = cfg.freestream[4];
+    const real_t qInf = cfg.dynamic_pressure() > 0 ? cfg.dynamic_pressure() : 1.0;
     std::vector<real_t> owned(static_cast<std::size_t>(z.nCells) * K);
     for (idx_t c = 0; c < z.nCells; ++c) {
       real_t u[5], w[5];
@@ -31,6 +33,7 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
       o[5] = std::sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) / a;
       for (int k = 0; k < 5; ++k)
         o[6 + k] = u[k];
+      o[11] = (w[4] - pInf) / qInf; // pressure coefficient
     }
     const std::vector<real_t> g =
         parallel::gather_cells(comm, z, owned.data(), K, header.nGlobalCells);
@@ -49,7 +52,7 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
     };
     const std::vector<CellField> fields = {field("rho", 0, 1), field("velocity", 1, 3),
                                            field("p", 4, 1), field("mach", 5, 1),
-                                           field("rhoU", 6, 5)};
+                                           field("Cp", 11, 1), field("rhoU", 6, 5)};
     SolutionInfo info;
     info.iteration = s.iteration();
     info.time = s.time();
