@@ -1,4 +1,5 @@
 #include "prep/mesh_info.hpp"
+#include "common/json.hpp"
 
 #include "prep/cell_faces.hpp"
 #include "prep/mesh_ids.hpp"
@@ -87,37 +88,6 @@ void print_summary_text(std::ostream& os, const MeshSummary& s) {
 
 namespace {
 
-std::string json_str(const std::string& in) {
-  std::string o = "\"";
-  for (unsigned char c : in) {
-    switch (c) {
-    case '"':
-      o += "\\\"";
-      break;
-    case '\\':
-      o += "\\\\";
-      break;
-    case '\n':
-      o += "\\n";
-      break;
-    case '\t':
-      o += "\\t";
-      break;
-    case '\r':
-      o += "\\r";
-      break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        o += buf;
-      } else {
-        o += static_cast<char>(c);
-      }
-    }
-  }
-  return o + "\"";
-}
 
 std::string json_num(real_t v) {
   char buf[32];
@@ -128,20 +98,20 @@ std::string json_num(real_t v) {
 } // namespace
 
 void print_summary_json(std::ostream& os, const MeshSummary& s) {
-  os << "{\n  \"file\": " << json_str(s.path) << ",\n  \"format\": " << json_str(s.format)
-     << ",\n  \"writer\": " << json_str(s.writer) << ",\n  \"cells\": {\"total\": " << s.cells;
+  os << "{\n  \"file\": " << json_quote(s.path) << ",\n  \"format\": " << json_quote(s.format)
+     << ",\n  \"writer\": " << json_quote(s.writer) << ",\n  \"cells\": {\"total\": " << s.cells;
   for (int t = 0; t < 5; ++t)
-    os << ", " << json_str(cell_type_name(static_cast<CellType>(t))) << ": " << s.cellsByType[t];
+    os << ", " << json_quote(cell_type_name(static_cast<CellType>(t))) << ": " << s.cellsByType[t];
   os << "},\n  \"nodes\": " << s.nodes << ",\n  \"faces\": {\"total\": " << s.faces
      << ", \"interior\": " << s.interiorFaces << ", \"boundary\": " << s.boundaryFaces
      << "},\n  \"patches\": [";
   for (std::size_t i = 0; i < s.patches.size(); ++i)
-    os << (i ? ",\n    " : "\n    ") << "{\"name\": " << json_str(s.patches[i].name)
-       << ", \"bcType\": " << json_str(s.patches[i].bcType) << ", \"faces\": " << s.patches[i].faces
+    os << (i ? ",\n    " : "\n    ") << "{\"name\": " << json_quote(s.patches[i].name)
+       << ", \"bcType\": " << json_quote(s.patches[i].bcType) << ", \"faces\": " << s.patches[i].faces
        << "}";
   os << "\n  ],\n  \"zones\": [";
   for (std::size_t i = 0; i < s.zones.size(); ++i)
-    os << (i ? ", " : "") << json_str(s.zones[i]);
+    os << (i ? ", " : "") << json_quote(s.zones[i]);
   os << "],\n  \"boundingBox\": {\"min\": [" << json_num(s.bboxMin[0]) << ", "
      << json_num(s.bboxMin[1]) << ", " << json_num(s.bboxMin[2]) << "], \"max\": ["
      << json_num(s.bboxMax[0]) << ", " << json_num(s.bboxMax[1]) << ", " << json_num(s.bboxMax[2])
@@ -150,7 +120,7 @@ void print_summary_json(std::ostream& os, const MeshSummary& s) {
      << ", \"minCell\": " << s.minVolumeCell << ", \"maxCell\": " << s.maxVolumeCell
      << "},\n  \"warnings\": [";
   for (std::size_t i = 0; i < s.warnings.size(); ++i)
-    os << (i ? ",\n    " : "\n    ") << json_str(s.warnings[i]);
+    os << (i ? ",\n    " : "\n    ") << json_quote(s.warnings[i]);
   os << (s.warnings.empty() ? "]" : "\n  ]") << "\n}\n";
 }
 

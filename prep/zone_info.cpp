@@ -1,4 +1,5 @@
 #include "prep/zone_info.hpp"
+#include "common/json.hpp"
 
 #include "formats/zone_file_reader.hpp"
 
@@ -20,38 +21,6 @@ struct ZoneRow {
   std::uint64_t bytes;
 };
 
-std::string json_string(const std::string& s) {
-  std::string o = "\"";
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-    case '"':
-      o += "\\\"";
-      break;
-    case '\\':
-      o += "\\\\";
-      break;
-    case '\n':
-      o += "\\n";
-      break;
-    case '\t':
-      o += "\\t";
-      break;
-    case '\r':
-      o += "\\r";
-      break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        o += buf;
-      } else {
-        o += static_cast<char>(c);
-      }
-    }
-  }
-  return o + "\"";
-}
 
 std::string human_bytes(std::uint64_t b) {
   const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -91,19 +60,19 @@ void print_zone_info(const std::string& path, bool json, std::ostream* osp) {
   }
 
   if (json) {
-    os << "{\n  \"path\": " << json_string(path) << ",\n  \"fileBytes\": " << f.fileBytes()
+    os << "{\n  \"path\": " << json_quote(path) << ",\n  \"fileBytes\": " << f.fileBytes()
        << ",\n  \"formatVersion\": " << h.formatVersion
-       << ",\n  \"creator\": " << json_string(h.creator)
-       << ",\n  \"commandLine\": " << json_string(h.commandLine)
-       << ",\n  \"options\": " << json_string(h.options)
-       << ",\n  \"meshUuid\": " << json_string(h.meshUuid)
-       << ",\n  \"sourceMesh\": " << json_string(h.sourceMesh) << ",\n  \"nZones\": " << h.nZones
+       << ",\n  \"creator\": " << json_quote(h.creator)
+       << ",\n  \"commandLine\": " << json_quote(h.commandLine)
+       << ",\n  \"options\": " << json_quote(h.options)
+       << ",\n  \"meshUuid\": " << json_quote(h.meshUuid)
+       << ",\n  \"sourceMesh\": " << json_quote(h.sourceMesh) << ",\n  \"nZones\": " << h.nZones
        << ",\n  \"nGlobalCells\": " << h.nGlobalCells << ",\n  \"nGlobalFaces\": " << h.nGlobalFaces
        << ",\n  \"nGlobalNodes\": " << h.nGlobalNodes << ",\n  \"nHaloCells\": " << haloCells
        << ",\n  \"patches\": [";
     for (std::size_t p = 0; p < h.patches.size(); ++p)
-      os << (p ? "," : "") << "\n    {\"name\": " << json_string(h.patches[p].name)
-         << ", \"bcType\": " << json_string(h.patches[p].bcType) << ", \"faces\": " << patchFaces[p]
+      os << (p ? "," : "") << "\n    {\"name\": " << json_quote(h.patches[p].name)
+         << ", \"bcType\": " << json_quote(h.patches[p].bcType) << ", \"faces\": " << patchFaces[p]
          << "}";
     os << (h.patches.empty() ? "" : "\n  ") << "],\n  \"zones\": [";
     for (std::size_t i = 0; i < rows.size(); ++i) {

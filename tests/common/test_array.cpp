@@ -21,7 +21,8 @@ TEST(Array, ViewKeepsOwnerAlive) {
   owner.reset();
   ASSERT_FALSE(weak.expired());
   EXPECT_TRUE(view.is_view());
-  EXPECT_EQ(view[2], 9);
+  const fv::Array<int>& readonly = view; // views are read through const access
+  EXPECT_EQ(readonly[2], 9);
   view = fv::Array<int>();
   EXPECT_TRUE(weak.expired());
 }

@@ -114,6 +114,12 @@ int compare_solution(const std::string& pa, const std::string& pb, double rtol) 
     const fv::CellField &fa = a.fields[k], &fb = b.fields[k];
     FV_VERIFY(fa.name == fb.name && fa.values.size() == fb.values.size(),
               "field " << fa.name << " of " << pa << " does not match " << fb.name << " of " << pb);
+    if (fa.name == "Cp") {
+      // Cp = (p - p_inf) / q_inf is the compared field p shifted by p_inf: its rounding is
+      // relative to p / q_inf (1e3-1e4 times Cp's own size at low Mach), not to Cp. p stands in.
+      std::printf("  %-10s derived from p (not compared on its own scale)\n", fa.name.c_str());
+      continue;
+    }
     const std::size_t nc = static_cast<std::size_t>(fa.components);
     std::vector<double> floor(nc, 0.0);
     for (std::size_t i = 0; i < fa.values.size(); ++i)
