@@ -4,8 +4,8 @@
 /// someone else (a memory-mapped zone file), kept alive by a shared keep-alive handle.
 ///
 /// Copies are shallow (they share storage), like a std::shared_ptr; use clone() for a deep
-/// copy. A view of a read-only mapping must not be written: mutable access to it is checked in
-/// debug builds (FV_ASSERT) and would fault otherwise.
+/// copy. A view of a read-only mapping must not be written: the mapping is PROT_READ, so a
+/// write faults at once (is_view() tells them apart; reading through a non-const Array is fine).
 #include "common/error.hpp"
 
 #include <cstddef>
@@ -45,17 +45,13 @@ public:
   bool is_view() const noexcept { return readonly_; }
 
   const T* data() const noexcept { return data_; }
-  T* data() {
-    FV_ASSERT(!readonly_ || size_ == 0, "write access to a read-only mapped array");
-    return data_;
-  }
+  T* data() { return data_; }
   const T& operator[](std::size_t i) const {
     FV_ASSERT(i < size_, "index " << i << " out of range " << size_);
     return data_[i];
   }
   T& operator[](std::size_t i) {
     FV_ASSERT(i < size_, "index " << i << " out of range " << size_);
-    FV_ASSERT(!readonly_, "write access to a read-only mapped array");
     return data_[i];
   }
   const T* begin() const noexcept { return data_; }
