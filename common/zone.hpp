@@ -32,6 +32,23 @@ inline constexpr int kZoneFormatMinVersion = 1;
 /// Cell shapes (values are stored in zone files: never renumber).
 enum class CellType : std::int8_t { Tet = 0, Pyramid = 1, Prism = 2, Hex = 3, Polyhedron = 4 };
 
+/// Number of corner nodes of a standard cell shape (0 for Polyhedron: it has any number).
+constexpr int cell_node_count(CellType t) {
+  switch (t) {
+  case CellType::Tet:
+    return 4;
+  case CellType::Pyramid:
+    return 5;
+  case CellType::Prism:
+    return 6;
+  case CellType::Hex:
+    return 8;
+  case CellType::Polyhedron:
+    return 0;
+  }
+  return 0;
+}
+
 /// A boundary patch: a named set of boundary faces with the BC type the mesh file gave it.
 struct Patch {
   std::string name;   ///< patch (BC) name as in the mesh file, e.g. "wall", "BC1_on_inlet"
@@ -77,10 +94,10 @@ struct Zone {
   Array<idx_t> patchFaceOffsets; ///< size nPatches + 1
 
   // ---- cells: nCells + nHaloCells entries
-  Array<gidx_t> cellGlobalId;     ///< id in the renumbered global mesh
-  Array<std::int8_t> cellType;    ///< CellType
-  Array<real_t> cellVolume;       ///< m^3
-  Array<real_t> cellCentroid;     ///< 3 per cell, m
+  Array<gidx_t> cellGlobalId;  ///< id in the renumbered global mesh
+  Array<std::int8_t> cellType; ///< CellType
+  Array<real_t> cellVolume;    ///< m^3
+  Array<real_t> cellCentroid;  ///< 3 per cell, m
 
   // ---- faces: nFaces entries
   Array<gidx_t> faceGlobalId;       ///< id in the renumbered global mesh
@@ -96,16 +113,16 @@ struct Zone {
   Array<real_t> nodeXyz;      ///< 3 per node, m
 
   // ---- connectivity (CSR, local ids)
-  Csr cellFaces;                  ///< nCells rows: faces of each owned cell, ascending
+  Csr cellFaces;                   ///< nCells rows: faces of each owned cell, ascending
   Array<std::int8_t> cellFaceSign; ///< ownNgb, parallel to cellFaces: +1 owner, -1 neighbour
-  Csr cellCells;                  ///< nCells rows: face neighbours (owned or halo), ascending
-  Csr cellNodes;                  ///< nCells rows: nodes of each owned cell (element order)
-  Csr faceNodes;                  ///< nFaces rows: nodes, ordered so the normal is owner->ngb
-  Csr nodeFaces;                  ///< nNodes rows: transpose of faceNodes
-  Csr nodeCells;                  ///< nNodes rows: owned cells around each node (transpose of cellNodes)
-  Array<real_t> nodeCellWeight;   ///< parallel to nodeCells: inverse-distance weight, normalised
-                                  ///< over ALL cells of the node in the global mesh (sums to 1
-                                  ///< over the zones sharing the node)
+  Csr cellCells;                   ///< nCells rows: face neighbours (owned or halo), ascending
+  Csr cellNodes;                   ///< nCells rows: nodes of each owned cell (element order)
+  Csr faceNodes;                   ///< nFaces rows: nodes, ordered so the normal is owner->ngb
+  Csr nodeFaces;                   ///< nNodes rows: transpose of faceNodes
+  Csr nodeCells; ///< nNodes rows: owned cells around each node (transpose of cellNodes)
+  Array<real_t> nodeCellWeight; ///< parallel to nodeCells: inverse-distance weight, normalised
+                                ///< over ALL cells of the node in the global mesh (sums to 1
+                                ///< over the zones sharing the node)
 
   // ---- orderings (CSR rows are groups; indices form a permutation)
   Csr faceColours; ///< faces (all nFaces) in colours: no two faces of a colour share a cell
@@ -117,7 +134,9 @@ struct Zone {
   ExchangeLists nodeExchange; ///< nodes shared with other zones (send == recv sets, summed)
 
   idx_t nTotalCells() const { return nCells + nHaloCells; }
-  idx_t nPatches() const { return patchFaceOffsets.empty() ? 0 : static_cast<idx_t>(patchFaceOffsets.size() - 1); }
+  idx_t nPatches() const {
+    return patchFaceOffsets.empty() ? 0 : static_cast<idx_t>(patchFaceOffsets.size() - 1);
+  }
 };
 
 /// Counts of a zone, in schema order, with their attribute names.

@@ -118,7 +118,7 @@ void SolutionMesh::check(const std::string& what) const {
       xdmf::check_polyhedron_stream(cellNodes.data() + b, e - b, nn, what, c);
       continue;
     }
-    const int expect = xdmf::node_count(t);
+    const int expect = cell_node_count(t);
     FV_VERIFY(expect > 0, what << ": cell " << c << ": unknown cell type " << static_cast<int>(t));
     FV_VERIFY(e - b == expect, what << ": cell " << c << " (" << xdmf::shape_name(t) << ") has "
                                     << (e - b) << " nodes, expected " << expect);

@@ -22,22 +22,6 @@ int shape_code(CellType t) {
   return -1;
 }
 
-int node_count(CellType t) {
-  switch (t) {
-  case CellType::Tet:
-    return 4;
-  case CellType::Pyramid:
-    return 5;
-  case CellType::Prism:
-    return 6;
-  case CellType::Hex:
-    return 8;
-  case CellType::Polyhedron:
-    return 0;
-  }
-  return 0;
-}
-
 const char* shape_name(CellType t) {
   switch (t) {
   case CellType::Tet:
@@ -88,7 +72,7 @@ std::vector<gidx_t> mixed_topology(const SolutionMesh& mesh) {
     if (t == CellType::Polyhedron) {
       out.insert(out.end(), row, mesh.cellNodes.data() + mesh.cellNodeOffsets[c + 1]);
     } else {
-      for (int k = 0; k < node_count(t); ++k)
+      for (int k = 0; k < cell_node_count(t); ++k)
         out.push_back(row[cgns_corner(t, k)]);
     }
   }
@@ -136,7 +120,7 @@ void parse_mixed_topology(const std::vector<gidx_t>& s, gidx_t n_cells, const st
       mesh.cellNodes.insert(mesh.cellNodes.end(), s.begin() + pos, s.begin() + end);
       pos = end;
     } else {
-      const int n = node_count(t);
+      const int n = cell_node_count(t);
       FV_VERIFY(pos + n <= len, what << ": cell " << c << ": truncated " << shape_name(t));
       for (int k = 0; k < n; ++k)
         mesh.cellNodes.push_back(s[pos + cgns_corner(t, k)]);

@@ -18,8 +18,6 @@ namespace fv::xdmf {
 
 /// XDMF topology code of a cell shape.
 int shape_code(CellType t);
-/// Corner count of a standard shape (0 for Polyhedron or an unknown value).
-int node_count(CellType t);
 /// "tetrahedron", "pyramid", "wedge", "hexahedron", "polyhedron".
 const char* shape_name(CellType t);
 

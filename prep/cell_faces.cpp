@@ -38,22 +38,6 @@ int cell_face_count(CellType t) {
   return 0;
 }
 
-int cell_node_count(CellType t) {
-  switch (t) {
-  case CellType::Tet:
-    return 4;
-  case CellType::Pyramid:
-    return 5;
-  case CellType::Prism:
-    return 6;
-  case CellType::Hex:
-    return 8;
-  case CellType::Polyhedron:
-    return 0;
-  }
-  return 0;
-}
-
 const LocalFace& cell_face(CellType t, int f) {
   FV_ASSERT(f >= 0 && f < cell_face_count(t), "face " << f << " of " << cell_type_name(t));
   switch (t) {

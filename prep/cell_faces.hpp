@@ -16,9 +16,6 @@ struct LocalFace {
 /// Number of faces of a standard cell shape (0 for Polyhedron).
 int cell_face_count(CellType t);
 
-/// Number of corner nodes of a standard cell shape (0 for Polyhedron).
-int cell_node_count(CellType t);
-
 /// Face f (0-based) of a standard cell shape.
 const LocalFace& cell_face(CellType t, int f);
 

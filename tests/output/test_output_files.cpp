@@ -146,7 +146,7 @@ TEST(SolutionFile, TopologyUsesXdmfCodesAndVtkWedgeOrientation) {
         q += 1 + topo[q];
       p = q;
     } else {
-      p += 1 + xdmf::node_count(t);
+      p += 1 + fv::cell_node_count(t);
     }
   }
   EXPECT_EQ(p, topo.size());
