@@ -81,6 +81,9 @@ const std::vector<CaseKey>& case_keys() {
       {"run", "device", "auto", "auto (GPU when present) | cpu | cuda"},
       {"run", "overlap", "true",
        "true | false: compute interior cells while halo messages are in flight (MPI runs)"},
+      {"run", "comm_timing", "false",
+       "true | false: time the halo exchanges' pack, wait and unpack phases (MPI runs; "
+       "synchronises the device around each exchange, so it slows the run a little)"},
   };
   return keys;
 }
@@ -518,6 +521,11 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     FV_VERIFY_USAGE(ov == "true" || ov == "false",
                     r.ctx("overlap") << "overlap = '" << ov << "' is not valid (true or false)");
     c.overlap = ov == "true";
+    const std::string ct = r.text("comm_timing", "false");
+    FV_VERIFY_USAGE(ct == "true" || ct == "false", r.ctx("comm_timing") << "comm_timing = '" << ct
+                                                                         << "' is not valid (true "
+                                                                            "or false)");
+    c.commTiming = ct == "true";
   }
   c.resolvedIni = dump.str();
   return c;

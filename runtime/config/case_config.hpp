@@ -89,6 +89,7 @@ struct CaseConfig {
   // [run]
   std::string device = "auto";
   bool overlap = true; ///< [run] overlap: halo exchanges overlapped with interior work (MPI)
+  bool commTiming = false; ///< [run] comm_timing: time the halo exchange phases (MPI)
   // [patch NAME], in zone patch order
   std::vector<PatchConfig> patches;
 
