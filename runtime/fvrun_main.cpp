@@ -3,7 +3,7 @@
 //
 //   [mpirun -np N] fvrun mesh.zones.h5 -c case.ini [--set section.key=value]... [--iterations N]
 //         [--cfl X] [--device auto|cpu|cuda] [--output-dir DIR] [--restart FILE]
-//         [--no-overlap] [--cuda-aware-mpi] [--quiet]
+//         [--no-overlap] [--cuda-aware-mpi] [--profile] [--quiet]
 // One zone per MPI rank (N = the zone count of the file).
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> sets;
     int iterations = -1;
     double cfl = -1;
-    bool quiet = false, noChecksums = false, noOverlap = false, cudaAware = false;
+    bool quiet = false, noChecksums = false, noOverlap = false, cudaAware = false, profile = false;
     std::string restartPath;
     app.add_option("zones", zonePath, "zone file written by fvprep (mesh.zones.h5)")->required();
     app.add_option("-c,--case", casePath, "case file (INI; see README for every key)")->required();
@@ -56,6 +56,9 @@ int main(int argc, char** argv) {
                  "overlap; same as --set run.overlap=false)");
     app.add_flag("--cuda-aware-mpi", cudaAware,
                  "let MPI read and write device buffers (needs an MPI library with CUDA support)");
+    app.add_flag("--profile", profile,
+                 "time every kernel and print its share of the iteration at the end, also as "
+                 "<output_dir>/profile.csv (same as --set monitor.profile=true)");
     app.add_flag("--no-checksums", noChecksums, "skip verifying the zone file's checksums");
     try {
       app.parse(argc, argv);
@@ -77,6 +80,7 @@ int main(int argc, char** argv) {
     if (!device.empty()) ini.set("run", "device", device);
     if (!outputDir.empty()) ini.set("monitor", "output_dir", outputDir);
     if (noOverlap) ini.set("run", "overlap", "false");
+    if (profile) ini.set("monitor", "profile", "true");
 
     // ---- mesh
     fv::Zone zone;

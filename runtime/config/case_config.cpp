@@ -78,6 +78,9 @@ const std::vector<CaseKey>& case_keys() {
        "iterations between progress lines and history "
        "file updates"},
       {"monitor", "output_dir", "fvrun_out", "directory for history.csv and other outputs"},
+      {"monitor", "profile", "false",
+       "true | false: time every kernel over the run and print its share of the iteration "
+       "(also <output_dir>/profile.csv; same as fvrun --profile)"},
       {"run", "device", "auto", "auto (GPU when present) | cpu | cuda"},
       {"run", "overlap", "true",
        "true | false: compute interior cells while halo messages are in flight (MPI runs)"},
@@ -506,6 +509,7 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.momentOrigin = {o[0], o[1], o[2]};
     c.outputInterval = r.integer("output_interval", 10, 1);
     c.outputDir = r.text("output_dir", "fvrun_out");
+    c.profile = r.boolean("profile", false);
   }
   {
     SectionReader r(ini, "run", dump);
