@@ -49,7 +49,7 @@ void forall_blocks(const char* label, idx_t nBlocks, L load, R reduce) {
   }
 #endif
 #if defined(FV_HAVE_OPENMP)
-#pragma omp parallel if (nBlocks * Threads >= kOpenMPMinLoop)
+#pragma omp parallel if (static_cast <long long>(nBlocks) * Threads >= kOpenMPMinLoop)
 #endif
   {
     std::vector<T> s(SharedN);

@@ -3,6 +3,7 @@
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/kernel_sequence.hpp"
 #include "runtime/backend/profiler.hpp"
+#include "runtime/backend/select.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"
@@ -114,17 +115,19 @@ TEST(Profile, SameHistoryAndSharesOfTheIteration) {
   }
 }
 
-TEST(Profile, NestedLaunchesCountOnceUnderTheOuterLabel) {
+namespace {
+void nested_launches_count_once(fv::KernelSequence::Mode mode) {
   fv::backend::profiling_start();
   fv::DeviceArray<real_t> a(100, "a");
   real_t* p = a.data();
   fv::forall("outer_a", 100, [=] FV_HOST_DEVICE(fv::idx_t i) { p[i] = i; });
   fv::forall("outer_a", 100, [=] FV_HOST_DEVICE(fv::idx_t i) { p[i] += 1; });
-  fv::KernelSequence seq("sequence_b", fv::KernelSequence::Mode::Plain);
-  seq.run([&] {
-    for (int g = 0; g < 3; ++g)
-      fv::forall("inner", 50, [=] FV_HOST_DEVICE(fv::idx_t i) { p[i] *= 2; });
-  });
+  fv::KernelSequence seq("sequence_b", mode);
+  for (int rep = 0; rep < 2; ++rep) // graph mode: captured, then replayed
+    seq.run([&] {
+      for (int g = 0; g < 3; ++g)
+        fv::forall("inner", 50, [=] FV_HOST_DEVICE(fv::idx_t i) { p[i] *= 2; });
+    });
   fv::forall("empty", 0, [=] FV_HOST_DEVICE(fv::idx_t) {});
   const auto rows = fv::backend::profiling_stop();
   EXPECT_FALSE(fv::backend::profiling_on());
@@ -135,17 +138,32 @@ TEST(Profile, NestedLaunchesCountOnceUnderTheOuterLabel) {
       EXPECT_EQ(r.calls, 2);
     }
     if (r.label == "sequence_b") {
-      EXPECT_EQ(r.calls, 1);
+      EXPECT_EQ(r.calls, 2);
     }
+    EXPECT_GE(r.ms, 0.0);
   }
   EXPECT_EQ(labels, (std::set<std::string>{"outer_a", "sequence_b"}));
   // the kernels ran as without profiling
   std::vector<real_t> h(100);
   a.copy_to(h.data());
-  EXPECT_EQ(h[7], 8.0 * 8);
+  EXPECT_EQ(h[7], 8.0 * 64);
   EXPECT_EQ(h[70], 71.0);
   // off again: nothing recorded
   fv::forall("after", 10, [=] FV_HOST_DEVICE(fv::idx_t i) { p[i] = 0; });
   fv::backend::profiling_start();
   EXPECT_TRUE(fv::backend::profiling_stop().empty());
+}
+} // namespace
+
+TEST(Profile, NestedLaunchesCountOnceUnderTheOuterLabel) {
+  nested_launches_count_once(fv::KernelSequence::Mode::Plain);
+}
+
+// On a GPU (skipped elsewhere): CUDA events per launch, a CUDA graph replay timed as one kernel.
+TEST(Profile, GpuEventsAndGraphReplays) {
+  if (fv::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device (CPU-only build or no GPU)";
+  fv::select_device(fv::DeviceRequest::Cuda);
+  nested_launches_count_once(fv::KernelSequence::Mode::Graph);
+  nested_launches_count_once(fv::KernelSequence::Mode::Plain);
+  fv::select_device(fv::DeviceRequest::Cpu);
 }
