@@ -121,7 +121,8 @@ iteration_profile() { # ZONES LABEL
     dir=$meshes/run_${label// /_}_$scheme
     log "fvrun --profile $label $scheme ($iterations iterations)"
     if ! timing=$("$fvrun" "$zones" -c "$meshes/iteration.ini" --device "$device" \
-        --iterations "$iterations" --output-dir "$dir" --profile --no-checksums "${extra[@]}" \
+        --iterations "$iterations" --output-dir "$dir" --profile --no-checksums \
+        --set monitor.write_solution=false "${extra[@]}" \
         2>&1 | tee "$dir.log" | grep FVRUN_TIMING); then
       log "fvrun $label $scheme FAILED:"; tail -5 "$dir.log" >&2; rm -rf "$dir" "$dir.log"; continue
     fi
