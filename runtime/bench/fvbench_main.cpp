@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
     app.add_option("--device", device, "auto, cpu or cuda (default auto)");
     app.add_option("--kernels", kernelsOpt,
                    "residual assembly of the whole stage: all (measure every variant; default), "
-                   "auto (fastest, cached per mesh UUID and device), gather, atomic, colour, "
-                   "fused-atomic, fused-colour");
+                   "auto (fastest, cached per mesh UUID and device), gather, smem, atomic, "
+                   "colour, fused-atomic, fused-colour");
     app.add_option("--cache", cache, "kernel-choice cache file for --kernels auto");
     app.add_option("--repeats", o.repeats, "timed repeats per kernel (median; default 20)");
     app.add_option("--warmup", o.warmup, "untimed runs before (default 3)");
