@@ -3,7 +3,7 @@
 //
 //   [mpirun -np N] fvrun mesh.zones.h5 -c case.ini [--set section.key=value]... [--iterations N]
 //         [--cfl X] [--device auto|cpu|cuda] [--output-dir DIR] [--restart FILE]
-//         [--no-overlap] [--comm-timing] [--cuda-aware-mpi] [--quiet]
+//         [--no-overlap] [--comm-timing] [--cuda-aware-mpi] [--profile] [--quiet]
 // One zone per MPI rank (N = the zone count of the file).
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     int iterations = -1;
     double cfl = -1;
     bool quiet = false, noChecksums = false, noOverlap = false, cudaAware = false,
-         commTiming = false;
+         commTiming = false, profile = false;
     std::string restartPath;
     app.add_option("zones", zonePath, "zone file written by fvprep (mesh.zones.h5)")->required();
     app.add_option("-c,--case", casePath, "case file (INI; see README for every key)")->required();
@@ -60,6 +60,9 @@ int main(int argc, char** argv) {
                  "synchronisation (same as --set run.comm_timing=true)");
     app.add_flag("--cuda-aware-mpi", cudaAware,
                  "let MPI read and write device buffers (needs an MPI library with CUDA support)");
+    app.add_flag("--profile", profile,
+                 "time every kernel and print its share of the iteration at the end, also as "
+                 "<output_dir>/profile.csv (same as --set monitor.profile=true)");
     app.add_flag("--no-checksums", noChecksums, "skip verifying the zone file's checksums");
     try {
       app.parse(argc, argv);
@@ -82,6 +85,7 @@ int main(int argc, char** argv) {
     if (!outputDir.empty()) ini.set("monitor", "output_dir", outputDir);
     if (noOverlap) ini.set("run", "overlap", "false");
     if (commTiming) ini.set("run", "comm_timing", "true");
+    if (profile) ini.set("monitor", "profile", "true");
 
     // ---- mesh
     fv::Zone zone;
@@ -164,6 +168,7 @@ int main(int argc, char** argv) {
     }
     const fv::SolutionWriter volume = fv::volume_solution_writer(comm, header);
     const fv::SolutionWriter writer = [&](const fv::EulerSolver& s, const std::string& reason) {
+      if (!cfg.writeSolution && reason == "final") return; // benchmarks: history/profile only
       volume(s, reason);
       if (reason != "final") return; // a diverged state never replaces the last good restart
       const std::vector<fv::real_t> U = s.conservative();

@@ -78,6 +78,12 @@ const std::vector<CaseKey>& case_keys() {
        "iterations between progress lines and history "
        "file updates"},
       {"monitor", "output_dir", "fvrun_out", "directory for history.csv and other outputs"},
+      {"monitor", "write_solution", "true",
+       "true | false: write solution.h5, surface CSVs and restart.h5 at the end (false for "
+       "benchmarks; the last good state of a failing run is written either way)"},
+      {"monitor", "profile", "false",
+       "true | false: time every kernel over the run and print its share of the iteration "
+       "(also <output_dir>/profile.csv; same as fvrun --profile)"},
       {"run", "device", "auto", "auto (GPU when present) | cpu | cuda"},
       {"run", "overlap", "true",
        "true | false: compute interior cells while halo messages are in flight (MPI runs)"},
@@ -509,6 +515,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.momentOrigin = {o[0], o[1], o[2]};
     c.outputInterval = r.integer("output_interval", 10, 1);
     c.outputDir = r.text("output_dir", "fvrun_out");
+    c.writeSolution = r.boolean("write_solution", true);
+    c.profile = r.boolean("profile", false);
   }
   {
     SectionReader r(ini, "run", dump);

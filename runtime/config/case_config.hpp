@@ -86,6 +86,8 @@ struct CaseConfig {
   std::array<real_t, 3> momentOrigin{0, 0, 0};
   int outputInterval = 10;
   std::string outputDir = "fvrun_out";
+  bool profile = false;      ///< [monitor] profile: per-kernel time table and profile.csv
+  bool writeSolution = true; ///< [monitor] write_solution: final solution/surfaces/restart
   // [run]
   std::string device = "auto";
   bool overlap = true; ///< [run] overlap: halo exchanges overlapped with interior work (MPI)
