@@ -12,7 +12,10 @@
 # Environment: BUILD (default build-bench-cpu), JOBS, PARTS (default "1 8 64"; the peer
 # comparison uses 2 8 64), CELLS (default "tet hex"), PEER_RESULTS (recorded OpenFOAM run,
 # default /work/shared/peers/openfoam/results-2026-11-21.txt), MESHES (scratch, default
-# OUT/meshes). Writes OUT/prep.tsv (one row per fvprep run) and OUT/prep.md (tables).
+# OUT/meshes), GENERATED (1; 0 skips the generated channel sizes), PEER_TET_MESH (a Gmsh/CGNS
+# file used as the tet peer mesh instead of fvgen's 54^3 box, e.g. the very box.msh that
+# run_peer.sh made for OpenFOAM: bench/peer_live.sh passes it). Writes OUT/prep.tsv (one row
+# per fvprep run) and OUT/prep.md (tables).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -85,6 +88,7 @@ time_prep() {
 }
 
 # ---- generated channel meshes
+[ "${GENERATED:-1}" = 0 ] && sizes=()
 for size in "${sizes[@]}"; do
   for cells in $cells_list; do
     name=channel_${cells}_${size}
@@ -98,10 +102,11 @@ done
 
 # ---- the OpenFOAM peer meshes: hex100 (blockMesh 100^3) and a ~0.92M tet box
 "$fvgen" box --cells hex --n 100,100,100 -o "$meshes/peer_hex100.cgns" -q
-"$fvgen" box --cells tet --n 54,54,54 -o "$meshes/peer_tet.cgns" -q
-for p in 2 8 64; do
+tet_mesh=${PEER_TET_MESH:-$meshes/peer_tet.cgns}
+[ -n "${PEER_TET_MESH:-}" ] || "$fvgen" box --cells tet --n 54,54,54 -o "$tet_mesh" -q
+for p in ${PEER_PARTS:-2 8 64}; do
   time_prep peer_hex100 "$meshes/peer_hex100.cgns" "$p"
-  time_prep peer_tet "$meshes/peer_tet.cgns" "$p"
+  time_prep peer_tet "$tet_mesh" "$p"
 done
 rm -f "$meshes/peer_hex100.cgns" "$meshes/peer_tet.cgns"
 
