@@ -8,12 +8,15 @@
 // --launch-modes R compares the GPU launch modes of the sweeps (lusgs_launch = plain, graph,
 // persistent, hybrid) instead: for hyperplanes and colours, ms per LusgsSolver::solve (the
 // sweeps alone) and per full LU-SGS iteration, us per group, and whether dU and the state after
-// R iterations are bitwise identical to plain launches; SSP-RK3 per iteration for scale.
+// R iterations are bitwise identical to plain launches; SSP-RK3 per iteration for scale; and
+// "empty us/group": the same group schedule swept with a trivial body (x[i] += 1), i.e. the
+// launch/barrier cost per group alone.
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "common/main.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/backend/select.hpp"
+#include "runtime/bench/group_sweep_overhead.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/solver/device_zone.hpp"
@@ -73,8 +76,9 @@ void launch_modes(const fv::testing::TestZone& tz, double mach, const std::strin
     fv::backend::synchronize();
     std::printf("ssprk3: %.3f ms per iteration\n", 1e3 * seconds_since(t0) / reps);
   }
-  std::printf("%-11s %-11s %8s %12s %10s %12s %10s %14s\n", "ordering", "launch", "groups",
-              "ms/solve", "us/group", "ms/iteration", "dU==plain", "state==plain");
+  std::printf("%-11s %-11s %8s %12s %10s %16s %12s %10s %14s\n", "ordering", "launch", "groups",
+              "ms/solve", "us/group", "empty us/group", "ms/iteration", "dU==plain",
+              "state==plain");
   for (const char* ordering : {"hyperplane", "colour"}) {
     const std::string keys = ramp + "lusgs_ordering = " + ordering + "\n";
     // inputs of one solve: free stream with a smooth perturbation, its residual and local dt
@@ -95,6 +99,13 @@ void launch_modes(const fv::testing::TestZone& tz, double mach, const std::strin
     fv::DeviceArray<double> dt(static_cast<std::size_t>(nt), "dt");
     fv::kernels::local_time_step(dz.view(), cfg.gamma, 50.0, W.data(), dt.data());
     std::vector<double> dUplain, Uplain;
+    const fv::Csr& groupCsr =
+        std::string(ordering) == "colour" ? zone.cellColours : zone.hyperplanes;
+    const std::vector<idx_t> hostOff(groupCsr.offsets().data(),
+                                     groupCsr.offsets().data() + groupCsr.offsets().size());
+    const fv::DeviceArray<idx_t> devOff(hostOff, "group offsets");
+    fv::DeviceArray<double> scratch(static_cast<std::size_t>(zone.nCells), "scratch");
+    const fv::GroupSchedule sched{groupCsr.rows(), hostOff.data(), devOff.data()};
     for (const char* mode : modes) {
       fv::LusgsSettings st = fv::lusgs_settings(cfg);
       for (fv::LusgsLaunch l : {fv::LusgsLaunch::Persistent, fv::LusgsLaunch::Hybrid,
@@ -137,8 +148,16 @@ void launch_modes(const fv::testing::TestZone& tz, double mach, const std::strin
         Uplain = Uend;
       }
       const double perGroup = 1e3 * msSolve / (2.0 * st.sweeps * std::max<idx_t>(groups, 1));
-      std::printf("%-11s %-11s %8d %12.3f %10.2f %12.3f %10s %14s\n", ordering, mode, groups,
-                  msSolve, perGroup, msIter, dU == dUplain ? "yes" : "NO",
+      fv::GroupLaunch gl = fv::GroupLaunch::PerGroup;
+      if (st.launch == fv::LusgsLaunch::Persistent) gl = fv::GroupLaunch::Persistent;
+      if (st.launch == fv::LusgsLaunch::Hybrid) gl = fv::GroupLaunch::Hybrid;
+      const double emptyPerGroup =
+          1e3 *
+          fv::bench::group_sweep_ms(sched, gl, st.launch == fv::LusgsLaunch::Graph, scratch.data(),
+                                    reps) /
+          std::max<idx_t>(groups, 1);
+      std::printf("%-11s %-11s %8d %12.3f %10.2f %16.2f %12.3f %10s %14s\n", ordering, mode, groups,
+                  msSolve, perGroup, emptyPerGroup, msIter, dU == dUplain ? "yes" : "NO",
                   Uend == Uplain ? "yes" : "NO");
       std::fflush(stdout);
     }
