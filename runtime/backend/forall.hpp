@@ -177,21 +177,26 @@ void forall_groups(const char* label, const GroupSchedule& s, F&& f, bool revers
     if (mode != GroupLaunch::PerGroup) {
       using Fn = std::decay_t<F>;
       const void* kernel = reinterpret_cast<const void*>(&detail::forall_groups_kernel<Fn>);
-      const int hybrid = mode == GroupLaunch::Hybrid ? 1 : 0;
       // shapes depend on the kernel (registers) and the device only: computed once per functor
-      // type (one device per process). Persistent: 256-thread blocks, at most 2 per SM (fewer
-      // blocks make grid.sync() cheaper; big groups loop). Hybrid: blocks as large as possible
-      // so that more groups fit one block.
-      static const detail::CooperativeShape shape[2] = {detail::cooperative_shape(kernel, 256, 2),
-                                                        detail::cooperative_shape(kernel, 1024, 1)};
+      // type (one device per process). [0] few blocks: 256 threads, at most 2 blocks per SM
+      // (a grid.sync() costs about one atomic per block, and small groups need few threads);
+      // [1] hybrid: blocks as large as the kernel allows, so that more groups fit one block;
+      // [2] full occupancy, for schedules whose average group fills more than [0] (colours).
+      static const detail::CooperativeShape shape[3] = {detail::cooperative_shape(kernel, 256, 2),
+                                                        detail::cooperative_shape(kernel, 1024, 1),
+                                                        detail::cooperative_shape(kernel, 256, 64)};
+      int pick = mode == GroupLaunch::Hybrid ? 1 : 0;
+      if (pick == 0 && (static_cast<long long>(off[ng]) - off[0]) / ng >
+                           static_cast<long long>(shape[0].grid) * shape[0].block)
+        pick = 2;
       FV_VERIFY(s.deviceOffsets, "forall_groups '" << label << "': no device offsets");
-      if (shape[hybrid].grid > 0) {
+      if (shape[pick].grid > 0) {
         const idx_t* doff = s.deviceOffsets;
         idx_t n = ng;
-        int rev = reverse ? 1 : 0, small = hybrid;
+        int rev = reverse ? 1 : 0, small = pick == 1 ? 1 : 0;
         Fn fn = f;
         void* args[] = {&doff, &n, &rev, &small, &fn};
-        if (detail::launch_cooperative(kernel, shape[hybrid], args, label)) return;
+        if (detail::launch_cooperative(kernel, shape[pick], args, label)) return;
       }
     }
     for (idx_t k = 0; k < ng; ++k) {

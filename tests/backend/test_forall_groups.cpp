@@ -4,7 +4,8 @@
 // order), so a group that ran early, twice, or without seeing its predecessor's writes changes
 // the result. Schedules mix empty groups, single-index groups, long runs of small groups (the
 // single-block path of GroupLaunch::Hybrid), groups of about one block and one group larger
-// than kOpenMPMinLoop (the OpenMP team path). Runs on the CPU backend and, when a CUDA device
+// than kOpenMPMinLoop (the OpenMP team path); a schedule of a few huge groups takes the
+// full-occupancy persistent grid. Runs on the CPU backend and, when a CUDA device
 // is visible in a CUDA build, on the GPU in every launch mode.
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/memory.hpp"
@@ -126,6 +127,8 @@ std::vector<idx_t> mixed_sizes() {
 void check_on_active_device() {
   check_all_modes(mixed_sizes(), "mixed groups");
   check_all_modes({fv::kOpenMPMinLoop * 3}, "one huge group");
+  // average group larger than the few-block persistent grid: the full-occupancy grid
+  check_all_modes({fv::kOpenMPMinLoop * 12, 0, 100003, 1}, "colour-like huge groups");
   check_all_modes({1}, "one group of one");
   check_all_modes({0, 0, 0}, "empty groups only");
   check_all_modes({}, "no groups");
