@@ -138,7 +138,8 @@ LusgsSolver::~LusgsSolver() = default;
 
 std::string LusgsSolver::launch_description() const {
   if (groupOffsets_.empty()) return "sequential sweep";
-  if (active_device() != Device::Cuda) return "groups swept in one OpenMP region";
+  if (active_device() != Device::Cuda)
+    return "one OpenMP region per sweep (groups below the OpenMP threshold on one thread)";
   switch (s_.launch) {
   case LusgsLaunch::Persistent:
     return "persistent cooperative kernel per sweep (grid.sync between groups)";
