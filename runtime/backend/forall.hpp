@@ -95,9 +95,12 @@ bool launch_cooperative(const void* kernel, CooperativeShape shape, void** args,
 /// its global writes for the whole block; the grid.sync() that ends the run publishes them to
 /// the other blocks before the next grid-wide group. Kernel completion orders the last group
 /// before anything later on the stream.
-template <class F>
-__global__ void forall_groups_kernel(const idx_t* off, idx_t nGroups, int reverse, int smallRuns,
-                                     F f) {
+/// MaxThreads: the __launch_bounds__ (1024 for the hybrid mode: the compiler keeps registers
+/// within 64 per thread, spilling if it must, so that one block of 1024 threads fits an SM
+/// and single-block runs take groups of up to 1024 indices).
+template <int MaxThreads, class F>
+__global__ void __launch_bounds__(MaxThreads)
+    forall_groups_kernel(const idx_t* off, idx_t nGroups, int reverse, int smallRuns, F f) {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const idx_t lane = static_cast<idx_t>(threadIdx.x % 32u);
   const idx_t warp = static_cast<idx_t>(threadIdx.x / 32u);
@@ -176,15 +179,17 @@ void forall_groups(const char* label, const GroupSchedule& s, F&& f, bool revers
   if (active_device() == Device::Cuda) {
     if (mode != GroupLaunch::PerGroup) {
       using Fn = std::decay_t<F>;
-      const void* kernel = reinterpret_cast<const void*>(&detail::forall_groups_kernel<Fn>);
+      const void* grid = reinterpret_cast<const void*>(&detail::forall_groups_kernel<256, Fn>);
+      const void* block = reinterpret_cast<const void*>(&detail::forall_groups_kernel<1024, Fn>);
       // shapes depend on the kernel (registers) and the device only: computed once per functor
       // type (one device per process). [0] few blocks: 256 threads, at most 2 blocks per SM
       // (a grid.sync() costs about one atomic per block, and small groups need few threads);
-      // [1] hybrid: blocks as large as the kernel allows, so that more groups fit one block;
-      // [2] full occupancy, for schedules whose average group fills more than [0] (colours).
-      static const detail::CooperativeShape shape[3] = {detail::cooperative_shape(kernel, 256, 2),
-                                                        detail::cooperative_shape(kernel, 1024, 1),
-                                                        detail::cooperative_shape(kernel, 256, 64)};
+      // [1] hybrid: one block of up to 1024 threads per SM, so that groups of up to 1024
+      // indices fit one block; [2] full occupancy, for schedules whose average group fills
+      // more than [0] (colours).
+      static const detail::CooperativeShape shape[3] = {detail::cooperative_shape(grid, 256, 2),
+                                                        detail::cooperative_shape(block, 1024, 1),
+                                                        detail::cooperative_shape(grid, 256, 64)};
       int pick = mode == GroupLaunch::Hybrid ? 1 : 0;
       if (pick == 0 && (static_cast<long long>(off[ng]) - off[0]) / ng >
                            static_cast<long long>(shape[0].grid) * shape[0].block)
@@ -196,7 +201,7 @@ void forall_groups(const char* label, const GroupSchedule& s, F&& f, bool revers
         int rev = reverse ? 1 : 0, small = pick == 1 ? 1 : 0;
         Fn fn = f;
         void* args[] = {&doff, &n, &rev, &small, &fn};
-        if (detail::launch_cooperative(kernel, shape[pick], args, label)) return;
+        if (detail::launch_cooperative(pick == 1 ? block : grid, shape[pick], args, label)) return;
       }
     }
     for (idx_t k = 0; k < ng; ++k) {
