@@ -4,16 +4,21 @@
 # scripts/device-setup.sh): build everything with CUDA, run ctest, generate meshes, run the
 # kernel benchmarks (bench/kernels.sh) and write the results under $OUT (<= 8 files).
 #
-#   OUT=/path bench/device_suite.sh [SIZES...]        (default sizes: 1M 10M)
+#   OUT=/path bench/device_suite.sh [SIZES...]        (default sizes: 1M 10M; e.g. 1M 10M 50M)
 #
 # Files written to $OUT: env.txt (GPU, driver, nvcc, CPU), build.log (tail of the build),
-# ctest.log (summary + failures), kernels.csv (every fvbench row), kernels.md (Markdown
-# summary), kernels-prep-times.txt (fvprep wall/RSS per mesh), suite.log (everything printed,
+# ctest.log (summary + failures), kernels.csv (every fvbench row, each measured RUNS times with
+# the run-to-run deviation per row), iteration.csv (whole-iteration fvrun --profile rows:
+# SSP-RK3 and LU-SGS ns/cell/iteration and each kernel's share), kernels.md (Markdown summary
+# of both), kernels-prep-times.txt (fvprep wall/RSS per mesh), suite.log (everything printed,
 # fvbench tables included). Order: build, ctest, all sizes with RCM, then all sizes without
 # renumbering. Budget: BUDGET_S (default 420 s) from the start; meshes not begun by then are
 # skipped and say so in suite.log (the suite stays under ~8 min on a 16-core H200 machine).
-# Environment: CUDA_ARCH (default 90), JOBS (default nproc), SKIP_CTEST=1, CELLS, RENUMBER,
-# REPEATS (see bench/kernels.sh).
+# Environment: CUDA_ARCH (default 90), JOBS (default nproc), SKIP_CTEST=1, CELLS (default
+# "tet hex"), RENUMBERS (passes, default "rcm none"; "rcm" for 50M), RUNS (default 2), ITER
+# (default 1), ITERATIONS (default 20), REPEATS (see bench/kernels.sh).
+# 50M cells: one cell type per call fits the 10-minute limit, e.g.
+#   OUT=/path SKIP_CTEST=1 CELLS=tet RENUMBERS=rcm BUDGET_S=60 bench/device_suite.sh 50M
 set -uo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -73,12 +78,15 @@ fi
 # Most valuable first: every size with RCM (meshes kept), then every size without renumbering
 # (reusing the generated meshes); whatever is not started by the deadline is skipped.
 meshes=${MESHES:-/tmp/fvkit-bench-meshes}
-log "kernel benchmarks, RCM: ${sizes[*]}"
-DEADLINE=$((start + budget)) BUILD=$bdir MESHES=$meshes KEEP_MESHES=1 RENUMBER=rcm \
-  bench/kernels.sh --no-build --out "$out" "${sizes[@]}"
-log "kernel benchmarks, no renumbering: ${sizes[*]}"
-DEADLINE=$((start + budget)) BUILD=$bdir MESHES=$meshes KEEP_MESHES=0 RENUMBER=none \
-  bench/kernels.sh --no-build --out "$out" "${sizes[@]}"
+passes=(${RENUMBERS:-rcm none})
+for i in "${!passes[@]}"; do
+  ren=${passes[$i]}
+  keep=1
+  [ "$i" -eq $((${#passes[@]} - 1)) ] && keep=0 # the last pass deletes the meshes after use
+  log "kernel benchmarks, renumber $ren: ${sizes[*]}"
+  DEADLINE=$((start + budget)) BUILD=$bdir MESHES=$meshes KEEP_MESHES=$keep RENUMBER=$ren \
+    bench/kernels.sh --no-build --out "$out" "${sizes[@]}"
+done
 rm -rf "$meshes"
 log "done; files in $out:"
 ls -la "$out"

@@ -2,8 +2,10 @@
 # Kernel benchmarks in one call: build fvgen/fvprep/fvbench, generate shuffled channel meshes
 # of tetrahedra and hexahedra, prepare each with RCM renumbering and without, and run fvbench
 # on every zone file (device ceilings, per-kernel bandwidth, residual-assembly variants, whole
-# RK stage). Appends to OUT/kernels.csv, prints each table, then a Markdown summary
-# (OUT/kernels.md).
+# RK stage), each measurement made RUNS times to check it reproduces; then (ITER=1) fvrun
+# --profile on the RCM zone file for the whole iteration of SSP-RK3 and of LU-SGS (ns/cell and
+# each kernel's share). Appends to OUT/kernels.csv and OUT/iteration.csv, prints each table,
+# then a Markdown summary (OUT/kernels.md).
 #
 #   bench/kernels.sh [--cpu] [--out DIR] [--no-build] [SIZES...]
 #       GPU (default): sizes 1M 10M, CUDA build (CUDA_ARCH, default 90), --device cuda
@@ -14,7 +16,12 @@
 # REPEATS (default 20 GPU / 5 CPU), AUTO (1: also run --kernels auto twice per RCM mesh;
 # default 1 on the GPU, 0 with --cpu), MESHES (mesh scratch, default OUT/meshes), KEEP_MESHES=1
 # keeps the generated files (default: zone files and CGNS are deleted after use), DEADLINE
-# (epoch seconds: meshes not started by then are skipped, for time-boxed device runs).
+# (epoch seconds: meshes not started by then are skipped, for time-boxed device runs),
+# RUNS (complete fvbench measurements per zone file, default 2: the table and CSV give each
+# row's deviation between runs and flag those above 5 %), ITER (1: whole-iteration fvrun
+# --profile runs per RCM mesh, default 1), ITERATIONS (fvrun iterations, default 20 GPU / 5 CPU).
+# Sizes may be anything fvgen --target takes (200k, 1M, 10M, 50M; 50M needs ~80 GB of host
+# memory for fvprep of hexahedra, see docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,12 +45,14 @@ if [ $cpu = 1 ]; then
   bdir=${BUILD:-build-bench-cpu}
   device=cpu
   repeats=${REPEATS:-5}
+  iterations=${ITERATIONS:-5}
   cuda=OFF
 else
   [ ${#sizes[@]} -eq 0 ] && sizes=(1M 10M)
   bdir=${BUILD:-build-bench-gpu}
   device=cuda
   repeats=${REPEATS:-20}
+  iterations=${ITERATIONS:-20}
   cuda=ON
 fi
 jobs=${JOBS:-$(nproc)}
@@ -55,22 +64,83 @@ out=$(cd "$out" && pwd)
 meshes=${MESHES:-$out/meshes}
 mkdir -p "$meshes"
 csv=$out/kernels.csv
+itcsv=$out/iteration.csv
+runs=${RUNS:-2}
 log() { echo "[kernels.sh $(date -u +%H:%M:%S)] $*" >&2; }
 
 if [ $build = 1 ]; then
-  log "building fvgen fvprep fvbench in $bdir (CUDA=$cuda, -j$jobs)"
+  log "building fvgen fvprep fvbench fvrun in $bdir (CUDA=$cuda, -j$jobs)"
   cmake -S . -B "$bdir" -DFV_ENABLE_CUDA=$cuda -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" \
     -DCMAKE_BUILD_TYPE=Release -DFV_BUILD_TESTS=OFF >"$out/kernels-configure.log" 2>&1 ||
     { tail -30 "$out/kernels-configure.log" >&2; exit 1; }
-  cmake --build "$bdir" -j"$jobs" --target fvgen fvprep fvbench >"$out/kernels-build.log" 2>&1 ||
+  cmake --build "$bdir" -j"$jobs" --target fvgen fvprep fvbench fvrun \
+    >"$out/kernels-build.log" 2>&1 ||
     { tail -40 "$out/kernels-build.log" >&2; exit 1; }
 fi
 fvgen=$bdir/prep/fvgen
 fvprep=$bdir/prep/fvprep
 fvbench=$bdir/runtime/fvbench
-for exe in "$fvgen" "$fvprep" "$fvbench"; do
+fvrun=$bdir/runtime/fvrun
+for exe in "$fvgen" "$fvprep" "$fvbench" "$fvrun"; do
   [ -x "$exe" ] || { echo "kernels.sh: $exe missing (build without --no-build)" >&2; exit 2; }
 done
+
+# whole iteration: fvrun --profile, SSP-RK3 and LU-SGS, on the generated channel's patches
+cat >"$meshes/iteration.ini" <<'INI'
+[freestream]
+mach = 0.5
+lift_axis = y
+[time]
+integrator = ssprk3
+cfl = 1.5
+convergence = 0
+[monitor]
+output_interval = 1000
+force_patches = lower_wall
+[patch inlet]
+type = subsonic_inflow
+[patch outlet]
+type = subsonic_outflow
+[patch lower_wall]
+type = slip_wall
+[patch upper_wall]
+type = slip_wall
+[patch side1]
+type = symmetry
+[patch side2]
+type = symmetry
+INI
+[ -s "$itcsv" ] || echo "date,device,mesh,cells,scheme,iterations,ms_per_iteration,ns_per_cell_iteration,kernel,calls,total_ms,percent_of_iteration,kernel_ns_per_cell_iteration" >"$itcsv"
+iteration_profile() { # ZONES LABEL
+  local zones=$1 label=$2 scheme extra dir timing
+  for scheme in ssprk3 lusgs; do
+    extra=()
+    [ $scheme = lusgs ] && extra=(--set time.integrator=lusgs --set time.lusgs_ordering=hyperplane
+                                  --set time.cfl=50 --set time.cfl_start=5
+                                  --set time.cfl_ramp_iterations=10)
+    dir=$meshes/run_${label// /_}_$scheme
+    log "fvrun --profile $label $scheme ($iterations iterations)"
+    if ! timing=$("$fvrun" "$zones" -c "$meshes/iteration.ini" --device "$device" \
+        --iterations "$iterations" --output-dir "$dir" --profile --no-checksums \
+        --set monitor.write_solution=false "${extra[@]}" \
+        2>&1 | tee "$dir.log" | grep FVRUN_TIMING); then
+      log "fvrun $label $scheme FAILED:"; tail -5 "$dir.log" >&2; rm -rf "$dir" "$dir.log"; continue
+    fi
+    sed -n '/kernel profile/,/^total/p' "$dir.log" >&2
+    python3 - "$timing" "$dir/profile.csv" "$label" "$scheme" "$device" >>"$itcsv" <<'PY'
+import csv, sys, datetime
+timing, prof, label, scheme, device = sys.argv[1:]
+t = dict(kv.split("=") for kv in timing.split()[1:])
+cells, its, per = int(t["cells"]), int(t["iterations"]), float(t["time_per_iter_s"])
+date = datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ")
+head = f"{date},{device},{label},{cells},{scheme},{its},{1e3 * per:.6f},{1e9 * per / cells:.4f}"
+for r in csv.DictReader(open(prof)):
+    print(f"{head},{r['label']},{r['calls']},{r['total_ms']},{r['percent_of_iteration']},"
+          f"{r['ns_per_cell_iteration']}")
+PY
+    rm -rf "$dir" "$dir.log"
+  done
+}
 
 for size in "${sizes[@]}"; do
   for cells in $cells_list; do
@@ -93,8 +163,9 @@ for size in "${sizes[@]}"; do
         "$fvprep" "$mesh" --renumber "$ren" -o "$zones" -q
       tail -1 "$out/kernels-prep-times.txt" >&2
       log "fvbench $name ($ren)"
-      "$fvbench" "$zones" --device "$device" --repeats "$repeats" --csv "$csv" \
+      "$fvbench" "$zones" --device "$device" --repeats "$repeats" --runs "$runs" --csv "$csv" \
         --label "$name $ren" --no-checksum
+      [ "$ren" = rcm ] && [ "${ITER:-1}" = 1 ] && iteration_profile "$zones" "$name $ren"
       if [ "$ren" = rcm ] && [ "${AUTO:-$((1 - cpu))}" = 1 ]; then
         # --kernels auto twice: the first run times the variants and stores the fastest in the
         # cache, the second finds it there (per mesh UUID and device name)
@@ -110,5 +181,6 @@ for size in "${sizes[@]}"; do
 done
 
 python3 bench/summarize_kernels.py "$csv" >"$out/kernels.md"
+[ "$(wc -l <"$itcsv")" -gt 1 ] && python3 bench/summarize_iteration.py "$itcsv" >>"$out/kernels.md"
 log "summary ($out/kernels.md):"
 cat "$out/kernels.md"

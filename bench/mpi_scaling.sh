@@ -4,12 +4,15 @@
 #   bench/mpi_scaling.sh [SCRATCH]              # default SCRATCH=/tmp/fv_mpi_scaling
 #   RANKS="1 2 4" ITERS=50 WEAK=5M STRONG=20M DEVICE=cuda bench/mpi_scaling.sh /scratch
 #
-# Steps: build (CUDA on, Release) fvgen/fvprep/fvrun/compare_runs in $BUILD; generate the meshes
-# (weak: WEAK cells per rank, shuffled channel with a bump; strong: one STRONG-cell channel);
-# fvprep --parts N; mpirun -np N fvrun for ITERS iterations per rank count (overlap on, and
-# OVERLAP_OFF=1 adds --no-overlap runs); checks that the strong-scaling runs' residual
-# histories agree across rank counts (compare_runs, RTOL=1e-10); prints the table
-#   mode ranks cells time/iter compute pack+unpack wait efficiency
+# Steps: build (CUDA on, Release) fvgen/fvprep/fvrun/compare_runs in $BUILD (BUILD=DIR with the
+# binaries already built skips it); generate the meshes (weak: WEAK cells per rank, shuffled
+# hexahedral channel with a bump; strong: one STRONG-cell channel, the same file as the weak one
+# when the sizes coincide) and all zone files in parallel; per rank count, mpirun -np N fvrun for
+# ITERS iterations twice: once as in production (the time and the efficiency) and once with
+# --comm-timing (device synchronised around every exchange) for the split into compute,
+# pack+unpack and wait (OVERLAP_OFF=1 adds --no-overlap runs); checks that the strong-scaling
+# runs' residual histories agree across rank counts (compare_runs, RTOL=1e-12); prints the table
+#   mode ranks cells ms/iter eff | timed ms/iter compute pack+unpack wait
 # and writes it as CSV to bench/results/mpi_scaling_<host>_<date>.csv.
 # Timings are fvrun's FVRUN_TIMING line: time per iteration (wall / iterations, rank 0),
 # compute = time - pack - unpack - wait, each the maximum over ranks (docs/parallel.md).
@@ -19,7 +22,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 scratch=${1:-/tmp/fv_mpi_scaling}
 BUILD=${BUILD:-$here/build-bench}
 RANKS=${RANKS:-"1 2 4"}
-ITERS=${ITERS:-50}
+ITERS=${ITERS:-100}
 WEAK=${WEAK:-5M}
 STRONG=${STRONG:-20M}
 DEVICE=${DEVICE:-cuda}
@@ -76,41 +79,64 @@ type = symmetry
 type = symmetry
 INI
 
-mesh() { # mesh CELLS -> path of the CGNS file
-  local f="$scratch/channel_hex_$1.cgns"
-  [[ -f $f ]] || "$FVGEN" channel --cells hex --target "$1" --shuffle --perturb 0.1 -o "$f" -q >&2
-  echo "$f"
-}
-zones() { # zones MESH PARTS -> zone file
-  local z="${1%.cgns}.p$2.zones.h5"
-  [[ -f $z ]] || "$FVPREP" "$1" --parts "$2" -o "$z" -q >&2
-  echo "$z"
-}
+mesh_path() { echo "$scratch/channel_hex_$1.cgns"; }        # CELLS (a number) -> CGNS path
+zones_path() { echo "${1%.cgns}.p$2.zones.h5"; }             # MESH PARTS -> zone file
 declare -a rows
-run() { # run MODE N ZONES OUT [ARGS...]
+run() { # run MODE N ZONES OUT [ARGS...]: one timed run (no device synchronisation for timing)
+  #                                      and one --comm-timing run for the split
   local mode=$1 n=$2 z=$3 out=$4
   shift 4
-  local line
+  local line split
   line=$("$MPIRUN" -np "$n" --oversubscribe --bind-to none "$FVRUN" "$z" -c "$scratch/case.ini" \
     --iterations "$ITERS" --device "$DEVICE" --output-dir "$out" -q "$@" | grep FVRUN_TIMING)
-  local cells t comp pu wait
-  cells=$(sed 's/.*cells=\([0-9]*\).*/\1/' <<< "$line")
-  t=$(sed 's/.*time_per_iter_s=\([^ ]*\).*/\1/' <<< "$line")
-  comp=$(sed 's/.*compute_s=\([^ ]*\).*/\1/' <<< "$line")
-  pu=$(sed 's/.*pack_unpack_s=\([^ ]*\).*/\1/' <<< "$line")
-  wait=$(sed 's/.*wait_s=\([^ ]*\).*/\1/' <<< "$line")
-  rows+=("$mode,$n,$cells,$t,$comp,$pu,$wait")
+  if [[ $n -gt 1 ]]; then
+    split=$("$MPIRUN" -np "$n" --oversubscribe --bind-to none "$FVRUN" "$z" -c "$scratch/case.ini" \
+      --iterations "$ITERS" --device "$DEVICE" --output-dir "$out.split" -q --comm-timing "$@" |
+      grep FVRUN_TIMING)
+  else
+    split=$line
+  fi
+  field() { sed "s/.* $1=\([^ ]*\).*/\1/" <<< "$2"; }
+  rows+=("$mode,$n,$(field cells "$line"),$(field time_per_iter_s "$line"),$(field time_per_iter_s "$split"),$(field compute_s "$split"),$(field pack_unpack_s "$split"),$(field wait_s "$split")")
 }
 
+# meshes and zone files first, all in parallel (fvprep builds one zone per thread at most);
+# the strong-scaling mesh is the weak one of the same size when the sizes coincide
 weak_per_rank=$(to_num "$WEAK")
-for n in $RANKS; do
-  m=$(mesh $((weak_per_rank * n)))
-  z=$(zones "$m" "$n")
-  run weak "$n" "$z" "$scratch/weak_$n"
+strong_cells=$(to_num "$STRONG")
+declare -A need # mesh cells -> part counts
+for n in $RANKS; do need[$((weak_per_rank * n))]+=" $n"; done
+for n in $RANKS; do need[$strong_cells]+=" $n"; done
+t0=$SECONDS
+for c in "${!need[@]}"; do
+  (
+    m=$(mesh_path "$c")
+    [[ -f $m ]] || "$FVGEN" channel --cells hex --target "$c" --shuffle --perturb 0.1 -o "$m" -q
+    for p in $(tr ' ' '\n' <<< "${need[$c]}" | sort -un); do
+      z=$(zones_path "$m" "$p")
+      [[ -f $z ]] || "$FVPREP" "$m" --parts "$p" -o "$z" -q &
+    done
+    wait
+  ) > "$scratch/prep_$c.log" 2>&1 &
 done
-ms=$(mesh "$STRONG")
+wait
+for c in "${!need[@]}"; do
+  for p in $(tr ' ' '\n' <<< "${need[$c]}" | sort -un); do
+    [[ -f $(zones_path "$(mesh_path "$c")" "$p") ]] || {
+      echo "mpi_scaling.sh: preparing $c cells in $p parts failed:" >&2
+      cat "$scratch/prep_$c.log" >&2
+      exit 1
+    }
+  done
+done
+echo "meshes and zone files ready in $((SECONDS - t0)) s" >&2
+
 for n in $RANKS; do
-  z=$(zones "$ms" "$n")
+  run weak "$n" "$(zones_path "$(mesh_path $((weak_per_rank * n)))" "$n")" "$scratch/weak_$n"
+done
+ms=$(mesh_path "$strong_cells")
+for n in $RANKS; do
+  z=$(zones_path "$ms" "$n")
   run strong "$n" "$z" "$scratch/strong_$n"
   [[ ${OVERLAP_OFF:-0} == 1 ]] && run strong-no-overlap "$n" "$z" "$scratch/strong_no_$n" --no-overlap
 done
@@ -121,18 +147,19 @@ check="ok"
 for n in $RANKS; do
   [[ $n == "$first" ]] && continue
   "$COMPARE" history "$scratch/strong_$first/history.csv" "$scratch/strong_$n/history.csv" \
-    "${RTOL:-1e-10}" rms_rho rms_rhoE CL CD || check="DIFFERENT"
+    "${RTOL:-1e-12}" rms_rho rms_rhoE CL CD || check="DIFFERENT"
 done
 
 csv="$here/bench/results/mpi_scaling_$(hostname -s)_$(date -u +%Y%m%dT%H%MZ).csv"
 {
-  echo "# fvrun MPI scaling; $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1 || echo cpu); ranks $RANKS; $ITERS iterations; residuals across ranks: $check"
-  echo "mode,ranks,cells,time_per_iter_s,compute_s,pack_unpack_s,wait_s,efficiency"
+  echo "# fvrun MPI scaling; $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1 || echo cpu); $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true); ranks $RANKS; $ITERS iterations; $(date -u +%F); residuals across ranks (rtol ${RTOL:-1e-12}): $check"
+  echo "# time_per_iter_s: run without --comm-timing; the split columns come from a second run with --comm-timing (device synchronised around each exchange; its own time per iteration in split_time_per_iter_s)"
+  echo "mode,ranks,cells,time_per_iter_s,efficiency,split_time_per_iter_s,compute_s,pack_unpack_s,wait_s"
   for r in "${rows[@]}"; do
-    IFS=, read -r mode n cells t comp pu wait <<< "$r"
+    IFS=, read -r mode n cells t ts comp pu wait <<< "$r"
     base=""
     for q in "${rows[@]}"; do
-      IFS=, read -r m2 n2 _ t2 _ _ _ <<< "$q"
+      IFS=, read -r m2 n2 _ t2 _ <<< "$q"
       [[ $m2 == "$mode" && $n2 == "$first" ]] && base=$t2
     done
     if [[ $mode == weak ]]; then
@@ -140,14 +167,14 @@ csv="$here/bench/results/mpi_scaling_$(hostname -s)_$(date -u +%Y%m%dT%H%MZ).csv
     else
       eff=$(awk -v a="$base" -v b="$t" -v n="$n" -v f="$first" 'BEGIN{printf "%.3f", a*f/(n*b)}')
     fi
-    echo "$mode,$n,$cells,$t,$comp,$pu,$wait,$eff"
+    echo "$mode,$n,$cells,$t,$eff,$ts,$comp,$pu,$wait"
   done
 } > "$csv"
-printf "%-18s %5s %10s %12s %12s %12s %12s %6s\n" mode ranks cells "ms/iter" "compute ms" \
-  "pack+unp ms" "wait ms" eff
-grep -v '^#' "$csv" | tail -n +2 | while IFS=, read -r mode n cells t comp pu wait eff; do
-  awk -v m="$mode" -v n="$n" -v c="$cells" -v t="$t" -v a="$comp" -v p="$pu" -v w="$wait" -v e="$eff" \
-    'BEGIN{printf "%-18s %5d %10d %12.2f %12.2f %12.2f %12.2f %6.2f\n", m, n, c, 1e3*t, 1e3*a, 1e3*p, 1e3*w, e}'
+printf "%-18s %5s %10s %9s %6s | %12s %10s %12s %9s\n" mode ranks cells "ms/iter" eff \
+  "timed ms/it" "compute" "pack+unpack" "wait"
+grep -v '^#' "$csv" | tail -n +2 | while IFS=, read -r mode n cells t eff ts comp pu wait; do
+  awk -v m="$mode" -v n="$n" -v c="$cells" -v t="$t" -v e="$eff" -v s="$ts" -v a="$comp" -v p="$pu" -v w="$wait" \
+    'BEGIN{printf "%-18s %5d %10d %9.2f %6.2f | %12.2f %10.2f %12.2f %9.2f\n", m, n, c, 1e3*t, e, 1e3*s, 1e3*a, 1e3*p, 1e3*w}'
 done
 echo "residual histories across rank counts: $check"
 echo "CSV: $csv"

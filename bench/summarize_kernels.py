@@ -78,7 +78,7 @@ def main():
         # variants
         out.append("\nResidual assembly (interior fluxes + summation) variants, ms (ratio to gather):\n")
         vmeshes = [m for (d, m) in meshes if d == dev]
-        names = ["gather", "atomic", "colour", "fused-atomic", "fused-colour"]
+        names = ["gather", "smem", "atomic", "colour", "fused-atomic", "fused-colour"]
         out.append("| mesh | " + " | ".join(names) + " |")
         out.append("|---|" + "---:|" * len(names))
         for m in vmeshes:
@@ -104,6 +104,22 @@ def main():
         out.append("| ceiling copy / triad GB/s | " + " | ".join(
             f"{f(ceil.get(m, {}).get('memcpy_d2d', ceil.get(m, {}).get('stream_copy', '-')))} / "
             f"{f(ceil.get(m, {}).get('stream_triad', '-'))}" for m in vmeshes) + " |")
+        # reproducibility (fvbench --runs 2 or more)
+        rep = [r for r in drows if r.get("run_dev_pct", "") not in ("", None)]
+        if rep:
+            out.append("\nReproducibility: max deviation of the row medians between the complete "
+                       "runs (fvbench --runs), flagged above 5 %:\n")
+            out.append("| mesh | runs | rows | worst row | worst dev % | rows > 5 % |")
+            out.append("|---|---:|---:|---|---:|---:|")
+            for m in vmeshes:
+                mr = [r for r in rep if r["mesh"] == m]
+                if not mr:
+                    continue
+                w = max(mr, key=lambda r: float(r["run_dev_pct"]))
+                bad = sum(1 for r in mr if r["reproducible"] == "no")
+                name = w["kernel"] + (f" ({w['variant']})" if w["variant"] else "")
+                out.append(f"| {m} | {w['runs']} | {len(mr)} | {name} | "
+                           f"{float(w['run_dev_pct']):.1f} | {bad}{' !' if bad else ''} |")
         out.append("")
     print("\n".join(out))
     return 0

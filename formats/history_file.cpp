@@ -31,16 +31,22 @@ HistoryFile::HistoryFile(std::string path, std::vector<std::string> columns)
 std::size_t HistoryFile::resume(std::int64_t last_iteration) {
   iterations_.clear();
   values_.clear();
+  resumedComments_.clear();
   std::error_code ec;
   if (!std::filesystem::exists(path_, ec)) return 0;
   std::ifstream in(path_);
   FV_VERIFY(in, path_ << ": cannot read the history to resume it");
   std::string line;
-  std::getline(in, line);
+  std::size_t lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty() || line[0] != '#') break;
+    resumedComments_.push_back(line.substr(line.size() > 1 && line[1] == ' ' ? 2 : 1));
+  }
   FV_VERIFY(line == header_line(columns_),
-            path_ << ": line 1: history columns '" << line << "' differ from this run's '"
-                  << header_line(columns_) << "' (move the old file away to start a new one)");
-  std::size_t lineno = 1;
+            path_ << ": line " << lineno << ": history columns '" << line
+                  << "' differ from this run's '" << header_line(columns_)
+                  << "' (move the old file away to start a new one)");
   while (std::getline(in, line)) {
     ++lineno;
     if (line.empty()) continue;
@@ -82,12 +88,20 @@ void HistoryFile::flush() const {
   {
     std::FILE* f = std::fopen(out.temp_path().c_str(), "w");
     FV_VERIFY(f, path_ << ": cannot create " << out.temp_path());
+    std::size_t b = 0;
+    while (b < comments_.size()) { // "# " + each line of the comment text
+      std::size_t e = comments_.find('\n', b);
+      if (e == std::string::npos) e = comments_.size();
+      const std::string l = comments_.substr(b, e - b);
+      std::fprintf(f, "%s%s\n", l.rfind('#', 0) == 0 ? "" : "# ", l.c_str());
+      b = e + 1;
+    }
     std::fprintf(f, "%s\n", header_line(columns_).c_str());
     const std::size_t nc = columns_.size();
     for (std::size_t r = 0; r < iterations_.size(); ++r) {
       std::fprintf(f, "%lld", static_cast<long long>(iterations_[r]));
       for (std::size_t k = 0; k < nc; ++k)
-        std::fprintf(f, ",%.10g", values_[r * nc + k]);
+        std::fprintf(f, ",%.*g", digits_, values_[r * nc + k]);
       std::fputc('\n', f);
     }
     const bool ok = !std::ferror(f);

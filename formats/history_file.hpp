@@ -8,8 +8,10 @@
 /// is then always a complete CSV (an append interrupted by a crash or a full disk leaves a torn
 /// last line), and a restart from iteration N can drop the rows after N that the crashed run
 /// had already logged (resume()), which an append-only file cannot do without rewriting
-/// anyway. The cost is small: ~200 bytes per row, so 100k rows are ~20 MB rewritten per
-/// output interval, not per iteration.
+/// anyway. Optional '#' comment lines (e.g. the run's configuration) precede the header; a
+/// resumed file's comments are available to the new run (resumed_comments()), which writes
+/// its own (set_comments()). The cost is small: ~200 bytes per row, so 100k rows are ~20 MB
+/// rewritten per output interval, not per iteration.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,9 +25,20 @@ class HistoryFile {
   HistoryFile(std::string path, std::vector<std::string> columns);
 
   /// For a restart at `last_iteration`: loads the existing file (if any), checks that its
-  /// header matches the columns, and keeps its rows with iteration <= last_iteration.
-  /// Returns the number of rows kept. A malformed file is an fv::Error naming its line.
+  /// header matches the columns, and keeps its rows with iteration <= last_iteration (and its
+  /// '#' comment lines in resumed_comments()). Returns the number of rows kept. A malformed
+  /// file is an fv::Error naming its line.
   std::size_t resume(std::int64_t last_iteration);
+
+  /// Comment text written before the header, one "# " line per line of `text`.
+  void set_comments(const std::string& text) { comments_ = text; }
+  /// The comment lines of the file that resume() read, without their "#" and one space.
+  const std::vector<std::string>& resumed_comments() const { return resumedComments_; }
+  /// Significant digits of the values (default 10; 17 keeps doubles exact).
+  void set_precision(int digits) { digits_ = digits; }
+  /// Value of column `k` in row `r` (r < rows(), k < columns().size()).
+  double value(std::size_t r, std::size_t k) const { return values_[r * columns_.size() + k]; }
+  std::int64_t iteration(std::size_t r) const { return iterations_[r]; }
 
   /// Records one row (values.size() == columns().size(); iterations must increase).
   void add(std::int64_t iteration, const std::vector<double>& values);
@@ -42,6 +55,9 @@ class HistoryFile {
   std::vector<std::string> columns_;
   std::vector<std::int64_t> iterations_;
   std::vector<double> values_; // rows() x columns_.size()
+  std::string comments_;
+  std::vector<std::string> resumedComments_;
+  int digits_ = 10;
 };
 
 } // namespace fv

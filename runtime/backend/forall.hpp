@@ -33,6 +33,26 @@ void set_active_device(Device d);
 /// Name of the active backend for messages: "cuda" or "cpu (OpenMP, N threads)".
 const char* backend_name();
 
+namespace detail {
+/// Kernel profiling hooks (runtime/backend/profiler.hpp; implemented in profiler.cpp). The
+/// flag is set by fv::backend::profiling_start/stop; when it is off a launch costs one bool load.
+inline bool g_profiling = false;
+void profile_begin(const char* label);
+void profile_end() noexcept;
+/// Times the enclosing launch(es) under `label` while profiling is on.
+struct ProfileScope {
+  explicit ProfileScope(const char* label) : on(g_profiling) {
+    if (on) profile_begin(label);
+  }
+  ~ProfileScope() {
+    if (on) profile_end();
+  }
+  ProfileScope(const ProfileScope&) = delete;
+  ProfileScope& operator=(const ProfileScope&) = delete;
+  bool on;
+};
+} // namespace detail
+
 #if defined(FV_BACKEND_CUDA)
 namespace detail {
 template <class F>
@@ -141,6 +161,7 @@ inline constexpr idx_t kOpenMPMinLoop = 16384;
 template <class F>
 void forall(const char* label, idx_t n, F&& f) {
   if (n <= 0) return;
+  const detail::ProfileScope profile(label);
 #if defined(FV_BACKEND_CUDA)
   if (active_device() == Device::Cuda) {
     constexpr int block = 256;

@@ -38,6 +38,8 @@ void KernelSequence::reset() {
 }
 
 void KernelSequence::run(const std::function<void()>& record) {
+  // profiled as one kernel under the sequence's label (its launches nest inside)
+  const detail::ProfileScope profile(label_.c_str());
   if (!uses_graph()) {
     record();
     return;

@@ -345,6 +345,9 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
       } else if (var == FluxSumVariant::Colour) {
         f = [&] { kernels::flux_sum_coloured(v, colours, flux.data(), R.data()); };
         bname = "flux_sum_colour";
+      } else if (var == FluxSumVariant::Smem) {
+        f = [&] { kernels::flux_sum_shared(v, flux.data(), R.data()); };
+        bname = "flux_sum_smem";
       }
       const Timing t = time_it(f, o.warmup, o.repeats);
       BenchRow r{"variant", "flux_sum", name, t.median, t.min, bytes(bname), 0, 0, 0, 0, ""};
@@ -372,6 +375,9 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
       break;
     case FluxSumVariant::Colour:
       b = bytes("interior_fluxes") + bytes("flux_sum_colour");
+      break;
+    case FluxSumVariant::Smem:
+      b = bytes("interior_fluxes") + bytes("flux_sum_smem");
       break;
     case FluxSumVariant::FusedAtomic:
       b = bytes("fused_flux_atomic");
@@ -450,6 +456,40 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   return rep;
 }
 
+BenchReport merge_runs(std::vector<BenchReport> runs) {
+  FV_VERIFY(!runs.empty(), "merge_runs: no runs");
+  BenchReport out = std::move(runs.front());
+  out.runs = static_cast<int>(runs.size());
+  out.spread.assign(out.rows.size(), RunSpread{});
+  if (runs.size() == 1) {
+    out.spread.clear();
+    return out;
+  }
+  for (std::size_t k = 1; k < runs.size(); ++k) {
+    const BenchReport& r = runs[k];
+    FV_VERIFY(r.rows.size() == out.rows.size(), "merge_runs: run "
+                                                    << k + 1 << " has " << r.rows.size()
+                                                    << " rows, run 1 " << out.rows.size());
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+      const BenchRow &a = out.rows[i], &b = r.rows[i];
+      FV_VERIFY(a.section == b.section && a.kernel == b.kernel && a.variant == b.variant,
+                "merge_runs: row " << i << " of run " << k + 1 << " is " << b.section << "/"
+                                   << b.kernel << "/" << b.variant << ", run 1 has " << a.section
+                                   << "/" << a.kernel << "/" << a.variant);
+      out.spread[i].medianMs.push_back(b.medianMs);
+    }
+  }
+  for (std::size_t i = 0; i < out.rows.size(); ++i) {
+    double lo = out.rows[i].medianMs, hi = lo;
+    for (double m : out.spread[i].medianMs) {
+      lo = std::min(lo, m);
+      hi = std::max(hi, m);
+    }
+    out.spread[i].devPct = lo > 0 ? 100.0 * (hi - lo) / lo : 0.0;
+  }
+  return out;
+}
+
 void print_report(const BenchReport& r, std::ostream& os) {
   os << "\nfvbench: " << r.mesh << " (" << r.cells << " cells, " << r.faces << " faces, " << r.nodes
      << " nodes; renumber=" << r.renumber << "; uuid " << r.uuid << ")\n"
@@ -459,37 +499,83 @@ void print_report(const BenchReport& r, std::ostream& os) {
      << r.selectionNote << ")\n\n";
   os << std::left << std::setw(8) << "section" << std::setw(22) << "kernel" << std::setw(13)
      << "variant" << std::right << std::setw(11) << "median ms" << std::setw(9) << "GB/s"
-     << std::setw(8) << "%ceil" << std::setw(10) << "ns/cell" << std::setw(8) << "share%"
-     << "  note\n";
-  for (const BenchRow& w : r.rows) {
+     << std::setw(8) << "%ceil" << std::setw(10) << "ns/cell" << std::setw(8) << "share%";
+  const bool spread = r.runs > 1 && r.spread.size() == r.rows.size();
+  if (spread) os << std::setw(11) << "run2 ms" << std::setw(8) << "dev%";
+  os << "  note\n";
+  int flagged = 0;
+  double worst = 0;
+  std::string worstName;
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    const BenchRow& w = r.rows[i];
     os << std::left << std::setw(8) << w.section << std::setw(22) << w.kernel << std::setw(13)
        << (w.variant.empty() ? "-" : w.variant) << std::right << std::fixed << std::setw(11)
        << std::setprecision(4) << w.medianMs << std::setw(9) << std::setprecision(1) << w.gbs
        << std::setw(8) << std::setprecision(1) << w.pctCeiling << std::setw(10)
-       << std::setprecision(2) << w.nsPerCell << std::setw(8) << std::setprecision(1) << w.sharePct
-       << "  " << w.note << "\n";
+       << std::setprecision(2) << w.nsPerCell << std::setw(8) << std::setprecision(1) << w.sharePct;
+    if (spread) {
+      const RunSpread& s = r.spread[i];
+      const bool bad = s.devPct > kReproduciblePct;
+      os << std::setw(11) << std::setprecision(4) << s.medianMs.front() << std::setw(7)
+         << std::setprecision(1) << s.devPct << (bad ? "!" : " ");
+      if (bad) ++flagged;
+      if (s.devPct > worst) {
+        worst = s.devPct;
+        worstName = w.kernel + (w.variant.empty() ? "" : " " + w.variant);
+      }
+    }
+    os << "  " << w.note << "\n";
   }
   os << "(share%: of the sum of the default stage's kernel medians; ns/cell: per owned cell;\n"
-     << " GB/s: byte model of docs/performance.md / median time)\n";
+     << " GB/s: byte model of docs/performance.md / median time";
+  if (spread)
+    os << ";\n run2 ms: median of the second complete measurement; dev%: (max - min) / min of the "
+       << r.runs << " runs' medians, '!' above " << kReproduciblePct << " %";
+  os << ")\n";
+  if (spread)
+    os << "reproducibility: " << flagged << " of " << r.rows.size() << " rows deviate more than "
+       << std::setprecision(0) << kReproduciblePct << " % between the " << r.runs << " runs (worst "
+       << std::setprecision(1) << worst << " %" << (worstName.empty() ? "" : ", " + worstName)
+       << ")\n";
 }
 
 void append_csv(const BenchReport& r, const std::string& path) {
+  static const char* header =
+      "date,device,driver,mesh,uuid,renumber,cells,faces,nodes,section,kernel,variant,"
+      "median_ms,min_ms,bytes,GBs,pct_ceiling,ns_per_cell,share_pct,note,runs,run2_median_ms,"
+      "run_dev_pct,reproducible";
   std::error_code ec;
   const bool fresh =
       !std::filesystem::exists(path, ec) || std::filesystem::file_size(path, ec) == 0;
+  if (!fresh) {
+    std::ifstream in(path);
+    std::string first;
+    std::getline(in, first);
+    FV_VERIFY(first == header, "CSV file " << path
+                                           << " has other columns (an older fvbench?); append to "
+                                              "a new file instead");
+  }
   std::ofstream out(path, std::ios::app);
   FV_VERIFY(out, "cannot write CSV file " << path);
-  if (fresh)
-    out << "date,device,driver,mesh,uuid,renumber,cells,faces,nodes,section,kernel,variant,"
-           "median_ms,min_ms,bytes,GBs,pct_ceiling,ns_per_cell,share_pct,note\n";
-  for (const BenchRow& w : r.rows)
+  if (fresh) out << header << '\n';
+  const bool spread = r.runs > 1 && r.spread.size() == r.rows.size();
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    const BenchRow& w = r.rows[i];
     out << r.date << ',' << csv_field(r.device) << ',' << csv_field(r.driver) << ','
         << csv_field(r.mesh) << ',' << r.uuid << ',' << r.renumber << ',' << r.cells << ','
         << r.faces << ',' << r.nodes << ',' << w.section << ',' << w.kernel << ',' << w.variant
         << ',' << std::setprecision(6) << w.medianMs << ',' << w.minMs << ','
         << std::setprecision(12) << w.bytes << ',' << std::setprecision(6) << w.gbs << ','
         << w.pctCeiling << ',' << w.nsPerCell << ',' << w.sharePct << ',' << csv_field(w.note)
-        << '\n';
+        << ',' << r.runs << ',';
+    // empty spread columns for a single run: no claim either way
+    if (spread)
+      out << r.spread[i].medianMs.front() << ',' << r.spread[i].devPct << ','
+          << (r.spread[i].devPct <= kReproduciblePct ? "yes" : "no");
+    else
+      out << ",,";
+    out << '\n';
+  }
   FV_VERIFY(out.good(), "cannot write CSV file " << path);
 }
 

@@ -38,6 +38,15 @@ struct BenchRow {
   std::string note;
 };
 
+/// Run-to-run spread of one row when the whole measurement was repeated (fvbench --runs N).
+struct RunSpread {
+  std::vector<double> medianMs; ///< the row's median in runs 2..N (run 1 is BenchRow::medianMs)
+  double devPct = 0; ///< max relative deviation of the runs' medians, (max - min) / min * 100
+};
+
+/// Rows deviating more than this between runs are flagged as not reproducible.
+inline constexpr double kReproduciblePct = 5.0;
+
 /// What the run measured, plus what it was run on.
 struct BenchReport {
   std::string device, driver, mesh, uuid, renumber, date;
@@ -45,7 +54,13 @@ struct BenchReport {
   double ceilingGBs = 0;
   std::string selectedVariant, selectionNote;
   std::vector<BenchRow> rows;
+  int runs = 1;                  ///< complete measurements made (rows hold run 1's values)
+  std::vector<RunSpread> spread; ///< per row when runs > 1 (empty otherwise)
 };
+
+/// Combines complete measurements of the same zone (same rows in the same order, checked):
+/// the values of run 1 with the other runs' medians and the deviation per row.
+BenchReport merge_runs(std::vector<BenchReport> runs);
 
 /// Runs every measurement on zone `z` (a zone of the file with header `h`) on the active device.
 BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::string& meshLabel,

@@ -44,7 +44,9 @@ double kernel_bytes(const std::string& k, const ZoneSizes& s) {
            5 * s.nc * R;
   if (k == "interior_fluxes") return ni * (2 * I + 9 * R) + 25 * s.nt * R + 5 * ni * R;
   if (k == "boundary_fluxes") return s.nb * (I + 6 * R) + 25 * s.nbOwners * R + 5 * s.nb * R;
-  if (k == "flux_sum") return (s.nc + 1) * I + s.ncf * (I + S) + 5 * s.nf * R + 5 * s.nc * R;
+  // smem: the same global traffic as the gather (the staging is on chip)
+  if (k == "flux_sum" || k == "flux_sum_smem")
+    return (s.nc + 1) * I + s.ncf * (I + S) + 5 * s.nf * R + 5 * s.nc * R;
   if (k == "flux_sum_atomic") return s.nf * 2 * I + 5 * s.nf * R + scatterR;
   if (k == "flux_sum_colour") return s.nf * 3 * I + 5 * s.nf * R + scatterR;
   if (k == "fused_flux_atomic")

@@ -1,7 +1,8 @@
 // fvbench: GPU/CPU benchmark of fvrun's kernels on one zone of a zone file (docs/performance.md).
 //
 //   fvbench mesh.zones.h5 [--device auto|cpu|cuda] [--kernels all|auto|gather|atomic|colour|
-//           fused-atomic|fused-colour] [--repeats N] [--warmup N] [--csv FILE] [--label NAME]
+//           fused-atomic|fused-colour|smem] [--repeats N] [--warmup N] [--runs N] [--csv FILE]
+//           [--label NAME]
 #include "common/error.hpp"
 #include "common/main.hpp"
 #include "common/version.hpp"
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
                  "variants, whole RK stage) on one zone of a zone file"};
     app.set_version_flag("--version", std::string("fvkit ") + fv::kVersion);
     std::string path, device = "auto", kernelsOpt = "all", csv, label, cache, flux = "roe";
-    int zoneId = 0, order = 2;
+    int zoneId = 0, order = 2, runs = 1;
     fv::bench::BenchOptions o;
     bool noChecksum = false;
     app.add_option("zonefile", path, "zone file written by fvprep")->required();
@@ -28,11 +29,14 @@ int main(int argc, char** argv) {
     app.add_option("--device", device, "auto, cpu or cuda (default auto)");
     app.add_option("--kernels", kernelsOpt,
                    "residual assembly of the whole stage: all (measure every variant; default), "
-                   "auto (fastest, cached per mesh UUID and device), gather, atomic, colour, "
-                   "fused-atomic, fused-colour");
+                   "auto (fastest, cached per mesh UUID and device), gather, smem, atomic, "
+                   "colour, fused-atomic, fused-colour");
     app.add_option("--cache", cache, "kernel-choice cache file for --kernels auto");
     app.add_option("--repeats", o.repeats, "timed repeats per kernel (median; default 20)");
     app.add_option("--warmup", o.warmup, "untimed runs before (default 3)");
+    app.add_option("--runs", runs,
+                   "complete measurements (default 1); with 2 or more the table and CSV give "
+                   "each row's deviation between runs and flag those above 5 %");
     app.add_option("--ceiling-mib", o.ceilingMiB,
                    "array size of the copy/triad ceilings (default 512 GPU, 128 CPU)");
     app.add_option("--order", order, "1 or 2 (default 2: gradients, limiter, MUSCL)");
@@ -46,6 +50,7 @@ int main(int argc, char** argv) {
       return app.exit(e) == 0 ? 0 : 2;
     }
     FV_VERIFY_USAGE(o.repeats >= 1 && o.warmup >= 0, "--repeats must be >= 1, --warmup >= 0");
+    FV_VERIFY_USAGE(runs >= 1 && runs <= 10, "--runs must be 1 to 10, got " << runs);
     FV_VERIFY_USAGE(order == 1 || order == 2, "--order must be 1 or 2, got " << order);
     FV_VERIFY_USAGE(flux == "roe" || flux == "rusanov", "--flux must be roe or rusanov");
     o.secondOrder = order == 2;
@@ -70,7 +75,12 @@ int main(int argc, char** argv) {
     const fv::Zone zone = fv::map_zone(file, zoneId, mo);
     if (label.empty()) label = std::filesystem::path(path).filename().string();
     if (file.nZones() > 1) label += " zone " + std::to_string(zoneId);
-    const fv::bench::BenchReport rep = fv::bench::run_benchmark(zone, file.header(), label, o);
+    std::vector<fv::bench::BenchReport> reps;
+    for (int r = 0; r < runs; ++r) {
+      if (runs > 1) std::cerr << "fvbench: run " << r + 1 << " of " << runs << "\n";
+      reps.push_back(fv::bench::run_benchmark(zone, file.header(), label, o));
+    }
+    const fv::bench::BenchReport rep = fv::bench::merge_runs(std::move(reps));
     if (!csv.empty()) fv::bench::append_csv(rep, csv);
     fv::bench::print_report(rep, std::cout);
     return 0;

@@ -80,9 +80,18 @@ const std::vector<CaseKey>& case_keys() {
        "iterations between progress lines and history "
        "file updates"},
       {"monitor", "output_dir", "fvrun_out", "directory for history.csv and other outputs"},
+      {"monitor", "write_solution", "true",
+       "true | false: write solution.h5, surface CSVs and restart.h5 at the end (false for "
+       "benchmarks; the last good state of a failing run is written either way)"},
+      {"monitor", "profile", "false",
+       "true | false: time every kernel over the run and print its share of the iteration "
+       "(also <output_dir>/profile.csv; same as fvrun --profile)"},
       {"run", "device", "auto", "auto (GPU when present) | cpu | cuda"},
       {"run", "overlap", "true",
        "true | false: compute interior cells while halo messages are in flight (MPI runs)"},
+      {"run", "comm_timing", "false",
+       "true | false: time the halo exchanges' pack, wait and unpack phases (MPI runs; "
+       "synchronises the device around each exchange, so it slows the run a little)"},
   };
   return keys;
 }
@@ -509,6 +518,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.momentOrigin = {o[0], o[1], o[2]};
     c.outputInterval = r.integer("output_interval", 10, 1);
     c.outputDir = r.text("output_dir", "fvrun_out");
+    c.writeSolution = r.boolean("write_solution", true);
+    c.profile = r.boolean("profile", false);
   }
   {
     SectionReader r(ini, "run", dump);
@@ -521,6 +532,11 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     FV_VERIFY_USAGE(ov == "true" || ov == "false",
                     r.ctx("overlap") << "overlap = '" << ov << "' is not valid (true or false)");
     c.overlap = ov == "true";
+    const std::string ct = r.text("comm_timing", "false");
+    FV_VERIFY_USAGE(ct == "true" || ct == "false", r.ctx("comm_timing") << "comm_timing = '" << ct
+                                                                         << "' is not valid (true "
+                                                                            "or false)");
+    c.commTiming = ct == "true";
   }
   c.resolvedIni = dump.str();
   return c;

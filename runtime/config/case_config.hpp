@@ -91,9 +91,12 @@ struct CaseConfig {
   std::array<real_t, 3> momentOrigin{0, 0, 0};
   int outputInterval = 10;
   std::string outputDir = "fvrun_out";
+  bool profile = false;      ///< [monitor] profile: per-kernel time table and profile.csv
+  bool writeSolution = true; ///< [monitor] write_solution: final solution/surfaces/restart
   // [run]
   std::string device = "auto";
   bool overlap = true; ///< [run] overlap: halo exchanges overlapped with interior work (MPI)
+  bool commTiming = false; ///< [run] comm_timing: time the halo exchange phases (MPI)
   // [patch NAME], in zone patch order
   std::vector<PatchConfig> patches;
 

@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "runtime/backend/atomic.hpp"
 #include "runtime/backend/forall.hpp"
+#include "runtime/backend/forall_blocks.hpp"
 #include "runtime/kernels/face_flux.hpp"
 
 namespace fv::kernels {
@@ -58,8 +59,8 @@ using namespace variants_detail;
 
 const std::vector<FluxSumVariant>& flux_sum_variants() {
   static const std::vector<FluxSumVariant> all = {
-      FluxSumVariant::Gather, FluxSumVariant::Atomic, FluxSumVariant::Colour,
-      FluxSumVariant::FusedAtomic, FluxSumVariant::FusedColour};
+      FluxSumVariant::Gather,      FluxSumVariant::Atomic,      FluxSumVariant::Colour,
+      FluxSumVariant::FusedAtomic, FluxSumVariant::FusedColour, FluxSumVariant::Smem};
   return all;
 }
 
@@ -75,6 +76,8 @@ const char* to_string(FluxSumVariant v) {
     return "fused-atomic";
   case FluxSumVariant::FusedColour:
     return "fused-colour";
+  case FluxSumVariant::Smem:
+    return "smem";
   }
   return "?";
 }
@@ -82,9 +85,9 @@ const char* to_string(FluxSumVariant v) {
 FluxSumVariant parse_flux_sum_variant(const std::string& s) {
   for (FluxSumVariant v : flux_sum_variants())
     if (s == to_string(v)) return v;
-  FV_VERIFY_USAGE(false, "unknown flux-summation variant '"
-                             << s
-                             << "' (valid: gather, atomic, colour, fused-atomic, fused-colour)");
+  FV_VERIFY_USAGE(
+      false, "unknown flux-summation variant '"
+                 << s << "' (valid: gather, atomic, colour, fused-atomic, fused-colour, smem)");
   return FluxSumVariant::Gather;
 }
 
@@ -120,6 +123,48 @@ void flux_sum_coloured(const ZoneView& z, const FaceColouring& colours, const re
       scatter<false>(v, f, F, R);
     });
   }
+}
+
+void flux_sum_shared(const ZoneView& z, const real_t* flux, real_t* R) {
+  const ZoneView v = z;
+  const idx_t nBlocks = (z.nCells + kSmemCells - 1) / kSmemCells;
+  constexpr idx_t E = kSmemEntries;
+  forall_blocks<kSmemCells, real_t, 5 * kSmemEntries>(
+      "flux_sum_smem", nBlocks,
+      [=] FV_HOST_DEVICE(idx_t b, int t, real_t* s) {
+        // stage the signed fluxes of the block's cell-face entries (contiguous in cellFaces)
+        const idx_t c0 = b * kSmemCells;
+        const idx_t c1 = c0 + kSmemCells < v.nCells ? c0 + kSmemCells : v.nCells;
+        const idx_t e0 = v.cellFaceOffsets[c0], e1 = v.cellFaceOffsets[c1];
+        if (e1 - e0 > E) return; // too many to stage: the reduction reads global memory
+        for (idx_t j = e0 + t; j < e1; j += kSmemCells) {
+          const idx_t f = v.cellFaces[j];
+          const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
+          for (int k = 0; k < 5; ++k)
+            s[k * E + (j - e0)] = sign * flux[k * v.nFaces + f];
+        }
+      },
+      [=] FV_HOST_DEVICE(idx_t b, int t, const real_t* s) {
+        const idx_t c0 = b * kSmemCells, c = c0 + t;
+        if (c >= v.nCells) return;
+        const idx_t c1 = c0 + kSmemCells < v.nCells ? c0 + kSmemCells : v.nCells;
+        const idx_t e0 = v.cellFaceOffsets[c0];
+        const bool staged = v.cellFaceOffsets[c1] - e0 <= E;
+        real_t r[5] = {0, 0, 0, 0, 0};
+        for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
+          if (staged) {
+            for (int k = 0; k < 5; ++k)
+              r[k] += s[k * E + (j - e0)];
+          } else {
+            const idx_t f = v.cellFaces[j];
+            const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
+            for (int k = 0; k < 5; ++k)
+              r[k] += sign * flux[k * v.nFaces + f];
+          }
+        }
+        for (int k = 0; k < 5; ++k)
+          R[k * v.nTotalCells + c] = r[k];
+      });
 }
 
 void residual_fused_atomic(const ZoneView& z, const FluxSettings& s, const real_t* W,
@@ -169,6 +214,10 @@ void residual_with(FluxSumVariant var, const ZoneView& z, const FaceColouring& c
   case FluxSumVariant::Colour:
     interior_fluxes(z, s, W, grad, phi, flux);
     flux_sum_coloured(z, colours, flux, R);
+    return;
+  case FluxSumVariant::Smem:
+    interior_fluxes(z, s, W, grad, phi, flux);
+    flux_sum_shared(z, flux, R);
     return;
   case FluxSumVariant::FusedAtomic:
     residual_fused_atomic(z, s, W, grad, phi, flux, R);

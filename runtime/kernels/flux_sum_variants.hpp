@@ -7,6 +7,13 @@
 /// (production-FV-GPU paper §3.1 and Figure 10; FUN3D-GPU; hybrid MPI-CUDA paper eq. (9)):
 ///
 ///   Gather       interior_fluxes() stores face fluxes; flux_sum() gathers per cell (default).
+///   Smem         the same two passes with the cell reduction staged in on-chip memory
+///                (FlowStar §4.3): a block of kSmemCells consecutive cells first loads the signed
+///                fluxes of all its cell-face entries (contiguous in cellFaces) into CUDA shared
+///                memory with coalesced entry-parallel loads, then each thread sums its cell's
+///                entries from there (fv::forall_blocks). Same additions in the same order as
+///                Gather (bitwise equal); blocks with more than kSmemEntries entries read
+///                global memory directly.
 ///   Atomic       stored face fluxes; face loop scattering with FP64 atomic adds.
 ///   Colour       stored face fluxes; face loop per face colour (zone.faceColours: no two faces
 ///                of a colour share a cell), one launch per colour, plain adds.
@@ -25,11 +32,16 @@
 
 namespace fv::kernels {
 
-enum class FluxSumVariant { Gather, Atomic, Colour, FusedAtomic, FusedColour };
+enum class FluxSumVariant { Gather, Atomic, Colour, FusedAtomic, FusedColour, Smem };
+
+/// Cells per block (= threads per block) and staged cell-face entries per block of the Smem
+/// variant (5 reals each: 40 KiB of shared memory).
+inline constexpr int kSmemCells = 128;
+inline constexpr int kSmemEntries = 1024;
 
 /// All variants, in the order above.
 const std::vector<FluxSumVariant>& flux_sum_variants();
-/// "gather", "atomic", "colour", "fused-atomic", "fused-colour".
+/// "gather", "atomic", "colour", "fused-atomic", "fused-colour", "smem".
 const char* to_string(FluxSumVariant v);
 /// Parses the names above (usage error listing them otherwise).
 FluxSumVariant parse_flux_sum_variant(const std::string& s);
@@ -51,6 +63,9 @@ void flux_sum_atomic(const ZoneView& z, const real_t* flux, real_t* R);
 /// Face loop per colour with plain adds (no two faces of a colour touch the same cell).
 void flux_sum_coloured(const ZoneView& z, const FaceColouring& colours, const real_t* flux,
                        real_t* R);
+
+/// Cell gather of stored face fluxes staged through shared memory per block of cells (Smem).
+void flux_sum_shared(const ZoneView& z, const real_t* flux, real_t* R);
 
 /// Fused interior flux + atomic scatter over all faces: interior faces' fluxes are computed as
 /// interior_fluxes() does (not stored), boundary faces' are read from `flux`.

@@ -5,6 +5,7 @@
 #include "runtime/backend/memory.hpp"
 #include "runtime/backend/mpi_cuda.hpp"
 #include "runtime/backend/pinned_buffer.hpp"
+#include "runtime/backend/side_stream.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/mpi_util.hpp"
 
@@ -92,6 +93,11 @@ struct HaloExchange::Impl {
   DeviceArray<idx_t> send_idx, recv_idx;
   DeviceArray<real_t> send_dev, recv_dev;
   PinnedBuffer<real_t> send_host, recv_host; // staging (CUDA device + HostStaged only)
+  /// Staging: pack + copy to the host, and copy to the device + unpack, run on a side stream
+  /// concurrently with the compute stream (CUDA device + HostStaged only).
+  std::unique_ptr<backend::SideStream> side;
+  bool sends_posted = false;  // staged: the sends wait for the packed data to reach the host
+  bool unpack_queued = false; // staged: recv_host is read by a queued copy until side->done()
   std::vector<MPI_Request> recv_req, send_req;
   halo_kernels::Fields fields;
   bool in_flight = false;
@@ -230,6 +236,7 @@ HaloExchange::HaloExchange(MPI_Comm comm, const ExchangeLists& lists, idx_t n_en
   if (m.staged()) {
     m.send_host = PinnedBuffer<real_t>(ns, m.device, "halo send buffer");
     m.recv_host = PinnedBuffer<real_t>(nr, m.device, "halo receive buffer");
+    m.side = std::make_unique<backend::SideStream>();
   }
 }
 
@@ -270,6 +277,11 @@ void HaloExchange::begin(const std::vector<FieldView>& fields) {
   if (m.timing) backend::synchronize(); // earlier kernels are compute, not packing
   const double t0 = m.timing ? now_s() : 0.0;
   const std::size_t nn = m.neighbours.size();
+  // The previous exchange's copy out of recv_host must be complete before MPI writes it again.
+  if (m.unpack_queued) {
+    m.side->wait();
+    m.unpack_queued = false;
+  }
   m.recv_req.assign(nn, MPI_REQUEST_NULL);
   m.send_req.assign(nn, MPI_REQUEST_NULL);
   // Post the receives first so that matching sends find them.
@@ -279,25 +291,50 @@ void HaloExchange::begin(const std::vector<FieldView>& fields) {
       MPI_Irecv(m.mpi_recv_buffer() + static_cast<std::size_t>(b) * f.ktot, n * f.ktot, MPI_DOUBLE,
                 m.neighbours[k], m.tag, m.comm, &m.recv_req[k]);
   }
-  halo_kernels::pack(m.pack_label.c_str(), m.n_send(), m.send_idx.data(), m.send_dev.data(), f);
   const std::size_t bytes = static_cast<std::size_t>(m.n_send()) * f.ktot * sizeof(real_t);
-  if (m.staged())
-    backend::copy_to_host(m.device, m.send_host.data(), m.send_dev.data(), bytes);
-  else
-    backend::synchronize(); // MPI reads the device buffer: packing must be complete
-  for (std::size_t k = 0; k < nn; ++k) {
-    const idx_t b = m.send_off[k], n = m.send_off[k + 1] - b;
-    if (n > 0)
-      MPI_Isend(m.mpi_send_buffer() + static_cast<std::size_t>(b) * f.ktot, n * f.ktot, MPI_DOUBLE,
-                m.neighbours[k], m.tag, m.comm, &m.send_req[k]);
+  m.sends_posted = false;
+  if (m.staged()) {
+    // pack and stage on the side stream once the producing kernels are done; the interior
+    // kernels queued next on the compute stream run meanwhile; the sends are posted as soon as
+    // the data is on the host (progress() or finish())
+    m.side->wait_for_compute();
+    m.side->launch([&] {
+      halo_kernels::pack(m.pack_label.c_str(), m.n_send(), m.send_idx.data(), m.send_dev.data(), f);
+    });
+    m.side->copy_to_host_async(m.send_host.data(), m.send_dev.data(), bytes);
+    m.side->mark();
+    if (m.timing) post_sends_when_packed(true);
+  } else {
+    halo_kernels::pack(m.pack_label.c_str(), m.n_send(), m.send_idx.data(), m.send_dev.data(), f);
+    backend::synchronize(); // MPI reads the buffer: packing must be complete (no-op on the CPU)
+    post_sends_when_packed(true);
   }
   m.in_flight = true;
   if (m.timing) m.times.pack += now_s() - t0;
 }
 
+bool HaloExchange::post_sends_when_packed(bool block) {
+  Impl& m = *impl_;
+  if (m.sends_posted) return true;
+  if (m.staged()) {
+    if (!block && !m.side->done()) return false;
+    m.side->wait();
+  }
+  const halo_kernels::Fields& f = m.fields;
+  for (std::size_t k = 0; k < m.neighbours.size(); ++k) {
+    const idx_t b = m.send_off[k], n = m.send_off[k + 1] - b;
+    if (n > 0)
+      MPI_Isend(m.mpi_send_buffer() + static_cast<std::size_t>(b) * f.ktot, n * f.ktot, MPI_DOUBLE,
+                m.neighbours[k], m.tag, m.comm, &m.send_req[k]);
+  }
+  m.sends_posted = true;
+  return true;
+}
+
 void HaloExchange::progress() {
   Impl& m = *impl_;
   if (!m.in_flight) return;
+  post_sends_when_packed(false);
   int done = 0;
   MPI_Testall(static_cast<int>(m.recv_req.size()), m.recv_req.data(), &done, MPI_STATUSES_IGNORE);
   MPI_Testall(static_cast<int>(m.send_req.size()), m.send_req.data(), &done, MPI_STATUSES_IGNORE);
@@ -309,20 +346,33 @@ void HaloExchange::finish() {
   const halo_kernels::Fields f = m.fields;
   if (m.timing) backend::synchronize(); // interior kernels overlapping the messages
   const double t0 = m.timing ? now_s() : 0.0;
+  post_sends_when_packed(true);
   MPI_Waitall(static_cast<int>(m.recv_req.size()), m.recv_req.data(), MPI_STATUSES_IGNORE);
   const double t1 = m.timing ? now_s() : 0.0;
-  if (m.staged())
-    backend::copy_to_device(m.device, m.recv_dev.data(), m.recv_host.data(),
-                            static_cast<std::size_t>(m.n_recv()) * f.ktot * sizeof(real_t));
-  if (m.mode == HaloMode::Copy) {
-    halo_kernels::unpack_copy(m.unpack_label.c_str(), m.n_recv(), m.recv_idx.data(),
-                              m.recv_dev.data(), f);
-  } else {
-    for (std::size_t k = 0; k < m.neighbours.size(); ++k) {
-      const idx_t b = m.recv_off[k];
-      halo_kernels::unpack_sum(m.unpack_label.c_str(), m.recv_off[k + 1] - b, m.recv_idx.data() + b,
-                               m.recv_dev.data() + static_cast<std::size_t>(b) * f.ktot, f);
+  auto unpack = [&] {
+    if (m.mode == HaloMode::Copy) {
+      halo_kernels::unpack_copy(m.unpack_label.c_str(), m.n_recv(), m.recv_idx.data(),
+                                m.recv_dev.data(), f);
+    } else {
+      for (std::size_t k = 0; k < m.neighbours.size(); ++k) {
+        const idx_t b = m.recv_off[k];
+        halo_kernels::unpack_sum(m.unpack_label.c_str(), m.recv_off[k + 1] - b,
+                                 m.recv_idx.data() + b,
+                                 m.recv_dev.data() + static_cast<std::size_t>(b) * f.ktot, f);
+      }
     }
+  };
+  if (m.staged()) {
+    // copy in and unpack on the side stream; the compute stream waits for it on the device,
+    // the host goes on (the next begin() waits before MPI reuses recv_host)
+    m.side->copy_to_device_async(m.recv_dev.data(), m.recv_host.data(),
+                                 static_cast<std::size_t>(m.n_recv()) * f.ktot * sizeof(real_t));
+    m.side->launch(unpack);
+    m.side->mark();
+    m.side->compute_waits();
+    m.unpack_queued = true;
+  } else {
+    unpack();
   }
   if (m.timing) backend::synchronize();
   const double t2 = m.timing ? now_s() : 0.0;

@@ -117,6 +117,9 @@ class HaloExchange {
   void set_timing(bool on);
 
  private:
+  /// Posts the sends once the packed data is ready (staged: on the host); with block = false
+  /// returns false instead of waiting. Idempotent within one exchange.
+  bool post_sends_when_packed(bool block);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

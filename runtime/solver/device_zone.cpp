@@ -2,6 +2,8 @@
 
 #include "common/error.hpp"
 
+#include <limits>
+
 namespace fv {
 namespace {
 template <class T>
@@ -16,7 +18,18 @@ void check_csr(const Csr& c, idx_t rows, idx_t cols, const char* name) {
 }
 } // namespace
 
+bool fits_kernel_indexing(std::int64_t nTotalCells, std::int64_t nFaces, std::int64_t nNodes) {
+  constexpr std::int64_t kMax = std::numeric_limits<idx_t>::max();
+  return nTotalCells >= 0 && nFaces >= 0 && nNodes >= 0 && 15 * nTotalCells <= kMax &&
+         5 * nFaces <= kMax && 5 * nNodes <= kMax;
+}
+
 DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
+  FV_VERIFY(fits_kernel_indexing(z.nTotalCells(), z.nFaces, z.nNodes),
+            "zone " << z.zoneId << " is too large for the kernels' 32-bit indexing ("
+                    << z.nTotalCells() << " cells, " << z.nFaces << " faces, " << z.nNodes
+                    << " nodes; at most 143,165,576 cells and 429,496,729 faces or nodes per "
+                       "zone): prepare it in more parts (fvprep --parts)");
   const idx_t nTot = z.nTotalCells();
   const auto nt = static_cast<std::size_t>(nTot);
   const auto nf = static_cast<std::size_t>(z.nFaces);

@@ -11,6 +11,13 @@
 
 namespace fv {
 
+/// True when a zone of these sizes is within the kernels' 32-bit index arithmetic: cell fields
+/// of up to 15 components (gradients) and face and node fields of 5 are indexed as
+/// k * n + i in idx_t, so nTotalCells <= 143,165,576, nFaces and nNodes <= 429,496,729 (a
+/// 50M-cell zone of hexahedra, ~150M faces, fits). DeviceZone refuses larger zones (split them
+/// with fvprep --parts).
+bool fits_kernel_indexing(std::int64_t nTotalCells, std::int64_t nFaces, std::int64_t nNodes);
+
 class DeviceZone {
  public:
   /// Checks the zone's array sizes against its counts (fv::Error naming the array) and copies

@@ -57,6 +57,8 @@ EulerSolver::EulerSolver(const Zone& zone, const CaseConfig& cfg, const Parallel
     nodes_ =
         std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes, 5,
                                                  parallel::HaloMode::Sum, par_.transport, "nodes");
+    cells_->set_timing(par_.commTiming);
+    nodes_->set_timing(par_.commTiming);
   }
   const auto nt = static_cast<std::size_t>(zone.nTotalCells());
   U_ = DeviceArray<real_t>(5 * nt, "U");

@@ -39,6 +39,9 @@ struct ParallelSetup {
   MPI_Comm comm = MPI_COMM_NULL; ///< rank r holds zone r of the zone file
   parallel::Transport transport = parallel::Transport::HostStaged;
   bool overlap = true; ///< compute interior work while halo messages are in flight
+  /// Time the exchanges' phases (CommTimes). Off: no device synchronisation around the
+  /// exchanges and CommTimes stay zero.
+  bool commTiming = false;
 };
 
 /// Time split of the iterations so far (seconds, summed over iterations, this rank).

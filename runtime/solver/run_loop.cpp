@@ -3,12 +3,16 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "formats/history_file.hpp"
+#include "runtime/backend/profiler.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 namespace fv {
@@ -30,27 +34,34 @@ Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f)
   return c;
 }
 
-std::string history_csv(const CaseConfig& cfg, const std::vector<HistoryRow>& rows) {
+namespace {
+const std::vector<std::string>& history_columns() {
+  static const std::vector<std::string> c = {
+      "time",     "dt", "res_rho", "res_rhou", "res_rhov", "res_rhow", "res_rhoE", "rms_rho",
+      "rms_rhoE", "CL", "CD",      "CS",       "CMx",      "CMy",      "CMz",      "wall_s"};
+  return c;
+}
+constexpr const char* kRefKey = "residual_reference = ";
+constexpr const char* kRestartKey = "restarted at iteration ";
+
+/// The history comment block: the resolved configuration, the residual reference once known,
+/// and the restart points of the runs this history continues.
+std::string history_comments(const CaseConfig& cfg, bool haveRef, const std::array<real_t, 5>& ref,
+                             const std::vector<std::string>& restarts) {
   std::ostringstream out;
-  std::istringstream ini(cfg.resolvedIni);
-  std::string line;
-  while (std::getline(ini, line))
-    out << (line.rfind("#", 0) == 0 ? "" : "# ") << line << "\n";
-  out << "iteration,time,dt,res_rho,res_rhou,res_rhov,res_rhow,res_rhoE,rms_rho,rms_rhoE,CL,CD,"
-         "CS,CMx,CMy,CMz,wall_s\n";
-  char buf[512];
-  for (const auto& r : rows) {
-    const auto& s = r.stats;
-    std::snprintf(buf, sizeof buf,
-                  "%d,%.17g,%.17g,%.6f,%.6f,%.6f,%.6f,%.6f,%.17e,%.17e,%.17g,%.17g,%.17g,%.17g,"
-                  "%.17g,%.17g,%.4f\n",
-                  s.iteration, s.time, s.dt, r.logResidual[0], r.logResidual[1], r.logResidual[2],
-                  r.logResidual[3], r.logResidual[4], s.rms[0], s.rms[4], r.coeff.CL, r.coeff.CD,
-                  r.coeff.CS, r.coeff.CMx, r.coeff.CMy, r.coeff.CMz, r.wallSeconds);
-    out << buf;
+  out << cfg.resolvedIni;
+  if (!cfg.resolvedIni.empty() && cfg.resolvedIni.back() != '\n') out << "\n";
+  if (haveRef) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s%.17g, %.17g, %.17g, %.17g, %.17g", kRefKey, ref[0], ref[1],
+                  ref[2], ref[3], ref[4]);
+    out << buf << "\n";
   }
+  for (const auto& r : restarts)
+    out << r << "\n";
   return out.str();
 }
+} // namespace
 
 namespace {
 void write_text(const std::string& path, const std::string& text) {
@@ -77,13 +88,65 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
     FV_VERIFY(!ec, "cannot create output directory '" << dir << "': " << ec.message());
     write_text((fs::path(dir) / "case.resolved.ini").string(), cfg.resolvedIni);
   }
-  const std::string historyPath = (fs::path(dir) / "history.csv").string();
+  // history.csv through HistoryFile (rewritten atomically). A run that starts from a restart
+  // (solver.iteration() > 0) continues the history of the run that wrote it: rows after the
+  // restart iteration are dropped, the residual reference and the wall clock carry on.
+  const int startIteration = solver.iteration();
+  std::unique_ptr<HistoryFile> history;
+  std::array<real_t, 5> ref{};
+  bool haveRef = false;
+  double wallOffset = 0;
+  std::vector<std::string> restarts;
+  if (writeFiles) {
+    history =
+        std::make_unique<HistoryFile>((fs::path(dir) / "history.csv").string(), history_columns());
+    history->set_precision(17);
+  }
+  if (startIteration > 0) {
+    std::string failure;
+    if (history) {
+      try {
+        const std::size_t kept = history->resume(startIteration);
+        for (const std::string& c : history->resumed_comments()) {
+          if (c.rfind(kRestartKey, 0) == 0) restarts.push_back(c);
+          if (c.rfind(kRefKey, 0) != 0) continue;
+          std::istringstream in(c.substr(std::string(kRefKey).size()));
+          std::string item;
+          int k = 0;
+          while (k < 5 && std::getline(in, item, ','))
+            ref[k++] = std::strtod(item.c_str(), nullptr);
+          haveRef = k == 5;
+        }
+        if (kept > 0) wallOffset = history->value(kept - 1, history_columns().size() - 1);
+        FV_LOG_INFO("history: continuing " << history->path() << " (" << kept
+                                           << " rows up to iteration " << startIteration << ")");
+      } catch (const Error& e) {
+        failure = e.what();
+      }
+    }
+    if (solver.comm() != MPI_COMM_NULL) { // every rank needs the reference (convergence stop)
+      double buf[7] = {
+          failure.empty() ? 0.0 : 1.0, haveRef ? 1.0 : 0.0, ref[0], ref[1], ref[2], ref[3], ref[4]};
+      MPI_Bcast(buf, 7, MPI_DOUBLE, 0, solver.comm());
+      FV_VERIFY(buf[0] == 0.0,
+                (failure.empty() ? "rank 0 could not continue history.csv" : failure));
+      haveRef = buf[1] != 0.0;
+      for (int k = 0; k < 5; ++k)
+        ref[k] = buf[2 + k];
+    }
+    FV_VERIFY(failure.empty(), failure);
+    if (!haveRef)
+      FV_LOG_WARN("history: no residual reference of the first run found; log residuals of "
+                  "this run are relative to its first iteration");
+    restarts.push_back(kRestartKey + std::to_string(startIteration));
+  }
   auto flush_history = [&] {
-    if (writeFiles) write_text(historyPath, history_csv(cfg, sum.history));
+    if (!history) return;
+    history->set_comments(history_comments(cfg, haveRef, ref, restarts));
+    history->flush();
   };
 
   const auto t0 = std::chrono::steady_clock::now();
-  std::array<real_t, 5> ref{};
   const real_t nCells = static_cast<real_t>(solver.global_cells());
   FV_LOG_INFO("  iter   log(rho)  log(rhou) log(rhov) log(rhow) log(rhoE)        CL        CD"
               "     wall s  ms/iter  ns/cell/iter");
@@ -91,29 +154,39 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   double lastPrintSeconds = 0;
   const int maxIter = cfg.iterations;
   sum.stopReason = "iteration limit";
+  if (cfg.profile) backend::profiling_start();
   for (int it = 0; it < maxIter; ++it) {
     IterationStats st;
     try {
       st = solver.step();
     } catch (const Error&) {
+      if (cfg.profile) (void)backend::profiling_stop();
       flush_history();
       if (writer) writer(solver, "last good state");
       throw;
     }
     HistoryRow row;
     row.stats = st;
-    if (it == 0)
+    if (!haveRef) {
       for (int k = 0; k < 5; ++k)
         ref[k] = st.rms[k] > 1e-300 ? st.rms[k] : 1.0;
+      haveRef = true;
+    }
     for (int k = 0; k < 5; ++k)
       row.logResidual[k] = std::log10(std::max(st.rms[k], 1e-300) / ref[k]);
     row.coeff = coefficients(cfg, st.forces);
     row.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sum.history.push_back(row);
+    if (history)
+      history->add(st.iteration,
+                   {st.time, st.dt, row.logResidual[0], row.logResidual[1], row.logResidual[2],
+                    row.logResidual[3], row.logResidual[4], st.rms[0], st.rms[4], row.coeff.CL,
+                    row.coeff.CD, row.coeff.CS, row.coeff.CMx, row.coeff.CMy, row.coeff.CMz,
+                    wallOffset + row.wallSeconds});
     sum.iterations = it + 1;
 
     bool stop = false;
-    if (cfg.localTimeStep && cfg.convergenceOrders > 0 && it > 0) {
+    if (cfg.localTimeStep && cfg.convergenceOrders > 0 && (it > 0 || startIteration > 0)) {
       // density and energy: the momentum components can be identically zero (2D flows)
       const real_t worst = std::max(row.logResidual[0], row.logResidual[4]);
       if (worst <= -cfg.convergenceOrders) {
@@ -146,6 +219,16 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   }
   sum.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   sum.nsPerCellIteration = sum.iterations ? 1e9 * sum.wallSeconds / (sum.iterations * nCells) : 0.0;
+  if (cfg.profile) {
+    // per rank: this zone's kernels over its owned cells (rank 0's table with MPI)
+    const std::vector<backend::KernelProfileRow> rows = backend::profiling_stop();
+    sum.profile = profile_shares(rows, sum.wallSeconds, sum.iterations,
+                                 static_cast<double>(solver.zone().nCells));
+    FV_LOG_INFO("kernel profile (" << backend_name() << ", " << solver.zone().nCells << " cells, "
+                                   << sum.iterations << " iterations):\n"
+                                   << profile_table(sum.profile));
+    if (writeFiles) write_text((fs::path(dir) / "profile.csv").string(), profile_csv(sum.profile));
+  }
   flush_history();
   if (writer) writer(solver, "final");
   return sum;

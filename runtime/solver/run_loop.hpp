@@ -3,6 +3,7 @@
 /// The iteration loop of fvrun around an EulerSolver: CFL ramp, convergence and final-time
 /// stopping, the progress line, history.csv, and the call site of the solution writers.
 #include "runtime/solver/euler_solver.hpp"
+#include "runtime/solver/profile_report.hpp"
 
 #include <array>
 #include <functional>
@@ -37,6 +38,8 @@ struct RunSummary {
   double wallSeconds = 0;
   double nsPerCellIteration = 0;
   std::vector<HistoryRow> history;
+  /// Per-kernel shares of the run (monitor.profile = true), last row "(outside kernels)".
+  std::vector<ProfileShare> profile;
 };
 
 /// Writes the solution (volume/surface/restart). Called with reason "final" at the end and
@@ -45,12 +48,14 @@ struct RunSummary {
 using SolutionWriter = std::function<void(const EulerSolver&, const std::string& reason)>;
 
 /// Runs the case: initialise() must have been called. Writes <output_dir>/history.csv
-/// (every output_interval iterations and at the end, atomically) and
+/// (formats/history_file.hpp: every output_interval iterations and at the end, atomically;
+/// '#' header with the resolved configuration and the residual reference). When the solver
+/// starts past iteration 0 (a restart), the existing history.csv is continued: its rows after
+/// that iteration are dropped, its residual reference is reused (broadcast from rank 0) and
+/// its wall clock carries on; and
 /// <output_dir>/case.resolved.ini when `writeFiles`; logs a progress line every
-/// output_interval iterations.
+/// output_interval iterations. With monitor.profile it times every kernel (profiler.hpp), logs
+/// the table of profile_report.hpp and writes <output_dir>/profile.csv.
 RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& writer = {});
-
-/// history.csv text of rows: '#'-comment header with the resolved configuration, then CSV.
-std::string history_csv(const CaseConfig& cfg, const std::vector<HistoryRow>& rows);
 
 } // namespace fv

@@ -1,12 +1,14 @@
 // fvbench helpers: byte model and the kernel-choice cache file.
 #include "runtime/bench/byte_model.hpp"
 #include "runtime/bench/kernel_choice_cache.hpp"
+#include "runtime/solver/device_zone.hpp"
 #include "tests/testing/testing.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 TEST(ByteModel, PointwiseKernelsAndUnknownName) {
   fv::bench::ZoneSizes s;
@@ -41,4 +43,19 @@ TEST(KernelChoiceCache, RoundTripLatestWins) {
   EXPECT_EQ(fv::bench::lookup_kernel_choice(path, "uuid1", "GPU A").value_or(""), "gather");
   EXPECT_EQ(fv::bench::lookup_kernel_choice(path, "uuid1", "GPU B").value_or(""), "colour");
   EXPECT_FALSE(fv::bench::lookup_kernel_choice(path, "uuid2", "GPU A"));
+}
+
+// 50M-cell zones (issue 9) fit the kernels' idx_t index arithmetic (k * n + i with up to 15
+// cell components); zones beyond the limit are refused instead of overflowing.
+TEST(ZoneSizeLimits, FiftyMillionCellsFitKernelIndexing) {
+  // 50M hexahedra: ~3 faces and ~1 node per cell; 50M tetrahedra: 2 faces, 1/6 node per cell
+  EXPECT_TRUE(fv::fits_kernel_indexing(50'000'000, 150'600'000, 50'500'000));
+  EXPECT_TRUE(fv::fits_kernel_indexing(50'000'000, 100'300'000, 8'600'000));
+  EXPECT_TRUE(fv::fits_kernel_indexing(143'165'576, 429'496'729, 429'496'729));
+  EXPECT_FALSE(fv::fits_kernel_indexing(143'165'577, 1, 1));
+  EXPECT_FALSE(fv::fits_kernel_indexing(1, 429'496'730, 1));
+  EXPECT_FALSE(fv::fits_kernel_indexing(1, 1, 429'496'730));
+  // the largest index used, 14 * nTotalCells + nTotalCells - 1, is representable at the limit
+  const std::int64_t n = 143'165'576;
+  EXPECT_LE(14 * n + n - 1, std::int64_t{std::numeric_limits<fv::idx_t>::max()});
 }

@@ -135,6 +135,16 @@ restart) # 20 iterations on 2 ranks + 20 on 4 ranks from the restart == 40 on 1 
   run 2 mesh.p2.zones.h5 channel.ini a2 --iterations 20
   run 4 mesh.p4.zones.h5 channel.ini b4 --iterations 20 --restart a2/restart.h5
   "$COMPARE" solution r1/solution.h5 b4/solution.h5 "${RTOL_RESTART:-1e-11}"
+  # restarted in its own output folder, a run continues history.csv: 10 more iterations from
+  # iteration 20 log rows 21..30; a second restart from iteration 20 drops them and logs 21..40,
+  # and the history equals the continuous run's row for row (residual reference carried over)
+  cp -r a2 c
+  run 4 mesh.p4.zones.h5 channel.ini c --iterations 10 --restart a2/restart.h5
+  run 2 mesh.p2.zones.h5 channel.ini c --iterations 20 --restart a2/restart.h5
+  "$COMPARE" history r1/history.csv c/history.csv "${RTOL_RESTART:-1e-11}" rms_rho rms_rhoE CL CD \
+    dt res_rho res_rhoE
+  [[ $(grep -c "^# restarted at iteration 20$" c/history.csv) -eq 2 ]] ||
+    { echo "FAIL: history.csv does not name its two restarts"; exit 1; }
   # another mesh (different UUID) is refused on every rank with one message
   "$FVGEN" channel --cells hex --n 12,6,4 -o other.cgns -q
   "$FVPREP" other.cgns --parts 2 -o other.p2.zones.h5 -q

@@ -206,6 +206,42 @@ TEST(HaloExchange, DeviceMemoryOnTheGpuWithEveryTransport) {
   set_active_device(Device::Cpu);
 }
 
+// Several rounds of begin / progress / finish on the same exchange, the owned values changing
+// between rounds: each round's halo values are that round's (with the host-staged transport on
+// the GPU the staging runs on a side stream and the receive buffer is reused by the next round).
+TEST(HaloExchange, RepeatedOverlappedRoundsOnEveryDevice) {
+  std::vector<Device> devices = {Device::Cpu};
+  if (cuda_device_count() > 0) devices.push_back(Device::Cuda);
+  const Zone z = my_zone();
+  for (const Device d : devices) {
+    SCOPED_TRACE(d == Device::Cuda ? "cuda" : "cpu");
+    set_active_device(d);
+    HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 20, HaloMode::Copy);
+    DeviceArray<real_t> u(5 * static_cast<std::size_t>(z.nTotalCells()), "u");
+    DeviceArray<real_t> g(15 * static_cast<std::size_t>(z.nTotalCells()), "g");
+    for (int round = 1; round <= 4; ++round) {
+      const auto host5 = owned_only(z, 5, round);
+      const auto host15 = owned_only(z, 15, 10 * round);
+      u.assign(host5.data());
+      g.assign(host15.data());
+      halo.begin({FieldView::interleaved(u.data(), 5), FieldView::interleaved(g.data(), 15)});
+      halo.progress();
+      halo.progress();
+      halo.finish();
+      std::vector<real_t> b5(host5.size()), b15(host15.size());
+      u.copy_to(b5.data());
+      g.copy_to(b15.data());
+      for (idx_t c = 0; c < z.nTotalCells(); ++c) {
+        for (int j = 0; j < 5; ++j)
+          ASSERT_EQ(b5[c * 5 + j], cell_value(z.cellGlobalId[c], j, round)) << "cell " << c;
+        for (int j = 0; j < 15; ++j)
+          ASSERT_EQ(b15[c * 15 + j], cell_value(z.cellGlobalId[c], j, 10 * round)) << "cell " << c;
+      }
+    }
+  }
+  set_active_device(Device::Cpu);
+}
+
 TEST(HaloExchange, InconsistentListsAreRefusedOnEveryRank) {
   const int rank = comm_rank(MPI_COMM_WORLD);
   Zone z = my_zone();

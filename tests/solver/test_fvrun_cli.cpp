@@ -121,3 +121,24 @@ TEST_F(FvrunCli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(fvrun(dir_, "bogus.zones.h5 -c case.ini", err), 1);
   EXPECT_NE(err.find("bogus.zones.h5"), std::string::npos) << err;
 }
+
+TEST_F(FvrunCli, ProfileTableAndCsvWithoutSolution) {
+  std::string err;
+  ASSERT_EQ(fvrun(dir_,
+                  "wedge.zones.h5 -c case.ini --device cpu --iterations 6 --output-dir prof "
+                  "--profile --set monitor.write_solution=false",
+                  err),
+            0)
+      << err;
+  EXPECT_NE(err.find("kernel profile (cpu"), std::string::npos) << err;
+  EXPECT_NE(err.find("% iter"), std::string::npos) << err;
+  EXPECT_NE(err.find("(outside kernels)"), std::string::npos) << err;
+  const std::string csv = read_file(dir_ + "/prof/profile.csv");
+  EXPECT_EQ(csv.rfind("label,calls,total_ms,percent_of_iteration,ns_per_cell_iteration\n", 0), 0u)
+      << csv;
+  EXPECT_NE(csv.find("\ninterior_fluxes,18,"), std::string::npos) << csv; // 3 stages x 6
+  EXPECT_NE(read_file(dir_ + "/prof/history.csv").find("\n6,"), std::string::npos);
+  EXPECT_NE(read_file(dir_ + "/prof/history.csv").find("# profile = true"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/prof/solution.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/prof/restart.h5"));
+}
