@@ -196,6 +196,7 @@ void forall_groups(const char* label, const GroupSchedule& s, F&& f, bool revers
   FV_ASSERT(s.hostOffsets, "forall_groups: no host offsets");
   const idx_t* off = s.hostOffsets;
   if (off[ng] <= off[0]) return;
+  const detail::ProfileScope profile(label); // one kernel for the profiler, however launched
 #if defined(FV_BACKEND_CUDA)
   if (active_device() == Device::Cuda) {
     if (mode != GroupLaunch::PerGroup) {
