@@ -15,12 +15,15 @@
 #   --bump    bump height / channel height (default 0.03: transonic, not choked at M 0.8)
 #   --inprocess  run the same schemes with the in-process program lusgs_bench (built from
 #             tests/lusgs; needs no fvgen/fvprep/fvrun and no files) instead of the file pipeline
+#   --launch-modes R  (in-process) compare the GPU sweep launch modes instead: lusgs_launch =
+#             plain, graph, persistent, hybrid, R timed repetitions each; ms per solve and per
+#             iteration, us per group, and bitwise equality of dU and state with plain
 # Environment: FVRUN_ARGS (extra fvrun arguments), OMP_NUM_THREADS (CPU runs).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-bin="" device=cpu n="" mach=0.8 bump=0.03 orders=6 maxit="" work="" inprocess=0
+bin="" device=cpu n="" mach=0.8 bump=0.03 orders=6 maxit="" work="" inprocess=0 launchmodes=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
@@ -32,7 +35,8 @@ while [[ $# -gt 0 ]]; do
     --maxit) maxit=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --inprocess) inprocess=1; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --launch-modes) launchmodes=$2; inprocess=1; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "lusgs_bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -55,7 +59,7 @@ if [[ $inprocess == 1 ]]; then
   for d in "$bin" "$root/build/tests/lusgs"; do
     [[ -n "$d" && -x "$d/lusgs_bench" ]] && exec "$d/lusgs_bench" --device "$device" --n "$n" \
       --mach "$mach" --bump "$bump" --orders "$orders" --maxit "$maxit" \
-      --csv "$here/results/lusgs_${device}_${cells}.csv"
+      --csv "$here/results/lusgs_${device}_${cells}.csv" --launch-modes "$launchmodes"
   done
   echo "lusgs_bench.sh: lusgs_bench not found (build target lusgs_bench, or use --bin)" >&2
   exit 2

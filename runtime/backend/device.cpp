@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -12,6 +13,7 @@
 #include <omp.h>
 #endif
 #if defined(FV_BACKEND_CUDA)
+#include "common/log.hpp"
 #include "runtime/backend/cuda_check.hpp"
 #endif
 
@@ -55,6 +57,49 @@ cudaStream_t g_stream = nullptr; // legacy default stream unless a capture redir
 } // namespace
 cudaStream_t current_stream() {
   return g_stream;
+}
+
+CooperativeShape cooperative_shape(const void* kernel, int maxBlock, int blocksPerSm) {
+  int dev = 0, coop = 0, sms = 0;
+  FV_CUDA_CHECK(cudaGetDevice(&dev));
+  FV_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+  FV_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  CooperativeShape s;
+  if (!coop || sms <= 0) return s;
+  cudaFuncAttributes attr{};
+  FV_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  const int block = (std::min(maxBlock, attr.maxThreadsPerBlock) / 32) * 32;
+  if (block <= 0) return s;
+  int perSm = 0;
+  FV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, block, 0));
+  perSm = std::min(perSm, blocksPerSm);
+  if (perSm <= 0) return s;
+  s.block = block;
+  s.grid = perSm * sms;
+  return s;
+}
+
+bool launch_cooperative(const void* kernel, CooperativeShape shape, void** args,
+                        const char* label) {
+  const cudaError_t err =
+      cudaLaunchCooperativeKernel(kernel, dim3(static_cast<unsigned>(shape.grid)),
+                                  dim3(static_cast<unsigned>(shape.block)), args, 0, g_stream);
+  if (err == cudaErrorCooperativeLaunchTooLarge) {
+    (void)cudaGetLastError(); // not sticky: clear it and let the caller launch per group
+    static bool warned = false;
+    if (!warned)
+      FV_LOG_WARN("CUDA kernel '" << label << "': a cooperative grid of " << shape.grid << " x "
+                                  << shape.block
+                                  << " threads does not fit the device now; falling back to "
+                                     "one launch per group");
+    warned = true;
+    return false;
+  }
+  FV_VERIFY(err == cudaSuccess, "CUDA kernel '" << label << "' failed to launch cooperatively ("
+                                                << shape.grid << " x " << shape.block
+                                                << " threads): " << cudaGetErrorString(err));
+  check_launch(label);
+  return true;
 }
 void set_current_stream(cudaStream_t s) {
   g_stream = s;

@@ -10,9 +10,15 @@
 #include "common/error.hpp"
 #include "common/types.hpp"
 
+#include <type_traits>
+
 #if defined(FV_HAVE_CUDA) && defined(__CUDACC__)
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #define FV_BACKEND_CUDA 1
+#endif
+#if defined(FV_HAVE_OPENMP)
+#include <omp.h>
 #endif
 
 namespace fv {
@@ -63,6 +69,89 @@ void set_current_stream(cudaStream_t s);
 } // namespace detail
 #endif
 
+/// How fv::forall_groups runs its groups on the CUDA backend (the CPU backend ignores it).
+enum class GroupLaunch {
+  PerGroup,   ///< one fv::forall launch per group (capturable into a CUDA graph)
+  Persistent, ///< one cooperative kernel for all groups, grid.sync() between groups
+  Hybrid,     ///< Persistent, but runs of consecutive groups of at most one block's size are
+              ///< swept by block 0 alone with __syncthreads() between them (grid.sync() only
+              ///< around the groups that need the whole grid)
+};
+
+/// Consecutive groups of a loop's index space for fv::forall_groups: group g holds the indices
+/// [offsets[g], offsets[g+1]), g < nGroups. A non-owning view: the same nGroups + 1 offsets on
+/// the host (planning, CPU backend, per-group launches) and on the active device (persistent
+/// kernels read them there). The owner builds both once and keeps them alive while in use.
+struct GroupSchedule {
+  idx_t nGroups = 0;
+  const idx_t* hostOffsets = nullptr;   ///< host memory, nGroups + 1 non-decreasing values
+  const idx_t* deviceOffsets = nullptr; ///< the same values in device memory of the backend
+};
+
+#if defined(FV_BACKEND_CUDA)
+namespace detail {
+/// Launch shape of a cooperative kernel: grid 0 means "cannot launch cooperatively".
+struct CooperativeShape {
+  int grid = 0;
+  int block = 0;
+};
+/// Shape for `kernel`: blocks of min(maxBlock, the kernel's limit) threads (a multiple of 32),
+/// min(blocksPerSm, resident blocks per SM) blocks on every SM; grid 0 when the device has no
+/// cooperative launch or the kernel fits no block on an SM. Every CUDA call is checked.
+CooperativeShape cooperative_shape(const void* kernel, int maxBlock, int blocksPerSm);
+/// Launches `kernel` cooperatively on the current stream. Returns false (once warning) when the
+/// grid does not fit the device now (cudaErrorCooperativeLaunchTooLarge, e.g. under MPS): the
+/// caller falls back to per-group launches. Other failures throw fv::Error naming `label`.
+bool launch_cooperative(const void* kernel, CooperativeShape shape, void** args, const char* label);
+
+/// The persistent sweep of fv::forall_groups. Threads are numbered warp-major across blocks
+/// (consecutive warps of the grid sit in different blocks, hence on different SMs), so that a
+/// small group spreads over many SMs instead of filling block 0.
+///
+/// Memory visibility: group g+1 reads values written by group g (LU-SGS: dU of lower/upper
+/// neighbours). grid.sync() is a grid-wide barrier with the memory ordering of
+/// __threadfence(): every global write of any thread before it is visible to every thread of
+/// the grid after it. In a run of small groups only block 0 works and __syncthreads() orders
+/// its global writes for the whole block; the grid.sync() that ends the run publishes them to
+/// the other blocks before the next grid-wide group. Kernel completion orders the last group
+/// before anything later on the stream.
+/// MaxThreads: the __launch_bounds__ (1024 for the hybrid mode: the compiler keeps registers
+/// within 64 per thread, spilling if it must, so that one block of 1024 threads fits an SM
+/// and single-block runs take groups of up to 1024 indices).
+template <int MaxThreads, class F>
+__global__ void __launch_bounds__(MaxThreads)
+    forall_groups_kernel(const idx_t* off, idx_t nGroups, int reverse, int smallRuns, F f) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const idx_t lane = static_cast<idx_t>(threadIdx.x % 32u);
+  const idx_t warp = static_cast<idx_t>(threadIdx.x / 32u);
+  const idx_t first =
+      (warp * static_cast<idx_t>(gridDim.x) + static_cast<idx_t>(blockIdx.x)) * 32 + lane;
+  const idx_t stride = static_cast<idx_t>(gridDim.x * blockDim.x);
+  const idx_t small = smallRuns ? static_cast<idx_t>(blockDim.x) : 0;
+  bool pending = false; // block 0 swept small groups since the last grid.sync()
+  for (idx_t k = 0; k < nGroups; ++k) {
+    const idx_t g = reverse ? nGroups - 1 - k : k;
+    const idx_t b = off[g], e = off[g + 1];
+    if (e <= b) continue;
+    if (e - b <= small) {
+      if (blockIdx.x == 0) {
+        const idx_t i = b + static_cast<idx_t>(threadIdx.x);
+        if (i < e) f(i);
+        __syncthreads();
+      }
+      pending = true;
+      continue;
+    }
+    if (pending) grid.sync();
+    pending = false;
+    for (idx_t i = b + first; i < e; i += stride)
+      f(i);
+    if (k + 1 < nGroups) grid.sync();
+  }
+}
+} // namespace detail
+#endif
+
 /// Loops shorter than this run on one thread on the CPU backend: for small zones the cost of
 /// waking the OpenMP team (and, on an oversubscribed machine, of its barrier) dominates.
 inline constexpr idx_t kOpenMPMinLoop = 16384;
@@ -88,6 +177,107 @@ void forall(const char* label, idx_t n, F&& f) {
 #endif
   for (idx_t i = 0; i < n; ++i)
     f(i);
+}
+
+/// Runs f(i) for every index of group 0 of `s`, then of group 1, ... (reverse: from the last
+/// group down to group 0), every write of a group visible to the following groups; indices of
+/// one group run in parallel, so f must not make two indices of one group depend on each
+/// other. f as for fv::forall. `mode` selects the CUDA launch strategy (see GroupLaunch;
+/// without cooperative launch support it falls back to PerGroup). On the CPU backend one
+/// OpenMP parallel region covers all groups: groups of at least kOpenMPMinLoop indices are
+/// shared by the team (omp for, implicit barrier), runs of smaller groups are done by one
+/// thread (omp single) - the same per-index work in the same group order as a loop of
+/// fv::forall calls, hence bitwise the same results.
+template <class F>
+void forall_groups(const char* label, const GroupSchedule& s, F&& f, bool reverse = false,
+                   GroupLaunch mode = GroupLaunch::PerGroup) {
+  const idx_t ng = s.nGroups;
+  if (ng <= 0) return;
+  FV_ASSERT(s.hostOffsets, "forall_groups: no host offsets");
+  const idx_t* off = s.hostOffsets;
+  if (off[ng] <= off[0]) return;
+  const detail::ProfileScope profile(label); // one kernel for the profiler, however launched
+#if defined(FV_BACKEND_CUDA)
+  if (active_device() == Device::Cuda) {
+    if (mode != GroupLaunch::PerGroup) {
+      using Fn = std::decay_t<F>;
+      const void* grid = reinterpret_cast<const void*>(&detail::forall_groups_kernel<256, Fn>);
+      const void* block = reinterpret_cast<const void*>(&detail::forall_groups_kernel<1024, Fn>);
+      // shapes depend on the kernel (registers) and the device only: computed once per functor
+      // type (one device per process). [0] few blocks: 256 threads, at most 2 blocks per SM
+      // (a grid.sync() costs about one atomic per block, and small groups need few threads);
+      // [1] hybrid: one block of up to 1024 threads per SM, so that groups of up to 1024
+      // indices fit one block; [2] full occupancy, for schedules whose average group fills
+      // more than [0] (colours).
+      static const detail::CooperativeShape shape[3] = {detail::cooperative_shape(grid, 256, 2),
+                                                        detail::cooperative_shape(block, 1024, 1),
+                                                        detail::cooperative_shape(grid, 256, 64)};
+      int pick = mode == GroupLaunch::Hybrid ? 1 : 0;
+      if (pick == 0 && (static_cast<long long>(off[ng]) - off[0]) / ng >
+                           static_cast<long long>(shape[0].grid) * shape[0].block)
+        pick = 2;
+      FV_VERIFY(s.deviceOffsets, "forall_groups '" << label << "': no device offsets");
+      if (shape[pick].grid > 0) {
+        const idx_t* doff = s.deviceOffsets;
+        idx_t n = ng;
+        int rev = reverse ? 1 : 0, small = pick == 1 ? 1 : 0;
+        Fn fn = f;
+        void* args[] = {&doff, &n, &rev, &small, &fn};
+        if (detail::launch_cooperative(pick == 1 ? block : grid, shape[pick], args, label)) return;
+      }
+    }
+    for (idx_t k = 0; k < ng; ++k) {
+      const idx_t g = reverse ? ng - 1 - k : k;
+      const idx_t b = off[g];
+      forall(label, off[g + 1] - b, [=] FV_HOST_DEVICE(idx_t i) { f(b + i); });
+    }
+    return;
+  }
+#endif
+  (void)label;
+  (void)mode;
+  // serial sweep of groups [k0, k1) in sweep order
+  auto serial = [&](idx_t k0, idx_t k1) {
+    for (idx_t k = k0; k < k1; ++k) {
+      const idx_t g = reverse ? ng - 1 - k : k;
+      for (idx_t i = off[g]; i < off[g + 1]; ++i)
+        f(i);
+    }
+  };
+  auto size = [&](idx_t k) {
+    const idx_t g = reverse ? ng - 1 - k : k;
+    return off[g + 1] - off[g];
+  };
+#if defined(FV_HAVE_OPENMP)
+  bool anyLarge = false;
+  for (idx_t k = 0; k < ng && !anyLarge; ++k)
+    anyLarge = size(k) >= kOpenMPMinLoop;
+  if (anyLarge && omp_get_max_threads() > 1) {
+#pragma omp parallel
+    {
+      idx_t k = 0;
+      while (k < ng) {
+        if (size(k) >= kOpenMPMinLoop) {
+          const idx_t g = reverse ? ng - 1 - k : k;
+          const idx_t b = off[g], e = off[g + 1];
+#pragma omp for schedule(static)
+          for (idx_t i = b; i < e; ++i)
+            f(i);
+          ++k;
+        } else { // a run of small groups on one thread; the barrier of single ends it
+          idx_t k1 = k + 1;
+          while (k1 < ng && size(k1) < kOpenMPMinLoop)
+            ++k1;
+#pragma omp single
+          serial(k, k1);
+          k = k1;
+        }
+      }
+    }
+    return;
+  }
+#endif
+  serial(0, ng);
 }
 
 } // namespace fv

@@ -58,8 +58,10 @@ const std::vector<CaseKey>& case_keys() {
       {"time", "lusgs_sweeps", "1", "lusgs: symmetric Gauss-Seidel sweeps per iteration"},
       {"time", "lusgs_omega", "1",
        "lusgs: over-relaxation omega >= 1 of the spectral radius (diagonal and off-diagonal)"},
-      {"time", "lusgs_launch", "graph",
-       "lusgs on the GPU: graph (sweep launches captured once in a CUDA graph and replayed) | "
+      {"time", "lusgs_launch", "persistent",
+       "lusgs on the GPU: persistent (one cooperative kernel per sweep, grid-wide barrier "
+       "between groups) | hybrid (persistent; runs of groups that fit one block swept by one "
+       "block) | graph (one launch per group, captured once in a CUDA graph and replayed) | "
        "plain (one launch per group each time)"},
       {"initial", "type", "freestream", "initial state: freestream | split (two states)"},
       {"initial", "axis", "x", "split: normal axis of the split plane, x | y | z"},
@@ -385,7 +387,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.lusgsOmega = r.number("lusgs_omega", 1.0);
     FV_VERIFY_USAGE(c.lusgsOmega >= 1.0, r.ctx("lusgs_omega") << "lusgs_omega must be >= 1 (got "
                                                               << c.lusgsOmega << ")");
-    c.lusgsGraph = r.choice("lusgs_launch", "graph", {"graph", "plain"}) == 0;
+    c.lusgsLaunch = static_cast<LusgsLaunch>(
+        r.choice("lusgs_launch", "persistent", {"persistent", "hybrid", "graph", "plain"}));
   }
   {
     SectionReader r(ini, "initial", dump);

@@ -20,6 +20,11 @@ enum class LimiterKind { Venkat, Barth, None };
 enum class TimeScheme { Rk2, SspRk3, Rk4, Lusgs };
 /// Sweep ordering of the implicit LU-SGS scheme (runtime/solver/lusgs.hpp).
 enum class LusgsOrdering { Hyperplane, Colour, Natural };
+/// How the LU-SGS sweeps launch their groups on the GPU (key [time] lusgs_launch; the CPU
+/// backend runs every mode the same way): one cooperative kernel per sweep with grid.sync()
+/// between groups, the same plus single-block runs of small groups, per-group launches
+/// captured once in a CUDA graph, or plain per-group launches.
+enum class LusgsLaunch { Persistent, Hybrid, Graph, Plain };
 enum class InitialKind { Freestream, Split };
 enum class NodeWeights { LinearExact, InverseDistance };
 
@@ -74,7 +79,7 @@ struct CaseConfig {
   LusgsOrdering lusgsOrdering = LusgsOrdering::Hyperplane;
   int lusgsSweeps = 1;     ///< symmetric (forward + backward) sweeps per iteration
   real_t lusgsOmega = 1.0; ///< over-relaxation of the spectral radius in D and the off-diagonals
-  bool lusgsGraph = true;  ///< GPU: replay the sweep launches as a CUDA graph (else plain)
+  LusgsLaunch lusgsLaunch = LusgsLaunch::Persistent; ///< GPU launch strategy of the sweeps
   // [initial]
   InitialKind initial = InitialKind::Freestream;
   int splitAxis = 0;

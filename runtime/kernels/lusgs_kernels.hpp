@@ -15,6 +15,7 @@
 /// Gauss-Seidel on (D + L + U) dU = -R with half the neighbour work per sweep. Within one
 /// group of a colouring or of hyperplanes no two cells are neighbours, so a group runs in
 /// parallel.
+#include "runtime/backend/forall.hpp"
 #include "runtime/kernels/zone_view.hpp"
 
 namespace fv::kernels {
@@ -50,6 +51,13 @@ void lusgs_diagonal(const ZoneView& z, real_t omega, const real_t* dt, real_t dt
 /// forward (recompute L) or backward (recompute U) sweep step.
 void lusgs_sweep_group(const ZoneView& z, const LusgsFields& f, bool forward, const idx_t* cells,
                        idx_t n);
+
+/// The whole forward (groups 0, 1, ...) or backward (last group first) sweep over the groups of
+/// `s`: group g is cells[s.offsets[g] .. s.offsets[g+1]), no two cells of a group neighbours.
+/// One fv::forall_groups; `mode` picks the GPU launch strategy. Bitwise the same dU as calling
+/// lusgs_sweep_group for every group in turn.
+void lusgs_sweep_groups(const ZoneView& z, const LusgsFields& f, bool forward, const idx_t* cells,
+                        const GroupSchedule& s, GroupLaunch mode);
 
 /// The whole forward or backward sweep in natural cell order on one thread (the sequential
 /// reference; rank must be the identity on owned cells).

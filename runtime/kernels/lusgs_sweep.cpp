@@ -93,6 +93,20 @@ void lusgs_sweep_group(const ZoneView& z, const LusgsFields& f, bool forward, co
            [=] FV_HOST_DEVICE(idx_t i) { sweep_cell(v, fl, false, cells[i]); });
 }
 
+void lusgs_sweep_groups(const ZoneView& z, const LusgsFields& f, bool forward, const idx_t* cells,
+                        const GroupSchedule& s, GroupLaunch mode) {
+  const ZoneView v = z;
+  const LusgsFields fl = f;
+  if (forward)
+    forall_groups(
+        "lusgs_forward_sweep", s,
+        [=] FV_HOST_DEVICE(idx_t i) { sweep_cell(v, fl, true, cells[i]); }, false, mode);
+  else
+    forall_groups(
+        "lusgs_backward_sweep", s,
+        [=] FV_HOST_DEVICE(idx_t i) { sweep_cell(v, fl, false, cells[i]); }, true, mode);
+}
+
 void lusgs_sweep_sequential(const ZoneView& z, const LusgsFields& f, bool forward) {
   const ZoneView v = z;
   const LusgsFields fl = f;

@@ -12,7 +12,7 @@ LusgsSettings lusgs_settings(const CaseConfig& cfg) {
   s.ordering = cfg.lusgsOrdering;
   s.sweeps = cfg.lusgsSweeps;
   s.omega = cfg.lusgsOmega;
-  s.graph = cfg.lusgsGraph;
+  s.launch = cfg.lusgsLaunch;
   s.gamma = cfg.gamma;
   return s;
 }
@@ -25,6 +25,20 @@ const char* to_string(LusgsOrdering o) {
     return "colour";
   case LusgsOrdering::Natural:
     return "natural";
+  }
+  return "?";
+}
+
+const char* to_string(LusgsLaunch m) {
+  switch (m) {
+  case LusgsLaunch::Persistent:
+    return "persistent";
+  case LusgsLaunch::Hybrid:
+    return "hybrid";
+  case LusgsLaunch::Graph:
+    return "graph";
+  case LusgsLaunch::Plain:
+    return "plain";
   }
   return "?";
 }
@@ -62,10 +76,11 @@ std::vector<idx_t> group_ranks(const Zone& z, const Csr& g, const char* what) {
 LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSettings& s,
                          const Csr* groups)
     : zone_(zone), view_(view), s_(s),
-      forward_("lusgs forward sweep",
-               s.graph ? KernelSequence::Mode::Graph : KernelSequence::Mode::Plain),
-      backward_("lusgs backward sweep",
-                s.graph ? KernelSequence::Mode::Graph : KernelSequence::Mode::Plain) {
+      forward_("lusgs forward sweep", s.launch == LusgsLaunch::Graph ? KernelSequence::Mode::Graph
+                                                                     : KernelSequence::Mode::Plain),
+      backward_("lusgs backward sweep", s.launch == LusgsLaunch::Graph
+                                            ? KernelSequence::Mode::Graph
+                                            : KernelSequence::Mode::Plain) {
   FV_VERIFY_USAGE(s_.sweeps >= 1, "lusgs_sweeps must be >= 1 (got " << s_.sweeps << ")");
   FV_VERIFY_USAGE(s_.omega >= 1.0, "lusgs_omega must be >= 1 (got " << s_.omega << ")");
   const idx_t n = zone.nCells, nt = zone.nTotalCells();
@@ -88,6 +103,7 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
     rank = group_ranks(zone, g, what);
     nGroups_ = g.rows();
     groupOffsets_.assign(g.offsets().data(), g.offsets().data() + g.offsets().size());
+    groupOffsetsDevice_ = DeviceArray<idx_t>(g.offsets(), "lusgs group offsets");
     groupCells_ = DeviceArray<idx_t>(g.indices(), "lusgs group cells");
     if (s_.ordering == LusgsOrdering::Natural) {
       // given groups with the natural ordering: must be the identity order
@@ -115,11 +131,27 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
   FV_LOG_INFO("  LU-SGS: " << to_string(s_.ordering) << " ordering, " << nGroups_ << " groups of "
                            << (nGroups_ ? n / nGroups_ : 0) << " cells on average (largest "
                            << largest << "), " << s_.sweeps << " sweep(s), omega " << s_.omega
-                           << ", "
-                           << (forward_.uses_graph() ? "CUDA graph replay" : "plain launches"));
+                           << ", " << launch_description());
 }
 
 LusgsSolver::~LusgsSolver() = default;
+
+std::string LusgsSolver::launch_description() const {
+  if (groupOffsets_.empty()) return "sequential sweep";
+  if (active_device() != Device::Cuda)
+    return "one OpenMP region per sweep (groups below the OpenMP threshold on one thread)";
+  switch (s_.launch) {
+  case LusgsLaunch::Persistent:
+    return "persistent cooperative kernel per sweep (grid.sync between groups)";
+  case LusgsLaunch::Hybrid:
+    return "persistent cooperative kernel per sweep, small groups by one block";
+  case LusgsLaunch::Graph:
+    return "one launch per group, replayed as a CUDA graph";
+  case LusgsLaunch::Plain:
+    return "one launch per group";
+  }
+  return "?";
+}
 
 void LusgsSolver::sweep(bool forward) {
   const ZoneView& z = view_;
@@ -129,16 +161,15 @@ void LusgsSolver::sweep(bool forward) {
     return;
   }
   const idx_t* cells = groupCells_.data();
-  const std::vector<idx_t>& off = groupOffsets_;
-  auto record = [&, forward] {
-    if (forward)
-      for (idx_t g = 0; g < nGroups_; ++g)
-        kernels::lusgs_sweep_group(z, f, true, cells + off[g], off[g + 1] - off[g]);
-    else
-      for (idx_t g = nGroups_ - 1; g >= 0; --g)
-        kernels::lusgs_sweep_group(z, f, false, cells + off[g], off[g + 1] - off[g]);
-  };
-  (forward ? forward_ : backward_).run(record);
+  const GroupSchedule sched{nGroups_, groupOffsets_.data(), groupOffsetsDevice_.data()};
+  GroupLaunch mode = GroupLaunch::PerGroup;
+  if (s_.launch == LusgsLaunch::Persistent) mode = GroupLaunch::Persistent;
+  if (s_.launch == LusgsLaunch::Hybrid) mode = GroupLaunch::Hybrid;
+  // graph: the per-group launches of the whole sweep are captured once and replayed; the
+  // persistent modes are a single launch per sweep already (run() just calls record)
+  (forward ? forward_ : backward_).run([&, forward] {
+    kernels::lusgs_sweep_groups(z, f, forward, cells, sched, mode);
+  });
 }
 
 void LusgsSolver::solve(const real_t* W, const real_t* R, const real_t* dt, real_t dtGlobal,

@@ -14,8 +14,11 @@
 ///   colour      groups of zone.cellColours (fewer, larger groups: more parallel, but a cell's
 ///               "lower" neighbours are those of lower colour, a weaker implicit coupling);
 ///   natural     cell order on one thread, the sequential reference (CPU only).
-/// All cells of a group are updated in one fv::forall launch; the launch sequence of each sweep
-/// direction is replayed as a CUDA graph on the GPU (lusgs_launch = graph).
+/// Each sweep direction is one fv::forall_groups over the groups (cells of a group in parallel,
+/// groups in order). On the GPU (lusgs_launch): persistent = one cooperative kernel per sweep
+/// with a grid-wide barrier between groups (default), hybrid = the same with runs of small
+/// groups swept by one block, graph = one launch per group captured once in a CUDA graph and
+/// replayed, plain = one launch per group each time. All modes give bitwise the same dU.
 /// Across zones the scheme is block Jacobi: halo cells are never lower neighbours and their dU
 /// is zero unless the CellExchange hook, called between the forward and the backward sweep,
 /// fills it (then the backward sweep also sees the neighbour zones' forward-sweep update).
@@ -30,6 +33,7 @@
 #include "runtime/solver/euler_solver.hpp"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace fv {
@@ -39,13 +43,15 @@ struct LusgsSettings {
   LusgsOrdering ordering = LusgsOrdering::Hyperplane;
   int sweeps = 1;
   real_t omega = 1.0;
-  bool graph = true; ///< replay sweep launches as a CUDA graph (GPU only)
+  LusgsLaunch launch = LusgsLaunch::Persistent; ///< GPU launch strategy of the sweeps
   real_t gamma = 1.4;
 };
 LusgsSettings lusgs_settings(const CaseConfig& cfg);
 
 /// Name of an ordering as in case files ("hyperplane", "colour", "natural").
 const char* to_string(LusgsOrdering o);
+/// Name of a launch mode as in case files ("persistent", "hybrid", "graph", "plain").
+const char* to_string(LusgsLaunch m);
 
 class LusgsSolver {
  public:
@@ -73,6 +79,8 @@ class LusgsSolver {
   /// Number of sweep groups (1 per cell for natural).
   idx_t group_count() const { return nGroups_; }
   const LusgsSettings& settings() const { return s_; }
+  /// How the sweeps run on the active device, for logs and benchmarks.
+  std::string launch_description() const;
   /// Times the forward sweep was captured into a CUDA graph (0 on the CPU).
   int graph_captures() const { return forward_.captures(); }
 
@@ -83,7 +91,8 @@ class LusgsSolver {
   const ZoneView& view_;
   LusgsSettings s_;
   idx_t nGroups_ = 0;
-  std::vector<idx_t> groupOffsets_; ///< host: group g = groupCells[off[g], off[g+1])
+  std::vector<idx_t> groupOffsets_;       ///< host: group g = groupCells[off[g], off[g+1])
+  DeviceArray<idx_t> groupOffsetsDevice_; ///< the same offsets on the device (persistent sweeps)
   DeviceArray<idx_t> groupCells_, rank_;
   DeviceArray<real_t> lambda_, D_, dU_, lower_, upper_;
   kernels::LusgsFields fields_;

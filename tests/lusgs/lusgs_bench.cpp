@@ -5,11 +5,21 @@
 // convergence and time per iteration (cf. Figure 14 of the hyperplane LU-SGS paper); --csv
 // writes the table. --compare-cpu K runs K LU-SGS iterations on the active device and on the
 // CPU and prints the largest relative difference of the states (GPU-vs-CPU check).
+// --launch-modes R compares the GPU launch modes of the sweeps (lusgs_launch = plain, graph,
+// persistent, hybrid) instead: for hyperplanes and colours, ms per LusgsSolver::solve (the
+// sweeps alone) and per full LU-SGS iteration, us per group, and whether dU and the state after
+// R iterations are bitwise identical to plain launches; SSP-RK3 per iteration for scale; and
+// "empty us/group": the same group schedule swept with a trivial body (x[i] += 1), i.e. the
+// launch/barrier cost per group alone.
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "common/main.hpp"
+#include "runtime/backend/memory.hpp"
 #include "runtime/backend/select.hpp"
+#include "runtime/bench/group_sweep_overhead.hpp"
 #include "runtime/config/case_config.hpp"
+#include "runtime/kernels/kernels.hpp"
+#include "runtime/solver/device_zone.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/lusgs.hpp"
 #include "runtime/solver/run_loop.hpp"
@@ -26,6 +36,8 @@
 
 namespace {
 
+using fv::idx_t;
+
 std::string case_text(double mach, const std::string& timeKeys, int maxit, double orders,
                       const std::string& device) {
   std::ostringstream s;
@@ -39,6 +51,119 @@ std::string case_text(double mach, const std::string& timeKeys, int maxit, doubl
   return s.str();
 }
 
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// --launch-modes: every lusgs_launch mode on the same inputs (see the file comment).
+void launch_modes(const fv::testing::TestZone& tz, double mach, const std::string& ramp, int reps) {
+  const fv::Zone& zone = tz.zone;
+  const idx_t nt = zone.nTotalCells();
+  const char* modes[] = {"plain", "graph", "persistent", "hybrid"};
+  // SSP-RK3 for scale
+  {
+    const fv::CaseConfig cfg = fv::resolve_case(
+        fv::IniFile::parse(case_text(mach, "integrator = ssprk3\ncfl = 1.5\n", reps, 0, "auto"),
+                           "bench"),
+        tz.patches);
+    fv::EulerSolver s(zone, cfg);
+    s.initialise();
+    s.step();
+    fv::backend::synchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i)
+      s.step();
+    fv::backend::synchronize();
+    std::printf("ssprk3: %.3f ms per iteration\n", 1e3 * seconds_since(t0) / reps);
+  }
+  std::printf("%-11s %-11s %8s %12s %10s %16s %12s %10s %14s\n", "ordering", "launch", "groups",
+              "ms/solve", "us/group", "empty us/group", "ms/iteration", "dU==plain",
+              "state==plain");
+  for (const char* ordering : {"hyperplane", "colour"}) {
+    const std::string keys = ramp + "lusgs_ordering = " + ordering + "\n";
+    // inputs of one solve: free stream with a smooth perturbation, its residual and local dt
+    const fv::CaseConfig cfg = fv::resolve_case(
+        fv::IniFile::parse(case_text(mach, keys, reps, 0, "auto"), "bench"), tz.patches);
+    fv::EulerSolver e(zone, cfg);
+    e.initialise();
+    std::vector<double> U = e.conservative();
+    for (idx_t c = 0; c < nt; ++c) {
+      const double* x = &zone.cellCentroid[3 * static_cast<std::size_t>(c)];
+      const double f = 1.0 + 0.05 * std::sin(3.0 * x[0]) * std::cos(4.0 * x[1] + x[2]);
+      U[c] *= f;
+      U[4 * static_cast<std::size_t>(nt) + c] *= f * f;
+    }
+    e.set_conservative(U);
+    const fv::DeviceZone dz(zone);
+    const fv::DeviceArray<double> W(e.primitive(), "W"), R(e.residual(), "R");
+    fv::DeviceArray<double> dt(static_cast<std::size_t>(nt), "dt");
+    fv::kernels::local_time_step(dz.view(), cfg.gamma, 50.0, W.data(), dt.data());
+    std::vector<double> dUplain, Uplain;
+    const fv::Csr& groupCsr =
+        std::string(ordering) == "colour" ? zone.cellColours : zone.hyperplanes;
+    const std::vector<idx_t> hostOff(groupCsr.offsets().data(),
+                                     groupCsr.offsets().data() + groupCsr.offsets().size());
+    const fv::DeviceArray<idx_t> devOff(hostOff, "group offsets");
+    fv::DeviceArray<double> scratch(static_cast<std::size_t>(zone.nCells), "scratch");
+    const fv::GroupSchedule sched{groupCsr.rows(), hostOff.data(), devOff.data()};
+    for (const char* mode : modes) {
+      fv::LusgsSettings st = fv::lusgs_settings(cfg);
+      for (fv::LusgsLaunch l : {fv::LusgsLaunch::Persistent, fv::LusgsLaunch::Hybrid,
+                                fv::LusgsLaunch::Graph, fv::LusgsLaunch::Plain})
+        if (std::string(fv::to_string(l)) == mode) st.launch = l;
+      double msSolve = 0, msIter = 0;
+      idx_t groups = 0;
+      std::vector<double> dU, Uend;
+      {
+        fv::LusgsSolver l(zone, dz.view(), st);
+        groups = l.group_count();
+        for (int i = 0; i < 2; ++i) // warm-up (graph capture, cooperative shapes)
+          l.solve(W.data(), R.data(), dt.data(), -1.0);
+        fv::backend::synchronize();
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < reps; ++i)
+          l.solve(W.data(), R.data(), dt.data(), -1.0);
+        fv::backend::synchronize();
+        msSolve = 1e3 * seconds_since(t0) / reps;
+        dU = l.delta().to_host();
+      }
+      {
+        const fv::CaseConfig c2 = fv::resolve_case(
+            fv::IniFile::parse(
+                case_text(mach, keys + "lusgs_launch = " + mode + "\n", reps, 0, "auto"), "bench"),
+            tz.patches);
+        fv::EulerSolver s(zone, c2);
+        s.initialise();
+        s.step(); // warm-up
+        fv::backend::synchronize();
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < reps; ++i)
+          s.step();
+        fv::backend::synchronize();
+        msIter = 1e3 * seconds_since(t0) / reps;
+        Uend = s.conservative();
+      }
+      if (std::string(mode) == "plain") {
+        dUplain = dU;
+        Uplain = Uend;
+      }
+      const double perGroup = 1e3 * msSolve / (2.0 * st.sweeps * std::max<idx_t>(groups, 1));
+      fv::GroupLaunch gl = fv::GroupLaunch::PerGroup;
+      if (st.launch == fv::LusgsLaunch::Persistent) gl = fv::GroupLaunch::Persistent;
+      if (st.launch == fv::LusgsLaunch::Hybrid) gl = fv::GroupLaunch::Hybrid;
+      const double emptyPerGroup =
+          1e3 *
+          fv::bench::group_sweep_ms(sched, gl, st.launch == fv::LusgsLaunch::Graph, scratch.data(),
+                                    reps) /
+          std::max<idx_t>(groups, 1);
+      std::printf("%-11s %-11s %8d %12.3f %10.2f %16.2f %12.3f %10s %14s\n", ordering, mode, groups,
+                  msSolve, perGroup, emptyPerGroup, msIter, dU == dUplain ? "yes" : "NO",
+                  Uend == Uplain ? "yes" : "NO");
+      std::fflush(stdout);
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -46,7 +171,7 @@ int main(int argc, char** argv) {
     CLI::App app{"lusgs_bench: RK vs LU-SGS (colour, hyperplane) on a generated channel bump"};
     std::string n = "96,32,1", device = "cpu", csv, only;
     double mach = 0.8, bump = 0.03, orders = 6, cflMax = 200;
-    int maxit = 20000, sweeps = 2, compare = 0;
+    int maxit = 20000, sweeps = 2, compare = 0, launchReps = 0;
     app.add_option("--n", n, "block cells ni,nj,nk of the channel (hexahedra)");
     app.add_option("--mach", mach, "free-stream Mach number");
     app.add_option("--bump", bump, "bump height / channel height");
@@ -58,6 +183,8 @@ int main(int argc, char** argv) {
     app.add_option("--only", only, "comma-separated subset: rk3,colour,hyperplane,plain");
     app.add_option("--csv", csv, "write the table as CSV to this file");
     app.add_option("--compare-cpu", compare, "run K LU-SGS iterations on device and CPU, compare");
+    app.add_option("--launch-modes", launchReps,
+                   "compare lusgs_launch modes over R timed repetitions (and nothing else)");
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -88,6 +215,10 @@ int main(int argc, char** argv) {
                   "lusgs_sweeps = %d\n",
                   cflMax, sweeps);
 
+    if (launchReps > 0) {
+      launch_modes(tz, mach, ramp, launchReps);
+      return 0;
+    }
     if (compare > 0) {
       const std::string keys = std::string(ramp) + "lusgs_ordering = hyperplane\n";
       auto run_on = [&](fv::Device d) {

@@ -34,9 +34,9 @@ TEST(LusgsConfig, DefaultsAndResolvedText) {
   EXPECT_EQ(c.lusgsOrdering, fv::LusgsOrdering::Hyperplane);
   EXPECT_EQ(c.lusgsSweeps, 1);
   EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.0);
-  EXPECT_TRUE(c.lusgsGraph);
+  EXPECT_EQ(c.lusgsLaunch, fv::LusgsLaunch::Persistent);
   EXPECT_NE(c.resolvedIni.find("lusgs_ordering = hyperplane"), std::string::npos);
-  EXPECT_NE(c.resolvedIni.find("lusgs_launch = graph"), std::string::npos);
+  EXPECT_NE(c.resolvedIni.find("lusgs_launch = persistent"), std::string::npos);
   const fv::LusgsSettings s = fv::lusgs_settings(c);
   EXPECT_EQ(s.ordering, fv::LusgsOrdering::Hyperplane);
   EXPECT_STREQ(fv::to_string(s.ordering), "hyperplane");
@@ -48,7 +48,11 @@ TEST(LusgsConfig, ParsesEveryKey) {
   EXPECT_EQ(c.lusgsOrdering, fv::LusgsOrdering::Colour);
   EXPECT_EQ(c.lusgsSweeps, 3);
   EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.5);
-  EXPECT_FALSE(c.lusgsGraph);
+  EXPECT_EQ(c.lusgsLaunch, fv::LusgsLaunch::Plain);
+  for (const char* m : {"persistent", "hybrid", "graph", "plain"}) {
+    const fv::CaseConfig cm = resolve(std::string("lusgs_launch = ") + m);
+    EXPECT_STREQ(fv::to_string(fv::lusgs_settings(cm).launch), m);
+  }
   EXPECT_EQ(resolve("lusgs_ordering = natural").lusgsOrdering, fv::LusgsOrdering::Natural);
 }
 
@@ -56,6 +60,7 @@ TEST(LusgsConfig, UsageErrorsNameTheKey) {
   EXPECT_NE(usage_error("lusgs_ordering = diagonal").find("lusgs_ordering"), std::string::npos);
   EXPECT_NE(usage_error("lusgs_sweeps = 0").find("lusgs_sweeps"), std::string::npos);
   EXPECT_NE(usage_error("lusgs_omega = 0.5").find("lusgs_omega must be >= 1"), std::string::npos);
-  EXPECT_NE(usage_error("lusgs_launch = fast").find("valid: graph, plain"), std::string::npos);
+  EXPECT_NE(usage_error("lusgs_launch = fast").find("valid: persistent, hybrid, graph, plain"),
+            std::string::npos);
   EXPECT_NE(usage_error("integrator = lu-sgs").find("lusgs"), std::string::npos);
 }

@@ -4,7 +4,9 @@
 //  - a colouring with one cell per colour in cell order is the natural order again;
 //  - a real colouring gives a different single sweep, but many sweeps of every ordering
 //    converge to the same solution of (D + L + U) dU = -R, which does not depend on ordering;
-//  - invalid groupings are rejected.
+//  - invalid groupings are rejected;
+//  - every lusgs_launch mode (one fv::forall_groups per sweep) gives bitwise the dU of the
+//    former one-launch-per-group loop (kernels::lusgs_sweep_group for each group in turn).
 #include "runtime/backend/memory.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/kernels/kernels.hpp"
@@ -16,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -98,8 +101,10 @@ struct SweepInputs {
   }
 
   std::vector<real_t> solve(fv::LusgsOrdering ord, int sweeps, const fv::Csr* groups = nullptr,
-                            idx_t* nGroups = nullptr, const fv::CellExchange& ex = {}) {
+                            idx_t* nGroups = nullptr, const fv::CellExchange& ex = {},
+                            fv::LusgsLaunch launch = fv::LusgsLaunch::Persistent) {
     fv::LusgsSettings s = fv::lusgs_settings(cfg);
+    s.launch = launch;
     s.ordering = ord;
     s.sweeps = sweeps;
     fv::LusgsSolver l(tz.zone, dz->view(), s, groups);
@@ -228,4 +233,59 @@ TEST(LusgsZones, BlockJacobiAcrossZones) {
       change = std::max(change, std::fabs(coupled[k * nt + c] - jacobi[k * nt + c]));
     }
   EXPECT_GT(change, 0.0); // the backward sweep saw the exchanged halo dU
+}
+
+// One symmetric sweep of every launch mode against the sweep launched group by group through
+// the public kernels (what LusgsSolver did before fv::forall_groups): bitwise equal. The mesh
+// is large enough that the largest cell colours exceed kOpenMPMinLoop, so the OpenMP team path
+// of forall_groups is taken next to its single-thread runs of small groups.
+TEST(LusgsLaunch, EveryModeEqualsOneLaunchPerGroup) {
+  SweepInputs in(fv::GenCells::Hex, {48, 24, 32});
+  const fv::Zone& z = in.tz.zone;
+  const idx_t n = z.nCells, nt = z.nTotalCells();
+  for (fv::LusgsOrdering ord : {fv::LusgsOrdering::Hyperplane, fv::LusgsOrdering::Colour}) {
+    const fv::Csr& g = ord == fv::LusgsOrdering::Colour ? z.cellColours : z.hyperplanes;
+    std::vector<idx_t> rank(static_cast<std::size_t>(nt), fv::kernels::kHaloRank);
+    idx_t largest = 0;
+    for (idx_t r = 0; r < g.rows(); ++r) {
+      largest = std::max(largest, g.size(r));
+      for (idx_t k = 0; k < g.size(r); ++k)
+        rank[g.row(r)[k]] = r;
+    }
+    fv::DeviceArray<idx_t> rankD(rank, "rank"), cells(g.indices(), "cells");
+    fv::DeviceArray<real_t> lambda(static_cast<std::size_t>(z.nFaces), "lambda"),
+        D(static_cast<std::size_t>(n), "D"), dU(5 * static_cast<std::size_t>(nt), "dU"),
+        lower(5 * static_cast<std::size_t>(n), "lower"),
+        upper(5 * static_cast<std::size_t>(n), "upper");
+    fv::kernels::LusgsFields f;
+    f.gamma = in.cfg.gamma;
+    f.omega = in.cfg.lusgsOmega;
+    f.W = in.W.data();
+    f.R = in.R.data();
+    f.D = D.data();
+    f.lambda = lambda.data();
+    f.rank = rankD.data();
+    f.dU = dU.data();
+    f.lower = lower.data();
+    f.upper = upper.data();
+    const fv::ZoneView& v = in.dz->view();
+    fv::kernels::lusgs_face_radius(v, f.gamma, f.W, lambda.data());
+    fv::kernels::lusgs_diagonal(v, f.omega, in.dt.data(), -1.0, lambda.data(), D.data());
+    for (idx_t r = 0; r < g.rows(); ++r)
+      fv::kernels::lusgs_sweep_group(v, f, true, cells.data() + g.offsets()[r], g.size(r));
+    for (idx_t r = g.rows() - 1; r >= 0; --r)
+      fv::kernels::lusgs_sweep_group(v, f, false, cells.data() + g.offsets()[r], g.size(r));
+    const std::vector<real_t> ref = dU.to_host();
+    std::cout << fv::to_string(ord) << ": " << g.rows() << " groups, largest " << largest
+              << " cells (OpenMP team from " << fv::kOpenMPMinLoop << ")\n";
+    for (fv::LusgsLaunch m : {fv::LusgsLaunch::Plain, fv::LusgsLaunch::Graph,
+                              fv::LusgsLaunch::Persistent, fv::LusgsLaunch::Hybrid}) {
+      const auto got = in.solve(ord, 1, nullptr, nullptr, {}, m);
+      ASSERT_EQ(got.size(), ref.size());
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < ref.size(); ++i)
+        differ += got[i] != ref[i] ? 1 : 0; // bitwise: exactly the same operations per cell
+      EXPECT_EQ(differ, 0u) << fv::to_string(ord) << ", lusgs_launch = " << fv::to_string(m);
+    }
+  }
 }
