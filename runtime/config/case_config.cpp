@@ -58,7 +58,7 @@ const std::vector<CaseKey>& case_keys() {
       {"time", "lusgs_sweeps", "1", "lusgs: symmetric Gauss-Seidel sweeps per iteration"},
       {"time", "lusgs_omega", "1",
        "lusgs: over-relaxation omega >= 1 of the spectral radius (diagonal and off-diagonal)"},
-      {"time", "lusgs_launch", "persistent",
+      {"time", "lusgs_launch", "graph",
        "lusgs on the GPU: persistent (one cooperative kernel per sweep, grid-wide barrier "
        "between groups) | hybrid (persistent; runs of groups that fit one block swept by one "
        "block) | graph (one launch per group, captured once in a CUDA graph and replayed) | "
@@ -388,7 +388,7 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     FV_VERIFY_USAGE(c.lusgsOmega >= 1.0, r.ctx("lusgs_omega") << "lusgs_omega must be >= 1 (got "
                                                               << c.lusgsOmega << ")");
     c.lusgsLaunch = static_cast<LusgsLaunch>(
-        r.choice("lusgs_launch", "persistent", {"persistent", "hybrid", "graph", "plain"}));
+        r.choice("lusgs_launch", "graph", {"persistent", "hybrid", "graph", "plain"}));
   }
   {
     SectionReader r(ini, "initial", dump);

@@ -79,7 +79,7 @@ struct CaseConfig {
   LusgsOrdering lusgsOrdering = LusgsOrdering::Hyperplane;
   int lusgsSweeps = 1;     ///< symmetric (forward + backward) sweeps per iteration
   real_t lusgsOmega = 1.0; ///< over-relaxation of the spectral radius in D and the off-diagonals
-  LusgsLaunch lusgsLaunch = LusgsLaunch::Persistent; ///< GPU launch strategy of the sweeps
+  LusgsLaunch lusgsLaunch = LusgsLaunch::Graph; ///< GPU launch strategy of the sweeps
   // [initial]
   InitialKind initial = InitialKind::Freestream;
   int splitAxis = 0;

@@ -8,11 +8,11 @@
 ///   L_i  = 1/2 sum_{j lower}  (dF_j(dU_j) . S_ij - omega lambda_ij dU_j)   (forward sweep)
 ///   U_i  = 1/2 sum_{j upper}  (dF_j(dU_j) . S_ij - omega lambda_ij dU_j)   (backward sweep)
 /// where S_ij points out of i, lambda_ij = face spectral radius (times |S|) and "lower" means
-/// rank[j] < rank[i]. The forward sweep recomputes L_i and reuses U_i of the previous backward
-/// sweep (zero before the first), the backward sweep recomputes U_i and reuses L_i: the lower
-/// neighbours of i are not touched between i's forward and backward updates, nor its upper
-/// ones between a backward and the next forward update, so this is exactly symmetric
-/// Gauss-Seidel on (D + L + U) dU = -R with half the neighbour work per sweep. Within one
+/// rank[j] < rank[i] (precomputed per cell: SweepNeighbours). The forward sweep recomputes L_i and
+/// reuses U_i of the previous backward sweep (zero before the first), the backward sweep recomputes
+/// U_i and reuses L_i: the lower neighbours of i are not touched between i's forward and backward
+/// updates, nor its upper ones between a backward and the next forward update, so this is exactly
+/// symmetric Gauss-Seidel on (D + L + U) dU = -R with half the neighbour work per sweep. Within one
 /// group of a colouring or of hyperplanes no two cells are neighbours, so a group runs in
 /// parallel.
 #include "runtime/backend/forall.hpp"
@@ -29,10 +29,18 @@ struct LusgsFields {
   const real_t* R = nullptr;      ///< residual (net outflow), 5 x nTotalCells
   const real_t* D = nullptr;      ///< scalar diagonal per owned cell, m^3/s
   const real_t* lambda = nullptr; ///< face spectral radius times |S| per face, m^3/s
-  const idx_t* rank = nullptr;    ///< sweep rank per cell (nTotalCells; halo cells: kHaloRank)
-  real_t* dU = nullptr;           ///< update, 5 x nTotalCells (halo entries: 0 or exchanged)
-  real_t* lower = nullptr;        ///< L_i, 5 x nCells
-  real_t* upper = nullptr;        ///< U_i, 5 x nCells
+  /// Neighbour lists of the owned cells by sweep rank (SweepNeighbours, lusgs_neighbours.hpp):
+  /// lower (forward sweep) and upper (backward sweep, halo cells included); CSR offsets nCells+1,
+  /// entries: neighbour cell and face (~face when the cell is the face's neighbour side).
+  const idx_t* lowerOffsets = nullptr;
+  const idx_t* lowerCells = nullptr;
+  const idx_t* lowerFaces = nullptr;
+  const idx_t* upperOffsets = nullptr;
+  const idx_t* upperCells = nullptr;
+  const idx_t* upperFaces = nullptr;
+  real_t* dU = nullptr;    ///< update, 5 x nTotalCells (halo entries: 0 or exchanged)
+  real_t* lower = nullptr; ///< L_i, 5 x nCells
+  real_t* upper = nullptr; ///< U_i, 5 x nCells
 };
 
 /// Rank of halo cells: never lower (the forward sweep ignores them), always upper (the

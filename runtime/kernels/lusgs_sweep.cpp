@@ -12,15 +12,16 @@ namespace {
 FV_HOST_DEVICE FV_FORCEINLINE void sweep_cell(const ZoneView& v, const LusgsFields& f, bool forward,
                                               idx_t c) {
   const idx_t n = v.nTotalCells;
-  const idx_t rc = f.rank[c];
   real_t sum[5] = {0, 0, 0, 0, 0};
-  for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
-    const idx_t face = v.cellFaces[q];
-    if (face < v.nBoundaryFaces) continue; // boundary faces: in the diagonal only
-    const bool owner = v.cellFaceSign[q] > 0;
-    const idx_t j = owner ? v.faceNeighbour[face] : v.faceOwner[face];
-    const idx_t rj = f.rank[j];
-    if (forward ? !(rj < rc) : !(rj > rc)) continue;
+  const idx_t* offsets = forward ? f.lowerOffsets : f.upperOffsets;
+  const idx_t* cells = forward ? f.lowerCells : f.upperCells;
+  const idx_t* faces = forward ? f.lowerFaces : f.upperFaces;
+  const idx_t end = offsets[c + 1];
+  for (idx_t e = offsets[c]; e < end; ++e) {
+    const idx_t j = cells[e];
+    const idx_t encoded = faces[e];
+    const bool owner = encoded >= 0;
+    const idx_t face = owner ? encoded : ~encoded;
     const real_t sg = owner ? 1.0 : -1.0;
     const real_t S[3] = {sg * v.faceArea[3 * face], sg * v.faceArea[3 * face + 1],
                          sg * v.faceArea[3 * face + 2]};

@@ -111,7 +111,7 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
         FV_VERIFY(rank[c] == c, "natural ordering needs one cell per group in cell order");
     }
   }
-  rank_ = DeviceArray<idx_t>(rank, "lusgs rank");
+  neighbours_ = kernels::SweepNeighbours(zone, rank);
   lambda_ = DeviceArray<real_t>(static_cast<std::size_t>(zone.nFaces), "lusgs face radius");
   D_ = DeviceArray<real_t>(static_cast<std::size_t>(n), "lusgs diagonal");
   dU_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(nt), "lusgs dU");
@@ -121,7 +121,7 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
   fields_.omega = s_.omega;
   fields_.D = D_.data();
   fields_.lambda = lambda_.data();
-  fields_.rank = rank_.data();
+  neighbours_.attach(fields_);
   fields_.dU = dU_.data();
   fields_.lower = lower_.data();
   fields_.upper = upper_.data();

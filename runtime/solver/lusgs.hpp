@@ -29,6 +29,7 @@
 #include "runtime/backend/memory.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/kernels/lusgs_kernels.hpp"
+#include "runtime/kernels/lusgs_neighbours.hpp"
 #include "runtime/kernels/zone_view.hpp"
 #include "runtime/solver/euler_solver.hpp"
 
@@ -43,7 +44,7 @@ struct LusgsSettings {
   LusgsOrdering ordering = LusgsOrdering::Hyperplane;
   int sweeps = 1;
   real_t omega = 1.0;
-  LusgsLaunch launch = LusgsLaunch::Persistent; ///< GPU launch strategy of the sweeps
+  LusgsLaunch launch = LusgsLaunch::Graph; ///< GPU launch strategy of the sweeps
   real_t gamma = 1.4;
 };
 LusgsSettings lusgs_settings(const CaseConfig& cfg);
@@ -93,7 +94,8 @@ class LusgsSolver {
   idx_t nGroups_ = 0;
   std::vector<idx_t> groupOffsets_;       ///< host: group g = groupCells[off[g], off[g+1])
   DeviceArray<idx_t> groupOffsetsDevice_; ///< the same offsets on the device (persistent sweeps)
-  DeviceArray<idx_t> groupCells_, rank_;
+  DeviceArray<idx_t> groupCells_;
+  kernels::SweepNeighbours neighbours_; ///< lower/upper neighbour lists by sweep rank
   DeviceArray<real_t> lambda_, D_, dU_, lower_, upper_;
   kernels::LusgsFields fields_;
   KernelSequence forward_, backward_;

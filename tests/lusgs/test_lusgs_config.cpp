@@ -34,9 +34,10 @@ TEST(LusgsConfig, DefaultsAndResolvedText) {
   EXPECT_EQ(c.lusgsOrdering, fv::LusgsOrdering::Hyperplane);
   EXPECT_EQ(c.lusgsSweeps, 1);
   EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.0);
-  EXPECT_EQ(c.lusgsLaunch, fv::LusgsLaunch::Persistent);
+  // default: graph, the fastest on an H200 (bench/results/lusgs_launch_modes_h200_20261121.txt)
+  EXPECT_EQ(c.lusgsLaunch, fv::LusgsLaunch::Graph);
   EXPECT_NE(c.resolvedIni.find("lusgs_ordering = hyperplane"), std::string::npos);
-  EXPECT_NE(c.resolvedIni.find("lusgs_launch = persistent"), std::string::npos);
+  EXPECT_NE(c.resolvedIni.find("lusgs_launch = graph"), std::string::npos);
   const fv::LusgsSettings s = fv::lusgs_settings(c);
   EXPECT_EQ(s.ordering, fv::LusgsOrdering::Hyperplane);
   EXPECT_STREQ(fv::to_string(s.ordering), "hyperplane");

@@ -252,7 +252,7 @@ TEST(LusgsLaunch, EveryModeEqualsOneLaunchPerGroup) {
       for (idx_t k = 0; k < g.size(r); ++k)
         rank[g.row(r)[k]] = r;
     }
-    fv::DeviceArray<idx_t> rankD(rank, "rank"), cells(g.indices(), "cells");
+    fv::DeviceArray<idx_t> cells(g.indices(), "cells");
     fv::DeviceArray<real_t> lambda(static_cast<std::size_t>(z.nFaces), "lambda"),
         D(static_cast<std::size_t>(n), "D"), dU(5 * static_cast<std::size_t>(nt), "dU"),
         lower(5 * static_cast<std::size_t>(n), "lower"),
@@ -264,7 +264,8 @@ TEST(LusgsLaunch, EveryModeEqualsOneLaunchPerGroup) {
     f.R = in.R.data();
     f.D = D.data();
     f.lambda = lambda.data();
-    f.rank = rankD.data();
+    const fv::kernels::SweepNeighbours nb(z, rank);
+    nb.attach(f);
     f.dU = dU.data();
     f.lower = lower.data();
     f.upper = upper.data();
