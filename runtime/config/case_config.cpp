@@ -58,6 +58,10 @@ const std::vector<CaseKey>& case_keys() {
       {"time", "lusgs_sweeps", "1", "lusgs: symmetric Gauss-Seidel sweeps per iteration"},
       {"time", "lusgs_omega", "1",
        "lusgs: over-relaxation omega >= 1 of the spectral radius (diagonal and off-diagonal)"},
+      {"time", "lusgs_boundary", "jacobian",
+       "lusgs: boundary faces in the diagonal: jacobian (exact first-order Jacobian of the "
+       "boundary flux, 5x5 block on boundary cells) | spectral (omega/2 (|u.S| + c|S|), the "
+       "textbook scalar; slower: a wall or symmetry face then damps every equation)"},
       {"time", "lusgs_launch", "graph",
        "lusgs on the GPU: graph (sweep launches captured once in a CUDA graph and replayed) | "
        "plain (one launch per group each time)"},
@@ -377,6 +381,7 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     FV_VERIFY_USAGE(c.lusgsOmega >= 1.0, r.ctx("lusgs_omega") << "lusgs_omega must be >= 1 (got "
                                                               << c.lusgsOmega << ")");
     c.lusgsGraph = r.choice("lusgs_launch", "graph", {"graph", "plain"}) == 0;
+    c.lusgsBoundaryJacobian = r.choice("lusgs_boundary", "jacobian", {"jacobian", "spectral"}) == 0;
   }
   {
     SectionReader r(ini, "initial", dump);

@@ -75,6 +75,7 @@ struct CaseConfig {
   int lusgsSweeps = 1;     ///< symmetric (forward + backward) sweeps per iteration
   real_t lusgsOmega = 1.0; ///< over-relaxation of the spectral radius in D and the off-diagonals
   bool lusgsGraph = true;  ///< GPU: replay the sweep launches as a CUDA graph (else plain)
+  bool lusgsBoundaryJacobian = true; ///< boundary fluxes' exact Jacobian in block diagonals
   // [initial]
   InitialKind initial = InitialKind::Freestream;
   int splitAxis = 0;

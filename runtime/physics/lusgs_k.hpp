@@ -2,7 +2,8 @@
 /// \file lusgs_k.hpp
 /// Point-wise pieces of the matrix-free LU-SGS scheme (Jameson & Yoon), FV_HOST_DEVICE: the
 /// spectral radius of the convective flux Jacobian and the exact flux difference that replaces
-/// the Jacobian-vector products of the off-diagonal blocks.
+/// the Jacobian-vector products of the off-diagonal blocks, and the 5x5 inverse of the block
+/// diagonal of cells on the boundary.
 #include "runtime/physics/euler_state.hpp"
 
 namespace fv::phys {
@@ -28,6 +29,46 @@ FV_HOST_DEVICE FV_FORCEINLINE void flux_difference(const real_t* W, const real_t
   physical_flux(W, S, gamma, F0);
   for (int k = 0; k < 5; ++k)
     dF[k] = F1[k] - F0[k];
+}
+
+} // namespace fv::phys
+
+namespace fv::phys {
+
+/// Inverts the 5x5 row-major matrix A into Ainv by Gauss-Jordan elimination with partial
+/// pivoting; returns false (Ainv unspecified) when a pivot is zero or not finite.
+FV_HOST_DEVICE inline bool invert5(const real_t* A, real_t* Ainv) {
+  real_t a[5][10];
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 10; ++c)
+      a[r][c] = c < 5 ? A[5 * r + c] : (c - 5 == r ? 1.0 : 0.0);
+  for (int col = 0; col < 5; ++col) {
+    int piv = col;
+    for (int r = col + 1; r < 5; ++r)
+      if (std::fabs(a[r][col]) > std::fabs(a[piv][col])) piv = r;
+    const real_t p = a[piv][col];
+    if (!(std::fabs(p) > 0.0) || !std::isfinite(p)) return false;
+    if (piv != col)
+      for (int c = 0; c < 10; ++c) {
+        const real_t t = a[col][c];
+        a[col][c] = a[piv][c];
+        a[piv][c] = t;
+      }
+    const real_t inv = 1.0 / p;
+    for (int c = 0; c < 10; ++c)
+      a[col][c] *= inv;
+    for (int r = 0; r < 5; ++r) {
+      if (r == col) continue;
+      const real_t f = a[r][col];
+      if (f == 0.0) continue;
+      for (int c = 0; c < 10; ++c)
+        a[r][c] -= f * a[col][c];
+    }
+  }
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 5; ++c)
+      Ainv[5 * r + c] = a[r][c + 5];
+  return true;
 }
 
 } // namespace fv::phys
