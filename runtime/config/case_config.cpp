@@ -46,6 +46,12 @@ const std::vector<CaseKey>& case_keys() {
       {"time", "cfl_ramp_iterations", "0",
        "iterations over which the CFL ramps linearly from "
        "cfl_start to cfl (0: no ramp)"},
+      {"time", "cfl_law", "ramp",
+       "ramp (linear from cfl_start to cfl over cfl_ramp_iterations) | adaptive (starts at "
+       "cfl_start, times cfl_growth after an iteration that lowered the residual, times "
+       "cfl_cut after one that raised it, kept within [cfl_start, cfl])"},
+      {"time", "cfl_growth", "1.1", "cfl_law = adaptive: growth factor > 1"},
+      {"time", "cfl_cut", "0.5", "cfl_law = adaptive: cut factor in (0, 1)"},
       {"time", "iterations", "1000", "maximum number of iterations (time steps)"},
       {"time", "dt", "0", "global stepping: fixed time step, s (0: from cfl)"},
       {"time", "final_time", "0", "global stepping: stop at this physical time, s (0: none)"},
@@ -366,6 +372,16 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.cfl = r.positive("cfl", 1.0);
     c.cflStart = r.positive("cfl_start", c.cfl);
     c.cflRampIterations = r.integer("cfl_ramp_iterations", 0, 0);
+    c.cflLaw = static_cast<CflLaw>(r.choice("cfl_law", "ramp", {"ramp", "adaptive"}));
+    c.cflGrowth = r.number("cfl_growth", 1.1);
+    FV_VERIFY_USAGE(c.cflGrowth > 1.0, r.ctx("cfl_growth")
+                                           << "cfl_growth must be > 1 (got " << c.cflGrowth << ")");
+    c.cflCut = r.number("cfl_cut", 0.5);
+    FV_VERIFY_USAGE(c.cflCut > 0.0 && c.cflCut < 1.0,
+                    r.ctx("cfl_cut") << "cfl_cut must be in (0, 1) (got " << c.cflCut << ")");
+    FV_VERIFY_USAGE(c.cflLaw != CflLaw::Adaptive || c.cflStart <= c.cfl,
+                    r.ctx("cfl_start") << "cfl_law = adaptive needs cfl_start <= cfl (got "
+                                       << c.cflStart << " > " << c.cfl << ")");
     c.iterations = r.integer("iterations", 1000, 0);
     c.dt = r.number("dt", 0);
     FV_VERIFY_USAGE(c.dt >= 0, r.ctx("dt") << "dt must be >= 0");

@@ -18,6 +18,8 @@ namespace fv {
 enum class FluxScheme { Roe, Rusanov };
 enum class LimiterKind { Venkat, Barth, None };
 enum class TimeScheme { Rk2, SspRk3, Rk4, Lusgs };
+/// How the CFL number evolves over the iterations (EulerSolver::current_cfl).
+enum class CflLaw { Ramp, Adaptive };
 /// Sweep ordering of the implicit LU-SGS scheme (runtime/solver/lusgs.hpp).
 enum class LusgsOrdering { Hyperplane, Colour, Natural };
 enum class InitialKind { Freestream, Split };
@@ -67,6 +69,9 @@ struct CaseConfig {
   bool localTimeStep = true;
   real_t cfl = 1.0, cflStart = 1.0;
   int cflRampIterations = 0;
+  CflLaw cflLaw = CflLaw::Ramp;
+  real_t cflGrowth = 1.1; ///< adaptive: factor after an iteration that lowered the residual
+  real_t cflCut = 0.5;    ///< adaptive: factor after an iteration that raised it
   int iterations = 1000;
   real_t dt = 0, finalTime = 0;
   real_t convergenceOrders = 8;

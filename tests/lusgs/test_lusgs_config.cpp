@@ -35,20 +35,28 @@ TEST(LusgsConfig, DefaultsAndResolvedText) {
   EXPECT_EQ(c.lusgsSweeps, 1);
   EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.0);
   EXPECT_TRUE(c.lusgsGraph);
+  EXPECT_TRUE(c.lusgsBoundaryJacobian);
   EXPECT_NE(c.resolvedIni.find("lusgs_ordering = hyperplane"), std::string::npos);
+  EXPECT_NE(c.resolvedIni.find("lusgs_boundary = jacobian"), std::string::npos);
   EXPECT_NE(c.resolvedIni.find("lusgs_launch = graph"), std::string::npos);
   const fv::LusgsSettings s = fv::lusgs_settings(c);
   EXPECT_EQ(s.ordering, fv::LusgsOrdering::Hyperplane);
+  EXPECT_TRUE(s.boundaryJacobian);
+  ASSERT_EQ(s.patches.size(), 1u); // the boundary Jacobian needs every patch's condition
+  EXPECT_EQ(s.patches[0].type, fv::phys::BcType::SlipWall);
   EXPECT_STREQ(fv::to_string(s.ordering), "hyperplane");
 }
 
 TEST(LusgsConfig, ParsesEveryKey) {
   const fv::CaseConfig c = resolve("integrator = lusgs\nlusgs_ordering = colour\nlusgs_sweeps = 3\n"
-                                   "lusgs_omega = 1.5\nlusgs_launch = plain");
+                                   "lusgs_omega = 1.5\nlusgs_launch = plain\n"
+                                   "lusgs_boundary = spectral");
   EXPECT_EQ(c.lusgsOrdering, fv::LusgsOrdering::Colour);
   EXPECT_EQ(c.lusgsSweeps, 3);
   EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.5);
   EXPECT_FALSE(c.lusgsGraph);
+  EXPECT_FALSE(c.lusgsBoundaryJacobian);
+  EXPECT_FALSE(fv::lusgs_settings(c).boundaryJacobian);
   EXPECT_EQ(resolve("lusgs_ordering = natural").lusgsOrdering, fv::LusgsOrdering::Natural);
 }
 
@@ -57,5 +65,7 @@ TEST(LusgsConfig, UsageErrorsNameTheKey) {
   EXPECT_NE(usage_error("lusgs_sweeps = 0").find("lusgs_sweeps"), std::string::npos);
   EXPECT_NE(usage_error("lusgs_omega = 0.5").find("lusgs_omega must be >= 1"), std::string::npos);
   EXPECT_NE(usage_error("lusgs_launch = fast").find("valid: graph, plain"), std::string::npos);
+  EXPECT_NE(usage_error("lusgs_boundary = exact").find("valid: jacobian, spectral"),
+            std::string::npos);
   EXPECT_NE(usage_error("integrator = lu-sgs").find("lusgs"), std::string::npos);
 }
