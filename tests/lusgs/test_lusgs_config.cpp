@@ -69,3 +69,22 @@ TEST(LusgsConfig, UsageErrorsNameTheKey) {
             std::string::npos);
   EXPECT_NE(usage_error("integrator = lu-sgs").find("lusgs"), std::string::npos);
 }
+
+TEST(LusgsConfig, AdaptiveCflKeys) {
+  const fv::CaseConfig d = resolve("integrator = lusgs");
+  EXPECT_EQ(d.cflLaw, fv::CflLaw::Ramp);
+  EXPECT_NE(d.resolvedIni.find("cfl_law = ramp"), std::string::npos);
+  EXPECT_NE(d.resolvedIni.find("cfl_growth = 1.1"), std::string::npos);
+  EXPECT_NE(d.resolvedIni.find("cfl_cut = 0.5"), std::string::npos);
+  const fv::CaseConfig c =
+      resolve("cfl_law = adaptive\ncfl_start = 5\ncfl = 500\ncfl_growth = 1.2\ncfl_cut = 0.25");
+  EXPECT_EQ(c.cflLaw, fv::CflLaw::Adaptive);
+  EXPECT_DOUBLE_EQ(c.cflGrowth, 1.2);
+  EXPECT_DOUBLE_EQ(c.cflCut, 0.25);
+  EXPECT_NE(usage_error("cfl_law = ser").find("valid: ramp, adaptive"), std::string::npos);
+  EXPECT_NE(usage_error("cfl_growth = 1").find("cfl_growth must be > 1"), std::string::npos);
+  EXPECT_NE(usage_error("cfl_cut = 1").find("cfl_cut must be in (0, 1)"), std::string::npos);
+  EXPECT_NE(usage_error("cfl_cut = x").find("cfl_cut"), std::string::npos);
+  EXPECT_NE(usage_error("cfl_law = adaptive\ncfl_start = 10\ncfl = 5").find("cfl_start <= cfl"),
+            std::string::npos);
+}
