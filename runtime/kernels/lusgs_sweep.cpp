@@ -139,8 +139,11 @@ void lusgs_boundary_blocks(const ZoneView& z, const LusgsBoundary& b, const real
         real_t U1[5], W1[5], g1[5];
         for (int k = 0; k < 5; ++k)
           U1[k] = U0[k];
-        const real_t h = 1e-7 * scale[col];
-        U1[col] += h;
+        // a step large enough that rounding (which may differ between the CPU and the GPU,
+        // e.g. fused multiply-adds) stays ~1e-11 of the derivative; the truncation error
+        // (~1e-5 relative) is irrelevant for a preconditioning diagonal
+        U1[col] += 1e-5 * scale[col];
+        const real_t h = U1[col] - U0[col]; // the step actually taken
         phys::cons_to_prim(U1, W1, gamma);
         g(W1, g1);
         for (int r = 0; r < 5; ++r)
