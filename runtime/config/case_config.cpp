@@ -68,6 +68,10 @@ const std::vector<CaseKey>& case_keys() {
        "lusgs: boundary faces in the diagonal: jacobian (exact first-order Jacobian of the "
        "boundary flux, 5x5 block on boundary cells) | spectral (omega/2 (|u.S| + c|S|), the "
        "textbook scalar; slower: a wall or symmetry face then damps every equation)"},
+      {"time", "lusgs_dissipation", "scalar",
+       "lusgs: dissipation of the implicit operator: scalar (omega (|u.S| + c|S|), Jameson-Yoon) "
+       "| roe (omega times the Roe matrix of each face: every cell gets a 5x5 block; needs "
+       "lusgs_boundary = jacobian)"},
       {"time", "lusgs_launch", "graph",
        "lusgs on the GPU: graph (sweep launches captured once in a CUDA graph and replayed) | "
        "plain (one launch per group each time)"},
@@ -398,6 +402,10 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
                                                               << c.lusgsOmega << ")");
     c.lusgsGraph = r.choice("lusgs_launch", "graph", {"graph", "plain"}) == 0;
     c.lusgsBoundaryJacobian = r.choice("lusgs_boundary", "jacobian", {"jacobian", "spectral"}) == 0;
+    c.lusgsRoeDissipation = r.choice("lusgs_dissipation", "scalar", {"scalar", "roe"}) == 1;
+    FV_VERIFY_USAGE(!c.lusgsRoeDissipation || c.lusgsBoundaryJacobian,
+                    r.ctx("lusgs_dissipation")
+                        << "lusgs_dissipation = roe needs lusgs_boundary = jacobian");
   }
   {
     SectionReader r(ini, "initial", dump);

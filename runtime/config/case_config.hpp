@@ -81,6 +81,7 @@ struct CaseConfig {
   real_t lusgsOmega = 1.0; ///< over-relaxation of the spectral radius in D and the off-diagonals
   bool lusgsGraph = true;  ///< GPU: replay the sweep launches as a CUDA graph (else plain)
   bool lusgsBoundaryJacobian = true; ///< boundary fluxes' exact Jacobian in block diagonals
+  bool lusgsRoeDissipation = false;  ///< Roe matrix instead of the spectral radius (implicit)
   // [initial]
   InitialKind initial = InitialKind::Freestream;
   int splitAxis = 0;

@@ -36,8 +36,12 @@ struct LusgsFields {
   /// scalar.
   const idx_t* blockOf = nullptr;
   const real_t* Dinv = nullptr; ///< inverse block diagonals, 25 per block (row-major), s/m^3
-  real_t* lower = nullptr;      ///< L_i, 5 x nCells
-  real_t* upper = nullptr;      ///< U_i, 5 x nCells
+  /// Off-diagonal dissipation: false: omega lambda_ij dU_j (scalar); true: omega |A~_ij| dU_j,
+  /// the Roe matrix of the face with Harten's entropyFix (every cell then has a block).
+  bool roe = false;
+  real_t entropyFix = 0.1;
+  real_t* lower = nullptr; ///< L_i, 5 x nCells
+  real_t* upper = nullptr; ///< U_i, 5 x nCells
 };
 
 /// Rank of halo cells: never lower (the forward sweep ignores them), always upper (the
@@ -45,9 +49,10 @@ struct LusgsFields {
 inline constexpr idx_t kHaloRank = 0x7fffffff;
 
 /// Face loop: lambda[f] = max over the face's cells of |u . S| + c |S|; on boundary faces the
-/// owner's value when `scalarBoundary`, else 0 (their Jacobian is in the block diagonal).
+/// owner's value when `scalarBoundary`, else 0 (their Jacobian is in the block diagonal); on
+/// interior faces 0 unless `scalarInterior` (Roe dissipation: in the blocks too).
 void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, bool scalarBoundary,
-                       real_t* lambda);
+                       bool scalarInterior, real_t* lambda);
 
 /// Cell loop: D[c] = V / dt + omega / 2 * sum_faces lambda (dt per cell, or dtGlobal >= 0).
 void lusgs_diagonal(const ZoneView& z, real_t omega, const real_t* dt, real_t dtGlobal,
@@ -61,6 +66,8 @@ struct LusgsBoundary {
   const idx_t* facePatch = nullptr;        ///< patch of each boundary face, nBoundaryFaces
   const phys::BcParams* patches = nullptr; ///< per patch, zone patch order
   FluxSettings flux;                       ///< flux and entropy fix (first order)
+  bool roe = false;   ///< also add omega/2 |A~_f| of the interior faces (all cells are blocks)
+  real_t omega = 1.0; ///< lusgs_omega
 };
 
 /// Cell loop over the block cells: Dinv = (D_c I + sum_{boundary faces} (dF_b/dU - 1/2 A S_b))^-1,

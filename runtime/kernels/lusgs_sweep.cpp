@@ -34,9 +34,18 @@ FV_HOST_DEVICE FV_FORCEINLINE void sweep_cell(const ZoneView& v, const LusgsFiel
     }
     if (zero) continue; // exactly no contribution (e.g. halo cells without an exchange)
     phys::flux_difference(Wj, dUj, S, f.gamma, dF);
-    const real_t ol = f.omega * f.lambda[face];
-    for (int k = 0; k < 5; ++k)
-      sum[k] += 0.5 * (dF[k] - ol * dUj[k]);
+    if (f.roe) {
+      real_t Wc[5], diss[5];
+      for (int k = 0; k < 5; ++k)
+        Wc[k] = f.W[k * n + c];
+      phys::roe_dissipation(Wc, Wj, S, f.gamma, f.entropyFix, dUj, diss);
+      for (int k = 0; k < 5; ++k)
+        sum[k] += 0.5 * (dF[k] - f.omega * diss[k]);
+    } else {
+      const real_t ol = f.omega * f.lambda[face];
+      for (int k = 0; k < 5; ++k)
+        sum[k] += 0.5 * (dF[k] - ol * dUj[k]);
+    }
   }
   const idx_t nc = v.nCells;
   real_t* mine = forward ? f.lower : f.upper;
@@ -62,7 +71,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void sweep_cell(const ZoneView& v, const LusgsFiel
 } // namespace
 
 void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, bool scalarBoundary,
-                       real_t* lambda) {
+                       bool scalarInterior, real_t* lambda) {
   const ZoneView v = z;
   forall("lusgs_face_radius", z.nFaces, [=] FV_HOST_DEVICE(idx_t face) {
     const idx_t n = v.nTotalCells;
@@ -77,6 +86,7 @@ void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, bool sc
         w[k] = W[k * n + nb];
       const real_t ln = phys::spectral_radius(w, S, gamma);
       l = ln > l ? ln : l;
+      if (!scalarInterior) l = 0.0;
     } else if (!scalarBoundary) {
       l = 0.0;
     }
@@ -119,7 +129,24 @@ void lusgs_boundary_blocks(const ZoneView& z, const LusgsBoundary& b, const real
                              std::fabs(U0[3]) + rc, U0[4]};
     for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
       const idx_t face = v.cellFaces[q];
-      if (face >= v.nBoundaryFaces) continue;
+      if (face >= v.nBoundaryFaces) {
+        if (!bb.roe) continue;
+        // omega/2 |A~_f| of an interior face, column by column
+        const bool own = v.cellFaceSign[q] > 0;
+        const idx_t j = own ? v.faceNeighbour[face] : v.faceOwner[face];
+        real_t Wj[5];
+        for (int k = 0; k < 5; ++k)
+          Wj[k] = W[k * n + j];
+        const real_t* Sf = v.faceArea + 3 * face;
+        for (int col = 0; col < 5; ++col) {
+          real_t e[5] = {0, 0, 0, 0, 0}, out[5];
+          e[col] = 1.0;
+          phys::roe_dissipation(W0, Wj, Sf, gamma, bb.flux.entropyFix, e, out);
+          for (int r = 0; r < 5; ++r)
+            M[5 * r + col] += 0.5 * bb.omega * out[r];
+        }
+        continue;
+      }
       const phys::BcParams& bc = bb.patches[bb.facePatch[face]];
       const real_t* S = v.faceArea + 3 * face;
       const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);

@@ -15,6 +15,7 @@ LusgsSettings lusgs_settings(const CaseConfig& cfg) {
   s.graph = cfg.lusgsGraph;
   s.gamma = cfg.gamma;
   s.boundaryJacobian = cfg.lusgsBoundaryJacobian;
+  s.roeDissipation = cfg.lusgsRoeDissipation;
   for (const auto& p : cfg.patches)
     s.patches.push_back(p.params);
   s.flux.flux = cfg.flux == FluxScheme::Roe ? kernels::Flux::Roe : kernels::Flux::Rusanov;
@@ -118,11 +119,18 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
       for (idx_t f = zone.patchFaceOffsets[p]; f < zone.patchFaceOffsets[p + 1]; ++f)
         facePatch[f] = p;
     std::vector<idx_t> blockOf(static_cast<std::size_t>(n), -1), blockCells;
-    for (idx_t f = 0; f < zone.nBoundaryFaces; ++f) {
-      const idx_t c = zone.faceOwner[f];
-      if (c < n && blockOf[c] < 0) {
-        blockOf[c] = static_cast<idx_t>(blockCells.size());
+    if (s_.roeDissipation) { // every owned cell
+      for (idx_t c = 0; c < n; ++c) {
+        blockOf[c] = c;
         blockCells.push_back(c);
+      }
+    } else {
+      for (idx_t f = 0; f < zone.nBoundaryFaces; ++f) {
+        const idx_t c = zone.faceOwner[f];
+        if (c < n && blockOf[c] < 0) {
+          blockOf[c] = static_cast<idx_t>(blockCells.size());
+          blockCells.push_back(c);
+        }
       }
     }
     blockCells_ = DeviceArray<idx_t>(blockCells, "lusgs block cells");
@@ -135,9 +143,15 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
     boundary_.facePatch = facePatch_.data();
     boundary_.patches = patches_.data();
     boundary_.flux = s_.flux;
+    boundary_.roe = s_.roeDissipation;
+    boundary_.omega = s_.omega;
     fields_.blockOf = blockOf_.data();
     fields_.Dinv = Dinv_.data();
   }
+  FV_VERIFY_USAGE(!s_.roeDissipation || s_.boundaryJacobian,
+                  "lusgs_dissipation = roe needs lusgs_boundary = jacobian");
+  fields_.roe = s_.roeDissipation;
+  fields_.entropyFix = s_.flux.entropyFix;
   fields_.gamma = s_.gamma;
   fields_.omega = s_.omega;
   fields_.D = D_.data();
@@ -189,7 +203,8 @@ void LusgsSolver::solve(const real_t* W, const real_t* R, const real_t* dt, real
     forward_.reset();
     backward_.reset();
   }
-  kernels::lusgs_face_radius(z, s_.gamma, W, !s_.boundaryJacobian, lambda_.data());
+  kernels::lusgs_face_radius(z, s_.gamma, W, !s_.boundaryJacobian, !s_.roeDissipation,
+                             lambda_.data());
   kernels::lusgs_diagonal(z, s_.omega, dt, dtGlobal, lambda_.data(), D_.data());
   if (s_.boundaryJacobian) kernels::lusgs_boundary_blocks(z, boundary_, W, D_.data(), Dinv_.data());
   kernels::lusgs_zero(z.nTotalCells, z.nTotalCells, dU_.data());

@@ -47,6 +47,10 @@ struct LusgsSettings {
   /// faces get a 5x5 block diagonal with the exact first-order Jacobian of their boundary
   /// fluxes; false (spectral): the textbook scalar omega/2 lambda_f of every boundary face.
   bool boundaryJacobian = true;
+  /// Off-diagonal and diagonal dissipation: false (lusgs_dissipation = scalar): omega lambda_f;
+  /// true (roe): omega |A~_f|, the Roe matrix of the residual's flux (needs boundaryJacobian;
+  /// every cell gets a 5x5 block).
+  bool roeDissipation = false;
   std::vector<phys::BcParams> patches; ///< per zone patch (needed for boundaryJacobian)
   kernels::FluxSettings flux;          ///< Riemann flux of the residual (boundaryJacobian)
 };

@@ -36,6 +36,8 @@ TEST(LusgsConfig, DefaultsAndResolvedText) {
   EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.0);
   EXPECT_TRUE(c.lusgsGraph);
   EXPECT_TRUE(c.lusgsBoundaryJacobian);
+  EXPECT_FALSE(c.lusgsRoeDissipation);
+  EXPECT_NE(c.resolvedIni.find("lusgs_dissipation = scalar"), std::string::npos);
   EXPECT_NE(c.resolvedIni.find("lusgs_ordering = hyperplane"), std::string::npos);
   EXPECT_NE(c.resolvedIni.find("lusgs_boundary = jacobian"), std::string::npos);
   EXPECT_NE(c.resolvedIni.find("lusgs_launch = graph"), std::string::npos);
@@ -65,6 +67,12 @@ TEST(LusgsConfig, UsageErrorsNameTheKey) {
   EXPECT_NE(usage_error("lusgs_sweeps = 0").find("lusgs_sweeps"), std::string::npos);
   EXPECT_NE(usage_error("lusgs_omega = 0.5").find("lusgs_omega must be >= 1"), std::string::npos);
   EXPECT_NE(usage_error("lusgs_launch = fast").find("valid: graph, plain"), std::string::npos);
+  EXPECT_TRUE(fv::lusgs_settings(resolve("lusgs_dissipation = roe")).roeDissipation);
+  EXPECT_NE(usage_error("lusgs_dissipation = matrix").find("valid: scalar, roe"),
+            std::string::npos);
+  EXPECT_NE(usage_error("lusgs_dissipation = roe\nlusgs_boundary = spectral")
+                .find("needs lusgs_boundary = jacobian"),
+            std::string::npos);
   EXPECT_NE(usage_error("lusgs_boundary = exact").find("valid: jacobian, spectral"),
             std::string::npos);
   EXPECT_NE(usage_error("integrator = lu-sgs").find("lusgs"), std::string::npos);
