@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
     app.add_option("--orders", orders, "residual drop to converge (orders of magnitude)");
     app.add_option("--maxit", maxit, "iteration limit per scheme");
     app.add_option("--sweeps", sweeps, "lusgs_sweeps");
-    app.add_option("--cfl", cflMax, "LU-SGS CFL (colours: largest CFL of the adaptive law from 5)");
+    app.add_option("--cfl", cflMax,
+                   "LU-SGS largest CFL (ramp, or adaptive law for colours, from 5)");
     app.add_option("--only", only, "comma-separated subset: rk3,colour,hyperplane,natural,plain");
     app.add_option("--csv", csv, "write the table as CSV to this file");
     app.add_option("--compare-cpu", compare, "run K LU-SGS iterations on device and CPU, compare");
@@ -82,11 +83,20 @@ int main(int argc, char** argv) {
                 "%.3g, %s\n",
                 n.c_str(), zone.nCells, zone.hyperplanes.rows(), zone.cellColours.rows(), mach,
                 bump, where.c_str());
-    // the recommended settings (docs/numerics.md): a fixed large CFL; colours with the
-    // adaptive law from CFL 5 (their red-black sweeps can stall at a large fixed CFL)
-    char ramp[160];
-    std::snprintf(ramp, sizeof ramp, "integrator = lusgs\ncfl = %g\nlusgs_sweeps = %d\n", cflMax,
-                  sweeps);
+    // the recommended settings (docs/numerics.md): hyperplane/natural with the Roe matrix as
+    // implicit dissipation and a CFL ramp from 5 over 30 iterations; colours with the scalar
+    // dissipation and the adaptive CFL law from 5 (red-black sweeps diverge with the Roe
+    // operator and can stall at a large fixed CFL)
+    char ramp[200];
+    std::snprintf(ramp, sizeof ramp,
+                  "integrator = lusgs\ncfl_start = 5\ncfl = %g\nlusgs_sweeps = %d\n"
+                  "lusgs_dissipation = roe\ncfl_ramp_iterations = 30\n",
+                  cflMax, sweeps);
+    char scalar[160];
+    std::snprintf(scalar, sizeof scalar,
+                  "integrator = lusgs\ncfl_start = 5\ncfl = %g\nlusgs_sweeps = %d\n"
+                  "cfl_law = adaptive\n",
+                  cflMax, sweeps);
 
     if (compare > 0) {
       const std::string keys = std::string(ramp) + "lusgs_ordering = hyperplane\n";
@@ -116,8 +126,7 @@ int main(int argc, char** argv) {
     };
     std::vector<Scheme> schemes = {
         {"rk3", "integrator = ssprk3\ncfl = 1.5\n"},
-        {"colour",
-         std::string(ramp) + "lusgs_ordering = colour\ncfl_law = adaptive\ncfl_start = 5\n"},
+        {"colour", std::string(scalar) + "lusgs_ordering = colour\n"},
         {"hyperplane", std::string(ramp) + "lusgs_ordering = hyperplane\n"}};
     if (!gpu) // the sequential reference: same iterations as hyperplane, one thread
       schemes.push_back({"natural", std::string(ramp) + "lusgs_ordering = natural\n"});
