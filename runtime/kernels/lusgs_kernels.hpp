@@ -4,17 +4,18 @@
 /// pointers; cell fields are SoA with stride nTotalCells as in kernels.hpp.
 ///
 /// One symmetric Gauss-Seidel sweep updates every owned cell i (in the sweep order) with
-///   dU_i = -(R_i + L_i + U_i) / D_i,
+///   dU_i = -D_i^-1 (R_i + L_i + U_i),
 ///   L_i  = 1/2 sum_{j lower}  (dF_j(dU_j) . S_ij - omega lambda_ij dU_j)   (forward sweep)
 ///   U_i  = 1/2 sum_{j upper}  (dF_j(dU_j) . S_ij - omega lambda_ij dU_j)   (backward sweep)
-/// where S_ij points out of i, lambda_ij = face spectral radius (times |S|) and "lower" means
-/// rank[j] < rank[i]. The forward sweep recomputes L_i and reuses U_i of the previous backward
-/// sweep (zero before the first), the backward sweep recomputes U_i and reuses L_i: the lower
-/// neighbours of i are not touched between i's forward and backward updates, nor its upper
-/// ones between a backward and the next forward update, so this is exactly symmetric
-/// Gauss-Seidel on (D + L + U) dU = -R with half the neighbour work per sweep. Within one
-/// group of a colouring or of hyperplanes no two cells are neighbours, so a group runs in
-/// parallel.
+/// where S_ij points out of i, lambda_ij = face spectral radius (times |S|; with roe: the Roe
+/// matrix |A~_ij| |S| applied to dU_j) and "lower" means rank[j] < rank[i]; D_i is a scalar or,
+/// on block cells (boundary cells, or all cells with roe), a 5x5 block given by its inverse. The
+/// forward sweep recomputes L_i and reuses U_i of the previous backward sweep (zero before the
+/// first), the backward sweep recomputes U_i and reuses L_i: the lower neighbours of i are not
+/// touched between i's forward and backward updates, nor its upper ones between a backward and the
+/// next forward update, so this is exactly symmetric Gauss-Seidel on (D + L + U) dU = -R with half
+/// the neighbour work per sweep. Within one group of a colouring or of hyperplanes no two cells are
+/// neighbours, so a group runs in parallel.
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/kernels/zone_view.hpp"
 #include "runtime/physics/bc_states.hpp"

@@ -8,7 +8,9 @@
 /// over interior faces) -- on cells with boundary faces a 5x5 block that adds the exact
 /// Jacobian of the boundary fluxes (lusgs_boundary = jacobian; spectral: omega/2 lambda_f of
 /// the boundary faces, the textbook scalar) -- and off-diagonal blocks applied as exact flux
-/// differences of the neighbours' updates, by `sweeps` symmetric Gauss-Seidel sweeps (forward then
+/// differences of the neighbours' updates. With lusgs_dissipation = roe, omega lambda_f is
+/// replaced by omega |A~_f| (the face's Roe matrix) in the off-diagonals and the diagonal, and
+/// every cell gets a 5x5 block. Solved by `sweeps` symmetric Gauss-Seidel sweeps (forward then
 /// backward) in one of three orderings:
 ///   hyperplane  groups of zone.hyperplanes, forward in row order, backward in reverse; a cell's
 ///               lower neighbours are exactly its lower-numbered ones, so the result equals the
