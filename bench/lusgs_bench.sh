@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
 # LU-SGS benchmark (issue 8, cf. Figure 14 of the production-fv-gpu-lusgs-hyperplane paper):
-# generates a transonic channel-with-bump case, prepares it as one zone, and runs explicit
-# SSP-RK3, LU-SGS with cell colours and LU-SGS with hyperplanes (graph and plain launches on
-# the GPU) to a residual drop of $ORDERS orders or $MAXIT iterations. Prints a table
-# (iterations, wall time to convergence, time per iteration, final residual drop) and writes
-# bench/results/lusgs_<device>_<cells>.csv.
+# generates a transonic channel-with-bump case (M 0.8, 3 % bump: a supersonic pocket up to
+# about M 1.2 and a weak shock, second order with the Venkatakrishnan limiter), prepares it as
+# one zone, and runs explicit SSP-RK3, LU-SGS with cell colours and LU-SGS with hyperplanes (on
+# the CPU also the sequential natural order; on the GPU also hyperplanes with plain launches,
+# timed over a few iterations only) to a residual drop of $ORDERS orders or $MAXIT iterations.
+# Prints a table (iterations, converged, wall time, time per iteration, orders reached) and
+# writes bench/results/lusgs_<device>_<cells>.csv; each run's case file and log stay in the work
+# directory. LU-SGS settings (docs/numerics.md, "LU-SGS"): 4 symmetric sweeps, exact
+# boundary-flux Jacobian in the diagonal; hyperplane/natural: Roe matrix implicit dissipation,
+# CFL ramp 5 -> 1000 over 30 iterations; colour: scalar dissipation, adaptive CFL 5 -> 1000.
 #
 # usage: bench/lusgs_bench.sh [--bin DIR] [--device cpu|cuda] [--n NI,NJ,NK] [--mach M]
-#                             [--bump H] [--orders N] [--maxit N] [--work DIR] [--inprocess]
+#                             [--bump H] [--orders N] [--maxit N] [--rk-maxit N] [--work DIR]
+#                             [--inprocess]
 #   --bin     folder with fvgen, fvprep, fvrun (default: build/prep and build/runtime)
-#   --device  cpu (default: small mesh 96,32,1) or cuda (default: 1024,256,4 = 1.05M hex)
+#   --device  cpu (default: 96,32,1 = 3072 hex, one cell thick) or cuda (default: 256,128,32 =
+#             1.05M hex, 3D block with symmetry sides: 414 hyperplanes instead of about 1280 for
+#             1024,256,4)
 #   --n       block cells of the generated channel (hexahedra)
 #   --mach    free-stream Mach number (default 0.8)
 #   --bump    bump height / channel height (default 0.03: transonic, not choked at M 0.8)
+#   --orders  residual drop that counts as converged (default 6)
+#   --maxit   iteration cap of the LU-SGS runs (default cpu 4000, cuda 4000)
+#   --rk-maxit  iteration cap of SSP-RK3 (default cpu 3000, cuda 2000: it reports the orders
+#             reached; RK3 needs tens of thousands of iterations for 6 orders here)
 #   --inprocess  run the same schemes with the in-process program lusgs_bench (built from
 #             tests/lusgs; needs no fvgen/fvprep/fvrun and no files) instead of the file pipeline
 #   --launch-modes R  (in-process) compare the GPU sweep launch modes instead: lusgs_launch =
@@ -23,7 +35,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-bin="" device=cpu n="" mach=0.8 bump=0.03 orders=6 maxit="" work="" inprocess=0 launchmodes=0
+bin="" device=cpu n="" mach=0.8 bump=0.03 orders=6 maxit="" rkmaxit="" work="" inprocess=0 launchmodes=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
@@ -33,16 +45,17 @@ while [[ $# -gt 0 ]]; do
     --bump) bump=$2; shift 2 ;;
     --orders) orders=$2; shift 2 ;;
     --maxit) maxit=$2; shift 2 ;;
+    --rk-maxit) rkmaxit=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --inprocess) inprocess=1; shift ;;
     --launch-modes) launchmodes=$2; inprocess=1; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "lusgs_bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 case "$device" in
-  cpu) n=${n:-96,32,1}; maxit=${maxit:-20000} ;;
-  cuda) n=${n:-1024,256,4}; maxit=${maxit:-30000} ;;
+  cpu) n=${n:-96,32,1}; maxit=${maxit:-4000}; rkmaxit=${rkmaxit:-3000} ;;
+  cuda) n=${n:-256,128,32}; maxit=${maxit:-4000}; rkmaxit=${rkmaxit:-2000} ;;
   *) echo "lusgs_bench.sh: --device must be cpu or cuda" >&2; exit 2 ;;
 esac
 find_bin() {
@@ -75,31 +88,39 @@ mesh="$work/bump.cgns" zones="$work/bump.zones.h5"
 "$fvgen" channel --cells hex --n "$n" --extent "3,1,$lz" --bump-height "$bump" -o "$mesh" -q
 "$fvprep" "$mesh" --parts 1 -o "$zones" -q
 
-# name | [time] keys
+# the recommended LU-SGS settings (docs/numerics.md): 4 sweeps, boundary-flux Jacobian; the Roe
+# matrix as implicit dissipation with a CFL ramp 5 -> 1000 over 30 iterations for the
+# hyperplane (and natural) ordering; colours with the scalar dissipation and the adaptive CFL
+# law (their red-black sweeps diverge with the Roe operator and can stall at a fixed CFL)
+lusgs="integrator = lusgs
+lusgs_sweeps = 4
+lusgs_boundary = jacobian
+cfl_start = 5
+cfl = 1000"
+roe="lusgs_dissipation = roe
+cfl_ramp_iterations = 30"
+# name | iteration cap | [time] keys
 schemes=(
-  "rk3|integrator = ssprk3
+  "rk3|$rkmaxit|integrator = ssprk3
 cfl = 1.5"
-  "lusgs-colour|integrator = lusgs
+  "lusgs-colour|$maxit|$lusgs
+lusgs_dissipation = scalar
 lusgs_ordering = colour
-lusgs_sweeps = 2
-cfl_start = 5
-cfl = 200
-cfl_ramp_iterations = 50"
-  "lusgs-hyperplane|integrator = lusgs
-lusgs_ordering = hyperplane
-lusgs_sweeps = 2
-cfl_start = 5
-cfl = 200
-cfl_ramp_iterations = 50"
+cfl_law = adaptive"
+  "lusgs-hyperplane|$maxit|$lusgs
+$roe
+lusgs_ordering = hyperplane"
 )
 if [[ "$device" == cuda ]]; then
-  schemes+=("lusgs-hyperplane-plain|integrator = lusgs
+  # same iterations as lusgs-hyperplane by construction: only the time per iteration matters
+  schemes+=("lusgs-hyperplane-plain|100|$lusgs
+$roe
 lusgs_ordering = hyperplane
-lusgs_sweeps = 2
-lusgs_launch = plain
-cfl_start = 5
-cfl = 200
-cfl_ramp_iterations = 50")
+lusgs_launch = plain")
+else
+  schemes+=("lusgs-natural|$maxit|$lusgs
+$roe
+lusgs_ordering = natural")
 fi
 
 csv="$here/results/lusgs_${device}_${cells}.csv"
@@ -107,7 +128,9 @@ echo "scheme,cells,device,iterations,converged,wall_s,ms_per_iteration,final_log
 printf "%-24s %10s %10s %12s %14s %12s\n" scheme iterations converged "wall s" "ms/iteration" "log res"
 for entry in "${schemes[@]}"; do
   name=${entry%%|*}
-  keys=${entry#*|}
+  rest=${entry#*|}
+  cap=${rest%%|*}
+  keys=${rest#*|}
   dir="$work/$name"
   mkdir -p "$dir"
   cat >"$dir/case.ini" <<INI
@@ -119,7 +142,7 @@ lift_axis = y
 limiter = venkat
 [time]
 $keys
-iterations = $maxit
+iterations = $cap
 convergence = $orders
 [monitor]
 output_interval = 100

@@ -46,6 +46,12 @@ const std::vector<CaseKey>& case_keys() {
       {"time", "cfl_ramp_iterations", "0",
        "iterations over which the CFL ramps linearly from "
        "cfl_start to cfl (0: no ramp)"},
+      {"time", "cfl_law", "ramp",
+       "ramp (linear from cfl_start to cfl over cfl_ramp_iterations) | adaptive (starts at "
+       "cfl_start, times cfl_growth after an iteration that lowered the residual, times "
+       "cfl_cut after one that raised it, kept within [cfl_start, cfl])"},
+      {"time", "cfl_growth", "1.1", "cfl_law = adaptive: growth factor > 1"},
+      {"time", "cfl_cut", "0.5", "cfl_law = adaptive: cut factor in (0, 1)"},
       {"time", "iterations", "1000", "maximum number of iterations (time steps)"},
       {"time", "dt", "0", "global stepping: fixed time step, s (0: from cfl)"},
       {"time", "final_time", "0", "global stepping: stop at this physical time, s (0: none)"},
@@ -58,6 +64,14 @@ const std::vector<CaseKey>& case_keys() {
       {"time", "lusgs_sweeps", "1", "lusgs: symmetric Gauss-Seidel sweeps per iteration"},
       {"time", "lusgs_omega", "1",
        "lusgs: over-relaxation omega >= 1 of the spectral radius (diagonal and off-diagonal)"},
+      {"time", "lusgs_boundary", "jacobian",
+       "lusgs: boundary faces in the diagonal: jacobian (exact first-order Jacobian of the "
+       "boundary flux, 5x5 block on boundary cells) | spectral (omega/2 (|u.S| + c|S|), the "
+       "textbook scalar; slower: a wall or symmetry face then damps every equation)"},
+      {"time", "lusgs_dissipation", "scalar",
+       "lusgs: dissipation of the implicit operator: scalar (omega (|u.S| + c|S|), Jameson-Yoon) "
+       "| roe (omega times the Roe matrix of each face: every cell gets a 5x5 block; needs "
+       "lusgs_boundary = jacobian)"},
       {"time", "lusgs_launch", "graph",
        "lusgs on the GPU: persistent (one cooperative kernel per sweep, grid-wide barrier "
        "between groups) | hybrid (persistent; runs of groups that fit one block swept by one "
@@ -373,6 +387,16 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.cfl = r.positive("cfl", 1.0);
     c.cflStart = r.positive("cfl_start", c.cfl);
     c.cflRampIterations = r.integer("cfl_ramp_iterations", 0, 0);
+    c.cflLaw = static_cast<CflLaw>(r.choice("cfl_law", "ramp", {"ramp", "adaptive"}));
+    c.cflGrowth = r.number("cfl_growth", 1.1);
+    FV_VERIFY_USAGE(c.cflGrowth > 1.0, r.ctx("cfl_growth")
+                                           << "cfl_growth must be > 1 (got " << c.cflGrowth << ")");
+    c.cflCut = r.number("cfl_cut", 0.5);
+    FV_VERIFY_USAGE(c.cflCut > 0.0 && c.cflCut < 1.0,
+                    r.ctx("cfl_cut") << "cfl_cut must be in (0, 1) (got " << c.cflCut << ")");
+    FV_VERIFY_USAGE(c.cflLaw != CflLaw::Adaptive || c.cflStart <= c.cfl,
+                    r.ctx("cfl_start") << "cfl_law = adaptive needs cfl_start <= cfl (got "
+                                       << c.cflStart << " > " << c.cfl << ")");
     c.iterations = r.integer("iterations", 1000, 0);
     c.dt = r.number("dt", 0);
     FV_VERIFY_USAGE(c.dt >= 0, r.ctx("dt") << "dt must be >= 0");
@@ -389,6 +413,11 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
                                                               << c.lusgsOmega << ")");
     c.lusgsLaunch = static_cast<LusgsLaunch>(
         r.choice("lusgs_launch", "graph", {"persistent", "hybrid", "graph", "plain"}));
+    c.lusgsBoundaryJacobian = r.choice("lusgs_boundary", "jacobian", {"jacobian", "spectral"}) == 0;
+    c.lusgsRoeDissipation = r.choice("lusgs_dissipation", "scalar", {"scalar", "roe"}) == 1;
+    FV_VERIFY_USAGE(!c.lusgsRoeDissipation || c.lusgsBoundaryJacobian,
+                    r.ctx("lusgs_dissipation")
+                        << "lusgs_dissipation = roe needs lusgs_boundary = jacobian");
   }
   {
     SectionReader r(ini, "initial", dump);
@@ -534,8 +563,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.overlap = ov == "true";
     const std::string ct = r.text("comm_timing", "false");
     FV_VERIFY_USAGE(ct == "true" || ct == "false", r.ctx("comm_timing") << "comm_timing = '" << ct
-                                                                         << "' is not valid (true "
-                                                                            "or false)");
+                                                                        << "' is not valid (true "
+                                                                           "or false)");
     c.commTiming = ct == "true";
   }
   c.resolvedIni = dump.str();

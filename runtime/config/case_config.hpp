@@ -18,6 +18,8 @@ namespace fv {
 enum class FluxScheme { Roe, Rusanov };
 enum class LimiterKind { Venkat, Barth, None };
 enum class TimeScheme { Rk2, SspRk3, Rk4, Lusgs };
+/// How the CFL number evolves over the iterations (EulerSolver::current_cfl).
+enum class CflLaw { Ramp, Adaptive };
 /// Sweep ordering of the implicit LU-SGS scheme (runtime/solver/lusgs.hpp).
 enum class LusgsOrdering { Hyperplane, Colour, Natural };
 /// How the LU-SGS sweeps launch their groups on the GPU (key [time] lusgs_launch; the CPU
@@ -72,6 +74,9 @@ struct CaseConfig {
   bool localTimeStep = true;
   real_t cfl = 1.0, cflStart = 1.0;
   int cflRampIterations = 0;
+  CflLaw cflLaw = CflLaw::Ramp;
+  real_t cflGrowth = 1.1; ///< adaptive: factor after an iteration that lowered the residual
+  real_t cflCut = 0.5;    ///< adaptive: factor after an iteration that raised it
   int iterations = 1000;
   real_t dt = 0, finalTime = 0;
   real_t convergenceOrders = 8;
@@ -80,6 +85,8 @@ struct CaseConfig {
   int lusgsSweeps = 1;     ///< symmetric (forward + backward) sweeps per iteration
   real_t lusgsOmega = 1.0; ///< over-relaxation of the spectral radius in D and the off-diagonals
   LusgsLaunch lusgsLaunch = LusgsLaunch::Graph; ///< GPU launch strategy of the sweeps
+  bool lusgsBoundaryJacobian = true; ///< boundary fluxes' exact Jacobian in block diagonals
+  bool lusgsRoeDissipation = false;  ///< Roe matrix instead of the spectral radius (implicit)
   // [initial]
   InitialKind initial = InitialKind::Freestream;
   int splitAxis = 0;
@@ -95,7 +102,7 @@ struct CaseConfig {
   bool writeSolution = true; ///< [monitor] write_solution: final solution/surfaces/restart
   // [run]
   std::string device = "auto";
-  bool overlap = true; ///< [run] overlap: halo exchanges overlapped with interior work (MPI)
+  bool overlap = true;     ///< [run] overlap: halo exchanges overlapped with interior work (MPI)
   bool commTiming = false; ///< [run] comm_timing: time the halo exchange phases (MPI)
   // [patch NAME], in zone patch order
   std::vector<PatchConfig> patches;

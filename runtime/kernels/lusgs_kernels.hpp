@@ -4,19 +4,22 @@
 /// pointers; cell fields are SoA with stride nTotalCells as in kernels.hpp.
 ///
 /// One symmetric Gauss-Seidel sweep updates every owned cell i (in the sweep order) with
-///   dU_i = -(R_i + L_i + U_i) / D_i,
+///   dU_i = -D_i^-1 (R_i + L_i + U_i),
 ///   L_i  = 1/2 sum_{j lower}  (dF_j(dU_j) . S_ij - omega lambda_ij dU_j)   (forward sweep)
 ///   U_i  = 1/2 sum_{j upper}  (dF_j(dU_j) . S_ij - omega lambda_ij dU_j)   (backward sweep)
-/// where S_ij points out of i, lambda_ij = face spectral radius (times |S|) and "lower" means
-/// rank[j] < rank[i] (precomputed per cell: SweepNeighbours). The forward sweep recomputes L_i and
-/// reuses U_i of the previous backward sweep (zero before the first), the backward sweep recomputes
-/// U_i and reuses L_i: the lower neighbours of i are not touched between i's forward and backward
-/// updates, nor its upper ones between a backward and the next forward update, so this is exactly
-/// symmetric Gauss-Seidel on (D + L + U) dU = -R with half the neighbour work per sweep. Within one
-/// group of a colouring or of hyperplanes no two cells are neighbours, so a group runs in
-/// parallel.
+/// where S_ij points out of i, lambda_ij = face spectral radius (times |S|; with roe: the Roe
+/// matrix |A~_ij| |S| applied to dU_j) and "lower" means rank[j] < rank[i] (precomputed per cell:
+/// SweepNeighbours); D_i is a scalar or, on block cells (boundary cells, or all cells with roe), a
+/// 5x5 block given by its inverse. The forward sweep recomputes L_i and reuses U_i of the previous
+/// backward sweep (zero before the first), the backward sweep recomputes U_i and reuses L_i: the
+/// lower neighbours of i are not touched between i's forward and backward updates, nor its upper
+/// ones between a backward and the next forward update, so this is exactly symmetric Gauss-Seidel
+/// on (D + L + U) dU = -R with half the neighbour work per sweep. Within one group of a colouring
+/// or of hyperplanes no two cells are neighbours, so a group runs in parallel.
 #include "runtime/backend/forall.hpp"
+#include "runtime/kernels/kernels.hpp"
 #include "runtime/kernels/zone_view.hpp"
+#include "runtime/physics/bc_states.hpp"
 
 namespace fv::kernels {
 
@@ -38,7 +41,15 @@ struct LusgsFields {
   const idx_t* upperOffsets = nullptr;
   const idx_t* upperCells = nullptr;
   const idx_t* upperFaces = nullptr;
-  real_t* dU = nullptr;    ///< update, 5 x nTotalCells (halo entries: 0 or exchanged)
+  real_t* dU = nullptr; ///< update, 5 x nTotalCells (halo entries: 0 or exchanged)
+  /// Per owned cell: index of its 5x5 block diagonal in Dinv, or -1 (scalar D). Null: all
+  /// scalar.
+  const idx_t* blockOf = nullptr;
+  const real_t* Dinv = nullptr; ///< inverse block diagonals, 25 per block (row-major), s/m^3
+  /// Off-diagonal dissipation: false: omega lambda_ij dU_j (scalar); true: omega |A~_ij| dU_j,
+  /// the Roe matrix of the face with Harten's entropyFix (every cell then has a block).
+  bool roe = false;
+  real_t entropyFix = 0.1;
   real_t* lower = nullptr; ///< L_i, 5 x nCells
   real_t* upper = nullptr; ///< U_i, 5 x nCells
 };
@@ -47,13 +58,35 @@ struct LusgsFields {
 /// backward sweep sees their dU, zero unless an exchange filled it).
 inline constexpr idx_t kHaloRank = 0x7fffffff;
 
-/// Face loop: lambda[f] = max over the face's cells of |u . S| + c |S| (owner only on boundary
-/// faces).
-void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, real_t* lambda);
+/// Face loop: lambda[f] = max over the face's cells of |u . S| + c |S|; on boundary faces the
+/// owner's value when `scalarBoundary`, else 0 (their Jacobian is in the block diagonal); on
+/// interior faces 0 unless `scalarInterior` (Roe dissipation: in the blocks too).
+void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, bool scalarBoundary,
+                       bool scalarInterior, real_t* lambda);
 
 /// Cell loop: D[c] = V / dt + omega / 2 * sum_faces lambda (dt per cell, or dtGlobal >= 0).
 void lusgs_diagonal(const ZoneView& z, real_t omega, const real_t* dt, real_t dtGlobal,
                     const real_t* lambda, real_t* D);
+
+/// What the boundary blocks need: the cells with at least one boundary face, each boundary
+/// face's patch and the patches' conditions, and the Riemann flux of the residual.
+struct LusgsBoundary {
+  idx_t nBlocks = 0;
+  const idx_t* blockCells = nullptr;       ///< owned cells with boundary faces, nBlocks
+  const idx_t* facePatch = nullptr;        ///< patch of each boundary face, nBoundaryFaces
+  const phys::BcParams* patches = nullptr; ///< per patch, zone patch order
+  FluxSettings flux;                       ///< flux and entropy fix (first order)
+  bool roe = false;   ///< also add omega/2 |A~_f| of the interior faces (all cells are blocks)
+  real_t omega = 1.0; ///< lusgs_omega
+};
+
+/// Cell loop over the block cells: Dinv = (D_c I + sum_{boundary faces} (dF_b/dU - 1/2 A S_b))^-1,
+/// the exact first-order Jacobian of each boundary flux F_b(U_c) = riemann(W_c, ghost(W_c))
+/// (forward differences in the conservative variables) less the half flux Jacobian that the
+/// scalar interior diagonal already holds through sum_f S_f = 0. Throws nothing: a singular
+/// block (not expected, D_c > 0 dominates) falls back to 1/D_c I.
+void lusgs_boundary_blocks(const ZoneView& z, const LusgsBoundary& b, const real_t* W,
+                           const real_t* D, real_t* Dinv);
 
 /// Updates the n cells cells[0..n) (one group, no two of them neighbours) in parallel:
 /// forward (recompute L) or backward (recompute U) sweep step.

@@ -1,6 +1,7 @@
 // Matrix-free LU-SGS kernels: face spectral radii, the scalar diagonal, the group-parallel and
 // the sequential sweeps (see lusgs_kernels.hpp for the algebra).
 #include "runtime/backend/forall.hpp"
+#include "runtime/kernels/face_flux.hpp"
 #include "runtime/kernels/lusgs_kernels.hpp"
 #include "runtime/physics/lusgs_k.hpp"
 
@@ -34,23 +35,44 @@ FV_HOST_DEVICE FV_FORCEINLINE void sweep_cell(const ZoneView& v, const LusgsFiel
     }
     if (zero) continue; // exactly no contribution (e.g. halo cells without an exchange)
     phys::flux_difference(Wj, dUj, S, f.gamma, dF);
-    const real_t ol = f.omega * f.lambda[face];
-    for (int k = 0; k < 5; ++k)
-      sum[k] += 0.5 * (dF[k] - ol * dUj[k]);
+    if (f.roe) {
+      real_t Wc[5], diss[5];
+      for (int k = 0; k < 5; ++k)
+        Wc[k] = f.W[k * n + c];
+      phys::roe_dissipation(Wc, Wj, S, f.gamma, f.entropyFix, dUj, diss);
+      for (int k = 0; k < 5; ++k)
+        sum[k] += 0.5 * (dF[k] - f.omega * diss[k]);
+    } else {
+      const real_t ol = f.omega * f.lambda[face];
+      for (int k = 0; k < 5; ++k)
+        sum[k] += 0.5 * (dF[k] - ol * dUj[k]);
+    }
   }
   const idx_t nc = v.nCells;
   real_t* mine = forward ? f.lower : f.upper;
   const real_t* other = forward ? f.upper : f.lower;
-  const real_t invD = 1.0 / f.D[c];
+  real_t rhs[5];
   for (int k = 0; k < 5; ++k) {
     mine[k * nc + c] = sum[k];
-    f.dU[k * n + c] = -(f.R[k * n + c] + sum[k] + other[k * nc + c]) * invD;
+    rhs[k] = -(f.R[k * n + c] + sum[k] + other[k * nc + c]);
+  }
+  const idx_t b = f.blockOf ? f.blockOf[c] : -1;
+  if (b >= 0) {
+    const real_t* M = f.Dinv + 25 * static_cast<std::size_t>(b);
+    for (int r = 0; r < 5; ++r)
+      f.dU[r * n + c] = M[5 * r] * rhs[0] + M[5 * r + 1] * rhs[1] + M[5 * r + 2] * rhs[2] +
+                        M[5 * r + 3] * rhs[3] + M[5 * r + 4] * rhs[4];
+  } else {
+    const real_t invD = 1.0 / f.D[c];
+    for (int k = 0; k < 5; ++k)
+      f.dU[k * n + c] = rhs[k] * invD;
   }
 }
 
 } // namespace
 
-void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, real_t* lambda) {
+void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, bool scalarBoundary,
+                       bool scalarInterior, real_t* lambda) {
   const ZoneView v = z;
   forall("lusgs_face_radius", z.nFaces, [=] FV_HOST_DEVICE(idx_t face) {
     const idx_t n = v.nTotalCells;
@@ -65,6 +87,9 @@ void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, real_t*
         w[k] = W[k * n + nb];
       const real_t ln = phys::spectral_radius(w, S, gamma);
       l = ln > l ? ln : l;
+      if (!scalarInterior) l = 0.0;
+    } else if (!scalarBoundary) {
+      l = 0.0;
     }
     lambda[face] = l;
   });
@@ -79,6 +104,87 @@ void lusgs_diagonal(const ZoneView& z, real_t omega, const real_t* dt, real_t dt
       s += lambda[v.cellFaces[q]];
     const real_t h = dtGlobal >= 0.0 ? dtGlobal : dt[c];
     D[c] = v.cellVolume[c] / h + 0.5 * omega * s;
+  });
+}
+
+void lusgs_boundary_blocks(const ZoneView& z, const LusgsBoundary& b, const real_t* W,
+                           const real_t* D, real_t* Dinv) {
+  const ZoneView v = z;
+  const LusgsBoundary bb = b;
+  forall("lusgs_boundary_blocks", b.nBlocks, [=] FV_HOST_DEVICE(idx_t i) {
+    const idx_t c = bb.blockCells[i];
+    const idx_t n = v.nTotalCells;
+    const real_t gamma = bb.flux.gamma;
+    real_t M[25];
+    for (int k = 0; k < 25; ++k)
+      M[k] = 0.0;
+    for (int k = 0; k < 5; ++k)
+      M[6 * k] = D[c];
+    real_t W0[5], U0[5];
+    for (int k = 0; k < 5; ++k)
+      W0[k] = W[k * n + c];
+    phys::prim_to_cons(W0, U0, gamma);
+    // perturbation scales: rho, |m| + rho c, rho E
+    const real_t rc = U0[0] * phys::sound_speed(W0, gamma);
+    const real_t scale[5] = {U0[0], std::fabs(U0[1]) + rc, std::fabs(U0[2]) + rc,
+                             std::fabs(U0[3]) + rc, U0[4]};
+    for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
+      const idx_t face = v.cellFaces[q];
+      if (face >= v.nBoundaryFaces) {
+        if (!bb.roe) continue;
+        // omega/2 |A~_f| of an interior face, column by column
+        const bool own = v.cellFaceSign[q] > 0;
+        const idx_t j = own ? v.faceNeighbour[face] : v.faceOwner[face];
+        real_t Wj[5];
+        for (int k = 0; k < 5; ++k)
+          Wj[k] = W[k * n + j];
+        const real_t* Sf = v.faceArea + 3 * face;
+        for (int col = 0; col < 5; ++col) {
+          real_t e[5] = {0, 0, 0, 0, 0}, out[5];
+          e[col] = 1.0;
+          phys::roe_dissipation(W0, Wj, Sf, gamma, bb.flux.entropyFix, e, out);
+          for (int r = 0; r < 5; ++r)
+            M[5 * r + col] += 0.5 * bb.omega * out[r];
+        }
+        continue;
+      }
+      const phys::BcParams& bc = bb.patches[bb.facePatch[face]];
+      const real_t* S = v.faceArea + 3 * face;
+      const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+      const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
+      // g(U) = F_b(U) - 1/2 F(U) . S; column k of dg/dU by a forward difference
+      auto g = [&](const real_t* Wc, real_t* out) {
+        real_t G[5], F[5], P[5];
+        phys::ghost_state(Wc, nrm, bc, G);
+        detail::riemann(bb.flux, Wc, G, S, F);
+        phys::physical_flux(Wc, S, gamma, P);
+        for (int k = 0; k < 5; ++k)
+          out[k] = F[k] - 0.5 * P[k];
+      };
+      real_t g0[5];
+      g(W0, g0);
+      for (int col = 0; col < 5; ++col) {
+        real_t U1[5], W1[5], g1[5];
+        for (int k = 0; k < 5; ++k)
+          U1[k] = U0[k];
+        // a step large enough that rounding (which may differ between the CPU and the GPU,
+        // e.g. fused multiply-adds) stays ~1e-11 of the derivative; the truncation error
+        // (~1e-5 relative) is irrelevant for a preconditioning diagonal
+        U1[col] += 1e-5 * scale[col];
+        const real_t h = U1[col] - U0[col]; // the step actually taken
+        phys::cons_to_prim(U1, W1, gamma);
+        g(W1, g1);
+        for (int r = 0; r < 5; ++r)
+          M[5 * r + col] += (g1[r] - g0[r]) / h;
+      }
+    }
+    real_t* out = Dinv + 25 * static_cast<std::size_t>(i);
+    if (!phys::invert5(M, out)) {
+      for (int k = 0; k < 25; ++k)
+        out[k] = 0.0;
+      for (int k = 0; k < 5; ++k)
+        out[6 * k] = 1.0 / D[c];
+    }
   });
 }
 

@@ -2,8 +2,10 @@
 /// \file lusgs_k.hpp
 /// Point-wise pieces of the matrix-free LU-SGS scheme (Jameson & Yoon), FV_HOST_DEVICE: the
 /// spectral radius of the convective flux Jacobian and the exact flux difference that replaces
-/// the Jacobian-vector products of the off-diagonal blocks.
+/// the Jacobian-vector products of the off-diagonal blocks, and the 5x5 inverse of the block
+/// diagonal of cells on the boundary.
 #include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/roe_flux.hpp"
 
 namespace fv::phys {
 
@@ -28,6 +30,98 @@ FV_HOST_DEVICE FV_FORCEINLINE void flux_difference(const real_t* W, const real_t
   physical_flux(W, S, gamma, F0);
   for (int k = 0; k < 5; ++k)
     dF[k] = F1[k] - F0[k];
+}
+
+} // namespace fv::phys
+
+namespace fv::phys {
+
+/// Inverts the 5x5 row-major matrix A into Ainv by Gauss-Jordan elimination with partial
+/// pivoting; returns false (Ainv unspecified) when a pivot is zero or not finite.
+FV_HOST_DEVICE inline bool invert5(const real_t* A, real_t* Ainv) {
+  real_t a[5][10];
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 10; ++c)
+      a[r][c] = c < 5 ? A[5 * r + c] : (c - 5 == r ? 1.0 : 0.0);
+  for (int col = 0; col < 5; ++col) {
+    int piv = col;
+    for (int r = col + 1; r < 5; ++r)
+      if (std::fabs(a[r][col]) > std::fabs(a[piv][col])) piv = r;
+    const real_t p = a[piv][col];
+    if (!(std::fabs(p) > 0.0) || !std::isfinite(p)) return false;
+    if (piv != col)
+      for (int c = 0; c < 10; ++c) {
+        const real_t t = a[col][c];
+        a[col][c] = a[piv][c];
+        a[piv][c] = t;
+      }
+    const real_t inv = 1.0 / p;
+    for (int c = 0; c < 10; ++c)
+      a[col][c] *= inv;
+    for (int r = 0; r < 5; ++r) {
+      if (r == col) continue;
+      const real_t f = a[r][col];
+      if (f == 0.0) continue;
+      for (int c = 0; c < 10; ++c)
+        a[r][c] -= f * a[col][c];
+    }
+  }
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 5; ++c)
+      Ainv[5 * r + c] = a[r][c + 5];
+  return true;
+}
+
+} // namespace fv::phys
+
+namespace fv::phys {
+
+/// Roe matrix dissipation applied to a conservative update: |A~(WL, WR) . n| dU |S| with the
+/// Roe average of WL and WR and Harten's entropy fix exactly as in roe_flux (whose dissipation
+/// is this operator applied to U_R - U_L, to first order). The matrix counterpart of
+/// spectral_radius for the implicit operator (lusgs_dissipation = roe).
+FV_HOST_DEVICE inline void roe_dissipation(const real_t* WL, const real_t* WR, const real_t* S,
+                                           real_t gamma, real_t entropy_fix, const real_t* dU,
+                                           real_t* out) {
+  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+  const real_t nx = S[0] / area, ny = S[1] / area, nz = S[2] / area;
+  const real_t HL = total_enthalpy(WL, gamma), HR = total_enthalpy(WR, gamma);
+  const real_t sL = std::sqrt(WL[0]), sR = std::sqrt(WR[0]);
+  const real_t inv = 1.0 / (sL + sR);
+  const real_t rho = sL * sR;
+  const real_t u = (sL * WL[1] + sR * WR[1]) * inv;
+  const real_t v = (sL * WL[2] + sR * WR[2]) * inv;
+  const real_t w = (sL * WL[3] + sR * WR[3]) * inv;
+  const real_t H = (sL * HL + sR * HR) * inv;
+  const real_t q2 = u * u + v * v + w * w;
+  real_t c2 = (gamma - 1.0) * (H - 0.5 * q2);
+  c2 = c2 > 1e-300 ? c2 : 1e-300;
+  const real_t c = std::sqrt(c2);
+  const real_t Vn = u * nx + v * ny + w * nz;
+  // primitive jumps of the conservative update, linearised at the Roe state
+  const real_t dr = dU[0];
+  const real_t du = (dU[1] - u * dr) / rho, dv = (dU[2] - v * dr) / rho,
+               dw = (dU[3] - w * dr) / rho;
+  const real_t dp = (gamma - 1.0) * (dU[4] - (u * dU[1] + v * dU[2] + w * dU[3]) + 0.5 * q2 * dr);
+  const real_t dVn = du * nx + dv * ny + dw * nz;
+  const real_t delta = entropy_fix * (std::fabs(Vn) + c);
+  real_t l1 = std::fabs(Vn - c), l2 = std::fabs(Vn), l5 = std::fabs(Vn + c);
+  if (delta > 0.0) {
+    l1 = harten_abs(Vn - c, delta);
+    l2 = harten_abs(Vn, delta);
+    l5 = harten_abs(Vn + c, delta);
+  }
+  const real_t a1 = l1 * (dp - rho * c * dVn) / (2.0 * c2);
+  const real_t a5 = l5 * (dp + rho * c * dVn) / (2.0 * c2);
+  const real_t a2 = l2 * (dr - dp / c2);
+  const real_t a3 = l2 * rho;
+  out[0] = (a1 + a2 + a5) * area;
+  out[1] = (a1 * (u - c * nx) + a2 * u + a3 * (du - dVn * nx) + a5 * (u + c * nx)) * area;
+  out[2] = (a1 * (v - c * ny) + a2 * v + a3 * (dv - dVn * ny) + a5 * (v + c * ny)) * area;
+  out[3] = (a1 * (w - c * nz) + a2 * w + a3 * (dw - dVn * nz) + a5 * (w + c * nz)) * area;
+  out[4] = (a1 * (H - c * Vn) + a2 * 0.5 * q2 + a3 * (u * du + v * dv + w * dw - Vn * dVn) +
+            a5 * (H + c * Vn)) *
+           area;
 }
 
 } // namespace fv::phys

@@ -9,6 +9,7 @@
 #include "runtime/solver/lusgs.hpp"
 #include "runtime/solver/node_weights.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -133,6 +134,8 @@ void EulerSolver::initialise() {
   U_.assign(U.data());
   iteration_ = 0;
   time_ = 0;
+  cflAdaptive_ = cfg_.cflStart;
+  lastMeasure_ = -1;
 }
 
 void EulerSolver::exchange(const char* what, DeviceArray<real_t>& field, int ncomp) {
@@ -248,12 +251,28 @@ void EulerSolver::measure(IterationStats& st) {
   }
 }
 
+void EulerSolver::adapt_cfl(const IterationStats& st) {
+  if (cfg_.cflLaw != CflLaw::Adaptive) return;
+  if (lastMeasure_ < 0) { // first measured iteration: the reference
+    for (int k = 0; k < 5; ++k)
+      rms0_[k] = st.rms[k] > 1e-300 ? st.rms[k] : 1.0;
+    if (!(cflAdaptive_ > 0)) cflAdaptive_ = cfg_.cflStart;
+  }
+  // the convergence measure of the run loop: worst of density and energy, relative
+  const real_t r = std::max(st.rms[0] / rms0_[0], st.rms[4] / rms0_[4]);
+  if (lastMeasure_ >= 0)
+    cflAdaptive_ = std::clamp(cflAdaptive_ * (r <= lastMeasure_ ? cfg_.cflGrowth : cfg_.cflCut),
+                              cfg_.cflStart, cfg_.cfl);
+  lastMeasure_ = r;
+}
+
 std::vector<real_t> EulerSolver::residual() {
   compute_residual(U_.data());
   return R_.to_host();
 }
 
 real_t EulerSolver::current_cfl() const {
+  if (cfg_.cflLaw == CflLaw::Adaptive) return cflAdaptive_ > 0 ? cflAdaptive_ : cfg_.cflStart;
   if (cfg_.cflRampIterations <= 0) return cfg_.cfl;
   const real_t t = std::min<real_t>(1.0, static_cast<real_t>(iteration_) / cfg_.cflRampIterations);
   return cfg_.cflStart + (cfg_.cfl - cfg_.cflStart) * t;
@@ -280,7 +299,10 @@ IterationStats EulerSolver::step() {
   real_t* U = U_.data();
   auto stage = [&](real_t a, real_t b, real_t beta, bool first) {
     compute_residual(U);
-    if (first) measure(st);
+    if (first) {
+      measure(st);
+      adapt_cfl(st);
+    }
     kernels::rk_stage(z, a, b, beta, dt_.data(), dtGlobal, U0, U, R_.data(), U);
   };
 
@@ -288,6 +310,7 @@ IterationStats EulerSolver::step() {
   case TimeScheme::Lusgs: // implicit: (V/dt + dR/dU) dU = -R by LU-SGS sweeps, U += dU
     compute_residual(U);
     measure(st);
+    adapt_cfl(st);
     if (cells_ && !exchange_) {
       // Multi-zone: the halo cells' dU* from the neighbours' forward sweeps feeds the backward
       // sweep (block Jacobi between zones, docs/numerics.md).
@@ -316,7 +339,10 @@ IterationStats EulerSolver::step() {
     const real_t w[4] = {1.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0, 1.0 / 6.0};
     for (int s = 0; s < 4; ++s) {
       compute_residual(U);
-      if (s == 0) measure(st); // residual of the state at the start of the step
+      if (s == 0) { // residual of the state at the start of the step
+        measure(st);
+        adapt_cfl(st);
+      }
       kernels::accumulate(z, s == 0 ? 0.0 : 1.0, w[s], R_.data(), acc_.data());
       if (s < 3)
         kernels::rk_stage(z, 0.0, 1.0, c[s], dt_.data(), dtGlobal, U0, U0, R_.data(), U);

@@ -121,6 +121,8 @@ class EulerSolver {
   void measure(IterationStats& st);
   void exchange(const char* what, DeviceArray<real_t>& field, int ncomp);
   real_t current_cfl() const;
+  /// cfl_law = adaptive: the CFL of the next iteration from this iteration's residual.
+  void adapt_cfl(const IterationStats& st);
   void halo_begin(parallel::HaloExchange* h, const std::vector<parallel::FieldView>& f);
   void halo_progress(parallel::HaloExchange* h);
   void halo_finish(parallel::HaloExchange* h);
@@ -136,6 +138,10 @@ class EulerSolver {
   std::unique_ptr<LusgsSolver> lusgs_; ///< integrator = lusgs only
   int iteration_ = 0;
   real_t time_ = 0;
+  // cfl_law = adaptive: current CFL, first RMS residuals, last residual measure (-1: none yet)
+  real_t cflAdaptive_ = 0;
+  std::array<real_t, 5> rms0_{};
+  real_t lastMeasure_ = -1;
 };
 
 } // namespace fv

@@ -14,6 +14,14 @@ LusgsSettings lusgs_settings(const CaseConfig& cfg) {
   s.omega = cfg.lusgsOmega;
   s.launch = cfg.lusgsLaunch;
   s.gamma = cfg.gamma;
+  s.boundaryJacobian = cfg.lusgsBoundaryJacobian;
+  s.roeDissipation = cfg.lusgsRoeDissipation;
+  for (const auto& p : cfg.patches)
+    s.patches.push_back(p.params);
+  s.flux.flux = cfg.flux == FluxScheme::Roe ? kernels::Flux::Roe : kernels::Flux::Rusanov;
+  s.flux.gamma = cfg.gamma;
+  s.flux.entropyFix = cfg.entropyFix;
+  s.flux.secondOrder = false;
   return s;
 }
 
@@ -117,6 +125,49 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
   dU_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(nt), "lusgs dU");
   lower_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(n), "lusgs lower sums");
   upper_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(n), "lusgs upper sums");
+  if (s_.boundaryJacobian) {
+    FV_VERIFY(static_cast<idx_t>(s_.patches.size()) == zone.nPatches(),
+              "LU-SGS boundary Jacobian: settings hold "
+                  << s_.patches.size() << " patch conditions, zone " << zone.zoneId << " has "
+                  << zone.nPatches() << " patches");
+    std::vector<idx_t> facePatch(static_cast<std::size_t>(zone.nBoundaryFaces), 0);
+    for (idx_t p = 0; p < zone.nPatches(); ++p)
+      for (idx_t f = zone.patchFaceOffsets[p]; f < zone.patchFaceOffsets[p + 1]; ++f)
+        facePatch[f] = p;
+    std::vector<idx_t> blockOf(static_cast<std::size_t>(n), -1), blockCells;
+    if (s_.roeDissipation) { // every owned cell
+      for (idx_t c = 0; c < n; ++c) {
+        blockOf[c] = c;
+        blockCells.push_back(c);
+      }
+    } else {
+      for (idx_t f = 0; f < zone.nBoundaryFaces; ++f) {
+        const idx_t c = zone.faceOwner[f];
+        if (c < n && blockOf[c] < 0) {
+          blockOf[c] = static_cast<idx_t>(blockCells.size());
+          blockCells.push_back(c);
+        }
+      }
+    }
+    blockCells_ = DeviceArray<idx_t>(blockCells, "lusgs block cells");
+    blockOf_ = DeviceArray<idx_t>(blockOf, "lusgs block of cell");
+    facePatch_ = DeviceArray<idx_t>(facePatch, "lusgs boundary face patch");
+    patches_ = DeviceArray<phys::BcParams>(s_.patches, "lusgs patch conditions");
+    Dinv_ = DeviceArray<real_t>(25 * blockCells.size(), "lusgs inverse block diagonals");
+    boundary_.nBlocks = static_cast<idx_t>(blockCells.size());
+    boundary_.blockCells = blockCells_.data();
+    boundary_.facePatch = facePatch_.data();
+    boundary_.patches = patches_.data();
+    boundary_.flux = s_.flux;
+    boundary_.roe = s_.roeDissipation;
+    boundary_.omega = s_.omega;
+    fields_.blockOf = blockOf_.data();
+    fields_.Dinv = Dinv_.data();
+  }
+  FV_VERIFY_USAGE(!s_.roeDissipation || s_.boundaryJacobian,
+                  "lusgs_dissipation = roe needs lusgs_boundary = jacobian");
+  fields_.roe = s_.roeDissipation;
+  fields_.entropyFix = s_.flux.entropyFix;
   fields_.gamma = s_.gamma;
   fields_.omega = s_.omega;
   fields_.D = D_.data();
@@ -131,6 +182,9 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
   FV_LOG_INFO("  LU-SGS: " << to_string(s_.ordering) << " ordering, " << nGroups_ << " groups of "
                            << (nGroups_ ? n / nGroups_ : 0) << " cells on average (largest "
                            << largest << "), " << s_.sweeps << " sweep(s), omega " << s_.omega
+                           << ", "
+                           << (s_.boundaryJacobian ? "boundary Jacobian blocks"
+                                                   : "scalar boundary diagonal")
                            << ", " << launch_description());
 }
 
@@ -181,8 +235,10 @@ void LusgsSolver::solve(const real_t* W, const real_t* R, const real_t* dt, real
     forward_.reset();
     backward_.reset();
   }
-  kernels::lusgs_face_radius(z, s_.gamma, W, lambda_.data());
+  kernels::lusgs_face_radius(z, s_.gamma, W, !s_.boundaryJacobian, !s_.roeDissipation,
+                             lambda_.data());
   kernels::lusgs_diagonal(z, s_.omega, dt, dtGlobal, lambda_.data(), D_.data());
+  if (s_.boundaryJacobian) kernels::lusgs_boundary_blocks(z, boundary_, W, D_.data(), Dinv_.data());
   kernels::lusgs_zero(z.nTotalCells, z.nTotalCells, dU_.data());
   kernels::lusgs_zero(z.nCells, z.nCells, upper_.data());
   for (int k = 0; k < s_.sweeps; ++k) {

@@ -4,10 +4,14 @@
 /// active device. Given the residual R(U) of the spatial operator and the (local) time step it
 /// approximately solves
 ///   (V/dt + dR/dU) dU = -R
-/// with the scalar diagonal D_i = V_i/dt_i + omega/2 sum_f lambda_f (lambda_f = |u.S| + c|S|,
-/// boundary faces included) and off-diagonal blocks applied as exact flux differences of the
-/// neighbours' updates, by `sweeps` symmetric Gauss-Seidel sweeps (forward then backward) in one
-/// of three orderings:
+/// with the scalar diagonal D_i = V_i/dt_i + omega/2 sum_f lambda_f (lambda_f = |u.S| + c|S|
+/// over interior faces) -- on cells with boundary faces a 5x5 block that adds the exact
+/// Jacobian of the boundary fluxes (lusgs_boundary = jacobian; spectral: omega/2 lambda_f of
+/// the boundary faces, the textbook scalar) -- and off-diagonal blocks applied as exact flux
+/// differences of the neighbours' updates. With lusgs_dissipation = roe, omega lambda_f is
+/// replaced by omega |A~_f| (the face's Roe matrix) in the off-diagonals and the diagonal, and
+/// every cell gets a 5x5 block. Solved by `sweeps` symmetric Gauss-Seidel sweeps (forward then
+/// backward) in one of three orderings:
 ///   hyperplane  groups of zone.hyperplanes, forward in row order, backward in reverse; a cell's
 ///               lower neighbours are exactly its lower-numbered ones, so the result equals the
 ///               natural sequential sweep up to rounding;
@@ -46,6 +50,16 @@ struct LusgsSettings {
   real_t omega = 1.0;
   LusgsLaunch launch = LusgsLaunch::Graph; ///< GPU launch strategy of the sweeps
   real_t gamma = 1.4;
+  /// Boundary faces in the diagonal: true (lusgs_boundary = jacobian): cells with boundary
+  /// faces get a 5x5 block diagonal with the exact first-order Jacobian of their boundary
+  /// fluxes; false (spectral): the textbook scalar omega/2 lambda_f of every boundary face.
+  bool boundaryJacobian = true;
+  /// Off-diagonal and diagonal dissipation: false (lusgs_dissipation = scalar): omega lambda_f;
+  /// true (roe): omega |A~_f|, the Roe matrix of the residual's flux (needs boundaryJacobian;
+  /// every cell gets a 5x5 block).
+  bool roeDissipation = false;
+  std::vector<phys::BcParams> patches; ///< per zone patch (needed for boundaryJacobian)
+  kernels::FluxSettings flux;          ///< Riemann flux of the residual (boundaryJacobian)
 };
 LusgsSettings lusgs_settings(const CaseConfig& cfg);
 
@@ -97,6 +111,12 @@ class LusgsSolver {
   DeviceArray<idx_t> groupCells_;
   kernels::SweepNeighbours neighbours_; ///< lower/upper neighbour lists by sweep rank
   DeviceArray<real_t> lambda_, D_, dU_, lower_, upper_;
+  // boundary blocks (boundaryJacobian): cells with boundary faces, their block index per cell,
+  // the patch of each boundary face, the patch conditions and the inverse blocks
+  DeviceArray<idx_t> blockCells_, blockOf_, facePatch_;
+  DeviceArray<phys::BcParams> patches_;
+  DeviceArray<real_t> Dinv_;
+  kernels::LusgsBoundary boundary_;
   kernels::LusgsFields fields_;
   KernelSequence forward_, backward_;
 };

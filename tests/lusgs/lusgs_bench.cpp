@@ -170,8 +170,8 @@ int main(int argc, char** argv) {
   return fv::run_main("lusgs_bench", [&] {
     CLI::App app{"lusgs_bench: RK vs LU-SGS (colour, hyperplane) on a generated channel bump"};
     std::string n = "96,32,1", device = "cpu", csv, only;
-    double mach = 0.8, bump = 0.03, orders = 6, cflMax = 200;
-    int maxit = 20000, sweeps = 2, compare = 0, launchReps = 0;
+    double mach = 0.8, bump = 0.03, orders = 6, cflMax = 1000;
+    int maxit = 20000, sweeps = 4, compare = 0, launchReps = 0;
     app.add_option("--n", n, "block cells ni,nj,nk of the channel (hexahedra)");
     app.add_option("--mach", mach, "free-stream Mach number");
     app.add_option("--bump", bump, "bump height / channel height");
@@ -179,8 +179,9 @@ int main(int argc, char** argv) {
     app.add_option("--orders", orders, "residual drop to converge (orders of magnitude)");
     app.add_option("--maxit", maxit, "iteration limit per scheme");
     app.add_option("--sweeps", sweeps, "lusgs_sweeps");
-    app.add_option("--cfl", cflMax, "LU-SGS CFL after the ramp (from 5 over 50 iterations)");
-    app.add_option("--only", only, "comma-separated subset: rk3,colour,hyperplane,plain");
+    app.add_option("--cfl", cflMax,
+                   "LU-SGS largest CFL (ramp, or adaptive law for colours, from 5)");
+    app.add_option("--only", only, "comma-separated subset: rk3,colour,hyperplane,natural,plain");
     app.add_option("--csv", csv, "write the table as CSV to this file");
     app.add_option("--compare-cpu", compare, "run K LU-SGS iterations on device and CPU, compare");
     app.add_option("--launch-modes", launchReps,
@@ -209,10 +210,19 @@ int main(int argc, char** argv) {
                 "%.3g, %s\n",
                 n.c_str(), zone.nCells, zone.hyperplanes.rows(), zone.cellColours.rows(), mach,
                 bump, where.c_str());
-    char ramp[160];
+    // the recommended settings (docs/numerics.md): hyperplane/natural with the Roe matrix as
+    // implicit dissipation and a CFL ramp from 5 over 30 iterations; colours with the scalar
+    // dissipation and the adaptive CFL law from 5 (red-black sweeps diverge with the Roe
+    // operator and can stall at a large fixed CFL)
+    char ramp[200];
     std::snprintf(ramp, sizeof ramp,
-                  "integrator = lusgs\ncfl_start = 5\ncfl = %g\ncfl_ramp_iterations = 50\n"
-                  "lusgs_sweeps = %d\n",
+                  "integrator = lusgs\ncfl_start = 5\ncfl = %g\nlusgs_sweeps = %d\n"
+                  "lusgs_dissipation = roe\ncfl_ramp_iterations = 30\n",
+                  cflMax, sweeps);
+    char scalar[160];
+    std::snprintf(scalar, sizeof scalar,
+                  "integrator = lusgs\ncfl_start = 5\ncfl = %g\nlusgs_sweeps = %d\n"
+                  "cfl_law = adaptive\n",
                   cflMax, sweeps);
 
     if (launchReps > 0) {
@@ -247,8 +257,10 @@ int main(int argc, char** argv) {
     };
     std::vector<Scheme> schemes = {
         {"rk3", "integrator = ssprk3\ncfl = 1.5\n"},
-        {"colour", std::string(ramp) + "lusgs_ordering = colour\n"},
+        {"colour", std::string(scalar) + "lusgs_ordering = colour\n"},
         {"hyperplane", std::string(ramp) + "lusgs_ordering = hyperplane\n"}};
+    if (!gpu) // the sequential reference: same iterations as hyperplane, one thread
+      schemes.push_back({"natural", std::string(ramp) + "lusgs_ordering = natural\n"});
     if (gpu)
       schemes.push_back(
           {"plain", std::string(ramp) + "lusgs_ordering = hyperplane\nlusgs_launch = plain\n"});

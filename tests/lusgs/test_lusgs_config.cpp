@@ -36,16 +36,24 @@ TEST(LusgsConfig, DefaultsAndResolvedText) {
   EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.0);
   // default: graph, the fastest on an H200 (bench/results/lusgs_launch_modes_h200_20261121.txt)
   EXPECT_EQ(c.lusgsLaunch, fv::LusgsLaunch::Graph);
+  EXPECT_TRUE(c.lusgsBoundaryJacobian);
+  EXPECT_FALSE(c.lusgsRoeDissipation);
+  EXPECT_NE(c.resolvedIni.find("lusgs_dissipation = scalar"), std::string::npos);
   EXPECT_NE(c.resolvedIni.find("lusgs_ordering = hyperplane"), std::string::npos);
+  EXPECT_NE(c.resolvedIni.find("lusgs_boundary = jacobian"), std::string::npos);
   EXPECT_NE(c.resolvedIni.find("lusgs_launch = graph"), std::string::npos);
   const fv::LusgsSettings s = fv::lusgs_settings(c);
   EXPECT_EQ(s.ordering, fv::LusgsOrdering::Hyperplane);
+  EXPECT_TRUE(s.boundaryJacobian);
+  ASSERT_EQ(s.patches.size(), 1u); // the boundary Jacobian needs every patch's condition
+  EXPECT_EQ(s.patches[0].type, fv::phys::BcType::SlipWall);
   EXPECT_STREQ(fv::to_string(s.ordering), "hyperplane");
 }
 
 TEST(LusgsConfig, ParsesEveryKey) {
   const fv::CaseConfig c = resolve("integrator = lusgs\nlusgs_ordering = colour\nlusgs_sweeps = 3\n"
-                                   "lusgs_omega = 1.5\nlusgs_launch = plain");
+                                   "lusgs_omega = 1.5\nlusgs_launch = plain\n"
+                                   "lusgs_boundary = spectral");
   EXPECT_EQ(c.lusgsOrdering, fv::LusgsOrdering::Colour);
   EXPECT_EQ(c.lusgsSweeps, 3);
   EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.5);
@@ -54,6 +62,8 @@ TEST(LusgsConfig, ParsesEveryKey) {
     const fv::CaseConfig cm = resolve(std::string("lusgs_launch = ") + m);
     EXPECT_STREQ(fv::to_string(fv::lusgs_settings(cm).launch), m);
   }
+  EXPECT_FALSE(c.lusgsBoundaryJacobian);
+  EXPECT_FALSE(fv::lusgs_settings(c).boundaryJacobian);
   EXPECT_EQ(resolve("lusgs_ordering = natural").lusgsOrdering, fv::LusgsOrdering::Natural);
 }
 
@@ -63,5 +73,32 @@ TEST(LusgsConfig, UsageErrorsNameTheKey) {
   EXPECT_NE(usage_error("lusgs_omega = 0.5").find("lusgs_omega must be >= 1"), std::string::npos);
   EXPECT_NE(usage_error("lusgs_launch = fast").find("valid: persistent, hybrid, graph, plain"),
             std::string::npos);
+  EXPECT_TRUE(fv::lusgs_settings(resolve("lusgs_dissipation = roe")).roeDissipation);
+  EXPECT_NE(usage_error("lusgs_dissipation = matrix").find("valid: scalar, roe"),
+            std::string::npos);
+  EXPECT_NE(usage_error("lusgs_dissipation = roe\nlusgs_boundary = spectral")
+                .find("needs lusgs_boundary = jacobian"),
+            std::string::npos);
+  EXPECT_NE(usage_error("lusgs_boundary = exact").find("valid: jacobian, spectral"),
+            std::string::npos);
   EXPECT_NE(usage_error("integrator = lu-sgs").find("lusgs"), std::string::npos);
+}
+
+TEST(LusgsConfig, AdaptiveCflKeys) {
+  const fv::CaseConfig d = resolve("integrator = lusgs");
+  EXPECT_EQ(d.cflLaw, fv::CflLaw::Ramp);
+  EXPECT_NE(d.resolvedIni.find("cfl_law = ramp"), std::string::npos);
+  EXPECT_NE(d.resolvedIni.find("cfl_growth = 1.1"), std::string::npos);
+  EXPECT_NE(d.resolvedIni.find("cfl_cut = 0.5"), std::string::npos);
+  const fv::CaseConfig c =
+      resolve("cfl_law = adaptive\ncfl_start = 5\ncfl = 500\ncfl_growth = 1.2\ncfl_cut = 0.25");
+  EXPECT_EQ(c.cflLaw, fv::CflLaw::Adaptive);
+  EXPECT_DOUBLE_EQ(c.cflGrowth, 1.2);
+  EXPECT_DOUBLE_EQ(c.cflCut, 0.25);
+  EXPECT_NE(usage_error("cfl_law = ser").find("valid: ramp, adaptive"), std::string::npos);
+  EXPECT_NE(usage_error("cfl_growth = 1").find("cfl_growth must be > 1"), std::string::npos);
+  EXPECT_NE(usage_error("cfl_cut = 1").find("cfl_cut must be in (0, 1)"), std::string::npos);
+  EXPECT_NE(usage_error("cfl_cut = x").find("cfl_cut"), std::string::npos);
+  EXPECT_NE(usage_error("cfl_law = adaptive\ncfl_start = 10\ncfl = 5").find("cfl_start <= cfl"),
+            std::string::npos);
 }

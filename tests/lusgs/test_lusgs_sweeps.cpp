@@ -241,6 +241,8 @@ TEST(LusgsZones, BlockJacobiAcrossZones) {
 // of forall_groups is taken next to its single-thread runs of small groups.
 TEST(LusgsLaunch, EveryModeEqualsOneLaunchPerGroup) {
   SweepInputs in(fv::GenCells::Hex, {48, 24, 32});
+  // the scalar operator (no block diagonals), which the public kernels below reproduce
+  in.cfg.lusgsBoundaryJacobian = false;
   const fv::Zone& z = in.tz.zone;
   const idx_t n = z.nCells, nt = z.nTotalCells();
   for (fv::LusgsOrdering ord : {fv::LusgsOrdering::Hyperplane, fv::LusgsOrdering::Colour}) {
@@ -270,7 +272,7 @@ TEST(LusgsLaunch, EveryModeEqualsOneLaunchPerGroup) {
     f.lower = lower.data();
     f.upper = upper.data();
     const fv::ZoneView& v = in.dz->view();
-    fv::kernels::lusgs_face_radius(v, f.gamma, f.W, lambda.data());
+    fv::kernels::lusgs_face_radius(v, f.gamma, f.W, true, true, lambda.data());
     fv::kernels::lusgs_diagonal(v, f.omega, in.dt.data(), -1.0, lambda.data(), D.data());
     for (idx_t r = 0; r < g.rows(); ++r)
       fv::kernels::lusgs_sweep_group(v, f, true, cells.data() + g.offsets()[r], g.size(r));
