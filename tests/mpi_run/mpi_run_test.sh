@@ -83,6 +83,15 @@ channel) # generated, shuffled and perturbed channel with a bump; 1, 2, 4 ranks,
   done
   # overlap changes only when work is done, not what: bitwise the same
   RTOL=1e-15 compare_all r4 r4n
+  # --comm-timing splits the time (numbers, not nan) and changes nothing else; without it the
+  # split is nan (no device synchronisation around the exchanges)
+  timed=$(run 2 mesh.p2.zones.h5 channel.ini r2t --comm-timing | grep FVRUN_TIMING)
+  untimed=$(run 2 mesh.p2.zones.h5 channel.ini r2u | grep FVRUN_TIMING)
+  grep -Eq "compute_s=[0-9.e+-]+ pack_unpack_s=[0-9.e+-]+ wait_s=[0-9.e+-]+$" <<< "$timed" ||
+    { echo "FAIL: --comm-timing line: $timed"; exit 1; }
+  grep -q "compute_s=nan pack_unpack_s=nan wait_s=nan" <<< "$untimed" ||
+    { echo "FAIL: untimed line: $untimed"; exit 1; }
+  RTOL=1e-15 compare_all r2 r2t
   ;;
 brick) # shared SU2 hex brick: a pressure jump released in a closed box, global time stepping
   mesh=$shared/meshes/su2/mesh_brick_hex_ffd.su2
