@@ -34,6 +34,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 log() { echo "[peer_live.sh $(date -u +%H:%M:%S)] $*" >&2; }
 
+export PEER_LIVE=1 # the comparison tables say the peer ran live
 log "OpenFOAM (run_peer.sh) into $out/of_peer"
 OUT=$out/of_peer SIZES=100 TET_H=${TET_H:-0.018} NPARTS="2 8 64" METHODS=metis \
   NSTEPS=${NSTEPS:-25} SOLVER_N=100 QUIET_WAIT=${QUIET_WAIT:-600} \

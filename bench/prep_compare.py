@@ -6,6 +6,7 @@ renumberMesh (RCM) + decomposePar (metis) on the same meshes, read from a run_pe
     bench/prep_compare.py prep.tsv [PEER_RESULTS] > prep.md
 """
 import csv
+import os
 import re
 import sys
 
@@ -53,8 +54,10 @@ def main():
                    f"{r['nproc']} | {r['load1']} |")
     if peer:
         out.append(f"\n### fvprep vs OpenFOAM 1912 renumberMesh (RCM) + decomposePar (metis)\n")
-        out.append(f"OpenFOAM figures: {peer_path} (a recorded run_peer.sh table, NOT re-run "
-                   "here unless that path is a fresh of_peer.log). OpenFOAM reads its binary "
+        how = ("run live in the same call on the same machine and meshes (bench/peer_live.sh)"
+               if os.environ.get("PEER_LIVE") == "1" else
+               "a recorded run_peer.sh table, NOT re-run here (bench/peer_live.sh runs it live)")
+        out.append(f"OpenFOAM figures: {peer_path} ({how}). OpenFOAM reads its binary "
                    "polyMesh; fvprep reads CGNS and also builds geometry, colourings and "
                    "hyperplanes. Times per cell; ratio > 1: fvprep faster. Compare the load columns: the "
                    "recorded OpenFOAM run waited for a quiet machine (other load ~0.01).\n")

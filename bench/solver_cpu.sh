@@ -3,7 +3,7 @@
 # the 1M-cell hex box (fvgen box --n 100,100,100 = blockMesh 100^3), uniform Mach 2.9 Euler
 # flow, 25 steps, serial and 2 threads (OpenFOAM: serial and mpirun -np 2; fvrun is single-zone
 # and uses OpenMP threads for the second core). OpenFOAM figures come from the recorded
-# run_peer.sh table (PEER_RESULTS) -- they are not re-run here.
+# run_peer.sh table (PEER_RESULTS) -- they are not re-run here (bench/peer_live.sh runs both live).
 #
 #   bench/solver_cpu.sh [--out DIR] [--no-build] [N]      (N: box cells per direction, 100)
 #
@@ -92,7 +92,7 @@ done
 rm -f "$zones"
 
 python3 - "$peer_results" "$integrator" "$steps" "$n" "${rows[@]}" >"$out/solver_cpu.md" <<'PY'
-import re, sys
+import os, re, sys
 peer_path, integrator, steps, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 rows = [r.split() for r in sys.argv[5:]]
 stages = {"rk2": 2, "ssprk3": 3, "rk4": 4}.get(integrator, 1)
@@ -113,8 +113,9 @@ cells = n ** 3
 print(f"### fvrun CPU vs rhoCentralFoam: {cells} hex cells, Euler, {steps} steps\n")
 print(f"fvrun: second-order Roe + Venkatakrishnan, {integrator} ({stages} residual evaluations "
       f"per step), OpenMP threads on the same cores as OpenFOAM's MPI ranks. OpenFOAM 1912 "
-      f"rhoCentralFoam (Kurganov-Tadmor, one flux evaluation per step): recorded figures from "
-      f"{peer_path}, not re-run.\n")
+      f"rhoCentralFoam (Kurganov-Tadmor, one flux evaluation per step): "
+      + (f"run live in the same call ({peer_path}).\n" if os.environ.get("PEER_LIVE") == "1"
+         else f"recorded figures from {peer_path}, not re-run (bench/peer_live.sh runs it live).\n"))
 print("| cores | fvrun wall s (incl. start-up) | fvrun ns/cell/step | fvrun ns/cell/stage | "
       "fvrun peak MiB | OF wall s | OF ns/cell/step | step ratio OF/fvrun | load |")
 print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
