@@ -14,7 +14,8 @@
 # default /work/shared/peers/openfoam/results-2026-11-21.txt), MESHES (scratch, default
 # OUT/meshes), GENERATED (1; 0 skips the generated channel sizes), PEER_TET_MESH (a Gmsh/CGNS
 # file used as the tet peer mesh instead of fvgen's 54^3 box, e.g. the very box.msh that
-# run_peer.sh made for OpenFOAM: bench/peer_live.sh passes it). Writes OUT/prep.tsv (one row
+# run_peer.sh made for OpenFOAM: bench/peer_live.sh passes it), PEER_HEX_N (hex box sizes N,
+# default 100), PEER_TET (0: no tet peer mesh), PEER_PARTS (default 2 8 64). Writes OUT/prep.tsv (one row
 # per fvprep run) and OUT/prep.md (tables).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -100,15 +101,19 @@ for size in "${sizes[@]}"; do
   done
 done
 
-# ---- the OpenFOAM peer meshes: hex100 (blockMesh 100^3) and a ~0.92M tet box
-"$fvgen" box --cells hex --n 100,100,100 -o "$meshes/peer_hex100.cgns" -q
-tet_mesh=${PEER_TET_MESH:-$meshes/peer_tet.cgns}
-[ -n "${PEER_TET_MESH:-}" ] || "$fvgen" box --cells tet --n 54,54,54 -o "$tet_mesh" -q
-for p in ${PEER_PARTS:-2 8 64}; do
-  time_prep peer_hex100 "$meshes/peer_hex100.cgns" "$p"
-  time_prep peer_tet "$tet_mesh" "$p"
+# ---- the OpenFOAM peer meshes: hexN (blockMesh N^3 unit box, PEER_HEX_N, default 100) and a
+# tet box (~0.92M from fvgen, or PEER_TET_MESH; PEER_TET=0 skips it)
+for nh in ${PEER_HEX_N:-100}; do
+  "$fvgen" box --cells hex --n "$nh,$nh,$nh" -o "$meshes/peer_hex$nh.cgns" -q
+  for p in ${PEER_PARTS:-2 8 64}; do time_prep "peer_hex$nh" "$meshes/peer_hex$nh.cgns" "$p"; done
+  rm -f "$meshes/peer_hex$nh.cgns"
 done
-rm -f "$meshes/peer_hex100.cgns" "$meshes/peer_tet.cgns"
+if [ "${PEER_TET:-1}" != 0 ]; then
+  tet_mesh=${PEER_TET_MESH:-$meshes/peer_tet.cgns}
+  [ -n "${PEER_TET_MESH:-}" ] || "$fvgen" box --cells tet --n 54,54,54 -o "$tet_mesh" -q
+  for p in ${PEER_PARTS:-2 8 64}; do time_prep peer_tet "$tet_mesh" "$p"; done
+  rm -f "$meshes/peer_tet.cgns"
+fi
 
 if [ $peer = 1 ]; then
   load=$(cut -d' ' -f1 /proc/loadavg)

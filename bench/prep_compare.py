@@ -64,7 +64,9 @@ def main():
         out.append("| mesh | parts | OpenFOAM cells | OF renumber+decompose s | OF peak MiB | "
                    "fvprep cells | fvprep s | fvprep peak MiB | time ratio (per cell) |")
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-        for ours, theirs in (("peer_hex100", "hex100"), ("peer_tet", "tet")):
+        hexes = sorted({m for (m, _) in latest if m.startswith("peer_hex")},
+                       key=lambda m: int(m[len("peer_hex"):] or 0))
+        for ours, theirs in [(m, m[len("peer_"):]) for m in hexes] + [("peer_tet", "tet")]:
             for parts in ("2", "8", "64"):
                 r = latest.get((ours, parts))
                 ren = peer.get((theirs, "renumberMesh -overwrite -dict (RCM)"))
