@@ -8,6 +8,7 @@
 # (or $OUT/gpu_vs_cpu.csv when OUT is set).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/channel_patches.sh"
 build=$root/build/gpu
 n=128,64,128
 ntet=64,32,64
@@ -26,7 +27,8 @@ work=${WORK:-/tmp/fv_gpu_vs_cpu}
 mkdir -p "$work" && cd "$work"
 csv=${OUT:-$root/bench/results}/gpu_vs_cpu.csv
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1 || echo none)
-cat > case.ini <<INI
+{
+  cat <<INI
 [freestream]
 mach = 0.5
 lift_axis = y
@@ -38,19 +40,9 @@ convergence = 0
 [monitor]
 output_interval = 50
 force_patches = lower_wall
-[patch inlet]
-type = subsonic_inflow
-[patch outlet]
-type = subsonic_outflow
-[patch lower_wall]
-type = slip_wall
-[patch upper_wall]
-type = slip_wall
-[patch side1]
-type = symmetry
-[patch side2]
-type = symmetry
 INI
+  channel_patches
+} >case.ini
 echo "mesh,cells,scheme,device,iterations,ms_per_iteration,ns_per_cell_iteration,max_rel_diff_vs_cpu,gpu,date" > "$csv"
 run() { # name zones device scheme-args...
   local name=$1 zones=$2 dev=$3; shift 3

@@ -24,6 +24,7 @@
 # memory for fvprep of hexahedra, see docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/channel_patches.sh
 
 cpu=0
 build=1
@@ -86,7 +87,8 @@ for exe in "$fvgen" "$fvprep" "$fvbench" "$fvrun"; do
 done
 
 # whole iteration: fvrun --profile, SSP-RK3 and LU-SGS, on the generated channel's patches
-cat >"$meshes/iteration.ini" <<'INI'
+{
+  cat <<'INI'
 [freestream]
 mach = 0.5
 lift_axis = y
@@ -97,19 +99,9 @@ convergence = 0
 [monitor]
 output_interval = 1000
 force_patches = lower_wall
-[patch inlet]
-type = subsonic_inflow
-[patch outlet]
-type = subsonic_outflow
-[patch lower_wall]
-type = slip_wall
-[patch upper_wall]
-type = slip_wall
-[patch side1]
-type = symmetry
-[patch side2]
-type = symmetry
 INI
+  channel_patches
+} >"$meshes/iteration.ini"
 [ -s "$itcsv" ] || echo "date,device,mesh,cells,scheme,iterations,ms_per_iteration,ns_per_cell_iteration,kernel,calls,total_ms,percent_of_iteration,kernel_ns_per_cell_iteration" >"$itcsv"
 iteration_profile() { # ZONES LABEL
   local zones=$1 label=$2 scheme extra dir timing

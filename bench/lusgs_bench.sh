@@ -34,6 +34,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/channel_patches.sh"
 root=$(cd "$here/.." && pwd)
 bin="" device=cpu n="" mach=0.8 bump=0.03 orders=6 maxit="" rkmaxit="" work="" inprocess=0 launchmodes=0
 while [[ $# -gt 0 ]]; do
@@ -133,7 +134,8 @@ for entry in "${schemes[@]}"; do
   keys=${rest#*|}
   dir="$work/$name"
   mkdir -p "$dir"
-  cat >"$dir/case.ini" <<INI
+  {
+    cat <<INI
 [freestream]
 nondimensional = true
 mach = $mach
@@ -149,19 +151,9 @@ output_interval = 100
 output_dir = $dir/out
 [run]
 device = $device
-[patch inlet]
-type = farfield
-[patch outlet]
-type = farfield
-[patch lower_wall]
-type = slip_wall
-[patch upper_wall]
-type = slip_wall
-[patch side1]
-type = symmetry
-[patch side2]
-type = symmetry
 INI
+    channel_patches farfield farfield
+  } >"$dir/case.ini"
   if ! "$fvrun" "$zones" -c "$dir/case.ini" ${FVRUN_ARGS:-} >"$dir/fvrun.log" 2>&1; then
     echo "lusgs_bench.sh: $name failed, see $dir/fvrun.log" >&2
     tail -5 "$dir/fvrun.log" >&2

@@ -19,6 +19,7 @@
 # Efficiency: weak t(1)/t(N), strong t(1)/(N t(N)).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/bench/channel_patches.sh"
 scratch=${1:-/tmp/fv_mpi_scaling}
 BUILD=${BUILD:-$here/build-bench}
 RANKS=${RANKS:-"1 2 4"}
@@ -48,7 +49,8 @@ to_num() { # 5M -> 5000000
     else if(u=="K"){m=1e3;s=substr(s,1,length(s)-1)}; printf "%d", s*m}'
 }
 
-cat > "$scratch/case.ini" <<'INI'
+{
+  cat <<'INI'
 # subsonic channel with a bump, fixed iteration count (no convergence stop)
 [freestream]
 mach = 0.5
@@ -65,19 +67,9 @@ convergence = 0
 [monitor]
 force_patches = lower_wall
 output_interval = 1000
-[patch inlet]
-type = subsonic_inflow
-[patch outlet]
-type = subsonic_outflow
-[patch lower_wall]
-type = slip_wall
-[patch upper_wall]
-type = slip_wall
-[patch side1]
-type = symmetry
-[patch side2]
-type = symmetry
 INI
+  channel_patches
+} >"$scratch/case.ini"
 
 mesh_path() { echo "$scratch/channel_hex_$1.cgns"; }        # CELLS (a number) -> CGNS path
 zones_path() { echo "${1%.cgns}.p$2.zones.h5"; }             # MESH PARTS -> zone file
