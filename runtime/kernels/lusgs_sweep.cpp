@@ -18,6 +18,10 @@ FV_HOST_DEVICE FV_FORCEINLINE void sweep_cell(const ZoneView& v, const LusgsFiel
   const idx_t* cells = forward ? f.lowerCells : f.upperCells;
   const idx_t* faces = forward ? f.lowerFaces : f.upperFaces;
   const idx_t end = offsets[c + 1];
+  real_t Wc[5] = {0, 0, 0, 0, 0}; // the cell's own state, for the Roe matrix of each face
+  if (f.roe)
+    for (int k = 0; k < 5; ++k)
+      Wc[k] = f.W[k * n + c];
   for (idx_t e = offsets[c]; e < end; ++e) {
     const idx_t j = cells[e];
     const idx_t encoded = faces[e];
@@ -36,9 +40,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void sweep_cell(const ZoneView& v, const LusgsFiel
     if (zero) continue; // exactly no contribution (e.g. halo cells without an exchange)
     phys::flux_difference(Wj, dUj, S, f.gamma, dF);
     if (f.roe) {
-      real_t Wc[5], diss[5];
-      for (int k = 0; k < 5; ++k)
-        Wc[k] = f.W[k * n + c];
+      real_t diss[5];
       phys::roe_dissipation(Wc, Wj, S, f.gamma, f.entropyFix, dUj, diss);
       for (int k = 0; k < 5; ++k)
         sum[k] += 0.5 * (dF[k] - f.omega * diss[k]);
@@ -139,10 +141,13 @@ void lusgs_boundary_blocks(const ZoneView& z, const LusgsBoundary& b, const real
         for (int k = 0; k < 5; ++k)
           Wj[k] = W[k * n + j];
         const real_t* Sf = v.faceArea + 3 * face;
-        for (int col = 0; col < 5; ++col) {
+        const real_t area = std::sqrt(Sf[0] * Sf[0] + Sf[1] * Sf[1] + Sf[2] * Sf[2]);
+        const phys::RoeAverage ra =
+            phys::roe_average(W0, Wj, Sf[0] / area, Sf[1] / area, Sf[2] / area, gamma);
+        for (int col = 0; col < 5; ++col) { // the Roe average once, the matrix column by column
           real_t e[5] = {0, 0, 0, 0, 0}, out[5];
           e[col] = 1.0;
-          phys::roe_dissipation(W0, Wj, Sf, gamma, bb.flux.entropyFix, e, out);
+          phys::roe_dissipation(ra, area, gamma, bb.flux.entropyFix, e, out);
           for (int r = 0; r < 5; ++r)
             M[5 * r + col] += 0.5 * bb.omega * out[r];
         }

@@ -80,48 +80,26 @@ namespace fv::phys {
 /// Roe average of WL and WR and Harten's entropy fix exactly as in roe_flux (whose dissipation
 /// is this operator applied to U_R - U_L, to first order). The matrix counterpart of
 /// spectral_radius for the implicit operator (lusgs_dissipation = roe).
+FV_HOST_DEVICE inline void roe_dissipation(const RoeAverage& r, real_t area, real_t gamma,
+                                           real_t entropy_fix, const real_t* dU, real_t* out) {
+  // primitive jumps of the conservative update, linearised at the Roe state
+  const real_t dr = dU[0];
+  const real_t du = (dU[1] - r.u * dr) / r.rho, dv = (dU[2] - r.v * dr) / r.rho,
+               dw = (dU[3] - r.w * dr) / r.rho;
+  const real_t dp =
+      (gamma - 1.0) * (dU[4] - (r.u * dU[1] + r.v * dU[2] + r.w * dU[3]) + 0.5 * r.q2 * dr);
+  roe_dissipation_of_jump(r, entropy_fix, dr, du, dv, dw, dp, out);
+  for (int k = 0; k < 5; ++k)
+    out[k] *= area;
+}
+
+/// The same for the states WL, WR across area vector S (Roe average formed here).
 FV_HOST_DEVICE inline void roe_dissipation(const real_t* WL, const real_t* WR, const real_t* S,
                                            real_t gamma, real_t entropy_fix, const real_t* dU,
                                            real_t* out) {
   const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
-  const real_t nx = S[0] / area, ny = S[1] / area, nz = S[2] / area;
-  const real_t HL = total_enthalpy(WL, gamma), HR = total_enthalpy(WR, gamma);
-  const real_t sL = std::sqrt(WL[0]), sR = std::sqrt(WR[0]);
-  const real_t inv = 1.0 / (sL + sR);
-  const real_t rho = sL * sR;
-  const real_t u = (sL * WL[1] + sR * WR[1]) * inv;
-  const real_t v = (sL * WL[2] + sR * WR[2]) * inv;
-  const real_t w = (sL * WL[3] + sR * WR[3]) * inv;
-  const real_t H = (sL * HL + sR * HR) * inv;
-  const real_t q2 = u * u + v * v + w * w;
-  real_t c2 = (gamma - 1.0) * (H - 0.5 * q2);
-  c2 = c2 > 1e-300 ? c2 : 1e-300;
-  const real_t c = std::sqrt(c2);
-  const real_t Vn = u * nx + v * ny + w * nz;
-  // primitive jumps of the conservative update, linearised at the Roe state
-  const real_t dr = dU[0];
-  const real_t du = (dU[1] - u * dr) / rho, dv = (dU[2] - v * dr) / rho,
-               dw = (dU[3] - w * dr) / rho;
-  const real_t dp = (gamma - 1.0) * (dU[4] - (u * dU[1] + v * dU[2] + w * dU[3]) + 0.5 * q2 * dr);
-  const real_t dVn = du * nx + dv * ny + dw * nz;
-  const real_t delta = entropy_fix * (std::fabs(Vn) + c);
-  real_t l1 = std::fabs(Vn - c), l2 = std::fabs(Vn), l5 = std::fabs(Vn + c);
-  if (delta > 0.0) {
-    l1 = harten_abs(Vn - c, delta);
-    l2 = harten_abs(Vn, delta);
-    l5 = harten_abs(Vn + c, delta);
-  }
-  const real_t a1 = l1 * (dp - rho * c * dVn) / (2.0 * c2);
-  const real_t a5 = l5 * (dp + rho * c * dVn) / (2.0 * c2);
-  const real_t a2 = l2 * (dr - dp / c2);
-  const real_t a3 = l2 * rho;
-  out[0] = (a1 + a2 + a5) * area;
-  out[1] = (a1 * (u - c * nx) + a2 * u + a3 * (du - dVn * nx) + a5 * (u + c * nx)) * area;
-  out[2] = (a1 * (v - c * ny) + a2 * v + a3 * (dv - dVn * ny) + a5 * (v + c * ny)) * area;
-  out[3] = (a1 * (w - c * nz) + a2 * w + a3 * (dw - dVn * nz) + a5 * (w + c * nz)) * area;
-  out[4] = (a1 * (H - c * Vn) + a2 * 0.5 * q2 + a3 * (u * du + v * dv + w * dw - Vn * dVn) +
-            a5 * (H + c * Vn)) *
-           area;
+  const RoeAverage r = roe_average(WL, WR, S[0] / area, S[1] / area, S[2] / area, gamma);
+  roe_dissipation(r, area, gamma, entropy_fix, dU, out);
 }
 
 } // namespace fv::phys

@@ -12,6 +12,63 @@ FV_HOST_DEVICE FV_FORCEINLINE real_t harten_abs(real_t lambda, real_t delta) {
   return a >= delta ? a : (lambda * lambda + delta * delta) / (2.0 * delta);
 }
 
+/// Roe average of two primitive states across a face with unit normal n (the state the Roe
+/// flux's dissipation is linearised at).
+struct RoeAverage {
+  real_t rho, u, v, w, H; ///< density, velocity, total enthalpy
+  real_t q2, c2, c;       ///< |u|^2, squared and plain speed of sound
+  real_t nx, ny, nz, Vn;  ///< unit normal and normal velocity
+};
+
+FV_HOST_DEVICE FV_FORCEINLINE RoeAverage roe_average(const real_t* WL, const real_t* WR, real_t nx,
+                                                     real_t ny, real_t nz, real_t gamma) {
+  RoeAverage r;
+  const real_t HL = total_enthalpy(WL, gamma), HR = total_enthalpy(WR, gamma);
+  const real_t sL = std::sqrt(WL[0]), sR = std::sqrt(WR[0]);
+  const real_t inv = 1.0 / (sL + sR);
+  r.rho = sL * sR;
+  r.u = (sL * WL[1] + sR * WR[1]) * inv;
+  r.v = (sL * WL[2] + sR * WR[2]) * inv;
+  r.w = (sL * WL[3] + sR * WR[3]) * inv;
+  r.H = (sL * HL + sR * HR) * inv;
+  r.q2 = r.u * r.u + r.v * r.v + r.w * r.w;
+  r.c2 = (gamma - 1.0) * (r.H - 0.5 * r.q2);
+  r.c2 = r.c2 > 1e-300 ? r.c2 : 1e-300;
+  r.c = std::sqrt(r.c2);
+  r.nx = nx;
+  r.ny = ny;
+  r.nz = nz;
+  r.Vn = r.u * nx + r.v * ny + r.w * nz;
+  return r;
+}
+
+/// |A~| (the Roe matrix of the face, per unit area, with Harten's entropy fix: entropy_fix as a
+/// fraction of |V_n| + c, 0 disables it) applied to a jump given in primitive variables
+/// (dr, du, dv, dw, dp): D = sum_k |lambda_k| alpha_k r_k.
+FV_HOST_DEVICE FV_FORCEINLINE void roe_dissipation_of_jump(const RoeAverage& r, real_t entropy_fix,
+                                                           real_t dr, real_t du, real_t dv,
+                                                           real_t dw, real_t dp, real_t* D) {
+  const real_t nx = r.nx, ny = r.ny, nz = r.nz, Vn = r.Vn, c = r.c, c2 = r.c2;
+  const real_t dVn = du * nx + dv * ny + dw * nz;
+  const real_t delta = entropy_fix * (std::fabs(Vn) + c);
+  real_t l1 = std::fabs(Vn - c), l2 = std::fabs(Vn), l5 = std::fabs(Vn + c);
+  if (delta > 0.0) {
+    l1 = harten_abs(Vn - c, delta);
+    l2 = harten_abs(Vn, delta);
+    l5 = harten_abs(Vn + c, delta);
+  }
+  const real_t a1 = l1 * (dp - r.rho * c * dVn) / (2.0 * c2);
+  const real_t a5 = l5 * (dp + r.rho * c * dVn) / (2.0 * c2);
+  const real_t a2 = l2 * (dr - dp / c2);
+  const real_t a3 = l2 * r.rho;
+  D[0] = a1 + a2 + a5;
+  D[1] = a1 * (r.u - c * nx) + a2 * r.u + a3 * (du - dVn * nx) + a5 * (r.u + c * nx);
+  D[2] = a1 * (r.v - c * ny) + a2 * r.v + a3 * (dv - dVn * ny) + a5 * (r.v + c * ny);
+  D[3] = a1 * (r.w - c * nz) + a2 * r.w + a3 * (dw - dVn * nz) + a5 * (r.w + c * nz);
+  D[4] = a1 * (r.H - c * Vn) + a2 * 0.5 * r.q2 + a3 * (r.u * du + r.v * dv + r.w * dw - Vn * dVn) +
+         a5 * (r.H + c * Vn);
+}
+
 /// Roe flux through area vector S from the left (owner) state WL to the right state WR,
 /// primitive variables. entropy_fix is Harten's delta as a fraction of (|V_n| + c) of the Roe
 /// average (0 disables it). F receives the flux integrated over the face (times |S|).
@@ -25,49 +82,10 @@ FV_HOST_DEVICE inline void roe_flux(const real_t* WL, const real_t* WR, const re
   physical_flux(WL, n, gamma, FL);
   physical_flux(WR, n, gamma, FR);
 
-  // Roe averages
-  const real_t HL = total_enthalpy(WL, gamma), HR = total_enthalpy(WR, gamma);
-  const real_t sL = std::sqrt(WL[0]), sR = std::sqrt(WR[0]);
-  const real_t inv = 1.0 / (sL + sR);
-  const real_t rho = sL * sR;
-  const real_t u = (sL * WL[1] + sR * WR[1]) * inv;
-  const real_t v = (sL * WL[2] + sR * WR[2]) * inv;
-  const real_t w = (sL * WL[3] + sR * WR[3]) * inv;
-  const real_t H = (sL * HL + sR * HR) * inv;
-  const real_t q2 = u * u + v * v + w * w;
-  real_t c2 = (gamma - 1.0) * (H - 0.5 * q2);
-  c2 = c2 > 1e-300 ? c2 : 1e-300;
-  const real_t c = std::sqrt(c2);
-  const real_t Vn = u * nx + v * ny + w * nz;
-
-  // jumps
-  const real_t dr = WR[0] - WL[0];
-  const real_t du = WR[1] - WL[1], dv = WR[2] - WL[2], dw = WR[3] - WL[3];
-  const real_t dp = WR[4] - WL[4];
-  const real_t dVn = du * nx + dv * ny + dw * nz;
-
-  // eigenvalues with the entropy fix
-  const real_t delta = entropy_fix * (std::fabs(Vn) + c);
-  real_t l1 = std::fabs(Vn - c), l2 = std::fabs(Vn), l5 = std::fabs(Vn + c);
-  if (delta > 0.0) {
-    l1 = harten_abs(Vn - c, delta);
-    l2 = harten_abs(Vn, delta);
-    l5 = harten_abs(Vn + c, delta);
-  }
-
-  const real_t a1 = l1 * (dp - rho * c * dVn) / (2.0 * c2);
-  const real_t a5 = l5 * (dp + rho * c * dVn) / (2.0 * c2);
-  const real_t a2 = l2 * (dr - dp / c2);
-  const real_t a3 = l2 * rho;
-
+  const RoeAverage r = roe_average(WL, WR, nx, ny, nz, gamma);
   real_t D[5];
-  D[0] = a1 + a2 + a5;
-  D[1] = a1 * (u - c * nx) + a2 * u + a3 * (du - dVn * nx) + a5 * (u + c * nx);
-  D[2] = a1 * (v - c * ny) + a2 * v + a3 * (dv - dVn * ny) + a5 * (v + c * ny);
-  D[3] = a1 * (w - c * nz) + a2 * w + a3 * (dw - dVn * nz) + a5 * (w + c * nz);
-  D[4] = a1 * (H - c * Vn) + a2 * 0.5 * q2 + a3 * (u * du + v * dv + w * dw - Vn * dVn) +
-         a5 * (H + c * Vn);
-
+  roe_dissipation_of_jump(r, entropy_fix, WR[0] - WL[0], WR[1] - WL[1], WR[2] - WL[2],
+                          WR[3] - WL[3], WR[4] - WL[4], D);
   for (int k = 0; k < 5; ++k)
     F[k] = 0.5 * (FL[k] + FR[k] - D[k]) * area;
 }
