@@ -45,9 +45,7 @@ std::string case_text(double mach, const std::string& timeKeys, int maxit, doubl
     << "[scheme]\nlimiter = venkat\n[time]\n"
     << timeKeys << "iterations = " << maxit << "\nconvergence = " << orders << "\n"
     << "[monitor]\noutput_interval = 100000\n[run]\ndevice = " << device << "\n"
-    << "[patch inlet]\ntype = farfield\n[patch outlet]\ntype = farfield\n"
-    << "[patch lower_wall]\ntype = slip_wall\n[patch upper_wall]\ntype = slip_wall\n"
-    << "[patch side1]\ntype = symmetry\n[patch side2]\ntype = symmetry\n";
+    << fv::testing::channel_patches();
   return s.str();
 }
 

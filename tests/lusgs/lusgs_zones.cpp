@@ -22,6 +22,12 @@ TestZone generated_zone(const GenOptions& o, int parts, int zone) {
   return t;
 }
 
+std::string channel_patches(const std::string& inlet, const std::string& outlet) {
+  return "\n[patch inlet]\ntype = " + inlet + "\n[patch outlet]\ntype = " + outlet +
+         "\n[patch lower_wall]\ntype = slip_wall\n[patch upper_wall]\ntype = slip_wall\n"
+         "[patch side1]\ntype = symmetry\n[patch side2]\ntype = symmetry\n";
+}
+
 double max_relative_difference(const Zone& z, const std::vector<double>& a,
                                const std::vector<double>& b) {
   const idx_t n = z.nTotalCells();

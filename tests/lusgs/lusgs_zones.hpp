@@ -20,6 +20,11 @@ struct TestZone {
 /// of the generated cell order; returns zone `zone`.
 TestZone generated_zone(const GenOptions& o, int parts = 1, int zone = 0);
 
+/// Case-file [patch] sections of fvgen's channel: inlet and outlet of the given types, slip
+/// walls (lower_wall, upper_wall), symmetry sides (side1, side2); append to the other sections.
+std::string channel_patches(const std::string& inlet = "farfield",
+                            const std::string& outlet = "farfield");
+
 /// Largest |a - b| over owned cells and the 5 components, relative to the largest |a|;
 /// infinity when any value is not finite.
 double max_relative_difference(const Zone& z, const std::vector<double>& a,

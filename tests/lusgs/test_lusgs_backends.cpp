@@ -23,7 +23,7 @@ using fv::real_t;
 
 namespace {
 
-const char* kCase = R"(
+const std::string kCase = std::string(R"(
 [freestream]
 nondimensional = true
 mach = 0.6
@@ -34,19 +34,7 @@ cfl_start = 5
 cfl = 100
 cfl_ramp_iterations = 10
 lusgs_sweeps = 2
-[patch inlet]
-type = farfield
-[patch outlet]
-type = farfield
-[patch lower_wall]
-type = slip_wall
-[patch upper_wall]
-type = slip_wall
-[patch side1]
-type = symmetry
-[patch side2]
-type = symmetry
-)";
+)") + fv::testing::channel_patches();
 
 struct Result {
   std::vector<real_t> U;

@@ -56,19 +56,7 @@ convergence = 6
 )" + timeSection + R"(
 [monitor]
 output_interval = 100000
-[patch inlet]
-type = farfield
-[patch outlet]
-type = farfield
-[patch lower_wall]
-type = slip_wall
-[patch upper_wall]
-type = slip_wall
-[patch side1]
-type = symmetry
-[patch side2]
-type = symmetry
-)";
+)" + fv::testing::channel_patches();
   const fv::CaseConfig cfg = fv::resolve_case(fv::IniFile::parse(text, "bump case"), tz.patches);
   fv::EulerSolver solver(tz.zone, cfg);
   solver.initialise();

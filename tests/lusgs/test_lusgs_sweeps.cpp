@@ -27,24 +27,12 @@ using fv::real_t;
 
 namespace {
 
-const char* kChannelCase = R"(
+const std::string kChannelCase = std::string(R"(
 [freestream]
 nondimensional = true
 mach = 0.5
 lift_axis = y
-[patch inlet]
-type = subsonic_inflow
-[patch outlet]
-type = subsonic_outflow
-[patch lower_wall]
-type = slip_wall
-[patch upper_wall]
-type = slip_wall
-[patch side1]
-type = symmetry
-[patch side2]
-type = symmetry
-)";
+)") + fv::testing::channel_patches("subsonic_inflow", "subsonic_outflow");
 
 /// A non-uniform state on a generated zone, its residual, primitives and local time step, all
 /// on the (CPU) device, for feeding LusgsSolver::solve directly.
@@ -64,7 +52,7 @@ struct SweepInputs {
     o.shuffle = parts == 1;
     tz = fv::testing::generated_zone(o, parts, 0);
     // with halo cells: first order, so that only the primitives need filling in the halo
-    const std::string text = std::string(kChannelCase) + (parts > 1 ? "[scheme]\norder = 1\n" : "");
+    const std::string text = kChannelCase + (parts > 1 ? "[scheme]\norder = 1\n" : "");
     cfg = fv::resolve_case(fv::IniFile::parse(text, "channel case"), tz.patches);
     fv::EulerSolver s(tz.zone, cfg);
     s.initialise();

@@ -15,7 +15,7 @@
 using fv::real_t;
 
 namespace {
-const char* kCase = R"(
+const std::string kCase = std::string(R"(
 [freestream]
 mach = 0.7
 aoa = 5
@@ -23,19 +23,7 @@ aoa = 5
 iterations = 15
 [monitor]
 output_interval = 5
-[patch xmin]
-type = farfield
-[patch xmax]
-type = farfield
-[patch ymin]
-type = farfield
-[patch ymax]
-type = farfield
-[patch zmin]
-type = slip_wall
-[patch zmax]
-type = farfield
-)";
+)") + fv::testing::kBoxWallZminPatches;
 
 // a bump on the zmin wall makes the flow non-trivial
 fv::Mesh bump_mesh(bool tets) {

@@ -24,6 +24,23 @@ using NodeMap = std::function<std::array<real_t, 3>(real_t x, real_t y, real_t z
 Mesh box_mesh(int nx, int ny, int nz, std::array<real_t, 3> lo, std::array<real_t, 3> hi, bool tets,
               real_t jitter = 0.0, const NodeMap& map = {});
 
+/// Case-file [patch] sections for a box_mesh() with a wall at zmin and the far field on every
+/// other side (external flow over the zmin wall); append them to the other sections.
+inline constexpr const char* kBoxWallZminPatches = R"(
+[patch xmin]
+type = farfield
+[patch xmax]
+type = farfield
+[patch ymin]
+type = farfield
+[patch ymax]
+type = farfield
+[patch zmin]
+type = slip_wall
+[patch zmax]
+type = farfield
+)";
+
 /// The single zone of a mesh (no halo), built directly.
 Zone zone_from_mesh(const Mesh& mesh);
 

@@ -20,7 +20,7 @@
 using fv::real_t;
 
 namespace {
-const char* kCase = R"(
+const std::string kCase = std::string(R"(
 [freestream]
 mach = 0.7
 aoa = 5
@@ -28,19 +28,7 @@ aoa = 5
 iterations = 12
 [monitor]
 output_interval = 4
-[patch xmin]
-type = farfield
-[patch xmax]
-type = farfield
-[patch ymin]
-type = farfield
-[patch ymax]
-type = farfield
-[patch zmin]
-type = slip_wall
-[patch zmax]
-type = farfield
-)";
+)") + fv::testing::kBoxWallZminPatches;
 
 fv::RunSummary run(const fv::Zone& zone, const fv::Mesh& mesh, const std::string& integrator,
                    bool profile, const std::string& dir = {}) {

@@ -17,7 +17,7 @@
 using fv::real_t;
 
 namespace {
-const char* kCase = R"(
+const std::string kCase = std::string(R"(
 [freestream]
 mach = 0.6
 aoa = 3
@@ -25,19 +25,7 @@ aoa = 3
 cfl_ramp_iterations = 5
 [monitor]
 output_interval = 3
-[patch xmin]
-type = farfield
-[patch xmax]
-type = farfield
-[patch ymin]
-type = farfield
-[patch ymax]
-type = farfield
-[patch zmin]
-type = slip_wall
-[patch zmax]
-type = farfield
-)";
+)") + fv::testing::kBoxWallZminPatches;
 
 struct Snapshot {
   std::vector<real_t> U;
