@@ -249,6 +249,7 @@ void EulerSolver::measure(IterationStats& st) {
     for (int k = 0; k < 6; ++k)
       st.forces[k] = v[k];
   }
+  adapt_cfl(st); // cfl_law = adaptive: the next iteration's CFL from this residual
 }
 
 void EulerSolver::adapt_cfl(const IterationStats& st) {
@@ -299,10 +300,7 @@ IterationStats EulerSolver::step() {
   real_t* U = U_.data();
   auto stage = [&](real_t a, real_t b, real_t beta, bool first) {
     compute_residual(U);
-    if (first) {
-      measure(st);
-      adapt_cfl(st);
-    }
+    if (first) measure(st);
     kernels::rk_stage(z, a, b, beta, dt_.data(), dtGlobal, U0, U, R_.data(), U);
   };
 
@@ -310,7 +308,6 @@ IterationStats EulerSolver::step() {
   case TimeScheme::Lusgs: // implicit: (V/dt + dR/dU) dU = -R by LU-SGS sweeps, U += dU
     compute_residual(U);
     measure(st);
-    adapt_cfl(st);
     if (cells_ && !exchange_) {
       // Multi-zone: the halo cells' dU* from the neighbours' forward sweeps feeds the backward
       // sweep (block Jacobi between zones, docs/numerics.md).
@@ -339,10 +336,7 @@ IterationStats EulerSolver::step() {
     const real_t w[4] = {1.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0, 1.0 / 6.0};
     for (int s = 0; s < 4; ++s) {
       compute_residual(U);
-      if (s == 0) { // residual of the state at the start of the step
-        measure(st);
-        adapt_cfl(st);
-      }
+      if (s == 0) measure(st); // residual of the state at the start of the step
       kernels::accumulate(z, s == 0 ? 0.0 : 1.0, w[s], R_.data(), acc_.data());
       if (s < 3)
         kernels::rk_stage(z, 0.0, 1.0, c[s], dt_.data(), dtGlobal, U0, U0, R_.data(), U);

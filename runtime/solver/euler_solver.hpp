@@ -121,7 +121,8 @@ class EulerSolver {
   void measure(IterationStats& st);
   void exchange(const char* what, DeviceArray<real_t>& field, int ncomp);
   real_t current_cfl() const;
-  /// cfl_law = adaptive: the CFL of the next iteration from this iteration's residual.
+  /// cfl_law = adaptive: the CFL of the next iteration from this iteration's residual (called
+  /// by measure()).
   void adapt_cfl(const IterationStats& st);
   void halo_begin(parallel::HaloExchange* h, const std::vector<parallel::FieldView>& f);
   void halo_progress(parallel::HaloExchange* h);
