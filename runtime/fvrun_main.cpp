@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 
 int main(int argc, char** argv) {
   return fv::parallel::run_mpi_main("fvrun", argc, argv, [&]() -> int {
@@ -216,46 +217,41 @@ int main(int argc, char** argv) {
                           << sum.wallSeconds << " s (" << sum.nsPerCellIteration
                           << " ns per cell per iteration); CL " << last.coeff.CL << ", CD "
                           << last.coeff.CD << "; outputs in " << cfg.outputDir);
+    // time per iteration and its split (the slowest rank's value of each part): single zone,
+    // all compute; several zones, measured with --comm-timing, else unknown (nan)
+    const double iter = sum.wallSeconds / std::max(1, sum.iterations);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    double compute = size > 1 ? nan : iter, packUnpack = size > 1 ? nan : 0.0,
+           wait = size > 1 ? nan : 0.0;
     if (size > 1 && cfg.commTiming) {
-      // time split per iteration: the slowest rank's value of each part
       const fv::CommTimes t = solver->comm_times();
       const double per = 1.0 / std::max(1, sum.iterations);
-      const double iter = sum.wallSeconds * per;
       std::vector<double> v = {t.pack * per, t.wait * per, t.unpack * per,
                                iter - (t.pack + t.wait + t.unpack) * per};
       std::vector<double> mx = v, mn = v;
       fv::parallel::max_all(comm, mx);
       fv::parallel::min_all(comm, mn);
+      compute = mx[3];
+      packUnpack = mx[0] + mx[2];
+      wait = mx[1];
       char buf[512];
       std::snprintf(buf, sizeof buf,
                     "fvrun: time per iteration %.3f ms: compute %.3f ms (min over ranks %.3f), "
                     "pack+unpack %.3f ms, wait %.3f ms (max over ranks; %ld exchanges per rank)",
-                    1e3 * iter, 1e3 * mx[3], 1e3 * mn[3], 1e3 * (mx[0] + mx[2]), 1e3 * mx[1],
+                    1e3 * iter, 1e3 * compute, 1e3 * mn[3], 1e3 * packUnpack, 1e3 * wait,
                     t.exchanges);
       FV_LOG_INFO(buf);
-      // machine-readable line for bench/mpi_scaling.sh
-      std::snprintf(buf, sizeof buf,
-                    "FVRUN_TIMING ranks=%d cells=%lld iterations=%d time_per_iter_s=%.6e "
-                    "compute_s=%.6e pack_unpack_s=%.6e wait_s=%.6e",
-                    size, static_cast<long long>(header.nGlobalCells), sum.iterations, iter, mx[3],
-                    mx[0] + mx[2], mx[1]);
-      if (rank == 0) std::printf("%s\n", buf);
     } else if (size > 1) {
-      const double iter = sum.wallSeconds / std::max(1, sum.iterations);
       FV_LOG_INFO("fvrun: time per iteration " << 1e3 * iter
                                                << " ms (--comm-timing splits it into compute, "
                                                   "pack/unpack and wait)");
-      if (rank == 0)
-        std::printf("FVRUN_TIMING ranks=%d cells=%lld iterations=%d time_per_iter_s=%.6e "
-                    "compute_s=nan pack_unpack_s=nan wait_s=nan\n",
-                    size, static_cast<long long>(header.nGlobalCells), sum.iterations, iter);
-    } else if (rank == 0) {
-      std::printf("FVRUN_TIMING ranks=1 cells=%lld iterations=%d time_per_iter_s=%.6e "
-                  "compute_s=%.6e pack_unpack_s=0 wait_s=0\n",
-                  static_cast<long long>(header.nGlobalCells), sum.iterations,
-                  sum.wallSeconds / std::max(1, sum.iterations),
-                  sum.wallSeconds / std::max(1, sum.iterations));
     }
+    // machine-readable line for the bench scripts (mpi_scaling.sh, gpu_vs_cpu.sh)
+    if (rank == 0)
+      std::printf("FVRUN_TIMING ranks=%d cells=%lld iterations=%d time_per_iter_s=%.6e "
+                  "compute_s=%.6e pack_unpack_s=%.6e wait_s=%.6e\n",
+                  size, static_cast<long long>(header.nGlobalCells), sum.iterations, iter, compute,
+                  packUnpack, wait);
     return 0;
   });
 }
