@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> sets;
     int iterations = -1;
     double cfl = -1;
-    bool quiet = false, noChecksums = false, noOverlap = false, cudaAware = false,
+    bool quiet = false, verbose = false, noChecksums = false, noOverlap = false, cudaAware = false,
          commTiming = false, profile = false;
     std::string restartPath;
     app.add_option("zones", zonePath, "zone file written by fvprep (mesh.zones.h5)")->required();
@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
     app.add_option("--device", device, "same as --set run.device=auto|cpu|cuda");
     app.add_option("--output-dir", outputDir, "same as --set monitor.output_dir=DIR");
     app.add_flag("-q,--quiet", quiet, "only warnings and errors");
+    app.add_flag("-v,--verbose", verbose,
+                 "also a line per iteration (CFL, linear iterations and residual, relaxation)");
     app.add_option("--restart", restartPath,
                    "start from a restart file (restart.h5 of a run on any number of ranks of the "
                    "same mesh)");
@@ -71,6 +73,7 @@ int main(int argc, char** argv) {
       return app.exit(e) == 0 ? 0 : 2;
     }
     if (quiet) fv::log::set_level(fv::log::Level::Warn);
+    if (verbose && !quiet) fv::log::set_level(fv::log::Level::Debug);
 
     const MPI_Comm comm = MPI_COMM_WORLD;
     const int rank = fv::parallel::comm_rank(comm), size = fv::parallel::comm_size(comm);

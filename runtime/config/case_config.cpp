@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -30,28 +31,65 @@ const std::vector<CaseKey>& case_keys() {
       {"scheme", "order", "2",
        "spatial order: 1 (cell values) | 2 (MUSCL, node-averaged "
        "Green-Gauss gradients)"},
-      {"scheme", "limiter", "venkat", "slope limiter for order 2: venkat | barth | none"},
+      {"scheme", "limiter", "venkat_wang",
+       "slope limiter for order 2: venkat_wang (Venkatakrishnan with the global epsilon of "
+       "Wang: eps = venkat_wang_k x the range of the variable over the whole mesh) | venkat "
+       "(classical Venkatakrishnan, eps^2 = (K dx)^3 q_ref^2) | barth | none"},
       {"scheme", "venkat_k", "5",
-       "Venkatakrishnan constant K: eps^2 = (K dx)^3 q_ref^2, dx = V^(1/3), q_ref the "
-       "free-stream rho, |u|+c or p"},
+       "venkat: constant K of eps^2 = (K dx)^3 q_ref^2, dx = V^(1/3) (or venkat_length), q_ref "
+       "the free-stream rho, |u|+c or p"},
+      {"scheme", "venkat_length", "0",
+       "venkat: a global reference length L, m, replacing dx (eps^2 = (K L)^3 q_ref^2, so that "
+       "epsilon does not vanish in fine cells); 0: the cell size dx"},
+      {"scheme", "venkat_wang_k", "0.05",
+       "venkat_wang: eps = venkat_wang_k (q_max - q_min), the range over all cells of every "
+       "zone, refreshed once per iteration"},
+      {"scheme", "limiter_freeze", "0",
+       "freeze the limiter (keep phi) once the residual has dropped by this many orders (0: "
+       "never)"},
+      {"scheme", "limiter_freeze_stall", "0",
+       "freeze the limiter after this many iterations without a new lowest residual (0: "
+       "never)"},
       {"scheme", "node_weights", "linear",
        "cell-to-node weights of the gradient: linear (inverse distance corrected to be exact "
        "for linear fields, second order at boundaries) | inverse_distance (zone file as is)"},
-      {"time", "integrator", "ssprk3",
-       "time scheme: rk2 (2-stage SSP) | ssprk3 | rk4 (classical) | lusgs (implicit, "
-       "matrix-free LU-SGS)"},
+      {"time", "integrator", "=stepping",
+       "time scheme: newton (implicit Newton-Krylov, the default for stepping = local) | "
+       "ssprk3 (the default for stepping = global) | rk2 (2-stage SSP) | rk4 (classical) | "
+       "lusgs (implicit, matrix-free LU-SGS)"},
       {"time", "stepping", "local", "local (steady, local time steps) | global (time accurate)"},
-      {"time", "cfl", "1.0", "CFL number (dt = cfl V / sum_faces (|u.S| + c|S|))"},
-      {"time", "cfl_start", "=cfl", "CFL at iteration 1 when ramping (default: cfl)"},
+      {"time", "startup_orders", "=integrator",
+       "order 2: start at first order (cell values) and switch to second order once the "
+       "residual has dropped by this many orders (0: second order from the start). Default 2 "
+       "for newton (a shorter transient: 69 instead of 96 iterations on the wing), 0 "
+       "otherwise"},
+      {"time", "cfl", "=integrator",
+       "CFL number (dt = cfl V / sum_faces (|u.S| + c|S|)); the largest CFL of the ser and "
+       "adaptive laws. Default 1, newton 1e8"},
+      {"time", "cfl_start", "=integrator",
+       "CFL at iteration 1 of the ramp, adaptive and ser laws. Default: cfl, newton 10"},
       {"time", "cfl_ramp_iterations", "0",
        "iterations over which the CFL ramps linearly from "
        "cfl_start to cfl (0: no ramp)"},
-      {"time", "cfl_law", "ramp",
-       "ramp (linear from cfl_start to cfl over cfl_ramp_iterations) | adaptive (starts at "
-       "cfl_start, times cfl_growth after an iteration that lowered the residual, times "
-       "cfl_cut after one that raised it, kept within [cfl_start, cfl])"},
-      {"time", "cfl_growth", "1.1", "cfl_law = adaptive: growth factor > 1"},
-      {"time", "cfl_cut", "0.5", "cfl_law = adaptive: cut factor in (0, 1)"},
+      {"time", "cfl_law", "=integrator",
+       "ramp (linear from cfl_start to cfl over cfl_ramp_iterations; default) | adaptive "
+       "(starts at cfl_start, times cfl_growth after an iteration that lowered the residual, "
+       "times cfl_cut after one that raised it, kept within [cfl_start, cfl]) | ser (switched "
+       "evolution relaxation with safeguards, newton's default: after a full update times "
+       "max(cfl_growth, (r_previous/r)^cfl_exponent), at most 10; down after updates the "
+       "solver scaled below half or a linear solve that stagnated; within [cfl_start/1000, "
+       "cfl]; a failed iteration is retried from the last good state at cfl_cut times its CFL; "
+       "docs/numerics.md)"},
+      {"time", "cfl_growth", "=cfl_law",
+       "adaptive: growth factor > 1 (default 1.1); ser: the least growth after a full update "
+       "(default 2)"},
+      {"time", "cfl_cut", "=cfl_law",
+       "adaptive: cut factor in (0, 1) (default 0.5); ser: back-off factor after a failed "
+       "iteration (default 0.1)"},
+      {"time", "cfl_exponent", "1", "ser: exponent of the residual ratio"},
+      {"time", "cfl_backoffs", "10",
+       "ser: failed iterations in a row (non-physical state, NaN, residual blow-up) that are "
+       "retried at a lower CFL before the run stops"},
       {"time", "iterations", "1000", "maximum number of iterations (time steps)"},
       {"time", "dt", "0", "global stepping: fixed time step, s (0: from cfl)"},
       {"time", "final_time", "0", "global stepping: stop at this physical time, s (0: none)"},
@@ -72,6 +110,38 @@ const std::vector<CaseKey>& case_keys() {
        "lusgs: dissipation of the implicit operator: scalar (omega (|u.S| + c|S|), Jameson-Yoon) "
        "| roe (omega times the Roe matrix of each face: every cell gets a 5x5 block; needs "
        "lusgs_boundary = jacobian)"},
+      {"time", "newton_matvec", "jfnk",
+       "newton: Jacobian-vector products jfnk (Jacobian-free: finite difference of the "
+       "residual itself, second order) | assembled (the first-order Jacobian of the "
+       "preconditioner: a defect correction)"},
+      {"time", "newton_preconditioner", "ilu",
+       "newton: GMRES preconditioner on the assembled first-order Jacobian (5x5 blocks): ilu "
+       "(block ILU(0) in the newton_ordering, diagonal form) | sgs (symmetric block "
+       "Gauss-Seidel sweeps) | jacobi (block Jacobi sweeps) | none"},
+      {"time", "newton_ordering", "=preconditioner",
+       "newton: order of the ilu and sgs sweeps: blocks (ilu's default; ilu only: compact blocks "
+       "of about "
+       "newton_block_cells cells, each in the sequential hyperplane order, all blocks in "
+       "parallel with no coupling between them) | colour (sgs's default; cell colours: few, "
+       "large groups, weak at a large CFL) | hyperplane (the sequential order of the whole zone: "
+       "strongest, "
+       "as many groups as hyperplanes)"},
+      {"time", "newton_block_cells", "2048", "newton: cells per block of newton_ordering = blocks"},
+      {"time", "newton_sweeps", "1",
+       "newton: preconditioner applications per GMRES iteration (ilu: Richardson iterations "
+       "of the ILU solve; sgs: symmetric sweeps; jacobi: sweeps)"},
+      {"time", "newton_krylov_dim", "50",
+       "newton: GMRES restart length: Krylov vectors kept on the device, 40 bytes per cell "
+       "each (lower it for very large zones)"},
+      {"time", "newton_linear_iterations", "50",
+       "newton: most GMRES iterations per Newton iteration"},
+      {"time", "newton_linear_tolerance", "0.05",
+       "newton: GMRES stops when the linear residual has dropped by this factor"},
+      {"time", "newton_max_change", "1",
+       "newton: density and pressure change by at most the factor 1 + newton_max_change "
+       "either way in any cell per iteration (the whole update is scaled down to it)"},
+      {"time", "newton_jfnk_step", "1e-7",
+       "newton, jfnk: relative finite-difference step eps (1 + |U|) / |v|"},
       {"time", "lusgs_launch", "graph",
        "lusgs on the GPU: persistent (one cooperative kernel per sweep, grid-wide barrier "
        "between groups) | hybrid (persistent; runs of groups that fit one block swept by one "
@@ -372,31 +442,52 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.entropyFix = r.number("entropy_fix", 0.1);
     FV_VERIFY_USAGE(c.entropyFix >= 0, r.ctx("entropy_fix") << "entropy_fix must be >= 0");
     c.order = 1 + r.choice("order", "2", {"1", "2"});
-    c.limiter =
-        static_cast<LimiterKind>(r.choice("limiter", "venkat", {"venkat", "barth", "none"}));
+    c.limiter = static_cast<LimiterKind>(
+        r.choice("limiter", "venkat_wang", {"venkat", "barth", "none", "venkat_wang"}));
     c.venkatK = r.positive("venkat_k", 5.0);
+    c.venkatLength = r.number("venkat_length", 0);
+    FV_VERIFY_USAGE(c.venkatLength >= 0, r.ctx("venkat_length") << "venkat_length must be >= 0");
+    c.venkatWangK = r.positive("venkat_wang_k", 0.05);
+    c.limiterFreeze = r.number("limiter_freeze", 0);
+    FV_VERIFY_USAGE(c.limiterFreeze >= 0, r.ctx("limiter_freeze")
+                                              << "limiter_freeze must be >= 0 (orders)");
+    c.limiterFreezeStall = r.integer("limiter_freeze_stall", 0, 0);
     c.nodeWeights = static_cast<NodeWeights>(
         r.choice("node_weights", "linear", {"linear", "inverse_distance"}));
   }
   {
     SectionReader r(ini, "time", dump);
     r.check_known(keys_of("time"));
-    c.integrator = static_cast<TimeScheme>(
-        r.choice("integrator", "ssprk3", {"rk2", "ssprk3", "rk4", "lusgs"}));
     c.localTimeStep = r.choice("stepping", "local", {"local", "global"}) == 0;
-    c.cfl = r.positive("cfl", 1.0);
-    c.cflStart = r.positive("cfl_start", c.cfl);
+    // steady runs default to Newton-Krylov, time-accurate ones to SSP-RK3
+    c.integrator =
+        static_cast<TimeScheme>(r.choice("integrator", c.localTimeStep ? "newton" : "ssprk3",
+                                         {"rk2", "ssprk3", "rk4", "lusgs", "newton"}));
+    const bool newton = c.integrator == TimeScheme::Newton;
+    FV_VERIFY_USAGE(!newton || c.localTimeStep,
+                    r.ctx("integrator") << "integrator = newton is for steady runs (stepping = "
+                                           "local); time-accurate runs use rk2, ssprk3 or rk4");
+    c.startupOrders = r.number("startup_orders", newton ? 2.0 : 0.0);
+    FV_VERIFY_USAGE(c.startupOrders >= 0, r.ctx("startup_orders")
+                                              << "startup_orders must be >= 0 (orders)");
+    c.cfl = r.positive("cfl", newton ? 1e8 : 1.0);
+    c.cflStart = r.positive("cfl_start", newton ? std::min<real_t>(10.0, c.cfl) : c.cfl);
     c.cflRampIterations = r.integer("cfl_ramp_iterations", 0, 0);
-    c.cflLaw = static_cast<CflLaw>(r.choice("cfl_law", "ramp", {"ramp", "adaptive"}));
-    c.cflGrowth = r.number("cfl_growth", 1.1);
+    c.cflLaw = static_cast<CflLaw>(
+        r.choice("cfl_law", newton ? "ser" : "ramp", {"ramp", "adaptive", "ser"}));
+    const bool ser = c.cflLaw == CflLaw::Ser;
+    c.cflGrowth = r.number("cfl_growth", ser ? 2.0 : 1.1);
     FV_VERIFY_USAGE(c.cflGrowth > 1.0, r.ctx("cfl_growth")
                                            << "cfl_growth must be > 1 (got " << c.cflGrowth << ")");
-    c.cflCut = r.number("cfl_cut", 0.5);
+    c.cflCut = r.number("cfl_cut", ser ? 0.1 : 0.5);
     FV_VERIFY_USAGE(c.cflCut > 0.0 && c.cflCut < 1.0,
                     r.ctx("cfl_cut") << "cfl_cut must be in (0, 1) (got " << c.cflCut << ")");
-    FV_VERIFY_USAGE(c.cflLaw != CflLaw::Adaptive || c.cflStart <= c.cfl,
-                    r.ctx("cfl_start") << "cfl_law = adaptive needs cfl_start <= cfl (got "
-                                       << c.cflStart << " > " << c.cfl << ")");
+    FV_VERIFY_USAGE(c.cflLaw == CflLaw::Ramp || c.cflStart <= c.cfl,
+                    r.ctx("cfl_start")
+                        << "cfl_law = " << (ser ? "ser" : "adaptive")
+                        << " needs cfl_start <= cfl (got " << c.cflStart << " > " << c.cfl << ")");
+    c.cflExponent = r.positive("cfl_exponent", 1.0);
+    c.cflBackoffs = r.integer("cfl_backoffs", 10, 0);
     c.iterations = r.integer("iterations", 1000, 0);
     c.dt = r.number("dt", 0);
     FV_VERIFY_USAGE(c.dt >= 0, r.ctx("dt") << "dt must be >= 0");
@@ -411,6 +502,32 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.lusgsOmega = r.number("lusgs_omega", 1.0);
     FV_VERIFY_USAGE(c.lusgsOmega >= 1.0, r.ctx("lusgs_omega") << "lusgs_omega must be >= 1 (got "
                                                               << c.lusgsOmega << ")");
+    c.newtonMatvec =
+        static_cast<NewtonMatvec>(r.choice("newton_matvec", "jfnk", {"jfnk", "assembled"}));
+    c.newtonPreconditioner = static_cast<NewtonPreconditioner>(
+        r.choice("newton_preconditioner", "ilu", {"ilu", "sgs", "jacobi", "none"}));
+    c.newtonOrdering = static_cast<SweepOrdering>(
+        r.choice("newton_ordering",
+                 c.newtonPreconditioner == NewtonPreconditioner::Sgs ? "colour" : "blocks",
+                 {"blocks", "colour", "hyperplane"}));
+    c.newtonBlockCells = r.integer("newton_block_cells", 2048, 1);
+    FV_VERIFY_USAGE(c.newtonOrdering != SweepOrdering::Blocks ||
+                        c.newtonPreconditioner == NewtonPreconditioner::Ilu ||
+                        c.newtonPreconditioner == NewtonPreconditioner::Jacobi ||
+                        c.newtonPreconditioner == NewtonPreconditioner::None,
+                    r.ctx("newton_ordering") << "newton_ordering = blocks is for "
+                                                "newton_preconditioner = ilu; sgs sweeps use "
+                                                "colour or hyperplane");
+    c.newtonSweeps = r.integer("newton_sweeps", 1, 1);
+    c.krylovDim = r.integer("newton_krylov_dim", 50, 1);
+    c.linearIterations = r.integer("newton_linear_iterations", 50, 1);
+    c.linearTolerance = r.number("newton_linear_tolerance", 0.05);
+    FV_VERIFY_USAGE(c.linearTolerance > 0 && c.linearTolerance < 1,
+                    r.ctx("newton_linear_tolerance")
+                        << "newton_linear_tolerance must be in (0, 1) (got " << c.linearTolerance
+                        << ")");
+    c.maxChange = r.positive("newton_max_change", 1.0);
+    c.jfnkStep = r.positive("newton_jfnk_step", 1e-7);
     c.lusgsLaunch = static_cast<LusgsLaunch>(
         r.choice("lusgs_launch", "graph", {"persistent", "hybrid", "graph", "plain"}));
     c.lusgsBoundaryJacobian = r.choice("lusgs_boundary", "jacobian", {"jacobian", "spectral"}) == 0;

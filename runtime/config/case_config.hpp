@@ -16,10 +16,19 @@
 namespace fv {
 
 enum class FluxScheme { Roe, Rusanov };
-enum class LimiterKind { Venkat, Barth, None };
-enum class TimeScheme { Rk2, SspRk3, Rk4, Lusgs };
-/// How the CFL number evolves over the iterations (EulerSolver::current_cfl).
-enum class CflLaw { Ramp, Adaptive };
+enum class LimiterKind { Venkat, Barth, None, VenkatWang };
+enum class TimeScheme { Rk2, SspRk3, Rk4, Lusgs, Newton };
+/// How the CFL number evolves over the iterations (runtime/solver/cfl_controller.hpp).
+enum class CflLaw { Ramp, Adaptive, Ser };
+/// Jacobian-vector products of the Newton-Krylov integrator: Jacobian-free (Frechet derivative
+/// of the residual by a finite difference) or the assembled first-order Jacobian.
+enum class NewtonMatvec { Jfnk, Assembled };
+/// Preconditioner of Newton's GMRES on the assembled first-order Jacobian: block ILU, block
+/// Gauss-Seidel or block Jacobi sweeps, or none.
+enum class NewtonPreconditioner { Ilu, Sgs, Jacobi, None };
+/// Order of the preconditioner's sweeps: compact blocks of cells each in its sequential
+/// (hyperplane) order, all blocks at once (ilu only); the cell colours; the hyperplanes.
+enum class SweepOrdering { Blocks, Colour, Hyperplane };
 /// Sweep ordering of the implicit LU-SGS scheme (runtime/solver/lusgs.hpp).
 enum class LusgsOrdering { Hyperplane, Colour, Natural };
 /// How the LU-SGS sweeps launch their groups on the GPU (key [time] lusgs_launch; the CPU
@@ -66,17 +75,27 @@ struct CaseConfig {
   FluxScheme flux = FluxScheme::Roe;
   real_t entropyFix = 0.1;
   int order = 2;
-  LimiterKind limiter = LimiterKind::Venkat;
+  LimiterKind limiter = LimiterKind::VenkatWang;
   real_t venkatK = 5.0;
+  real_t venkatLength = 0;   ///< venkat: global length L of eps^2 = (K L)^3 q^2 (0: cell size)
+  real_t venkatWangK = 0.05; ///< venkat_wang: eps = K * global range of the variable
+  real_t limiterFreeze = 0;  ///< freeze phi once the residual dropped this many orders (0: never)
+  int limiterFreezeStall =
+      0; ///< ... or after this many iterations without a new minimum (0: never)
   NodeWeights nodeWeights = NodeWeights::LinearExact;
   // [time]
-  TimeScheme integrator = TimeScheme::SspRk3;
+  TimeScheme integrator = TimeScheme::Newton;
   bool localTimeStep = true;
   real_t cfl = 1.0, cflStart = 1.0;
   int cflRampIterations = 0;
   CflLaw cflLaw = CflLaw::Ramp;
-  real_t cflGrowth = 1.1; ///< adaptive: factor after an iteration that lowered the residual
-  real_t cflCut = 0.5;    ///< adaptive: factor after an iteration that raised it
+  real_t cflGrowth = 1.1;   ///< adaptive: factor after an iteration that lowered the residual;
+                            ///< ser: the least factor after a full update
+  real_t cflCut = 0.5;      ///< adaptive: factor after an iteration that raised it; ser: factor
+                            ///< of a back-off after a failed iteration
+  real_t cflExponent = 1;   ///< ser: CFL grows as (r_previous / r)^cfl_exponent
+  int cflBackoffs = 10;     ///< ser: back-offs in a row before a failing run stops
+  real_t startupOrders = 2; ///< order 2: first order until the residual dropped this much
   int iterations = 1000;
   real_t dt = 0, finalTime = 0;
   real_t convergenceOrders = 8;
@@ -87,6 +106,17 @@ struct CaseConfig {
   LusgsLaunch lusgsLaunch = LusgsLaunch::Graph; ///< GPU launch strategy of the sweeps
   bool lusgsBoundaryJacobian = true; ///< boundary fluxes' exact Jacobian in block diagonals
   bool lusgsRoeDissipation = false;  ///< Roe matrix instead of the spectral radius (implicit)
+  // [time] Newton-Krylov (integrator = newton), runtime/solver/newton_krylov.hpp
+  NewtonMatvec newtonMatvec = NewtonMatvec::Jfnk;
+  NewtonPreconditioner newtonPreconditioner = NewtonPreconditioner::Ilu;
+  SweepOrdering newtonOrdering = SweepOrdering::Blocks; ///< sweep order of the preconditioner
+  int newtonBlockCells = 2048;                          ///< cells per block of the blocks ordering
+  int newtonSweeps = 1; ///< ILU solves, symmetric Gauss-Seidel or Jacobi sweeps per application
+  int krylovDim = 50;   ///< GMRES restart length
+  int linearIterations = 50;     ///< most GMRES iterations per Newton iteration
+  real_t linearTolerance = 0.05; ///< GMRES stops at this relative residual
+  real_t maxChange = 1.0;        ///< rho and p change by at most the factor 1 + maxChange
+  real_t jfnkStep = 1e-7;        ///< relative finite-difference step of the Jacobian-vector product
   // [initial]
   InitialKind initial = InitialKind::Freestream;
   int splitAxis = 0;

@@ -29,10 +29,14 @@ void local_min_max(const ZoneView& z, const real_t* W, real_t* wmin, real_t* wma
 /// Limiter kinds of limiter().
 enum class Limiter { None = 0, Venkat = 1, Barth = 2 };
 
-/// Reference magnitudes of the primitives (rho, u, v, w, p) that make Venkatakrishnan's
-/// epsilon dimensionally consistent: eps_k^2 = (K dx)^3 * scale_k^2 (dx = V^(1/3)).
+/// Venkatakrishnan's epsilon per primitive (rho, u, v, w, p): eps_k^2 = (K dx)^3 * s_k^2 with
+/// dx = V^(1/3) of the cell when cellSize (the classical form; s_k a reference magnitude of
+/// the variable that makes it dimensionally consistent), eps_k^2 = s_k^2 when not (a global
+/// scale: venkat with venkat_length L, s_k = (K L)^(3/2) q_ref,k; venkat_wang, s_k = K times
+/// the global range of the variable). Ignored by the other limiters.
 struct LimiterScales {
   real_t s[5] = {1, 1, 1, 1, 1};
+  bool cellSize = true;
 };
 
 /// Cell loop: limiter phi[k][cell] in [0, 1] (min over the cell's faces) for each primitive.

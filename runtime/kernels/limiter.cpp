@@ -3,6 +3,7 @@
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/barth_jespersen.hpp"
+#include "runtime/physics/portable_math.hpp"
 #include "runtime/physics/venkat_limiter.hpp"
 
 #include <cmath>
@@ -38,9 +39,11 @@ void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScale
         phi[k * n + c] = 1.0;
       return;
     }
-    const real_t dx = std::cbrt(v.cellVolume[c]);
-    const real_t kdx = venkatK * dx;
-    const real_t eps2 = kdx * kdx * kdx;
+    real_t eps2 = 1.0;
+    if (sc.cellSize) {
+      const real_t kdx = venkatK * phys::portable_pow(v.cellVolume[c], 1.0 / 3.0);
+      eps2 = kdx * kdx * kdx;
+    }
     real_t p[5] = {1, 1, 1, 1, 1};
     for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
       const idx_t f = v.cellFaces[j];

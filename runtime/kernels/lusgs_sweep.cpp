@@ -3,6 +3,7 @@
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/face_flux.hpp"
 #include "runtime/kernels/lusgs_kernels.hpp"
+#include "runtime/physics/flux_jacobian.hpp"
 #include "runtime/physics/lusgs_k.hpp"
 
 namespace fv::kernels {
@@ -122,14 +123,9 @@ void lusgs_boundary_blocks(const ZoneView& z, const LusgsBoundary& b, const real
       M[k] = 0.0;
     for (int k = 0; k < 5; ++k)
       M[6 * k] = D[c];
-    real_t W0[5], U0[5];
+    real_t W0[5];
     for (int k = 0; k < 5; ++k)
       W0[k] = W[k * n + c];
-    phys::prim_to_cons(W0, U0, gamma);
-    // perturbation scales: rho, |m| + rho c, rho E
-    const real_t rc = U0[0] * phys::sound_speed(W0, gamma);
-    const real_t scale[5] = {U0[0], std::fabs(U0[1]) + rc, std::fabs(U0[2]) + rc,
-                             std::fabs(U0[3]) + rc, U0[4]};
     for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
       const idx_t face = v.cellFaces[q];
       if (face >= v.nBoundaryFaces) {
@@ -144,44 +140,15 @@ void lusgs_boundary_blocks(const ZoneView& z, const LusgsBoundary& b, const real
         const real_t area = std::sqrt(Sf[0] * Sf[0] + Sf[1] * Sf[1] + Sf[2] * Sf[2]);
         const phys::RoeAverage ra =
             phys::roe_average(W0, Wj, Sf[0] / area, Sf[1] / area, Sf[2] / area, gamma);
-        for (int col = 0; col < 5; ++col) { // the Roe average once, the matrix column by column
-          real_t e[5] = {0, 0, 0, 0, 0}, out[5];
-          e[col] = 1.0;
-          phys::roe_dissipation(ra, area, gamma, bb.flux.entropyFix, e, out);
-          for (int r = 0; r < 5; ++r)
-            M[5 * r + col] += 0.5 * bb.omega * out[r];
-        }
+        real_t Dr[25];
+        phys::roe_matrix(ra, area, gamma, bb.flux.entropyFix, Dr);
+        for (int k = 0; k < 25; ++k)
+          M[k] += 0.5 * bb.omega * Dr[k];
         continue;
       }
-      const phys::BcParams& bc = bb.patches[bb.facePatch[face]];
-      const real_t* S = v.faceArea + 3 * face;
-      const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
-      const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
-      // g(U) = F_b(U) - 1/2 F(U) . S; column k of dg/dU by a forward difference
-      auto g = [&](const real_t* Wc, real_t* out) {
-        real_t G[5], F[5], P[5];
-        phys::ghost_state(Wc, nrm, bc, G);
-        detail::riemann(bb.flux, Wc, G, S, F);
-        phys::physical_flux(Wc, S, gamma, P);
-        for (int k = 0; k < 5; ++k)
-          out[k] = F[k] - 0.5 * P[k];
-      };
-      real_t g0[5];
-      g(W0, g0);
-      for (int col = 0; col < 5; ++col) {
-        real_t U1[5], W1[5], g1[5];
-        for (int k = 0; k < 5; ++k)
-          U1[k] = U0[k];
-        // a step large enough that rounding (which may differ between the CPU and the GPU,
-        // e.g. fused multiply-adds) stays ~1e-11 of the derivative; the truncation error
-        // (~1e-5 relative) is irrelevant for a preconditioning diagonal
-        U1[col] += 1e-5 * scale[col];
-        const real_t h = U1[col] - U0[col]; // the step actually taken
-        phys::cons_to_prim(U1, W1, gamma);
-        g(W1, g1);
-        for (int r = 0; r < 5; ++r)
-          M[5 * r + col] += (g1[r] - g0[r]) / h;
-      }
+      // the exact first-order Jacobian of the boundary flux less the half flux Jacobian
+      detail::add_boundary_flux_jacobian(W0, v.faceArea + 3 * face, bb.patches[bb.facePatch[face]],
+                                         bb.flux, 0.5, M);
     }
     real_t* out = Dinv + 25 * static_cast<std::size_t>(i);
     if (!phys::invert5(M, out)) {

@@ -21,14 +21,14 @@ void residual_sum_squares(const ZoneView& z, const real_t* R, real_t (&out)[5]) 
       out);
 }
 
-void wall_forces(const ZoneView& z, idx_t begin, idx_t end, real_t pRef, const real_t* origin,
+void wall_forces(const ZoneView& z, idx_t n, const idx_t* faces, real_t pRef, const real_t* origin,
                  const real_t* flux, real_t (&out)[6]) {
   const ZoneView v = z;
   const real_t o0 = origin[0], o1 = origin[1], o2 = origin[2];
   reduce<6>(
-      "wall_forces", end - begin, ReduceOp::Sum,
+      "wall_forces", n, ReduceOp::Sum,
       [=] FV_HOST_DEVICE(idx_t i, real_t * acc) {
-        const idx_t f = begin + i;
+        const idx_t f = faces[i];
         const real_t* S = v.faceArea + 3 * f;
         // momentum flux through a wall face = wall pressure * S (S points into the body)
         const real_t F0 = flux[1 * v.nFaces + f] - pRef * S[0];
@@ -52,6 +52,26 @@ real_t min_value(idx_t n, const real_t* a) {
       "min_value", n, ReduceOp::Min,
       [=] FV_HOST_DEVICE(idx_t i, real_t * acc) { acc[0] = a[i] < acc[0] ? a[i] : acc[0]; }, out);
   return out[0];
+}
+
+void primitive_range(const ZoneView& z, const real_t* W, real_t (&lo)[5], real_t (&hi)[5]) {
+  const ZoneView v = z;
+  real_t out[10];
+  // the maximum of -q is minus the minimum of q: one Max reduction for both
+  reduce<10>(
+      "primitive_range", z.nCells, ReduceOp::Max,
+      [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
+        for (int k = 0; k < 5; ++k) {
+          const real_t q = W[k * v.nTotalCells + c];
+          acc[k] = -q > acc[k] ? -q : acc[k];
+          acc[5 + k] = q > acc[5 + k] ? q : acc[5 + k];
+        }
+      },
+      out);
+  for (int k = 0; k < 5; ++k) {
+    lo[k] = -out[k];
+    hi[k] = out[5 + k];
+  }
 }
 
 idx_t first_unphysical_cell(const ZoneView& z, real_t gamma, const real_t* U) {

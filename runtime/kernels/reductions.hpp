@@ -8,13 +8,16 @@ namespace fv::kernels {
 /// out[k] = sum over owned cells of (R[k][c] / V_c)^2.
 void residual_sum_squares(const ZoneView& z, const real_t* R, real_t (&out)[5]);
 
-/// Pressure force (out[0..2]) and its moment about origin (out[3..5]) on the boundary faces
-/// [begin, end), from the momentum part of the face fluxes minus pRef * S.
-void wall_forces(const ZoneView& z, idx_t begin, idx_t end, real_t pRef, const real_t* origin,
+/// Pressure force (out[0..2]) and its moment about origin (out[3..5]) on the n boundary faces
+/// faces[0..n) (device list), from the momentum part of the face fluxes minus pRef * S.
+void wall_forces(const ZoneView& z, idx_t n, const idx_t* faces, real_t pRef, const real_t* origin,
                  const real_t* flux, real_t (&out)[6]);
 
 /// Minimum of a[0..n).
 real_t min_value(idx_t n, const real_t* a);
+
+/// Smallest (lo) and largest (hi) value of each of the 5 primitives W over the owned cells.
+void primitive_range(const ZoneView& z, const real_t* W, real_t (&lo)[5], real_t (&hi)[5]);
 
 /// Lowest owned cell whose state is NaN or has rho <= 0 or p <= 0; kNone when all are fine.
 idx_t first_unphysical_cell(const ZoneView& z, real_t gamma, const real_t* U);

@@ -5,6 +5,7 @@
 /// here, so every boundary type is one point-wise function of (interior state, outward unit
 /// normal, patch parameters).
 #include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/portable_math.hpp"
 
 namespace fv::phys {
 
@@ -67,8 +68,8 @@ FV_HOST_DEVICE inline void farfield_state(const real_t* Wi, const real_t* n, con
   const real_t cb = 0.25 * (g - 1.0) * (rp - rm);
   const real_t* up = vnb < 0.0 ? Wf : Wi; // upstream side: entropy and tangential velocity
   const real_t vnu = up[1] * n[0] + up[2] * n[1] + up[3] * n[2];
-  const real_t s = up[4] / std::pow(up[0], g);
-  const real_t rho = std::pow(cb * cb / (g * s), 1.0 / (g - 1.0));
+  const real_t s = up[4] / portable_pow(up[0], g);
+  const real_t rho = portable_pow(cb * cb / (g * s), 1.0 / (g - 1.0));
   G[0] = rho;
   G[1] = up[1] + (vnb - vnu) * n[0];
   G[2] = up[2] + (vnb - vnu) * n[1];
@@ -94,7 +95,7 @@ FV_HOST_DEVICE inline void subsonic_inflow_state(const real_t* Wi, const real_t*
   real_t p = Wi[4];
   const real_t pmax = b.totalPressure * (1.0 - 1e-10);
   p = p < pmax ? p : pmax;
-  const real_t m2 = 2.0 / (g - 1.0) * (std::pow(b.totalPressure / p, (g - 1.0) / g) - 1.0);
+  const real_t m2 = 2.0 / (g - 1.0) * (portable_pow(b.totalPressure / p, (g - 1.0) / g) - 1.0);
   const real_t T = b.totalTemperature / (1.0 + 0.5 * (g - 1.0) * m2);
   const real_t rho = p / (b.gasConstant * T);
   const real_t speed = std::sqrt(m2 * g * b.gasConstant * T);

@@ -1,85 +1,64 @@
 #pragma once
 /// \file euler_solver.hpp
 /// fv::EulerSolver: the cell-centred finite-volume Euler solver of one zone. It copies the zone
-/// to the active device once, keeps the whole state there and advances it with explicit
-/// Runge-Kutta stages. Each stage evaluates the residual in explicit steps, each a kernel over
-/// the zone, with a halo-exchange point between them for the multi-zone (MPI) runtime:
-///
-///   primitives -> [exchange W] -> interpolate to nodes -> gradient -> [exchange grad]
-///   -> local min/max -> limiter -> [exchange phi] -> face fluxes -> flux sum -> RK update
-///
-/// On several MPI ranks (ParallelSetup with a communicator; one zone per rank) the solver
-/// owns two parallel::HaloExchange objects and a stage of second order runs (docs/parallel.md)
-///
-///   primitives (owned) -> begin cells{W} -> interpolate to nodes (owned cells' partial sums)
-///   -> finish cells -> begin nodes{Wn, Sum} -> local min/max -> finish nodes -> gradient
-///   -> limiter -> begin cells{grad, phi} -> boundary fluxes + faces between owned cells
-///   -> finish cells -> interface faces -> flux sum -> RK update
-///
-/// i.e. three messages per neighbour per stage, each overlapped with work that needs none of
-/// its values (overlap off: finish() right after begin()). RMS residuals, forces, the global
-/// time step and the non-physical-state check are reduced over all ranks (same numbers on
-/// every rank).
+/// to the active device once, keeps the whole state there and iterates. It puts together the
+/// solver's roles, each its own type:
+///   SpatialOperator   the residual R(U) and its halo choreography (spatial_operator.hpp);
+///   Integrator        one iteration of the time scheme: explicit Runge-Kutta, LU-SGS or
+///                     Newton-Krylov (integrator.hpp);
+///   CflController     the CFL of every iteration and the back-off after a failed one
+///                     (cfl_controller.hpp);
+///   Monitor           residual norms and wall forces of the state each iteration starts from
+///                     (monitor.hpp).
+/// An iteration: R(U) of the state it starts from (kept from the last iteration when that one
+/// evaluated it) -> local time steps at the controller's CFL -> residual norms and forces ->
+/// the integrator's update -> health check. A failed iteration (non-physical state, NaN,
+/// residual blow-up) is retried from the last good state at a lower CFL where the CFL law has
+/// a back-off (ser), else it stops the run with an error naming the iteration and the cell.
+/// RMS residuals, forces, the global time step and the health check are reduced over all ranks
+/// (same numbers on every rank).
 #include "common/zone.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/config/case_config.hpp"
-#include "runtime/parallel/halo_exchange.hpp"
-#include "runtime/solver/device_zone.hpp"
+#include "runtime/solver/cfl_controller.hpp"
+#include "runtime/solver/spatial_operator.hpp"
 
 #include <array>
-#include <functional>
 #include <memory>
 #include <mpi.h>
 #include <vector>
 
 namespace fv {
 
-/// How an EulerSolver runs across ranks. comm == MPI_COMM_NULL: one zone, no communication.
-struct ParallelSetup {
-  MPI_Comm comm = MPI_COMM_NULL; ///< rank r holds zone r of the zone file
-  parallel::Transport transport = parallel::Transport::HostStaged;
-  bool overlap = true; ///< compute interior work while halo messages are in flight
-  /// Time the exchanges' phases (CommTimes). Off: no device synchronisation around the
-  /// exchanges and CommTimes stay zero.
-  bool commTiming = false;
-};
-
-/// Time split of the iterations so far (seconds, summed over iterations, this rank).
-/// compute = wall - pack - wait - unpack (the exchanges synchronise the device around their
-/// phases, so kernels are billed to compute).
-struct CommTimes {
-  double pack = 0, wait = 0, unpack = 0;
-  long exchanges = 0;
-};
-
-class LusgsSolver;
+class Integrator;
+class Monitor;
 
 /// What one iteration measured (host values).
 struct IterationStats {
   int iteration = 0;              ///< 1-based number of the completed iteration
   real_t time = 0;                ///< physical time after it (global stepping), s
   real_t dt = 0;                  ///< global time step (global stepping) or minimum local step
-  std::array<real_t, 5> rms{};    ///< RMS over cells of R/V per equation (first stage)
+  real_t cfl = 0;                 ///< CFL number of the iteration
+  std::array<real_t, 5> rms{};    ///< RMS over cells of R/V per equation, of the start state
   std::array<real_t, 6> forces{}; ///< pressure force (x, y, z) and moment about the origin
+  int linearIterations = 0;       ///< Krylov iterations (newton)
+  real_t linearResidual = 0;      ///< relative linear residual reached (newton)
+  real_t relaxation = 1;          ///< factor the update was scaled by (newton)
+  int backoffs = 0;               ///< failed tries of this iteration retried at a lower CFL
 };
-
-/// Halo exchange of a cell field with `ncomp` components (stride nTotalCells). The
-/// single-zone runtime passes none; the MPI runtime fills the halo cells of the field.
-using CellExchange = std::function<void(const char* what, real_t* field, int ncomp)>;
 
 class EulerSolver {
  public:
   /// Copies the zone to the active device and allocates the state; the case must be resolved
-  /// against this zone's patches (same order).
+  /// against this zone's patches (same order). COLLECTIVE with a communicator.
   EulerSolver(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par = {});
   ~EulerSolver();
 
   /// Sets the initial condition of the case (free stream or split) on owned cells.
   void initialise();
-  /// Advances one iteration (one RK step, or one implicit LU-SGS step for integrator = lusgs:
-  /// runtime/solver/lusgs.hpp). Throws fv::Error naming the iteration and the
-  /// global cell id when the new state is not physical; the state is then left at the last
-  /// good one.
+  /// Advances one iteration (see file comment). Throws fv::Error naming the iteration and the
+  /// global cell id when the new state is not physical and no back-off is left; the state is
+  /// then left at the last good one.
   IterationStats step();
 
   /// Evaluates the residual R(U) of the current state (net outflow per cell, 5 x nTotalCells
@@ -92,18 +71,15 @@ class EulerSolver {
   /// Replaces the conservative state (5 x nTotalCells, SoA).
   void set_conservative(const std::vector<real_t>& U);
   /// Sets the iteration counter and physical time (continuing from a restart).
-  void set_progress(int iteration, real_t time) {
-    iteration_ = iteration;
-    time_ = time;
-  }
+  void set_progress(int iteration, real_t time);
 
   /// Owned cells over all ranks (nCells of the single zone without MPI).
-  gidx_t global_cells() const { return globalCells_; }
+  gidx_t global_cells() const { return op_->global_cells(); }
   /// The communicator (MPI_COMM_NULL for a single zone without MPI).
-  MPI_Comm comm() const { return par_.comm; }
+  MPI_Comm comm() const { return op_->comm(); }
   /// Pack / wait / unpack seconds of this rank's halo exchanges so far.
-  CommTimes comm_times() const;
-  void reset_comm_times();
+  CommTimes comm_times() const { return op_->comm_times(); }
+  void reset_comm_times() { op_->reset_comm_times(); }
 
   int iteration() const { return iteration_; }
   real_t time() const { return time_; }
@@ -111,38 +87,35 @@ class EulerSolver {
   const CaseConfig& config() const { return cfg_; }
   /// Bytes the solver holds on the device (zone + fields).
   std::size_t device_bytes() const;
+  SpatialOperator& spatial_operator() { return *op_; }
+  const CflController& cfl_controller() const { return cfl_; }
+  /// True once the limiter was frozen (limiter_freeze, limiter_freeze_stall).
+  bool limiter_frozen() const { return op_->limiter_frozen(); }
 
-  /// Optional halo exchange between stages (no-op when empty).
-  void set_exchange(CellExchange ex) { exchange_ = std::move(ex); }
+  /// Optional halo exchange between stages (a test hook; no-op when empty).
+  void set_exchange(CellExchange ex) { op_->set_exchange(std::move(ex)); }
 
  private:
-  void compute_residual(const real_t* U);
-  /// RMS residuals and wall forces of the residual just computed (R_, flux_).
-  void measure(IterationStats& st);
-  void exchange(const char* what, DeviceArray<real_t>& field, int ncomp);
-  real_t current_cfl() const;
-  /// cfl_law = adaptive: the CFL of the next iteration from this iteration's residual (called
-  /// by measure()).
-  void adapt_cfl(const IterationStats& st);
-  void halo_begin(parallel::HaloExchange* h, const std::vector<parallel::FieldView>& f);
-  void halo_progress(parallel::HaloExchange* h);
-  void halo_finish(parallel::HaloExchange* h);
+  /// Fills `st` with the residual norms and forces of the state the iteration starts from and
+  /// feeds the CFL law and the limiter freezing.
+  void observe(IterationStats& st);
+  /// Message of the lowest non-physical owned cell (empty when none on this rank).
+  std::string unphysical_message(idx_t bad) const;
 
   const Zone& zone_;
   CaseConfig cfg_;
-  ParallelSetup par_;
-  DeviceZone dz_;
-  std::unique_ptr<parallel::HaloExchange> cells_, nodes_; // null without MPI
-  gidx_t globalCells_ = 0;
-  DeviceArray<real_t> U_, U0_, acc_, W_, Wn_, grad_, wmin_, wmax_, phi_, flux_, R_, dt_;
-  CellExchange exchange_;
-  std::unique_ptr<LusgsSolver> lusgs_; ///< integrator = lusgs only
+  std::unique_ptr<SpatialOperator> op_;
+  std::unique_ptr<Integrator> integrator_;
+  std::unique_ptr<Monitor> monitor_;
+  CflController cfl_;
+  DeviceArray<real_t> U_, U0_, dt_;
   int iteration_ = 0;
   real_t time_ = 0;
-  // cfl_law = adaptive: current CFL, first RMS residuals, last residual measure (-1: none yet)
-  real_t cflAdaptive_ = 0;
-  std::array<real_t, 5> rms0_{};
-  real_t lastMeasure_ = -1;
+  bool evaluated_ = false; ///< the operator holds R(U) of the current state
+  bool haveRms_ = false;   ///< rms_ holds the residual norms of that evaluation
+  std::array<real_t, 5> rms_{};
+  real_t bestMeasure_ = 1e300; ///< lowest convergence measure so far (freezing by stall)
+  int sinceBest_ = 0;
 };
 
 } // namespace fv

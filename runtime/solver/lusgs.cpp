@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "runtime/solver/sweep_groups.hpp"
 
 #include <algorithm>
 
@@ -51,36 +52,6 @@ const char* to_string(LusgsLaunch m) {
   return "?";
 }
 
-namespace {
-/// Checks that `g` is a valid sweep grouping of the zone's owned cells and returns each cell's
-/// group (halo cells: kHaloRank).
-std::vector<idx_t> group_ranks(const Zone& z, const Csr& g, const char* what) {
-  const idx_t n = z.nCells;
-  FV_VERIFY(g.rows() > 0, "zone " << z.zoneId << " has no " << what << " (empty order/" << what
-                                  << "); re-run fvprep or choose another lusgs_ordering");
-  g.check(what, n);
-  FV_VERIFY(g.nnz() == n, "zone " << z.zoneId << ": " << what << " hold " << g.nnz()
-                                  << " cells, expected the " << n << " owned cells");
-  std::vector<idx_t> rank(static_cast<std::size_t>(z.nTotalCells()), kernels::kHaloRank);
-  for (idx_t r = 0; r < g.rows(); ++r)
-    for (idx_t k = 0; k < g.size(r); ++k) {
-      const idx_t c = g.row(r)[k];
-      FV_VERIFY(rank[c] == kernels::kHaloRank, "zone " << z.zoneId << ": cell " << c << " is in "
-                                                       << what << " groups " << rank[c] << " and "
-                                                       << r);
-      rank[c] = r;
-    }
-  for (idx_t c = 0; c < n; ++c)
-    for (idx_t k = 0; k < z.cellCells.size(c); ++k) {
-      const idx_t j = z.cellCells.row(c)[k];
-      FV_VERIFY(j >= n || rank[j] != rank[c], "zone " << z.zoneId << ": neighbour cells " << c
-                                                      << " and " << j << " are both in " << what
-                                                      << " group " << rank[c]);
-    }
-  return rank;
-}
-} // namespace
-
 LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSettings& s,
                          const Csr* groups)
     : zone_(zone), view_(view), s_(s),
@@ -108,7 +79,7 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
     const char* what =
         groups ? "given groups"
                : (s_.ordering == LusgsOrdering::Colour ? "order/cellColours" : "order/hyperplanes");
-    rank = group_ranks(zone, g, what);
+    rank = sweep_group_ranks(zone, g, what);
     nGroups_ = g.rows();
     groupOffsets_.assign(g.offsets().data(), g.offsets().data() + g.offsets().size());
     groupOffsetsDevice_ = DeviceArray<idx_t>(g.offsets(), "lusgs group offsets");

@@ -35,7 +35,7 @@
 #include "runtime/kernels/lusgs_kernels.hpp"
 #include "runtime/kernels/lusgs_neighbours.hpp"
 #include "runtime/kernels/zone_view.hpp"
-#include "runtime/solver/euler_solver.hpp"
+#include "runtime/solver/spatial_operator.hpp"
 
 #include <memory>
 #include <string>

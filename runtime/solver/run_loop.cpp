@@ -37,8 +37,9 @@ Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f)
 namespace {
 const std::vector<std::string>& history_columns() {
   static const std::vector<std::string> c = {
-      "time",     "dt", "res_rho", "res_rhou", "res_rhov", "res_rhow", "res_rhoE", "rms_rho",
-      "rms_rhoE", "CL", "CD",      "CS",       "CMx",      "CMy",      "CMz",      "wall_s"};
+      "time",     "dt",      "res_rho",  "res_rhou", "res_rhov",   "res_rhow",
+      "res_rhoE", "rms_rho", "rms_rhoE", "CL",       "CD",         "CS",
+      "CMx",      "CMy",     "CMz",      "cfl",      "linear_its", "wall_s"};
   return c;
 }
 constexpr const char* kRefKey = "residual_reference = ";
@@ -117,7 +118,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
             ref[k++] = std::strtod(item.c_str(), nullptr);
           haveRef = k == 5;
         }
-        if (kept > 0) wallOffset = history->value(kept - 1, history_columns().size() - 1);
+        if (kept > 0) wallOffset = history->value(kept - 1, history_columns().size() - 1); // wall_s
         FV_LOG_INFO("history: continuing " << history->path() << " (" << kept
                                            << " rows up to iteration " << startIteration << ")");
       } catch (const Error& e) {
@@ -149,7 +150,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   const auto t0 = std::chrono::steady_clock::now();
   const real_t nCells = static_cast<real_t>(solver.global_cells());
   FV_LOG_INFO("  iter   log(rho)  log(rhou) log(rhov) log(rhow) log(rhoE)        CL        CD"
-              "     wall s  ms/iter  ns/cell/iter");
+              "     wall s  ms/iter  ns/cell/iter       CFL  lin");
   int lastPrinted = 0;
   double lastPrintSeconds = 0;
   const int maxIter = cfg.iterations;
@@ -181,8 +182,8 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
       history->add(st.iteration,
                    {st.time, st.dt, row.logResidual[0], row.logResidual[1], row.logResidual[2],
                     row.logResidual[3], row.logResidual[4], st.rms[0], st.rms[4], row.coeff.CL,
-                    row.coeff.CD, row.coeff.CS, row.coeff.CMx, row.coeff.CMy, row.coeff.CMz,
-                    wallOffset + row.wallSeconds});
+                    row.coeff.CD, row.coeff.CS, row.coeff.CMx, row.coeff.CMy, row.coeff.CMz, st.cfl,
+                    static_cast<real_t>(st.linearIterations), wallOffset + row.wallSeconds});
     sum.iterations = it + 1;
 
     bool stop = false;
@@ -206,10 +207,11 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
           (row.wallSeconds - lastPrintSeconds) / std::max(1, sum.iterations - lastPrinted);
       char buf[256];
       std::snprintf(buf, sizeof buf,
-                    "%6d %9.4f %9.4f %9.4f %9.4f %9.4f %9.5f %9.5f %10.2f %8.3f %13.1f",
+                    "%6d %9.4f %9.4f %9.4f %9.4f %9.4f %9.5f %9.5f %10.2f %8.3f %13.1f %9.3g %4d",
                     st.iteration, row.logResidual[0], row.logResidual[1], row.logResidual[2],
                     row.logResidual[3], row.logResidual[4], row.coeff.CL, row.coeff.CD,
-                    row.wallSeconds, 1e3 * perIter, 1e9 * perIter / nCells);
+                    row.wallSeconds, 1e3 * perIter, 1e9 * perIter / nCells, st.cfl,
+                    st.linearIterations);
       FV_LOG_INFO(buf);
       lastPrinted = sum.iterations;
       lastPrintSeconds = row.wallSeconds;

@@ -8,6 +8,16 @@
 
 namespace fv::testing {
 
+GenOptions transonic_channel_options() {
+  GenOptions o;
+  o.family = MeshFamily::Channel;
+  o.cells = GenCells::Hex;
+  o.n = {48, 16, 1};
+  o.extent = {3, 1, 1.0 / 16};
+  o.bumpHeight = 0.03;
+  return o;
+}
+
 TestZone generated_zone(const GenOptions& o, int parts, int zone) {
   const Mesh mesh = generate_mesh(o);
   const idx_t n = mesh.nCells();

@@ -16,6 +16,10 @@ struct TestZone {
   std::vector<Patch> patches;
 };
 
+/// The transonic channel of the implicit-scheme tests: fvgen's channel with a 3 % bump, 48 x 16
+/// hexahedra in one layer (at M 0.8 a supersonic pocket up to about M 1.18 and a weak shock).
+GenOptions transonic_channel_options();
+
 /// generate_mesh(o), then build_zones (RCM renumbering) into `parts` parts by contiguous ranges
 /// of the generated cell order; returns zone `zone`.
 TestZone generated_zone(const GenOptions& o, int parts = 1, int zone = 0);

@@ -95,7 +95,8 @@ TEST(LusgsConfig, AdaptiveCflKeys) {
   EXPECT_EQ(c.cflLaw, fv::CflLaw::Adaptive);
   EXPECT_DOUBLE_EQ(c.cflGrowth, 1.2);
   EXPECT_DOUBLE_EQ(c.cflCut, 0.25);
-  EXPECT_NE(usage_error("cfl_law = ser").find("valid: ramp, adaptive"), std::string::npos);
+  EXPECT_NE(usage_error("cfl_law = exponential").find("valid: ramp, adaptive, ser"),
+            std::string::npos);
   EXPECT_NE(usage_error("cfl_growth = 1").find("cfl_growth must be > 1"), std::string::npos);
   EXPECT_NE(usage_error("cfl_cut = 1").find("cfl_cut must be in (0, 1)"), std::string::npos);
   EXPECT_NE(usage_error("cfl_cut = x").find("cfl_cut"), std::string::npos);

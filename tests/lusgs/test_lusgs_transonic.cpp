@@ -25,15 +25,8 @@
 namespace {
 
 const fv::testing::TestZone& transonic_channel() {
-  static const fv::testing::TestZone tz = [] {
-    fv::GenOptions o;
-    o.family = fv::MeshFamily::Channel;
-    o.cells = fv::GenCells::Hex;
-    o.n = {48, 16, 1};
-    o.extent = {3, 1, 1.0 / 16};
-    o.bumpHeight = 0.03;
-    return fv::testing::generated_zone(o);
-  }();
+  static const fv::testing::TestZone tz =
+      fv::testing::generated_zone(fv::testing::transonic_channel_options());
   return tz;
 }
 

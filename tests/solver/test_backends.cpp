@@ -21,6 +21,7 @@ const char* kCase = R"(
 mach = 0.8
 aoa = 3
 [time]
+integrator = ssprk3
 iterations = 50
 cfl = 1.5
 [monitor]

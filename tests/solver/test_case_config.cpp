@@ -53,7 +53,8 @@ TEST(CaseConfig, ParsesValuesAndFillsDefaults) {
   EXPECT_EQ(c.flux, fv::FluxScheme::Rusanov);
   EXPECT_EQ(c.limiter, fv::LimiterKind::Barth);
   EXPECT_EQ(c.order, 2);                           // default
-  EXPECT_EQ(c.integrator, fv::TimeScheme::SspRk3); // default
+  EXPECT_EQ(c.integrator, fv::TimeScheme::Newton); // default of steady (local) stepping
+  EXPECT_EQ(c.cflLaw, fv::CflLaw::Ser);            // newton's default CFL law
   EXPECT_DOUBLE_EQ(c.cfl, 1.5);
   EXPECT_DOUBLE_EQ(c.cflStart, 1.5); // defaults to cfl
   EXPECT_EQ(c.iterations, 200);

@@ -20,6 +20,7 @@ const std::string kCase = std::string(R"(
 mach = 0.7
 aoa = 5
 [time]
+integrator = ssprk3
 iterations = 15
 [monitor]
 output_interval = 5
@@ -36,38 +37,42 @@ fv::Mesh bump_mesh(bool tets) {
 } // namespace
 
 TEST(Determinism, RunsRepeatBitwise) {
-  for (bool tets : {false, true}) {
-    const fv::Mesh mesh = bump_mesh(tets);
-    const fv::Zone zone = fv::testing::zone_from_mesh(mesh);
-    fv::IniFile ini = fv::IniFile::parse(kCase, "det.ini");
-    ini.set_override("monitor.output_interval=5");
-    const fv::CaseConfig cfg = fv::resolve_case(ini, mesh.patches);
-    std::vector<real_t> first;
-    std::vector<fv::HistoryRow> hist;
-    for (int run = 0; run < 2; ++run) {
-      fv::EulerSolver solver(zone, cfg);
-      solver.initialise();
-      const fv::RunSummary s = fv::run_case(solver, false);
-      EXPECT_EQ(s.iterations, 15);
-      const auto U = solver.conservative();
-      if (run == 0) {
-        first = U;
-        hist = s.history;
-        // the bump produces a real flow: residuals and forces are not trivial
-        EXPECT_GT(s.history.front().stats.rms[0], 1e-6);
-        EXPECT_NE(s.history.back().coeff.CL, 0.0);
-        continue;
-      }
-      ASSERT_EQ(U.size(), first.size());
-      for (std::size_t i = 0; i < U.size(); ++i)
-        ASSERT_EQ(U[i], first[i]) << "entry " << i;
-      for (std::size_t i = 0; i < hist.size(); ++i) {
-        for (int k = 0; k < 5; ++k)
-          ASSERT_EQ(s.history[i].stats.rms[k], hist[i].stats.rms[k]);
-        ASSERT_EQ(s.history[i].coeff.CL, hist[i].coeff.CL);
+  for (const std::string integrator : {"ssprk3", "newton"})
+    for (bool tets : {false, true}) {
+      SCOPED_TRACE(integrator + (tets ? " tets" : " hexes"));
+      const fv::Mesh mesh = bump_mesh(tets);
+      const fv::Zone zone = fv::testing::zone_from_mesh(mesh);
+      fv::IniFile ini = fv::IniFile::parse(kCase, "det.ini");
+      ini.set_override("monitor.output_interval=5");
+      ini.set_override("time.integrator=" + integrator);
+      ini.set_override("time.convergence=0"); // all 15 iterations
+      const fv::CaseConfig cfg = fv::resolve_case(ini, mesh.patches);
+      std::vector<real_t> first;
+      std::vector<fv::HistoryRow> hist;
+      for (int run = 0; run < 2; ++run) {
+        fv::EulerSolver solver(zone, cfg);
+        solver.initialise();
+        const fv::RunSummary s = fv::run_case(solver, false);
+        EXPECT_EQ(s.iterations, 15);
+        const auto U = solver.conservative();
+        if (run == 0) {
+          first = U;
+          hist = s.history;
+          // the bump produces a real flow: residuals and forces are not trivial
+          EXPECT_GT(s.history.front().stats.rms[0], 1e-6);
+          EXPECT_NE(s.history.back().coeff.CL, 0.0);
+          continue;
+        }
+        ASSERT_EQ(U.size(), first.size());
+        for (std::size_t i = 0; i < U.size(); ++i)
+          ASSERT_EQ(U[i], first[i]) << "entry " << i;
+        for (std::size_t i = 0; i < hist.size(); ++i) {
+          for (int k = 0; k < 5; ++k)
+            ASSERT_EQ(s.history[i].stats.rms[k], hist[i].stats.rms[k]);
+          ASSERT_EQ(s.history[i].coeff.CL, hist[i].coeff.CL);
+        }
       }
     }
-  }
 }
 
 TEST(Determinism, HistoryFileHoldsConfigAndRows) {

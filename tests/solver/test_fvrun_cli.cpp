@@ -126,7 +126,7 @@ TEST_F(FvrunCli, ProfileTableAndCsvWithoutSolution) {
   std::string err;
   ASSERT_EQ(fvrun(dir_,
                   "wedge.zones.h5 -c case.ini --device cpu --iterations 6 --output-dir prof "
-                  "--profile --set monitor.write_solution=false",
+                  "--profile --set monitor.write_solution=false --set time.integrator=ssprk3",
                   err),
             0)
       << err;

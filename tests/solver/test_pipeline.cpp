@@ -101,6 +101,7 @@ TEST(Pipeline, GeneratedWedgeThroughZoneFile) {
 mach = 2.5
 lift_axis = y
 [time]
+integrator = ssprk3
 cfl = 1.5
 cfl_start = 0.5
 cfl_ramp_iterations = 50

@@ -41,9 +41,27 @@ real_t shock_angle(real_t M, real_t theta, real_t g) {
 
 struct WedgeResult {
   real_t betaDeg, pressureRatio;
+  real_t overshoot; ///< largest p / p2 - 1 and p1 / p - 1 over the cells away from the boundaries
+  int iterations;
 };
 
-WedgeResult run_wedge(int nx, int ny, real_t mach, real_t thetaDeg, bool tets) {
+/// The explicit scheme of the original test (SSP-RK3, CFL ramp to 1.5, Venkatakrishnan K = 5).
+const char* kExplicit = R"(
+[scheme]
+limiter = venkat
+venkat_k = 5
+[time]
+integrator = ssprk3
+cfl = 1.5
+cfl_start = 0.5
+cfl_ramp_iterations = 100
+iterations = 3000
+convergence = 4
+)";
+
+/// `settings`: the [scheme] and [time] sections (kExplicit, or fvrun's defaults plus keys).
+WedgeResult run_wedge(int nx, int ny, real_t mach, real_t thetaDeg, bool tets,
+                      const std::string& settings = kExplicit) {
   const real_t theta = thetaDeg * kPi / 180, x0 = 0.4, L = 1.4;
   auto wall = [&](real_t x) { return x > x0 ? (x - x0) * std::tan(theta) : 0.0; };
   const fv::Mesh mesh = fv::testing::box_mesh(
@@ -52,19 +70,10 @@ WedgeResult run_wedge(int nx, int ny, real_t mach, real_t thetaDeg, bool tets) {
         return std::array<real_t, 3>{x, yb + y * (1 - yb), z};
       });
   const fv::Zone zone = fv::testing::zone_from_mesh(mesh);
-  fv::IniFile ini = fv::IniFile::parse(R"(
+  fv::IniFile ini = fv::IniFile::parse(settings + R"(
 [freestream]
 nondimensional = true
 lift_axis = y
-[scheme]
-limiter = venkat
-venkat_k = 5
-[time]
-cfl = 1.5
-cfl_start = 0.5
-cfl_ramp_iterations = 100
-iterations = 3000
-convergence = 4
 [monitor]
 output_interval = 500
 [patch xmin]
@@ -135,9 +144,19 @@ type = symmetry
     }
   }
   EXPECT_GT(vs, 0.0);
+  // monotone shock: no pressure above p2 or below p1 beyond rounding of the discrete shock
+  // (away from the ramp corner, the outflow and the top, where the scheme is not 1D)
+  real_t over = 0;
+  for (fv::idx_t c = 0; c < zone.nCells; ++c) {
+    const real_t x = zone.cellCentroid[3 * c], y = zone.cellCentroid[3 * c + 1];
+    if (x < x0 + 0.1 || x > L - 0.1 || y > 0.8 || y < wall(x) + 0.02) continue;
+    const real_t o = std::max(W[4 * n + c] / p2 - 1, p1 / W[4 * n + c] - 1);
+    over = std::max(over, o);
+  }
   std::printf("wedge M=%.2f theta=%.1f: beta %.3f deg (theory %.3f), p2/p1 %.4f (theory %.4f)\n",
               mach, thetaDeg, betaNum * 180 / kPi, beta * 180 / kPi, ps / vs / p1, p2 / p1);
-  return {betaNum * 180 / kPi - beta * 180 / kPi, (ps / vs) / p2 - 1};
+  std::printf("  overshoot %.4f, %d iterations\n", over, sum.iterations);
+  return {betaNum * 180 / kPi - beta * 180 / kPi, (ps / vs) / p2 - 1, over, sum.iterations};
 }
 } // namespace
 
@@ -151,4 +170,35 @@ TEST(Wedge, ObliqueShockOnTets) {
   const WedgeResult r = run_wedge(42, 30, 2.0, 10.0, true);
   EXPECT_LT(std::fabs(r.betaDeg), 0.5);
   EXPECT_LT(std::fabs(r.pressureRatio), 0.01);
+}
+
+// fvrun's defaults for steady runs (Newton-Krylov, Venkatakrishnan-Wang limiter) converge the
+// supersonic wedge to 10 orders in a few tens of iterations (SSP-RK3: 470 and 941 iterations for
+// 4 orders) and keep the shock as monotone as the classical limiter did with SSP-RK3. Measured:
+// largest over/undershoot 2.3 % (hexes) and 4.8 % (tets, a dip ahead of the shock), 19 and 25
+// iterations; the classical Venkatakrishnan K = 5 with SSP-RK3: 2.8 % and 5.4 %.
+TEST(Wedge, NewtonWithDefaultsIsMonotone) {
+  for (bool tets : {false, true}) {
+    SCOPED_TRACE(tets ? "tets" : "hexes");
+    const WedgeResult r = tets ? run_wedge(42, 30, 2.0, 10.0, true, "[time]\nconvergence = 10\n")
+                               : run_wedge(84, 60, 2.5, 10.0, false, "[time]\nconvergence = 10\n");
+    EXPECT_LT(std::fabs(r.betaDeg), 0.5);
+    EXPECT_LT(std::fabs(r.pressureRatio), 0.01);
+    EXPECT_LT(r.overshoot, 0.06);
+    EXPECT_LE(r.iterations, 60);
+  }
+}
+
+// A smaller limiter epsilon (venkat_wang_k = 0.02) keeps the pre-shock undershoot on
+// tetrahedra near 1.5 % instead of 5 %, but the limiter then keeps switching and the residual
+// stalls; freezing the limiter after 30 iterations without a new lowest residual
+// (limiter_freeze_stall) lets it converge.
+TEST(Wedge, LimiterFreezingConvergesAStalledCase) {
+  const WedgeResult r = run_wedge(42, 30, 2.0, 10.0, true,
+                                  "[time]\nconvergence = 10\niterations = 300\n"
+                                  "[scheme]\nvenkat_wang_k = 0.02\nlimiter_freeze_stall = 30\n");
+  EXPECT_LT(std::fabs(r.betaDeg), 0.5);
+  EXPECT_LT(std::fabs(r.pressureRatio), 0.01);
+  EXPECT_LT(r.overshoot, 0.03);
+  EXPECT_LT(r.iterations, 300);
 }

@@ -1,0 +1,64 @@
+#include "runtime/solver/explicit_rk.hpp"
+
+#include "common/error.hpp"
+#include "runtime/kernels/kernels.hpp"
+#include "runtime/solver/spatial_operator.hpp"
+
+namespace fv {
+
+ExplicitRk::ExplicitRk(SpatialOperator& op, TimeScheme scheme) : op_(op), scheme_(scheme) {
+  FV_VERIFY(scheme == TimeScheme::Rk2 || scheme == TimeScheme::SspRk3 || scheme == TimeScheme::Rk4,
+            "ExplicitRk: not an explicit scheme");
+  if (scheme_ == TimeScheme::Rk4)
+    acc_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(op.zone().nTotalCells()),
+                               "rk4 accumulator");
+}
+
+std::string ExplicitRk::name() const {
+  switch (scheme_) {
+  case TimeScheme::Rk2:
+    return "rk2";
+  case TimeScheme::Rk4:
+    return "rk4";
+  default:
+    return "ssprk3";
+  }
+}
+
+StepOutcome ExplicitRk::advance(const StepInput& in) {
+  const ZoneView& z = op_.view();
+  real_t* U = in.U;
+  const real_t* U0 = in.U0;
+  // the first stage's residual R(U0) is in the operator already
+  auto stage = [&](real_t a, real_t b, real_t beta, bool first) {
+    if (!first) op_.evaluate(U);
+    kernels::rk_stage(z, a, b, beta, in.dt, in.dtGlobal, U0, U, op_.residual(), U);
+  };
+  switch (scheme_) {
+  case TimeScheme::Rk2: // SSP RK2 (Heun)
+    stage(0.0, 1.0, 1.0, true);
+    stage(0.5, 0.5, 1.0, false);
+    break;
+  case TimeScheme::Rk4: { // classical: U = U0 + dt/6 (k1 + 2 k2 + 2 k3 + k4)
+    const real_t c[4] = {0.5, 0.5, 1.0, 0.0};
+    const real_t w[4] = {1.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0, 1.0 / 6.0};
+    for (int s = 0; s < 4; ++s) {
+      if (s > 0) op_.evaluate(U);
+      kernels::accumulate(z, s == 0 ? 0.0 : 1.0, w[s], op_.residual(), acc_.data());
+      if (s < 3)
+        kernels::rk_stage(z, 0.0, 1.0, c[s], in.dt, in.dtGlobal, U0, U0, op_.residual(), U);
+      else
+        kernels::rk_stage(z, 0.0, 1.0, 1.0, in.dt, in.dtGlobal, U0, U0, acc_.data(), U);
+    }
+    break;
+  }
+  default: // Shu-Osher SSP-RK3
+    stage(0.0, 1.0, 1.0, true);
+    stage(0.75, 0.25, 1.0, false);
+    stage(1.0 / 3.0, 2.0 / 3.0, 1.0, false);
+    break;
+  }
+  return {};
+}
+
+} // namespace fv

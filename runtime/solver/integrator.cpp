@@ -1,0 +1,21 @@
+#include "runtime/solver/integrator.hpp"
+
+#include "runtime/config/case_config.hpp"
+#include "runtime/solver/explicit_rk.hpp"
+#include "runtime/solver/lusgs_integrator.hpp"
+#include "runtime/solver/newton_krylov.hpp"
+
+namespace fv {
+
+std::unique_ptr<Integrator> make_integrator(SpatialOperator& op, const CaseConfig& cfg) {
+  switch (cfg.integrator) {
+  case TimeScheme::Lusgs:
+    return std::make_unique<LusgsIntegrator>(op, cfg);
+  case TimeScheme::Newton:
+    return std::make_unique<NewtonKrylov>(op, cfg);
+  default:
+    return std::make_unique<ExplicitRk>(op, cfg.integrator);
+  }
+}
+
+} // namespace fv

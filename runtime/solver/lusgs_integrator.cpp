@@ -1,0 +1,21 @@
+#include "runtime/solver/lusgs_integrator.hpp"
+
+#include "runtime/solver/spatial_operator.hpp"
+
+namespace fv {
+
+LusgsIntegrator::LusgsIntegrator(SpatialOperator& op, const CaseConfig& cfg)
+    : op_(op), lusgs_(std::make_unique<LusgsSolver>(op.zone(), op.view(), lusgs_settings(cfg))) {}
+
+StepOutcome LusgsIntegrator::advance(const StepInput& in) {
+  CellExchange exchange;
+  if (op_.multi_zone() || op_.exchange_hook())
+    exchange = [this](const char* what, real_t* field, int ncomp) {
+      op_.exchange_cells(what, field, ncomp);
+    };
+  lusgs_->solve(op_.W(), op_.residual(), in.dt, in.dtGlobal, exchange);
+  lusgs_->apply(in.U);
+  return {};
+}
+
+} // namespace fv

@@ -1,0 +1,101 @@
+#include "runtime/solver/newton_krylov.hpp"
+
+#include "common/error.hpp"
+#include "common/log.hpp"
+#include "runtime/kernels/krylov.hpp"
+#include "runtime/parallel/reduce.hpp"
+#include "runtime/solver/spatial_operator.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fv {
+kernels::VectorWeights NewtonKrylov::weights(const CaseConfig& cfg) {
+  const auto& f = cfg.freestream;
+  const real_t c = std::sqrt(cfg.gamma * f[4] / f[0]);
+  const real_t speed = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]);
+  const real_t m = f[0] * (speed + c);
+  const real_t e = f[4] / (cfg.gamma - 1.0) + 0.5 * f[0] * speed * speed;
+  const real_t s[5] = {f[0], m, m, m, e};
+  kernels::VectorWeights w;
+  for (int k = 0; k < 5; ++k)
+    w.w[k] = 1.0 / (s[k] * s[k]);
+  return w;
+}
+
+NewtonKrylov::NewtonKrylov(SpatialOperator& op, const CaseConfig& cfg)
+    : op_(op), matvec_(cfg.newtonMatvec), linearIterations_(cfg.linearIterations),
+      linearTolerance_(cfg.linearTolerance), maxChange_(cfg.maxChange), jfnkStep_(cfg.jfnkStep) {
+  pre_ = std::make_unique<BlockPreconditioner>(op, cfg, matvec_ == NewtonMatvec::Assembled);
+  gmres_ = std::make_unique<Gmres>(op.view(), op.comm(), cfg.krylovDim, weights(cfg));
+  const auto n5 = 5 * static_cast<std::size_t>(op.zone().nTotalCells());
+  R0_ = DeviceArray<real_t>(n5, "newton R(U)");
+  rhs_ = DeviceArray<real_t>(n5, "newton rhs");
+  dU_ = DeviceArray<real_t>(n5, "newton dU");
+  if (matvec_ == NewtonMatvec::Jfnk) Up_ = DeviceArray<real_t>(n5, "newton U + eps v");
+  FV_LOG_INFO("  Newton-Krylov: GMRES("
+              << cfg.krylovDim << "), at most " << linearIterations_ << " iterations to "
+              << linearTolerance_ << ", "
+              << (matvec_ == NewtonMatvec::Jfnk ? "Jacobian-free" : "assembled first-order")
+              << " products, preconditioner " << pre_->description());
+}
+
+NewtonKrylov::~NewtonKrylov() = default;
+
+void NewtonKrylov::prepare(const StepInput& in) {
+  in_ = in;
+  const ZoneView& z = op_.view();
+  kernels::vec_axpby(z, 1.0, op_.residual(), 0.0, R0_.data()); // R(U), kept for the products
+  kernels::vec_axpby(z, -1.0, op_.residual(), 0.0, rhs_.data());
+  pre_->assemble(op_.W(), in.dt, in.dtGlobal);
+  unorm_ = gmres_->norm(in.U);
+}
+
+void NewtonKrylov::multiply(const real_t* x, real_t* y) {
+  if (matvec_ == NewtonMatvec::Assembled) {
+    pre_->multiply(x, y);
+    return;
+  }
+  const ZoneView& z = op_.view();
+  const real_t xn = gmres_->norm(x);
+  if (!(xn > 0.0)) {
+    kernels::vec_axpby(z, 0.0, x, 0.0, y);
+    return;
+  }
+  const real_t eps = jfnkStep_ * (1.0 + unorm_) / xn;
+  kernels::vec_axpby(z, 1.0, in_.U, 0.0, Up_.data());
+  kernels::vec_axpby(z, eps, x, 1.0, Up_.data());
+  op_.evaluate(Up_.data());
+  kernels::jfnk_combine(z, in_.dt, in_.dtGlobal, eps, x, op_.residual(), R0_.data(), y);
+}
+
+StepOutcome NewtonKrylov::advance(const StepInput& in) {
+  const ZoneView& z = op_.view();
+  prepare(in);
+  const Gmres::Result r =
+      gmres_->solve([this](const real_t* x, real_t* y) { multiply(x, y); },
+                    [this](const real_t* x, real_t* y) { pre_->apply(x, y); }, rhs_.data(),
+                    dU_.data(), linearIterations_, linearTolerance_);
+  StepOutcome out;
+  out.linearIterations = r.iterations;
+  out.linearResidual = r.relative;
+  if (!r.finite) {
+    out.ok = false;
+    out.reason = "the linear solve produced NaN or Inf";
+    return out;
+  }
+  // scale the update so that rho and p change by at most the factor 1 + maxChange anywhere
+  out.relaxation = kernels::update_relaxation(z, op_.config().gamma, maxChange_, in.U, dU_.data());
+  if (op_.comm() != MPI_COMM_NULL) out.relaxation = parallel::min_all(op_.comm(), out.relaxation);
+  if (!(out.relaxation > 0.0)) {
+    out.ok = false;
+    out.reason = "the Newton update is NaN";
+    return out;
+  }
+  kernels::vec_axpby(z, out.relaxation, dU_.data(), 1.0, in.U);
+  op_.evaluate(in.U, true); // the next iteration starts from R of the new state
+  out.evaluatedNewState = true;
+  return out;
+}
+
+} // namespace fv

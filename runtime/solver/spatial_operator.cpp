@@ -1,0 +1,272 @@
+#include "runtime/solver/spatial_operator.hpp"
+
+#include "common/error.hpp"
+#include "runtime/kernels/reductions.hpp"
+#include "runtime/parallel/reduce.hpp"
+#include "runtime/solver/node_weights.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fv {
+namespace {
+kernels::FluxSettings flux_settings(const CaseConfig& c) {
+  kernels::FluxSettings s;
+  s.flux = c.flux == FluxScheme::Roe ? kernels::Flux::Roe : kernels::Flux::Rusanov;
+  s.gamma = c.gamma;
+  s.entropyFix = c.entropyFix;
+  s.secondOrder = c.order == 2;
+  return s;
+}
+
+DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, MPI_Comm comm) {
+  if (cfg.order == 2 && cfg.nodeWeights == NodeWeights::LinearExact) {
+    NodeSum sum;
+    if (comm != MPI_COMM_NULL)
+      // the moments of all cells of a shared node: partial sums added over the zones (Sum mode)
+      sum = [&zone, comm](std::vector<real_t>& field, int ncomp) {
+        parallel::HaloExchange nodes(comm, zone.nodeExchange, zone.nNodes, ncomp,
+                                     parallel::HaloMode::Sum, parallel::Transport::HostStaged,
+                                     "node weights");
+        DeviceArray<real_t> d(field, "node moments");
+        nodes.exchange({parallel::FieldView::blocked(d.data(), ncomp, zone.nNodes)});
+        field = d.to_host();
+      };
+    const std::vector<real_t> w = linear_exact_node_weights(zone, sum);
+    return DeviceZone(zone, &w);
+  }
+  return DeviceZone(zone);
+}
+
+/// Free-stream magnitudes of the primitives (rho, |u|+c (x3), p): Venkatakrishnan's reference
+/// scales (dimensionally consistent epsilon).
+std::array<real_t, 5> freestream_magnitudes(const CaseConfig& cfg) {
+  const auto& f = cfg.freestream;
+  const real_t c = std::sqrt(cfg.gamma * f[4] / f[0]);
+  const real_t speed = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]) + c;
+  return {f[0], speed, speed, speed, f[4]};
+}
+} // namespace
+
+SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par)
+    : zone_(zone), cfg_(cfg), par_(par), dz_(make_device_zone(zone, cfg, par.comm)),
+      flux_settings_(flux_settings(cfg)) {
+  FV_VERIFY(static_cast<idx_t>(cfg_.patches.size()) == zone.nPatches(),
+            "case has " << cfg_.patches.size() << " patches but the zone has " << zone.nPatches());
+  globalCells_ = zone.nCells;
+  if (par_.comm != MPI_COMM_NULL) {
+    globalCells_ = parallel::sum_all<gidx_t>(par_.comm, zone.nCells);
+    // one message per neighbour and exchange: at most grad (15) + phi (5) components
+    cells_ = std::make_unique<parallel::HaloExchange>(
+        par_.comm, zone.cellExchange, zone.nTotalCells(), 20, parallel::HaloMode::Copy,
+        par_.transport, "cells");
+    nodes_ =
+        std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes, 5,
+                                                 parallel::HaloMode::Sum, par_.transport, "nodes");
+    cells_->set_timing(par_.commTiming);
+    nodes_->set_timing(par_.commTiming);
+  }
+  const auto nt = static_cast<std::size_t>(zone.nTotalCells());
+  W_ = DeviceArray<real_t>(5 * nt, "W");
+  R_ = DeviceArray<real_t>(5 * nt, "R");
+  flux_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(zone.nFaces), "face flux");
+  if (cfg_.order == 2) {
+    Wn_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(zone.nNodes), "node values");
+    grad_ = DeviceArray<real_t>(15 * nt, "gradients");
+    wmin_ = DeviceArray<real_t>(5 * nt, "local min");
+    wmax_ = DeviceArray<real_t>(5 * nt, "local max");
+    phi_ = DeviceArray<real_t>(5 * nt, "limiter");
+  }
+  switch (cfg_.limiter) {
+  case LimiterKind::Venkat:
+  case LimiterKind::VenkatWang:
+    limiter_ = kernels::Limiter::Venkat;
+    break;
+  case LimiterKind::Barth:
+    limiter_ = kernels::Limiter::Barth;
+    break;
+  case LimiterKind::None:
+    limiter_ = kernels::Limiter::None;
+    break;
+  }
+  // constant scales (venkat); venkat_wang's follow the solution (refresh_limiter_scales)
+  const std::array<real_t, 5> q = freestream_magnitudes(cfg_);
+  const real_t global = cfg_.venkatLength > 0 ? std::pow(cfg_.venkatK * cfg_.venkatLength, 1.5) : 1;
+  for (int k = 0; k < 5; ++k)
+    scales_.s[k] = global * q[k];
+  scales_.cellSize = cfg_.limiter == LimiterKind::Venkat && !(cfg_.venkatLength > 0);
+  if (cfg_.limiter == LimiterKind::VenkatWang) scales_.cellSize = false;
+}
+
+SpatialOperator::~SpatialOperator() = default;
+
+CommTimes SpatialOperator::comm_times() const {
+  CommTimes t;
+  for (const auto* h : {cells_.get(), nodes_.get()})
+    if (h) {
+      t.pack += h->timings().pack;
+      t.wait += h->timings().wait;
+      t.unpack += h->timings().unpack;
+      t.exchanges += h->timings().exchanges;
+    }
+  return t;
+}
+
+void SpatialOperator::reset_comm_times() {
+  for (auto* h : {cells_.get(), nodes_.get()})
+    if (h) h->reset_timings();
+}
+
+void SpatialOperator::halo_begin(parallel::HaloExchange* h,
+                                 const std::vector<parallel::FieldView>& f) {
+  if (!h) return;
+  h->begin(f);
+  if (!par_.overlap) h->finish();
+}
+
+void SpatialOperator::halo_progress(parallel::HaloExchange* h) {
+  // Open MPI moves large (rendezvous) messages only inside MPI calls
+  if (h && h->in_flight()) h->progress();
+}
+
+void SpatialOperator::halo_finish(parallel::HaloExchange* h) {
+  if (h && h->in_flight()) h->finish();
+}
+
+void SpatialOperator::hook(const char* what, DeviceArray<real_t>& field, int ncomp) {
+  if (hook_) hook_(what, field.data(), ncomp);
+}
+
+void SpatialOperator::exchange_cells(const char* what, real_t* field, int ncomp) {
+  if (hook_) {
+    hook_(what, field, ncomp);
+    return;
+  }
+  if (!cells_) return;
+  cells_->begin({parallel::FieldView::blocked(field, ncomp, zone_.nTotalCells())});
+  cells_->finish();
+}
+
+void SpatialOperator::primitives(const real_t* U) {
+  const ZoneView& z = dz_.view();
+  kernels::primitives(z.nCells, z.nTotalCells, cfg_.gamma, U, W_.data());
+  if (cells_) {
+    cells_->begin({parallel::FieldView::blocked(W_.data(), 5, z.nTotalCells)});
+    cells_->finish();
+  }
+  hook("primitives", W_, 5);
+}
+
+real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
+  const ZoneView& z = dz_.view();
+  kernels::local_time_step(z, cfg_.gamma, cfl, W_.data(), dt);
+  real_t m = kernels::min_value(z.nCells, dt);
+  if (par_.comm != MPI_COMM_NULL) m = parallel::min_all(par_.comm, m);
+  return m;
+}
+
+void SpatialOperator::refresh_limiter_scales() {
+  if (cfg_.limiter != LimiterKind::VenkatWang || cfg_.order != 2) return;
+  real_t lo[5], hi[5];
+  kernels::primitive_range(dz_.view(), W_.data(), lo, hi);
+  if (par_.comm != MPI_COMM_NULL) {
+    std::vector<real_t> a(lo, lo + 5), b(hi, hi + 5);
+    parallel::min_all(par_.comm, a);
+    parallel::max_all(par_.comm, b);
+    std::copy(a.begin(), a.end(), lo);
+    std::copy(b.begin(), b.end(), hi);
+  }
+  // a uniform variable (e.g. w of a 2D flow) has no range: a tiny floor of its free-stream
+  // magnitude keeps epsilon positive without limiting anything
+  const std::array<real_t, 5> q = freestream_magnitudes(cfg_);
+  for (int k = 0; k < 5; ++k)
+    scales_.s[k] = cfg_.venkatWangK * std::max(hi[k] - lo[k], 1e-8 * q[k]);
+}
+
+void SpatialOperator::set_assembly(kernels::FluxSumVariant v) {
+  FV_VERIFY(v == kernels::FluxSumVariant::Gather || (!cells_ && !hook_),
+            "the residual assembly " << kernels::to_string(v) << " is for a single zone");
+  const bool coloured =
+      v == kernels::FluxSumVariant::Colour || v == kernels::FluxSumVariant::FusedColour;
+  FV_VERIFY(!coloured || zone_.faceColours.rows() > 0,
+            "zone " << zone_.zoneId << " has no face colours for the assembly "
+                    << kernels::to_string(v));
+  if (coloured && colourFaces_.empty()) {
+    colourFaces_ = DeviceArray<idx_t>(zone_.faceColours.indices(), "face colours");
+    colours_.offsets.assign(zone_.faceColours.offsets().begin(), zone_.faceColours.offsets().end());
+    colours_.faces = colourFaces_.data();
+  }
+  assembly_ = v;
+}
+
+void SpatialOperator::face_fluxes(bool split) {
+  const ZoneView& z = dz_.view();
+  const kernels::FluxSettings& fs = flux_settings_;
+  for (idx_t p = 0; p < zone_.nPatches(); ++p)
+    kernels::boundary_fluxes(z, zone_.patchFaceOffsets[p], zone_.patchFaceOffsets[p + 1],
+                             cfg_.patches[p].params, fs, W_.data(), grad_.data(), phi_.data(),
+                             flux_.data());
+  if (assembly_ != kernels::FluxSumVariant::Gather) { // a benchmark variant (one zone)
+    kernels::residual_with(assembly_, z, colours_, fs, W_.data(), grad_.data(), phi_.data(),
+                           flux_.data(), R_.data());
+    return;
+  }
+  halo_progress(cells_.get());
+  kernels::interior_fluxes(z, fs, W_.data(), grad_.data(), phi_.data(), flux_.data(),
+                           split ? kernels::FaceSet::OwnedOnly : kernels::FaceSet::All);
+  halo_progress(cells_.get());
+  halo_finish(cells_.get());
+  // interface faces after the halo values arrived
+  if (split)
+    kernels::interior_fluxes(z, fs, W_.data(), grad_.data(), phi_.data(), flux_.data(),
+                             kernels::FaceSet::InterfaceOnly);
+}
+
+void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
+  using parallel::FieldView;
+  const ZoneView& z = dz_.view();
+  const idx_t nt = z.nTotalCells;
+  const bool split = cells_ != nullptr;
+
+  // 1. primitives of owned cells; halo cells' through the cell exchange
+  kernels::primitives(z.nCells, nt, cfg_.gamma, U, W_.data());
+  if (refreshLimiterScales) refresh_limiter_scales(); // owned cells' W suffice
+  halo_begin(cells_.get(), {FieldView::blocked(W_.data(), 5, nt)});
+  if (!flux_settings_.secondOrder) {
+    hook("primitives", W_, 5); // the optional hook fills halo values before any face uses them
+    face_fluxes(split);
+    if (assembly_ == kernels::FluxSumVariant::Gather) kernels::flux_sum(z, flux_.data(), R_.data());
+    return;
+  }
+  // 2. cell -> node interpolation: owned cells' contributions (needs no halo value), then the
+  //    partial sums of the other zones sharing a node are added (node exchange, Sum)
+  kernels::interpolate_to_nodes(z, W_.data(), Wn_.data());
+  halo_progress(cells_.get());
+  halo_finish(cells_.get());
+  hook("primitives", W_, 5);
+  halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), 5, z.nNodes)});
+  // 3. local extrema over face neighbours (halo W is there) while node sums travel
+  const bool computePhi = !(limiterFrozen_ && phiValid_);
+  if (computePhi && limiter_ != kernels::Limiter::None)
+    kernels::local_min_max(z, W_.data(), wmin_.data(), wmax_.data());
+  halo_progress(nodes_.get());
+  halo_finish(nodes_.get());
+  // 4. node-averaged Green-Gauss gradients and the limiter of owned cells
+  kernels::green_gauss_gradient(z, Wn_.data(), grad_.data());
+  hook("gradients", grad_, 15);
+  if (computePhi) {
+    kernels::limiter(z, limiter_, cfg_.venkatK, scales_, W_.data(), grad_.data(), wmin_.data(),
+                     wmax_.data(), phi_.data());
+    hook("limiter", phi_, 5);
+    phiValid_ = true;
+  }
+  // 5. gradients and limiters of halo cells in one message: interface faces then reconstruct
+  //    from exactly the values the owning zone computed
+  halo_begin(cells_.get(),
+             {FieldView::blocked(grad_.data(), 15, nt), FieldView::blocked(phi_.data(), 5, nt)});
+  face_fluxes(split);
+  // 6. flux summation per cell (deterministic gather; a benchmark variant summed already)
+  if (assembly_ == kernels::FluxSumVariant::Gather) kernels::flux_sum(z, flux_.data(), R_.data());
+}
+
+} // namespace fv

@@ -1,0 +1,160 @@
+#pragma once
+/// \file spatial_operator.hpp
+/// fv::SpatialOperator: the residual R(U) of one zone (net outflow per cell) and its halo
+/// choreography, the one place that evaluates the spatial discretisation. Every integrator
+/// (explicit Runge-Kutta, LU-SGS, Newton-Krylov), Newton's Jacobian-vector products and
+/// fvbench's stage call it. One evaluation is, kernel by kernel,
+///
+///   primitives -> [exchange W] -> interpolate to nodes -> gradient -> [exchange grad]
+///   -> local min/max -> limiter -> [exchange phi] -> face fluxes -> flux sum
+///
+/// On several MPI ranks (ParallelSetup with a communicator; one zone per rank) it owns two
+/// parallel::HaloExchange objects and a second-order evaluation runs (docs/parallel.md)
+///
+///   primitives (owned) -> begin cells{W} -> interpolate to nodes (owned cells' partial sums)
+///   -> finish cells -> begin nodes{Wn, Sum} -> local min/max -> finish nodes -> gradient
+///   -> limiter -> begin cells{grad, phi} -> boundary fluxes + faces between owned cells
+///   -> finish cells -> interface faces -> flux sum
+///
+/// i.e. three messages per neighbour, each overlapped with work that needs none of its values
+/// (overlap off: finish() right after begin()).
+///
+/// The limiter can be frozen (phi kept from the last evaluation that computed it: Newton's
+/// Jacobian-vector products and limiter freezing), and the reference scales of the
+/// Venkatakrishnan epsilon are refreshed explicitly (refresh_limiter_scales), once per
+/// nonlinear iteration, so that R is one smooth function of U within an iteration.
+/// Owns the zone's device copy and every work array of the residual; all pointers it returns
+/// or takes are device pointers of the active backend.
+#include "common/zone.hpp"
+#include "runtime/backend/memory.hpp"
+#include "runtime/config/case_config.hpp"
+#include "runtime/kernels/flux_sum_variants.hpp"
+#include "runtime/kernels/kernels.hpp"
+#include "runtime/parallel/halo_exchange.hpp"
+#include "runtime/solver/device_zone.hpp"
+
+#include <functional>
+#include <memory>
+#include <mpi.h>
+
+namespace fv {
+
+/// How a solver runs across ranks. comm == MPI_COMM_NULL: one zone, no communication.
+struct ParallelSetup {
+  MPI_Comm comm = MPI_COMM_NULL; ///< rank r holds zone r of the zone file
+  parallel::Transport transport = parallel::Transport::HostStaged;
+  bool overlap = true; ///< compute interior work while halo messages are in flight
+  /// Time the exchanges' phases (CommTimes). Off: no device synchronisation around the
+  /// exchanges and CommTimes stay zero.
+  bool commTiming = false;
+};
+
+/// Time split of the exchanges so far (seconds, summed, this rank). compute = wall - pack -
+/// wait - unpack (the exchanges synchronise the device around their phases, so kernels are
+/// billed to compute).
+struct CommTimes {
+  double pack = 0, wait = 0, unpack = 0;
+  long exchanges = 0;
+};
+
+/// Halo exchange of a cell field with `ncomp` components (stride nTotalCells). A test hook:
+/// the single-zone runtime passes none; tests fill halo cells of a zone cut from a larger mesh.
+using CellExchange = std::function<void(const char* what, real_t* field, int ncomp)>;
+
+class SpatialOperator {
+ public:
+  /// Copies the zone to the active device and allocates the work arrays; the case must be
+  /// resolved against this zone's patches (same order). COLLECTIVE with a communicator.
+  SpatialOperator(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par = {});
+  ~SpatialOperator();
+  SpatialOperator(const SpatialOperator&) = delete;
+  SpatialOperator& operator=(const SpatialOperator&) = delete;
+
+  /// R(U) into residual() (owned cells; 5 x nTotalCells, stride nTotalCells), with W, the
+  /// gradients, the limiter and the face fluxes of U left in their arrays. U: conservative
+  /// state of owned cells (halo entries are not read: the primitives are exchanged).
+  /// `refreshLimiterScales`: first refresh_limiter_scales() from U's primitives (the first
+  /// evaluation of a nonlinear iteration).
+  void evaluate(const real_t* U, bool refreshLimiterScales = false);
+  /// Primitive state of U on owned cells and, through the cell exchange, on halo cells.
+  void primitives(const real_t* U);
+  /// Local time steps dt = cfl V / sum_faces(|u.S| + c|S|) of the primitives in W() (call
+  /// primitives() or evaluate() first); returns the smallest over all ranks.
+  real_t local_time_step(real_t cfl, real_t* dt);
+
+  /// First-order reconstruction (cell values) instead of the case's second order (a first-order
+  /// start: [time] startup_orders); no-op for a first-order case.
+  void set_first_order(bool first) { flux_settings_.secondOrder = !first && cfg_.order == 2; }
+  bool first_order() const { return !flux_settings_.secondOrder; }
+
+  /// Keeps phi from the last evaluation that computed it (true) or recomputes it (false).
+  void freeze_limiter(bool frozen) { limiterFrozen_ = frozen; }
+  bool limiter_frozen() const { return limiterFrozen_; }
+  /// Recomputes the reference scales of the Venkatakrishnan epsilon from the primitives in W()
+  /// (venkat_wang: the global range of each primitive over all ranks; the other limiters'
+  /// scales are constant). Call once per nonlinear iteration, after primitives().
+  void refresh_limiter_scales();
+  /// The scales in use (for tests and logs).
+  const kernels::LimiterScales& limiter_scales() const { return scales_; }
+
+  /// Fills the halo cells of a cell field (ncomp components, stride nTotalCells) from their
+  /// owners (no-op on a single zone; the test hook when set). COLLECTIVE.
+  void exchange_cells(const char* what, real_t* field, int ncomp);
+  /// How the interior fluxes are summed into R (kernels/flux_sum_variants.hpp): Gather, the
+  /// solver's default, or one of the benchmark variants (fvbench's whole stage; one zone only,
+  /// the colour variants need the zone's face colours).
+  void set_assembly(kernels::FluxSumVariant v);
+  kernels::FluxSumVariant assembly() const { return assembly_; }
+
+  /// Test hook replacing the MPI exchanges of a single zone (see CellExchange).
+  void set_exchange(CellExchange ex) { hook_ = std::move(ex); }
+  const CellExchange& exchange_hook() const { return hook_; }
+
+  const Zone& zone() const { return zone_; }
+  const CaseConfig& config() const { return cfg_; }
+  const ZoneView& view() const { return dz_.view(); }
+  const ParallelSetup& parallel() const { return par_; }
+  MPI_Comm comm() const { return par_.comm; }
+  /// Owned cells over all ranks.
+  gidx_t global_cells() const { return globalCells_; }
+  /// True when the zone has neighbours (a communicator; no test hook).
+  bool multi_zone() const { return cells_ != nullptr; }
+
+  real_t* residual() { return R_.data(); }
+  const real_t* residual() const { return R_.data(); }
+  const real_t* W() const { return W_.data(); }
+  real_t* W() { return W_.data(); }
+  const real_t* face_flux() const { return flux_.data(); }
+  const DeviceArray<real_t>& residual_array() const { return R_; }
+  const DeviceArray<real_t>& primitive_array() const { return W_; }
+
+  /// Pack / wait / unpack seconds of this rank's halo exchanges so far.
+  CommTimes comm_times() const;
+  void reset_comm_times();
+
+ private:
+  void halo_begin(parallel::HaloExchange* h, const std::vector<parallel::FieldView>& f);
+  void halo_progress(parallel::HaloExchange* h);
+  void halo_finish(parallel::HaloExchange* h);
+  void hook(const char* what, DeviceArray<real_t>& field, int ncomp);
+  void face_fluxes(bool split);
+
+  const Zone& zone_;
+  CaseConfig cfg_;
+  ParallelSetup par_;
+  DeviceZone dz_;
+  kernels::FluxSettings flux_settings_;
+  kernels::Limiter limiter_ = kernels::Limiter::None;
+  kernels::LimiterScales scales_;
+  bool limiterFrozen_ = false;
+  bool phiValid_ = false; ///< phi holds a computed limiter (freezing needs one)
+  std::unique_ptr<parallel::HaloExchange> cells_, nodes_; // null without MPI
+  gidx_t globalCells_ = 0;
+  DeviceArray<real_t> W_, Wn_, grad_, wmin_, wmax_, phi_, flux_, R_;
+  CellExchange hook_;
+  kernels::FluxSumVariant assembly_ = kernels::FluxSumVariant::Gather;
+  kernels::FaceColouring colours_; ///< colour variants
+  DeviceArray<idx_t> colourFaces_;
+};
+
+} // namespace fv

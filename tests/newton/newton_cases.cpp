@@ -1,0 +1,44 @@
+#include "tests/newton/newton_cases.hpp"
+
+#include "formats/mesh_reader.hpp"
+#include "prep/faces.hpp"
+#include "tests/testing/testing.hpp"
+
+#include <map>
+#include <memory>
+
+namespace fv::testing {
+
+const PreparedZones& naca0012_zones(int parts) {
+  static std::map<int, std::unique_ptr<PreparedZones>> cache;
+  auto& z = cache[parts];
+  if (!z) {
+    z = std::make_unique<PreparedZones>();
+    const std::string path = shared_mesh("su2/naca0012_inv_su2.su2");
+    if (!path.empty()) {
+      ReadOptions ro;
+      ro.extrudeThickness = 1.0;
+      const Mesh mesh = read_mesh(path, ro);
+      PrepareOptions po;
+      po.parts = parts;
+      *z = prepare_zones(mesh, build_faces(mesh, po.prep.faces), po);
+    }
+  }
+  return *z;
+}
+
+std::string naca0012_case(const std::string& extra) {
+  return R"([freestream]
+mach = 0.8
+aoa = 1.25
+lift_axis = y
+[patch airfoil]
+type = slip_wall
+[patch farfield]
+type = farfield
+[patch symmetry]
+type = symmetry
+)" + extra;
+}
+
+} // namespace fv::testing

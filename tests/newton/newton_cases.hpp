@@ -1,0 +1,25 @@
+#pragma once
+/// \file newton_cases.hpp
+/// Zones and case files of the Newton-Krylov tests: the transonic channel bump made by
+/// generate_mesh (always available) and SU2's NACA 0012 Euler mesh from ../shared/meshes
+/// (extruded into one layer of prisms of span 1), both through the real prep pipeline (RCM,
+/// colours, hyperplanes, METIS for several zones).
+#include "common/zone.hpp"
+#include "prep/prepare.hpp"
+
+#include <string>
+
+namespace fv::testing {
+
+/// The zones of SU2's inv_NACA0012 mesh in `parts` parts; empty zones when ../shared/meshes is
+/// absent.
+const PreparedZones& naca0012_zones(int parts);
+
+/// Case file of the NACA 0012 Euler case (M 0.8, AoA 1.25, lift along y) with only the free
+/// stream, the patches and `extra` (more sections / keys).
+std::string naca0012_case(const std::string& extra = "");
+
+/// SU2's converged values on the same mesh (its regression test).
+inline constexpr double kNacaCL = 0.3348, kNacaCD = 0.0222;
+
+} // namespace fv::testing
