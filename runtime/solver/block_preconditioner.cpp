@@ -194,15 +194,15 @@ LevelSchedule BlockPreconditioner::level_schedule() const {
           levelOffsetsDevice_.data()};
 }
 
-void BlockPreconditioner::sweep(bool forward) {
+void BlockPreconditioner::sweep(bool forward, const real_t* b, real_t* x) {
   const ZoneView& z = op_.view();
-  const real_t* b = b_.data();
-  real_t* x = x_.data();
   const idx_t* cells = groupCells_.data();
   if (nBlocks_ > 0) { // one launch: every block sweeps its levels
     kernels::block_ilu_sweep(z, ilu_, b, x, cells, level_schedule(), forward);
     return;
   }
+  // per-group launches replayed as a CUDA graph: always on the fixed vectors b_, x_
+  FV_ASSERT(b == b_.data() && x == x_.data(), "group sweeps run on the fixed vectors");
   const GroupSchedule sched{nGroups_, groupOffsets_.data(), groupOffsetsDevice_.data()};
   (forward ? forward_ : backward_).run([&, forward] {
     if (kind_ == NewtonPreconditioner::Ilu)
@@ -212,11 +212,10 @@ void BlockPreconditioner::sweep(bool forward) {
   });
 }
 
-void BlockPreconditioner::ilu_solve() {
-  // x_ = ILU^-1 b_ (fixed vectors for the graph replay); the halo x between the sweeps
-  sweep(true);
-  op_.exchange_cells("preconditioner x", x_.data(), 5);
-  sweep(false);
+void BlockPreconditioner::ilu_solve(const real_t* b, real_t* x) {
+  sweep(true, b, x);
+  op_.exchange_cells("preconditioner x", x, 5); // the neighbours' forward result in the halo
+  sweep(false, b, x);
 }
 
 void BlockPreconditioner::apply(const real_t* b, real_t* x) {
@@ -226,17 +225,13 @@ void BlockPreconditioner::apply(const real_t* b, real_t* x) {
     return;
   }
   if (kind_ == NewtonPreconditioner::Ilu && nBlocks_ > 0 && sweeps_ == 1) {
-    // one launch per sweep and no graph: straight from b into x
-    const idx_t* cells = groupCells_.data();
-    kernels::block_ilu_sweep(z, ilu_, b, x, cells, level_schedule(), true);
-    op_.exchange_cells("preconditioner x", x, 5);
-    kernels::block_ilu_sweep(z, ilu_, b, x, cells, level_schedule(), false);
+    ilu_solve(b, x); // one launch per sweep, no graph: straight from b into x
     return;
   }
   // the sweeps work on the fixed vectors b_, x_ (graph replay needs fixed pointers)
   kernels::vec_axpby(z, 1.0, b, 0.0, b_.data());
   if (kind_ == NewtonPreconditioner::Ilu) {
-    ilu_solve();
+    ilu_solve(b_.data(), x_.data());
     if (sweeps_ > 1) {
       // Richardson: x += ILU^-1 (b - M x), with y_ = x and b_ = b - M x in turn
       if (y_.empty()) y_ = DeviceArray<real_t>(x_.size(), "preconditioner x");
@@ -246,7 +241,7 @@ void BlockPreconditioner::apply(const real_t* b, real_t* x) {
         kernels::block_multiply(z, m_, y_.data(), x_.data());
         kernels::vec_axpby(z, 1.0, b, -1.0, x_.data());
         kernels::vec_axpby(z, 1.0, x_.data(), 0.0, b_.data());
-        ilu_solve();
+        ilu_solve(b_.data(), x_.data());
         kernels::vec_axpby(z, 1.0, y_.data(), 1.0, x_.data());
       }
     }
@@ -260,9 +255,9 @@ void BlockPreconditioner::apply(const real_t* b, real_t* x) {
   } else {
     kernels::vec_zero(z.nTotalCells, x_.data()); // halo cells included: x = 0 everywhere
     for (int s = 0; s < sweeps_; ++s) {
-      sweep(true);
+      sweep(true, b_.data(), x_.data());
       op_.exchange_cells("preconditioner x", x_.data(), 5);
-      sweep(false);
+      sweep(false, b_.data(), x_.data());
       if (s + 1 < sweeps_) op_.exchange_cells("preconditioner x", x_.data(), 5);
     }
   }

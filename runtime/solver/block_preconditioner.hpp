@@ -58,7 +58,9 @@ class BlockPreconditioner {
   std::string description() const;
 
  private:
-  void sweep(bool forward);
+  /// One forward or backward sweep (ilu or sgs) from b into x; the group orderings run on the
+  /// fixed vectors b_, x_ only (their launches are replayed as a CUDA graph).
+  void sweep(bool forward, const real_t* b, real_t* x);
   /// The blocks ordering's levels (nBlocks_ > 0).
   LevelSchedule level_schedule() const;
   /// The ILU's lower and upper neighbour lists (kernels::IluOrder) by sweep position (`cells`:
@@ -66,8 +68,8 @@ class BlockPreconditioner {
   /// (empty: one block).
   void build_ilu_lists(const Zone& zone, const std::vector<idx_t>& cells,
                        const std::vector<idx_t>& rank, const std::vector<idx_t>& block);
-  /// x_ = ILU^-1 b_.
-  void ilu_solve();
+  /// x = ILU^-1 b (a forward sweep, the halo x, a backward sweep).
+  void ilu_solve(const real_t* b, real_t* x);
 
   SpatialOperator& op_;
   NewtonPreconditioner kind_;
