@@ -1,6 +1,7 @@
 // Assembly of the first-order block Jacobian and the sweeps of the block preconditioner
 // (block_jacobian.hpp).
 #include "runtime/kernels/block_jacobian.hpp"
+#include "runtime/physics/euler_state.hpp"
 
 #include "runtime/backend/forall_levels.hpp"
 #include "runtime/kernels/face_flux.hpp"
@@ -8,6 +9,8 @@
 #include "runtime/physics/flux_jacobian.hpp"
 
 namespace fv::kernels {
+using phys::kBlockSize;
+using phys::kNumEq;
 namespace {
 
 /// s += sum over the interior faces q of cell c of O_q x_j (j the neighbour across q).
@@ -17,7 +20,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void add_off_diagonal(const ZoneView& v, const Blo
     const idx_t f = v.cellFaces[q];
     if (f < v.nBoundaryFaces) continue;
     const idx_t j = v.cellFaceSign[q] > 0 ? v.faceNeighbour[f] : v.faceOwner[f];
-    phys::add_block_times(m.off + 25 * static_cast<std::size_t>(q), x, v.nTotalCells, j, s);
+    phys::add_block_times(m.off + kBlockSize * static_cast<std::size_t>(q), x, v.nTotalCells, j, s);
   }
 }
 
@@ -25,19 +28,19 @@ FV_HOST_DEVICE FV_FORCEINLINE void add_off_diagonal(const ZoneView& v, const Blo
 FV_HOST_DEVICE FV_FORCEINLINE void off_diagonal_rhs(const ZoneView& v, const BlockMatrix& m,
                                                     const real_t* b, const real_t* x, idx_t c,
                                                     real_t* r) {
-  real_t s[5] = {0, 0, 0, 0, 0};
+  real_t s[kNumEq] = {};
   add_off_diagonal(v, m, x, c, s);
-  for (int k = 0; k < 5; ++k)
+  for (int k = 0; k < kNumEq; ++k)
     r[k] = b[k * v.nTotalCells + c] - s[k];
 }
 
 /// x_c = Dinv_c r.
 FV_HOST_DEVICE FV_FORCEINLINE void diagonal_solve(const BlockMatrix& m, idx_t n, idx_t c,
                                                   const real_t* r, real_t* x) {
-  const real_t* M = m.Dinv + 25 * static_cast<std::size_t>(c);
-  for (int k = 0; k < 5; ++k)
-    x[k * n + c] = M[5 * k] * r[0] + M[5 * k + 1] * r[1] + M[5 * k + 2] * r[2] +
-                   M[5 * k + 3] * r[3] + M[5 * k + 4] * r[4];
+  const real_t* M = m.Dinv + kBlockSize * static_cast<std::size_t>(c);
+  for (int k = 0; k < kNumEq; ++k)
+    x[k * n + c] = M[kNumEq * k] * r[0] + M[kNumEq * k + 1] * r[1] + M[kNumEq * k + 2] * r[2] +
+                   M[kNumEq * k + 3] * r[3] + M[kNumEq * k + 4] * r[4];
 }
 
 } // namespace
@@ -51,12 +54,12 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
     const idx_t n = v.nTotalCells;
     const real_t gamma = as.flux.gamma;
     const bool roe = as.flux.flux == Flux::Roe;
-    real_t Wc[5];
-    for (int k = 0; k < 5; ++k)
+    real_t Wc[kNumEq];
+    for (int k = 0; k < kNumEq; ++k)
       Wc[k] = W[k * n + c];
-    real_t M[25];
+    real_t M[kBlockSize];
     const real_t d = v.cellVolume[c] / (dtGlobal >= 0.0 ? dtGlobal : dt[c]);
-    for (int k = 0; k < 25; ++k)
+    for (int k = 0; k < kBlockSize; ++k)
       M[k] = k % 6 == 0 ? d : 0.0;
     for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
       const idx_t f = v.cellFaces[q];
@@ -70,21 +73,21 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
       const real_t sg = own ? 1.0 : -1.0;
       const real_t S[3] = {sg * v.faceArea[3 * f], sg * v.faceArea[3 * f + 1],
                            sg * v.faceArea[3 * f + 2]};
-      real_t Wj[5], dL[25];
-      for (int k = 0; k < 5; ++k)
+      real_t Wj[kNumEq], dL[kBlockSize];
+      for (int k = 0; k < kNumEq; ++k)
         Wj[k] = W[k * n + j];
-      real_t* O = mm.off + 25 * static_cast<std::size_t>(q);
+      real_t* O = mm.off + kBlockSize * static_cast<std::size_t>(q);
       phys::face_flux_jacobians(Wc, Wj, S, gamma, roe, as.flux.entropyFix, dL, O);
-      for (int k = 0; k < 25; ++k)
+      for (int k = 0; k < kBlockSize; ++k)
         M[k] += dL[k];
     }
     if (mm.D)
-      for (int k = 0; k < 25; ++k)
-        mm.D[25 * static_cast<std::size_t>(c) + k] = M[k];
+      for (int k = 0; k < kBlockSize; ++k)
+        mm.D[kBlockSize * static_cast<std::size_t>(c) + k] = M[k];
     if (!mm.Dinv) return; // the ILU factorises D itself
-    real_t* out = mm.Dinv + 25 * static_cast<std::size_t>(c);
+    real_t* out = mm.Dinv + kBlockSize * static_cast<std::size_t>(c);
     if (!phys::invert5(M, out))
-      for (int k = 0; k < 25; ++k)
+      for (int k = 0; k < kBlockSize; ++k)
         out[k] = k % 6 == 0 ? 1.0 / d : 0.0;
   });
 }
@@ -94,10 +97,10 @@ void block_multiply(const ZoneView& z, const BlockMatrix& m, const real_t* x, re
   const BlockMatrix mm = m;
   forall("block_multiply", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
-    real_t s[5] = {0, 0, 0, 0, 0};
-    phys::add_block_times(mm.D + 25 * static_cast<std::size_t>(c), x, n, c, s);
+    real_t s[kNumEq] = {};
+    phys::add_block_times(mm.D + kBlockSize * static_cast<std::size_t>(c), x, n, c, s);
     add_off_diagonal(v, mm, x, c, s);
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
       y[k * n + c] = s[k];
   });
 }
@@ -110,7 +113,7 @@ void block_gauss_seidel(const ZoneView& z, const BlockMatrix& m, const real_t* b
       forward ? "block_gs_forward" : "block_gs_backward", s,
       [=] FV_HOST_DEVICE(idx_t i) {
         const idx_t c = cells[i];
-        real_t r[5];
+        real_t r[kNumEq];
         off_diagonal_rhs(v, mm, b, x, c, r);
         diagonal_solve(mm, v.nTotalCells, c, r, x);
       },
@@ -122,7 +125,7 @@ void block_jacobi(const ZoneView& z, const BlockMatrix& m, const real_t* b, cons
   const ZoneView v = z;
   const BlockMatrix mm = m;
   forall("block_jacobi", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    real_t r[5];
+    real_t r[kNumEq];
     off_diagonal_rhs(v, mm, b, x, c, r);
     diagonal_solve(mm, v.nTotalCells, c, r, xNew);
   });
@@ -133,8 +136,8 @@ void block_diagonal_solve(const ZoneView& z, const BlockMatrix& m, const real_t*
   const BlockMatrix mm = m;
   forall("block_diagonal_solve", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
-    real_t r[5];
-    for (int k = 0; k < 5; ++k)
+    real_t r[kNumEq];
+    for (int k = 0; k < kNumEq; ++k)
       r[k] = b[k * n + c];
     diagonal_solve(mm, n, c, r, x);
   });
@@ -146,13 +149,14 @@ namespace {
 /// neighbours' D~^-1.
 FV_HOST_DEVICE inline void ilu_factor_cell(const BlockMatrix& m, const IluOrder& o, idx_t n,
                                            idx_t i, idx_t c) {
-  real_t M[25], Dj[25], Ojc[25], T[25], P[25], Ocj[25];
-  const real_t* D = m.D + 25 * static_cast<std::size_t>(c);
-  for (int k = 0; k < 25; ++k)
+  real_t M[kBlockSize], Dj[kBlockSize], Ojc[kBlockSize], T[kBlockSize], P[kBlockSize],
+      Ocj[kBlockSize];
+  const real_t* D = m.D + kBlockSize * static_cast<std::size_t>(c);
+  for (int k = 0; k < kBlockSize; ++k)
     M[k] = D[k];
   for (idx_t e = o.lowerOffsets[i]; e < o.lowerOffsets[i + 1]; ++e) {
     const idx_t pj = o.lower[3 * e + 1], u = o.lower[3 * e + 2];
-    for (int k = 0; k < 25; ++k) {
+    for (int k = 0; k < kBlockSize; ++k) {
       Dj[k] = o.dinv[k * n + pj];
       Ojc[k] = o.upperBlk[k * o.nUpper + u];
       Ocj[k] = o.lowerBlk[k * o.nLower + e];
@@ -160,13 +164,13 @@ FV_HOST_DEVICE inline void ilu_factor_cell(const BlockMatrix& m, const IluOrder&
     // M -= O_cj D~_j^-1 O_jc
     phys::multiply5(Dj, Ojc, T);
     phys::multiply5(Ocj, T, P);
-    for (int k = 0; k < 25; ++k)
+    for (int k = 0; k < kBlockSize; ++k)
       M[k] -= P[k];
   }
-  real_t inv[25];
+  real_t inv[kBlockSize];
   if (!phys::invert5(M, inv)) // not expected: fall back to the unmodified diagonal
     (void)phys::invert5(D, inv);
-  for (int k = 0; k < 25; ++k)
+  for (int k = 0; k < kBlockSize; ++k)
     o.dinv[k * n + i] = inv[k];
 }
 
@@ -178,24 +182,24 @@ FV_HOST_DEVICE inline void ilu_sweep_cell(const ZoneView& v, const IluOrder& o, 
   const idx_t* off = forward ? o.lowerOffsets : o.upperOffsets;
   const real_t* blk = forward ? o.lowerBlk : o.upperBlk;
   const idx_t ne = forward ? o.nLower : o.nUpper;
-  real_t sum[5] = {0, 0, 0, 0, 0};
+  real_t sum[kNumEq] = {};
   const idx_t e1 = off[i + 1];
   for (idx_t e = off[i]; e < e1; ++e) {
     const idx_t j = forward ? o.lower[3 * e] : o.upper[e];
-    real_t xj[5];
-    for (int k = 0; k < 5; ++k)
+    real_t xj[kNumEq];
+    for (int k = 0; k < kNumEq; ++k)
       xj[k] = x[k * n + j];
-    for (int r = 0; r < 5; ++r)
-      for (int col = 0; col < 5; ++col)
-        sum[r] += blk[(5 * r + col) * ne + e] * xj[col];
+    for (int r = 0; r < kNumEq; ++r)
+      for (int col = 0; col < kNumEq; ++col)
+        sum[r] += blk[(kNumEq * r + col) * ne + e] * xj[col];
   }
-  real_t r[5];
-  for (int k = 0; k < 5; ++k)
+  real_t r[kNumEq];
+  for (int k = 0; k < kNumEq; ++k)
     r[k] = forward ? b[k * n + c] - sum[k] : sum[k];
-  for (int row = 0; row < 5; ++row) {
+  for (int row = 0; row < kNumEq; ++row) {
     real_t d = 0.0;
-    for (int col = 0; col < 5; ++col)
-      d += o.dinv[(5 * row + col) * nc + i] * r[col];
+    for (int col = 0; col < kNumEq; ++col)
+      d += o.dinv[(kNumEq * row + col) * nc + i] * r[col];
     x[row * n + c] = forward ? d : x[row * n + c] - d;
   }
 }
@@ -216,8 +220,8 @@ void ilu_gather_blocks(const BlockMatrix& m, const IluOrder& o) {
     const idx_t q = low ? oo.lowerSlot[k0] : oo.upperSlot[k0];
     real_t* dst = low ? oo.lowerBlk : oo.upperBlk;
     const idx_t ne = low ? oo.nLower : oo.nUpper;
-    for (int k = 0; k < 25; ++k)
-      dst[k * ne + k0] = mm.off[25 * static_cast<std::size_t>(q) + k];
+    for (int k = 0; k < kBlockSize; ++k)
+      dst[k * ne + k0] = mm.off[kBlockSize * static_cast<std::size_t>(q) + k];
   });
 }
 

@@ -8,14 +8,15 @@
 #include "runtime/physics/euler_state.hpp"
 
 namespace fv::kernels {
+using phys::kNumEq;
 
 void vec_zero(idx_t n, real_t* x) {
-  forall("vec_zero", 5 * n, [=] FV_HOST_DEVICE(idx_t i) { x[i] = 0.0; });
+  forall("vec_zero", kNumEq * n, [=] FV_HOST_DEVICE(idx_t i) { x[i] = 0.0; });
 }
 
 void vec_axpby(const ZoneView& z, real_t a, const real_t* x, real_t b, real_t* y) {
   const idx_t nc = z.nCells, nt = z.nTotalCells;
-  forall("vec_axpby", 5 * nc, [=] FV_HOST_DEVICE(idx_t i) {
+  forall("vec_axpby", kNumEq * nc, [=] FV_HOST_DEVICE(idx_t i) {
     const idx_t k = i / nc, j = k * nt + (i - k * nc);
     y[j] = b == 0.0 ? a * x[j] : a * x[j] + b * y[j];
   });
@@ -25,7 +26,7 @@ void vec_combine(const ZoneView& z, int count, const real_t* basis, std::size_t 
                  const KrylovCoeffs& c, real_t beta, real_t* y) {
   FV_VERIFY(count >= 0 && count <= kMaxKrylov + 1, "vec_combine: " << count << " vectors");
   const idx_t nc = z.nCells, nt = z.nTotalCells;
-  forall("vec_combine", 5 * nc, [=] FV_HOST_DEVICE(idx_t i) {
+  forall("vec_combine", kNumEq * nc, [=] FV_HOST_DEVICE(idx_t i) {
     const idx_t k = i / nc, j = k * nt + (i - k * nc);
     real_t s = beta == 0.0 ? 0.0 : beta * y[j];
     for (int v = 0; v < count; ++v)
@@ -56,14 +57,14 @@ void vec_dots(const ZoneView& z, int count, const real_t* basis, std::size_t str
         "vec_dots", nBlocks,
         [=] FV_HOST_DEVICE(idx_t b, int t, real_t* sh) {
           const idx_t c = b * kThreads + t;
-          real_t xc[5] = {0, 0, 0, 0, 0};
+          real_t xc[kNumEq] = {};
           if (c < nc)
-            for (int k = 0; k < 5; ++k)
+            for (int k = 0; k < kNumEq; ++k)
               xc[k] = wt.w[k] * x[k * nt + c];
           for (int v = 0; v < nv; ++v) {
             real_t d = 0.0;
             if (c < nc)
-              for (int k = 0; k < 5; ++k)
+              for (int k = 0; k < kNumEq; ++k)
                 d += V0[v * stride + k * nt + c] * xc[k];
             sh[v * kThreads + t] = d;
           }
@@ -100,7 +101,7 @@ void jfnk_combine(const ZoneView& z, const real_t* dt, real_t dtGlobal, real_t e
   const real_t inv = 1.0 / eps;
   forall("jfnk_combine", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const real_t d = v.cellVolume[c] / (dtGlobal >= 0.0 ? dtGlobal : dt[c]);
-    for (int k = 0; k < 5; ++k) {
+    for (int k = 0; k < kNumEq; ++k) {
       const idx_t j = k * v.nTotalCells + c;
       y[j] = d * x[j] + (R1[j] - R0[j]) * inv;
     }
@@ -115,15 +116,15 @@ real_t update_relaxation(const ZoneView& z, real_t gamma, real_t beta, const rea
   reduce<1>(
       "update_relaxation", z.nCells, ReduceOp::Min,
       [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
-        real_t u[5], u1[5], w[5], w1[5];
-        for (int k = 0; k < 5; ++k) {
+        real_t u[kNumEq], u1[kNumEq], w[kNumEq], w1[kNumEq];
+        for (int k = 0; k < kNumEq; ++k) {
           u[k] = U[k * v.nTotalCells + c];
           u1[k] = u[k] + dU[k * v.nTotalCells + c];
         }
         phys::cons_to_prim(u, w, gamma);
         phys::cons_to_prim(u1, w1, gamma);
         real_t a = 1.0;
-        for (int k = 0; k < 5; k += 4) { // density and pressure
+        for (int k = 0; k < kNumEq; k += 4) { // density and pressure
           const real_t dq = w1[k] - w[k];
           const real_t lim = (dq > 0.0 ? beta : down) * w[k];
           const real_t r = dq != 0.0 ? lim / (dq > 0.0 ? dq : -dq) : 1.0;

@@ -11,7 +11,8 @@
 
 namespace fv::phys {
 
-inline constexpr int kNumEq = 5; ///< equations / state components
+inline constexpr int kNumEq = 5;                   ///< equations / state components
+inline constexpr int kBlockSize = kNumEq * kNumEq; ///< reals in one row-major Jacobian block
 
 /// Conservative -> primitive.
 FV_HOST_DEVICE FV_FORCEINLINE void cons_to_prim(const real_t* U, real_t* W, real_t gamma) {

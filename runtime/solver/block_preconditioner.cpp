@@ -1,4 +1,5 @@
 #include "runtime/solver/block_preconditioner.hpp"
+#include "runtime/physics/euler_state.hpp"
 
 #include "common/error.hpp"
 #include "runtime/kernels/krylov.hpp"
@@ -8,6 +9,8 @@
 #include <sstream>
 
 namespace fv {
+using phys::kBlockSize;
+using phys::kNumEq;
 
 BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& cfg,
                                          bool keepDiagonal)
@@ -55,11 +58,11 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& 
   facePatch_ = DeviceArray<idx_t>(facePatch, "boundary face patch");
   patches_ = DeviceArray<phys::BcParams>(patches, "patch conditions");
   const auto blocks = static_cast<std::size_t>(n);
-  if (!ilu) Dinv_ = DeviceArray<real_t>(25 * blocks, "inverse diagonal blocks");
-  if (keepDiagonal) D_ = DeviceArray<real_t>(25 * blocks, "diagonal blocks");
-  off_ = DeviceArray<real_t>(25 * static_cast<std::size_t>(zone.cellFaces.nnz()),
+  if (!ilu) Dinv_ = DeviceArray<real_t>(kBlockSize * blocks, "inverse diagonal blocks");
+  if (keepDiagonal) D_ = DeviceArray<real_t>(kBlockSize * blocks, "diagonal blocks");
+  off_ = DeviceArray<real_t>(kBlockSize * static_cast<std::size_t>(zone.cellFaces.nnz()),
                              "off-diagonal blocks");
-  const auto n5 = 5 * static_cast<std::size_t>(nt);
+  const auto n5 = kNumEq * static_cast<std::size_t>(nt);
   b_ = DeviceArray<real_t>(n5, "preconditioner rhs");
   x_ = DeviceArray<real_t>(n5, "preconditioner x");
   if (kind_ == NewtonPreconditioner::Jacobi) y_ = DeviceArray<real_t>(n5, "preconditioner x new");
@@ -135,9 +138,10 @@ void BlockPreconditioner::build_ilu_lists(const Zone& zone, const std::vector<id
   upperOffsets_ = DeviceArray<idx_t>(upperOff, "ilu upper offsets");
   upper_ = DeviceArray<idx_t>(upper, "ilu upper neighbours");
   upperSlot_ = DeviceArray<idx_t>(upperSlot, "ilu upper slots");
-  lowerBlk_ = DeviceArray<real_t>(25 * lowerSlot.size(), "ilu lower blocks");
-  upperBlk_ = DeviceArray<real_t>(25 * upperSlot.size(), "ilu upper blocks");
-  iluDinv_ = DeviceArray<real_t>(25 * static_cast<std::size_t>(n), "ilu factorised diagonal");
+  lowerBlk_ = DeviceArray<real_t>(kBlockSize * lowerSlot.size(), "ilu lower blocks");
+  upperBlk_ = DeviceArray<real_t>(kBlockSize * upperSlot.size(), "ilu upper blocks");
+  iluDinv_ =
+      DeviceArray<real_t>(kBlockSize * static_cast<std::size_t>(n), "ilu factorised diagonal");
   ilu_.nLower = static_cast<idx_t>(lowerSlot.size());
   ilu_.nUpper = static_cast<idx_t>(upperSlot.size());
   ilu_.lowerOffsets = lowerOffsets_.data();
@@ -214,7 +218,7 @@ void BlockPreconditioner::sweep(bool forward, const real_t* b, real_t* x) {
 
 void BlockPreconditioner::ilu_solve(const real_t* b, real_t* x) {
   sweep(true, b, x);
-  op_.exchange_cells("preconditioner x", x, 5); // the neighbours' forward result in the halo
+  op_.exchange_cells("preconditioner x", x, kNumEq); // the neighbours' forward result in the halo
   sweep(false, b, x);
 }
 
@@ -237,7 +241,7 @@ void BlockPreconditioner::apply(const real_t* b, real_t* x) {
       if (y_.empty()) y_ = DeviceArray<real_t>(x_.size(), "preconditioner x");
       for (int s = 1; s < sweeps_; ++s) {
         kernels::vec_axpby(z, 1.0, x_.data(), 0.0, y_.data());
-        op_.exchange_cells("preconditioner x", y_.data(), 5);
+        op_.exchange_cells("preconditioner x", y_.data(), kNumEq);
         kernels::block_multiply(z, m_, y_.data(), x_.data());
         kernels::vec_axpby(z, 1.0, b, -1.0, x_.data());
         kernels::vec_axpby(z, 1.0, x_.data(), 0.0, b_.data());
@@ -248,7 +252,7 @@ void BlockPreconditioner::apply(const real_t* b, real_t* x) {
   } else if (kind_ == NewtonPreconditioner::Jacobi) {
     kernels::block_diagonal_solve(z, m_, b_.data(), x_.data());
     for (int s = 1; s < sweeps_; ++s) {
-      op_.exchange_cells("preconditioner x", x_.data(), 5);
+      op_.exchange_cells("preconditioner x", x_.data(), kNumEq);
       kernels::block_jacobi(z, m_, b_.data(), x_.data(), y_.data());
       std::swap(x_, y_);
     }
@@ -256,9 +260,9 @@ void BlockPreconditioner::apply(const real_t* b, real_t* x) {
     kernels::vec_zero(z.nTotalCells, x_.data()); // halo cells included: x = 0 everywhere
     for (int s = 0; s < sweeps_; ++s) {
       sweep(true, b_.data(), x_.data());
-      op_.exchange_cells("preconditioner x", x_.data(), 5);
+      op_.exchange_cells("preconditioner x", x_.data(), kNumEq);
       sweep(false, b_.data(), x_.data());
-      if (s + 1 < sweeps_) op_.exchange_cells("preconditioner x", x_.data(), 5);
+      if (s + 1 < sweeps_) op_.exchange_cells("preconditioner x", x_.data(), kNumEq);
     }
   }
   kernels::vec_axpby(z, 1.0, x_.data(), 0.0, x);
@@ -268,7 +272,7 @@ void BlockPreconditioner::multiply(const real_t* x, real_t* y) {
   FV_VERIFY(m_.D, "BlockPreconditioner::multiply needs the diagonal blocks (keepDiagonal)");
   const ZoneView& z = op_.view();
   kernels::vec_axpby(z, 1.0, x, 0.0, x_.data());
-  op_.exchange_cells("matvec x", x_.data(), 5);
+  op_.exchange_cells("matvec x", x_.data(), kNumEq);
   kernels::block_multiply(z, m_, x_.data(), y);
 }
 

@@ -1,4 +1,5 @@
 #include "runtime/solver/newton_krylov.hpp"
+#include "runtime/physics/euler_state.hpp"
 
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -10,15 +11,16 @@
 #include <cmath>
 
 namespace fv {
+using phys::kNumEq;
 kernels::VectorWeights NewtonKrylov::weights(const CaseConfig& cfg) {
   const auto& f = cfg.freestream;
   const real_t c = std::sqrt(cfg.gamma * f[4] / f[0]);
   const real_t speed = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]);
   const real_t m = f[0] * (speed + c);
   const real_t e = f[4] / (cfg.gamma - 1.0) + 0.5 * f[0] * speed * speed;
-  const real_t s[5] = {f[0], m, m, m, e};
+  const real_t s[kNumEq] = {f[0], m, m, m, e};
   kernels::VectorWeights w;
-  for (int k = 0; k < 5; ++k)
+  for (int k = 0; k < kNumEq; ++k)
     w.w[k] = 1.0 / (s[k] * s[k]);
   return w;
 }
@@ -28,7 +30,7 @@ NewtonKrylov::NewtonKrylov(SpatialOperator& op, const CaseConfig& cfg)
       linearTolerance_(cfg.linearTolerance), maxChange_(cfg.maxChange), jfnkStep_(cfg.jfnkStep) {
   pre_ = std::make_unique<BlockPreconditioner>(op, cfg, matvec_ == NewtonMatvec::Assembled);
   gmres_ = std::make_unique<Gmres>(op.view(), op.comm(), cfg.krylovDim, weights(cfg));
-  const auto n5 = 5 * static_cast<std::size_t>(op.zone().nTotalCells());
+  const auto n5 = kNumEq * static_cast<std::size_t>(op.zone().nTotalCells());
   R0_ = DeviceArray<real_t>(n5, "newton R(U)");
   rhs_ = DeviceArray<real_t>(n5, "newton rhs");
   dU_ = DeviceArray<real_t>(n5, "newton dU");

@@ -1,4 +1,5 @@
 #include "runtime/solver/spatial_operator.hpp"
+#include "runtime/physics/euler_state.hpp"
 
 #include "common/error.hpp"
 #include "runtime/kernels/reductions.hpp"
@@ -9,6 +10,7 @@
 #include <cmath>
 
 namespace fv {
+using phys::kNumEq;
 namespace {
 kernels::FluxSettings flux_settings(const CaseConfig& c) {
   kernels::FluxSettings s;
@@ -40,7 +42,7 @@ DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, MPI_Comm co
 
 /// Free-stream magnitudes of the primitives (rho, |u|+c (x3), p): Venkatakrishnan's reference
 /// scales (dimensionally consistent epsilon).
-std::array<real_t, 5> freestream_magnitudes(const CaseConfig& cfg) {
+std::array<real_t, kNumEq> freestream_magnitudes(const CaseConfig& cfg) {
   const auto& f = cfg.freestream;
   const real_t c = std::sqrt(cfg.gamma * f[4] / f[0]);
   const real_t speed = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]) + c;
@@ -56,26 +58,26 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
   globalCells_ = zone.nCells;
   if (par_.comm != MPI_COMM_NULL) {
     globalCells_ = parallel::sum_all<gidx_t>(par_.comm, zone.nCells);
-    // one message per neighbour and exchange: at most grad (15) + phi (5) components
+    // one message per neighbour and exchange: at most grad (3 kNumEq) + phi (kNumEq) components
     cells_ = std::make_unique<parallel::HaloExchange>(
-        par_.comm, zone.cellExchange, zone.nTotalCells(), 20, parallel::HaloMode::Copy,
+        par_.comm, zone.cellExchange, zone.nTotalCells(), 4 * kNumEq, parallel::HaloMode::Copy,
         par_.transport, "cells");
     nodes_ =
-        std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes, 5,
+        std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes, kNumEq,
                                                  parallel::HaloMode::Sum, par_.transport, "nodes");
     cells_->set_timing(par_.commTiming);
     nodes_->set_timing(par_.commTiming);
   }
   const auto nt = static_cast<std::size_t>(zone.nTotalCells());
-  W_ = DeviceArray<real_t>(5 * nt, "W");
-  R_ = DeviceArray<real_t>(5 * nt, "R");
-  flux_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(zone.nFaces), "face flux");
+  W_ = DeviceArray<real_t>(kNumEq * nt, "W");
+  R_ = DeviceArray<real_t>(kNumEq * nt, "R");
+  flux_ = DeviceArray<real_t>(kNumEq * static_cast<std::size_t>(zone.nFaces), "face flux");
   if (cfg_.order == 2) {
-    Wn_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(zone.nNodes), "node values");
-    grad_ = DeviceArray<real_t>(15 * nt, "gradients");
-    wmin_ = DeviceArray<real_t>(5 * nt, "local min");
-    wmax_ = DeviceArray<real_t>(5 * nt, "local max");
-    phi_ = DeviceArray<real_t>(5 * nt, "limiter");
+    Wn_ = DeviceArray<real_t>(kNumEq * static_cast<std::size_t>(zone.nNodes), "node values");
+    grad_ = DeviceArray<real_t>(3 * kNumEq * nt, "gradients");
+    wmin_ = DeviceArray<real_t>(kNumEq * nt, "local min");
+    wmax_ = DeviceArray<real_t>(kNumEq * nt, "local max");
+    phi_ = DeviceArray<real_t>(kNumEq * nt, "limiter");
   }
   switch (cfg_.limiter) {
   case LimiterKind::Venkat:
@@ -90,9 +92,9 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
     break;
   }
   // constant scales (venkat); venkat_wang's follow the solution (refresh_limiter_scales)
-  const std::array<real_t, 5> q = freestream_magnitudes(cfg_);
+  const std::array<real_t, kNumEq> q = freestream_magnitudes(cfg_);
   const real_t global = cfg_.venkatLength > 0 ? std::pow(cfg_.venkatK * cfg_.venkatLength, 1.5) : 1;
-  for (int k = 0; k < 5; ++k)
+  for (int k = 0; k < kNumEq; ++k)
     scales_.s[k] = global * q[k];
   scales_.cellSize = cfg_.limiter == LimiterKind::Venkat && !(cfg_.venkatLength > 0);
   if (cfg_.limiter == LimiterKind::VenkatWang) scales_.cellSize = false;
@@ -151,10 +153,10 @@ void SpatialOperator::primitives(const real_t* U) {
   const ZoneView& z = dz_.view();
   kernels::primitives(z.nCells, z.nTotalCells, cfg_.gamma, U, W_.data());
   if (cells_) {
-    cells_->begin({parallel::FieldView::blocked(W_.data(), 5, z.nTotalCells)});
+    cells_->begin({parallel::FieldView::blocked(W_.data(), kNumEq, z.nTotalCells)});
     cells_->finish();
   }
-  hook("primitives", W_, 5);
+  hook("primitives", W_, kNumEq);
 }
 
 real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
@@ -167,10 +169,10 @@ real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
 
 void SpatialOperator::refresh_limiter_scales() {
   if (cfg_.limiter != LimiterKind::VenkatWang || cfg_.order != 2) return;
-  real_t lo[5], hi[5];
+  real_t lo[kNumEq], hi[kNumEq];
   kernels::primitive_range(dz_.view(), W_.data(), lo, hi);
   if (par_.comm != MPI_COMM_NULL) {
-    std::vector<real_t> a(lo, lo + 5), b(hi, hi + 5);
+    std::vector<real_t> a(lo, lo + kNumEq), b(hi, hi + kNumEq);
     parallel::min_all(par_.comm, a);
     parallel::max_all(par_.comm, b);
     std::copy(a.begin(), a.end(), lo);
@@ -178,8 +180,8 @@ void SpatialOperator::refresh_limiter_scales() {
   }
   // a uniform variable (e.g. w of a 2D flow) has no range: a tiny floor of its free-stream
   // magnitude keeps epsilon positive without limiting anything
-  const std::array<real_t, 5> q = freestream_magnitudes(cfg_);
-  for (int k = 0; k < 5; ++k)
+  const std::array<real_t, kNumEq> q = freestream_magnitudes(cfg_);
+  for (int k = 0; k < kNumEq; ++k)
     scales_.s[k] = cfg_.venkatWangK * std::max(hi[k] - lo[k], 1e-8 * q[k]);
 }
 
@@ -231,9 +233,9 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
   // 1. primitives of owned cells; halo cells' through the cell exchange
   kernels::primitives(z.nCells, nt, cfg_.gamma, U, W_.data());
   if (refreshLimiterScales) refresh_limiter_scales(); // owned cells' W suffice
-  halo_begin(cells_.get(), {FieldView::blocked(W_.data(), 5, nt)});
+  halo_begin(cells_.get(), {FieldView::blocked(W_.data(), kNumEq, nt)});
   if (!flux_settings_.secondOrder) {
-    hook("primitives", W_, 5); // the optional hook fills halo values before any face uses them
+    hook("primitives", W_, kNumEq); // the optional hook fills halo values before any face uses them
     face_fluxes(split);
     if (assembly_ == kernels::FluxSumVariant::Gather) kernels::flux_sum(z, flux_.data(), R_.data());
     return;
@@ -243,8 +245,8 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
   kernels::interpolate_to_nodes(z, W_.data(), Wn_.data());
   halo_progress(cells_.get());
   halo_finish(cells_.get());
-  hook("primitives", W_, 5);
-  halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), 5, z.nNodes)});
+  hook("primitives", W_, kNumEq);
+  halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), kNumEq, z.nNodes)});
   // 3. local extrema over face neighbours (halo W is there) while node sums travel
   const bool computePhi = !(limiterFrozen_ && phiValid_);
   if (computePhi && limiter_ != kernels::Limiter::None)
@@ -253,17 +255,17 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
   halo_finish(nodes_.get());
   // 4. node-averaged Green-Gauss gradients and the limiter of owned cells
   kernels::green_gauss_gradient(z, Wn_.data(), grad_.data());
-  hook("gradients", grad_, 15);
+  hook("gradients", grad_, 3 * kNumEq);
   if (computePhi) {
     kernels::limiter(z, limiter_, cfg_.venkatK, scales_, W_.data(), grad_.data(), wmin_.data(),
                      wmax_.data(), phi_.data());
-    hook("limiter", phi_, 5);
+    hook("limiter", phi_, kNumEq);
     phiValid_ = true;
   }
   // 5. gradients and limiters of halo cells in one message: interface faces then reconstruct
   //    from exactly the values the owning zone computed
-  halo_begin(cells_.get(),
-             {FieldView::blocked(grad_.data(), 15, nt), FieldView::blocked(phi_.data(), 5, nt)});
+  halo_begin(cells_.get(), {FieldView::blocked(grad_.data(), 3 * kNumEq, nt),
+                            FieldView::blocked(phi_.data(), kNumEq, nt)});
   face_fluxes(split);
   // 6. flux summation per cell (deterministic gather; a benchmark variant summed already)
   if (assembly_ == kernels::FluxSumVariant::Gather) kernels::flux_sum(z, flux_.data(), R_.data());
