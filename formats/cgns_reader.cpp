@@ -6,6 +6,7 @@
 #include "formats/mesh_builder.hpp"
 #include "formats/mesh_reader.hpp"
 #include "formats/node_match.hpp"
+#include "formats/structured_block.hpp"
 
 #include <cgns_io.h>
 #include <cgnslib.h>
@@ -129,6 +130,11 @@ class CgnsReader {
   std::vector<std::string> sectionNames;       ///< all sections of all zones
   std::vector<idx_t> bSection;                 ///< per builder boundary face: its section
   std::vector<idx_t> bHasBc;                   ///< per boundary face: 1 when a BC_t gave the patch
+  /// per boundary face, how merging decides whether it is a zone interface: kIfaceAny (the
+  /// unstructured rules), kIfaceKnown (inside a 1-to-1 range: always), kIfaceMatch (a
+  /// structured block face: only when another zone has the same face)
+  std::vector<std::int8_t> bIface;
+  enum : std::int8_t { kIfaceAny = 0, kIfaceKnown = 1, kIfaceMatch = 2 };
 
   // per zone, kept for merging
   struct ZoneInfo {
@@ -136,6 +142,8 @@ class CgnsReader {
     int Z = 0;
     idx_t nodeOffset = 0, nNodes = 0;
     idx_t firstBFace = 0, endBFace = 0;
+    bool structured = false;
+    StructuredBlock block; ///< index sizes of a structured zone
   };
   std::vector<ZoneInfo> zones;
 
@@ -228,15 +236,21 @@ class CgnsReader {
     for (int z : chosen) {
       ZoneType_t zt;
       FV_CG(cg_zone_type(file.fn, B, z, &zt), "cannot read type of zone '" << names[z - 1] << "'");
-      FV_VERIFY(
-          zt == Unstructured,
-          path << ": zone '" << names[z - 1] << "' of base '" << baseName
-               << "' is structured: structured CGNS zones are not supported yet"
-               << (chosen.size() > 1 ? " (choose an unstructured zone with --zone NAME)" : ""));
+      FV_VERIFY(zt == Unstructured || zt == Structured,
+                path << ": zone '" << names[z - 1] << "' of base '" << baseName
+                     << "' has zone type " << static_cast<int>(zt)
+                     << " (neither Structured nor Unstructured)");
+      if (zt == Structured)
+        read_structured_zone(z, names[z - 1]);
+      else
+        read_zone(z, names[z - 1]);
     }
-    for (int z : chosen)
-      read_zone(z, names[z - 1]);
-    if (zones.size() > 1) merge_zones();
+    bool selfConnected = false;
+    for (const ZoneInfo& z : zones) {
+      int n = 0;
+      selfConnected |= z.structured && cg_n1to1(file.fn, B, z.Z, &n) == CG_OK && n > 0;
+    }
+    if (zones.size() > 1 || selfConnected) merge_zones();
     name_orphans();
   }
 
@@ -248,6 +262,19 @@ class CgnsReader {
   std::string bc_type_name(BCType_t t) {
     const char* n = cg_BCTypeName(t);
     return n ? n : "UserDefined";
+  }
+
+  /// The BC type name of BC C of a zone, through its family when FamilySpecified.
+  std::string bc_type_of(BCType_t bt, int C, const ZoneInfo& zi, const std::string& where) {
+    if (bt != FamilySpecified) return bc_type_name(bt);
+    char fam[33] = "";
+    if (cg_goto(file.fn, B, "Zone_t", zi.Z, "ZoneBC_t", 1, "BC_t", C, "end") == CG_OK)
+      cg_famname_read(fam);
+    auto it = familyBc.find(fam);
+    if (it != familyBc.end()) return it->second;
+    b.warn(where + " is FamilySpecified but family '" + fam +
+           "' has no FamilyBC; BC type set to UserDefined");
+    return "UserDefined";
   }
 
   void read_zone(int Z, const std::string& zname) {
@@ -267,37 +294,8 @@ class CgnsReader {
               path << ": zone '" << zname << "' has " << nv << " nodes");
     zi.nNodes = static_cast<idx_t>(nv);
 
-    // coordinates
-    {
-      const std::size_t off = b.xyz.size();
-      b.xyz.resize(off + 3 * static_cast<std::size_t>(nv), 0.0);
-      int nc = 0;
-      FV_CG(cg_ncoords(file.fn, B, Z, &nc), "zone '" << zname << "': cannot read coordinates");
-      const char* axes[3] = {"CoordinateX", "CoordinateY", "CoordinateZ"};
-      std::vector<double> buf(static_cast<std::size_t>(nv));
-      int found = 0;
-      for (int d = 0; d < 3; ++d) {
-        bool present = false;
-        for (int c = 1; c <= nc; ++c) {
-          DataType_t dt;
-          char cn[33];
-          if (cg_coord_info(file.fn, B, Z, c, &dt, cn) == CG_OK && axes[d] == std::string(cn))
-            present = true;
-        }
-        if (!present) continue;
-        ++found;
-        cgsize_t r0 = 1, r1 = nv;
-        FV_CG(cg_coord_read(file.fn, B, Z, axes[d], RealDouble, &r0, &r1, buf.data()),
-              "zone '" << zname << "': cannot read " << axes[d]);
-        for (cgsize_t i = 0; i < nv; ++i) {
-          FV_VERIFY(std::isfinite(buf[i]), path << ": zone '" << zname << "': node " << i + 1
-                                                << " has a non-finite " << axes[d]);
-          b.xyz[off + 3 * i + d] = buf[i];
-        }
-      }
-      FV_VERIFY(found >= 2, path << ": zone '" << zname
-                                 << "' has no Cartesian coordinates (CoordinateX/Y[/Z])");
-    }
+    const cgsize_t r0 = 1, r1 = nv;
+    read_coordinates(Z, zname, &r0, &r1, nv);
 
     // sections
     int ns = 0;
@@ -455,6 +453,7 @@ class CgnsReader {
           b.bZone.push_back(zoneIdx);
           bSection.push_back(secIdx);
           bHasBc.push_back(0);
+          bIface.push_back(kIfaceAny);
         } else if (!warnedIgnored) {
           b.warn("zone '" + zname + "' section '" + sec.name + "': " + cg_ElementTypeName(t) +
                  " elements (dimension " + std::to_string(sh.dim) + ") are ignored");
@@ -486,6 +485,7 @@ class CgnsReader {
               secIdx = static_cast<idx_t>(sectionNames.size() - secs.size() + s);
           bSection.push_back(secIdx);
           bHasBc.push_back(0);
+          bIface.push_back(kIfaceAny);
         } else {
           ref.kind[fid - 1] = 3;
         }
@@ -495,6 +495,215 @@ class CgnsReader {
     zi.endBFace = b.nBFaces();
     zones.push_back(zi);
     read_bcs(zi, ref, maxId);
+  }
+
+  /// A structured zone: its cells become hexahedra (quadrilaterals in a 2D base, extruded
+  /// later), every face on the block's sides a boundary face; BCs name them by point range or
+  /// list.
+  void read_structured_zone(int Z, const std::string& zname) {
+    fv::log::Phase phase("reading structured zone '" + zname + "'");
+    ZoneInfo zi;
+    zi.name = zname;
+    zi.Z = Z;
+    zi.structured = true;
+    zi.nodeOffset = b.nNodes();
+    zi.firstBFace = b.nBFaces();
+    const std::int32_t zoneIdx = static_cast<std::int32_t>(zones.size());
+    b.zoneNames.push_back(zname);
+    int idim = 0;
+    FV_CG(cg_index_dim(file.fn, B, Z, &idim),
+          "zone '" << zname << "': cannot read its index dimension");
+    FV_VERIFY(idim == cellDim, path << ": structured zone '" << zname << "' has index dimension "
+                                    << idim << " in a base of cell dimension " << cellDim);
+    char nm[33];
+    cgsize_t sz[9];
+    FV_CG(cg_zone_read(file.fn, B, Z, nm, sz), "cannot read zone '" << zname << "'");
+    StructuredBlock& blk = zi.block;
+    blk.dim = idim;
+    for (int d = 0; d < idim; ++d) {
+      FV_VERIFY(sz[d] >= 2 && sz[d] < (1LL << 31), path << ": structured zone '" << zname
+                                                        << "' has " << sz[d]
+                                                        << " vertices in index direction "
+                                                        << "ijk"[d] << " (at least 2 needed)");
+      blk.nv[d] = sz[d];
+    }
+    const std::int64_t nv = blk.n_nodes();
+    FV_VERIFY(nv < (1LL << 31) - 1 - b.nNodes(), path << ": zone '" << zname << "' has " << nv
+                                                      << " nodes, too many for 32-bit indices");
+    zi.nNodes = static_cast<idx_t>(nv);
+    cgsize_t rmin[3] = {1, 1, 1}, rmax[3] = {1, 1, 1};
+    for (int d = 0; d < idim; ++d)
+      rmax[d] = blk.nv[d];
+    read_coordinates(Z, zname, rmin, rmax, nv);
+
+    const std::vector<double> local(b.xyz.end() - 3 * nv, b.xyz.end());
+    const bool left = block_is_left_handed(blk, local);
+    const std::vector<std::int64_t> conn = block_cells(blk, left);
+    const int per = idim == 3 ? 8 : 4;
+    idx_t nodes[8];
+    const std::int64_t nc = blk.n_cells();
+    for (std::int64_t c = 0; c < nc; ++c) {
+      for (int k = 0; k < per; ++k)
+        nodes[k] = zi.nodeOffset + static_cast<idx_t>(conn[static_cast<std::size_t>(c * per + k)]);
+      b.add_cell(CellType::Hex, nodes, per, c + 1);
+      b.cellZone.push_back(zoneIdx);
+    }
+    const idx_t secIdx = static_cast<idx_t>(sectionNames.size());
+    sectionNames.push_back(zname);
+    const std::vector<BlockFace> faces = block_boundary_faces(blk);
+    std::int64_t fn[4];
+    for (std::size_t f = 0; f < faces.size(); ++f) {
+      const int n = block_face_nodes(blk, faces[f], fn);
+      for (int k = 0; k < n; ++k)
+        nodes[k] = zi.nodeOffset + static_cast<idx_t>(fn[k]);
+      b.add_bface(nodes, n, static_cast<gidx_t>(f + 1), kNone);
+      b.bZone.push_back(zoneIdx);
+      bSection.push_back(secIdx);
+      bHasBc.push_back(0);
+      bIface.push_back(kIfaceMatch);
+    }
+    zi.endBFace = b.nBFaces();
+    zones.push_back(zi);
+    read_structured_bcs(zones.back(), faces);
+  }
+
+  /// Boundary faces of structured zone z inside the vertex range lo..hi (any order) are
+  /// interior faces after merging.
+  void mark_interface_faces(const ZoneInfo& z, std::array<std::int64_t, 3> lo,
+                            std::array<std::int64_t, 3> hi) {
+    for (int d = 0; d < 3; ++d)
+      if (lo[d] > hi[d]) std::swap(lo[d], hi[d]);
+    const std::vector<BlockFace> faces = block_boundary_faces(z.block);
+    for (std::size_t f = 0; f < faces.size(); ++f)
+      if (face_in_range(z.block, faces[f], PointSetAt::Vertex, lo, hi))
+        bIface[static_cast<std::size_t>(z.firstBFace) + f] = kIfaceKnown;
+  }
+
+  /// A CGNS range of index dimension dim (lo then hi) as two 1-based triples.
+  static void split_range(int dim, const cgsize_t* r, std::array<std::int64_t, 3>& lo,
+                          std::array<std::int64_t, 3>& hi) {
+    lo = {1, 1, 1};
+    hi = {1, 1, 1};
+    for (int d = 0; d < dim; ++d) {
+      lo[d] = r[d];
+      hi[d] = r[dim + d];
+    }
+  }
+
+  /// BCs of a structured zone: PointRange or PointList, at vertices or face centres.
+  void read_structured_bcs(const ZoneInfo& zi, const std::vector<BlockFace>& faces) {
+    int nbc = 0;
+    FV_CG(cg_nbocos(file.fn, B, zi.Z, &nbc), "zone '" << zi.name << "': cannot read ZoneBC");
+    const StructuredBlock& blk = zi.block;
+    const int idim = blk.dim;
+    for (int C = 1; C <= nbc; ++C) {
+      char bn[33];
+      BCType_t bt;
+      PointSetType_t pt;
+      cgsize_t np = 0, nl = 0;
+      int ni[3];
+      DataType_t dt;
+      int nds;
+      FV_CG(cg_boco_info(file.fn, B, zi.Z, C, bn, &bt, &pt, &np, ni, &nl, &dt, &nds),
+            "zone '" << zi.name << "': cannot read BC " << C);
+      const std::string name = bn;
+      const std::string where = "zone '" + zi.name + "' BC '" + name + "'";
+      GridLocation_t loc = Vertex;
+      cg_boco_gridlocation_read(file.fn, B, zi.Z, C, &loc);
+      FV_VERIFY(pt == PointRange || pt == PointList,
+                path << ": " << where << ": point set type " << cg_PointSetTypeName(pt)
+                     << " in a structured zone (PointRange or PointList expected)");
+      FV_VERIFY(np >= 1 && np < (1LL << 31), path << ": " << where << " has " << np << " points");
+      if (loc == CellCenter) {
+        b.warn(where + " is located at CellCenter; ignored");
+        continue;
+      }
+      const PointSetAt at = loc == Vertex ? PointSetAt::Vertex : PointSetAt::FaceCenter;
+      std::vector<cgsize_t> pts(static_cast<std::size_t>(np * idim));
+      FV_CG(cg_boco_read(file.fn, B, zi.Z, C, pts.data(), nullptr),
+            where << ": cannot read its points");
+      const std::string bcType = bc_type_of(bt, C, zi, where);
+      std::vector<char> named(faces.size(), 0);
+      if (pt == PointRange) {
+        FV_VERIFY(np == 2, path << ": " << where << ": a PointRange has " << np << " points");
+        std::array<std::int64_t, 3> lo, hi;
+        split_range(idim, pts.data(), lo, hi);
+        for (int d = 0; d < 3; ++d)
+          if (lo[d] > hi[d]) std::swap(lo[d], hi[d]);
+        FV_VERIFY(blk.has_vertex(lo) && blk.has_vertex(hi),
+                  path << ": " << where << ": point range outside the zone's vertices");
+        for (std::size_t f = 0; f < faces.size(); ++f)
+          named[f] = face_in_range(blk, faces[f], at, lo, hi);
+      } else {
+        // a list: a face is named when its corners (vertices) or its index (face centres) are
+        std::vector<char> inList(static_cast<std::size_t>(blk.n_nodes()), 0);
+        for (cgsize_t p = 0; p < np; ++p) {
+          std::array<std::int64_t, 3> ijk{1, 1, 1};
+          for (int d = 0; d < idim; ++d)
+            ijk[d] = pts[static_cast<std::size_t>(p * idim + d)];
+          FV_VERIFY(blk.has_vertex(ijk), path << ": " << where << ": point " << p + 1
+                                              << " lies outside the zone's index range");
+          inList[static_cast<std::size_t>(blk.node(ijk))] = 1;
+        }
+        std::array<std::int64_t, 3> corners[4];
+        for (std::size_t f = 0; f < faces.size(); ++f) {
+          if (at == PointSetAt::FaceCenter) {
+            named[f] = inList[static_cast<std::size_t>(blk.node(face_center_index(blk, faces[f])))];
+            continue;
+          }
+          const int n = block_face_corners(blk, faces[f], corners);
+          bool all = true;
+          for (int k = 0; k < n && all; ++k)
+            all = inList[static_cast<std::size_t>(blk.node(corners[k]))];
+          named[f] = all;
+        }
+      }
+      const idx_t patch = b.patch(name, bcType);
+      std::size_t count = 0;
+      for (std::size_t f = 0; f < faces.size(); ++f) {
+        if (!named[f]) continue;
+        const std::size_t bf = static_cast<std::size_t>(zi.firstBFace) + f;
+        if (bHasBc[bf] && b.bPatch[bf] != patch)
+          b.warn("a face of zone '" + zi.name + "' is in BC '" + b.patches[b.bPatch[bf]].name +
+                 "' and '" + name + "'; keeping '" + name + "'");
+        b.bPatch[bf] = patch;
+        bHasBc[bf] = 1;
+        ++count;
+      }
+      if (count == 0) b.warn(where + " names no boundary face of the zone; ignored");
+    }
+  }
+
+  /// Appends the zone's nv nodes (CoordinateX/Y[/Z], read over rmin..rmax) to the builder.
+  void read_coordinates(int Z, const std::string& zname, const cgsize_t* rmin, const cgsize_t* rmax,
+                        cgsize_t nv) {
+    const std::size_t off = b.xyz.size();
+    b.xyz.resize(off + 3 * static_cast<std::size_t>(nv), 0.0);
+    int nc = 0;
+    FV_CG(cg_ncoords(file.fn, B, Z, &nc), "zone '" << zname << "': cannot read coordinates");
+    const char* axes[3] = {"CoordinateX", "CoordinateY", "CoordinateZ"};
+    std::vector<double> buf(static_cast<std::size_t>(nv));
+    int found = 0;
+    for (int d = 0; d < 3; ++d) {
+      bool present = false;
+      for (int c = 1; c <= nc; ++c) {
+        DataType_t dt;
+        char cn[33];
+        if (cg_coord_info(file.fn, B, Z, c, &dt, cn) == CG_OK && axes[d] == std::string(cn))
+          present = true;
+      }
+      if (!present) continue;
+      ++found;
+      FV_CG(cg_coord_read(file.fn, B, Z, axes[d], RealDouble, rmin, rmax, buf.data()),
+            "zone '" << zname << "': cannot read " << axes[d]);
+      for (cgsize_t i = 0; i < nv; ++i) {
+        FV_VERIFY(std::isfinite(buf[i]), path << ": zone '" << zname << "': node " << i + 1
+                                              << " has a non-finite " << axes[d]);
+        b.xyz[off + 3 * i + d] = buf[i];
+      }
+    }
+    FV_VERIFY(found >= 2,
+              path << ": zone '" << zname << "' has no Cartesian coordinates (CoordinateX/Y[/Z])");
   }
 
   void read_bcs(const ZoneInfo& zi, const ElemRef& ref, cgsize_t maxId) {
@@ -531,20 +740,7 @@ class CgnsReader {
         const std::string p = "/" + baseName + "/" + zi.name + "/ZoneBC/" + name + "/GridLocation";
         locGiven = cgio_get_node_id(cgio, root, p.c_str(), &id) == CG_OK;
       }
-      std::string bcType = bc_type_name(bt);
-      if (bt == FamilySpecified) {
-        char fam[33] = "";
-        if (cg_goto(file.fn, B, "Zone_t", zi.Z, "ZoneBC_t", 1, "BC_t", C, "end") == CG_OK)
-          cg_famname_read(fam);
-        auto it = familyBc.find(fam);
-        if (it != familyBc.end()) {
-          bcType = it->second;
-        } else {
-          b.warn(where + " is FamilySpecified but family '" + fam +
-                 "' has no FamilyBC; BC type set to UserDefined");
-          bcType = "UserDefined";
-        }
-      }
+      const std::string bcType = bc_type_of(bt, C, zi, where);
       std::vector<cgsize_t> pts(static_cast<std::size_t>(std::max<cgsize_t>(np, 0)));
       FV_CG(cg_boco_read(file.fn, B, zi.Z, C, pts.data(), nullptr),
             where << ": cannot read its points");
@@ -672,6 +868,85 @@ class CgnsReader {
     keep_as_node_sets(unmapped);
   }
 
+  /// Builder node numbers of a connectivity's points: linear ids (unstructured zone) or
+  /// index triples, listed or as a range (structured zone).
+  std::vector<idx_t> conn_nodes(const ZoneInfo& z, PointSetType_t pt,
+                                const std::vector<cgsize_t>& p, cgsize_t np, const char* cn) {
+    std::vector<idx_t> out;
+    auto bad = [&](cgsize_t i) {
+      FV_THROW(path << ": zone '" << z.name << "' connectivity '" << cn << "': point " << i + 1
+                    << " lies outside the zone");
+    };
+    if (!z.structured) {
+      for (cgsize_t i = 0; i < np; ++i) {
+        if (p[i] < 1 || p[i] > z.nNodes) bad(i);
+        out.push_back(z.nodeOffset + static_cast<idx_t>(p[i] - 1));
+      }
+      return out;
+    }
+    const int dim = z.block.dim;
+    if (pt == PointRange) {
+      std::array<std::int64_t, 3> lo, hi;
+      split_range(dim, p.data(), lo, hi);
+      for (int d = 0; d < 3; ++d)
+        if (lo[d] > hi[d]) std::swap(lo[d], hi[d]);
+      if (!z.block.has_vertex(lo) || !z.block.has_vertex(hi)) bad(0);
+      for (std::int64_t k = lo[2]; k <= hi[2]; ++k)
+        for (std::int64_t j = lo[1]; j <= hi[1]; ++j)
+          for (std::int64_t i = lo[0]; i <= hi[0]; ++i)
+            out.push_back(z.nodeOffset + static_cast<idx_t>(z.block.node({i, j, k})));
+      return out;
+    }
+    for (cgsize_t i = 0; i < np; ++i) {
+      std::array<std::int64_t, 3> ijk{1, 1, 1};
+      for (int d = 0; d < dim; ++d)
+        ijk[d] = p[static_cast<std::size_t>(i * dim + d)];
+      if (!z.block.has_vertex(ijk)) bad(i);
+      out.push_back(z.nodeOffset + static_cast<idx_t>(z.block.node(ijk)));
+    }
+    return out;
+  }
+
+  /// Node pairs of the 1-to-1 interfaces of a structured zone; true when it has any.
+  bool add_one_to_one_pairs(const ZoneInfo& zi,
+                            const std::unordered_map<std::string, std::size_t>& zoneByName,
+                            std::vector<std::pair<idx_t, idx_t>>& pairs) {
+    int n = 0;
+    if (cg_n1to1(file.fn, B, zi.Z, &n) != CG_OK) return false;
+    bool any = false;
+    for (int I = 1; I <= n; ++I) {
+      char cn[33], dn[33];
+      cgsize_t range[6] = {1, 1, 1, 1, 1, 1}, drange[6] = {1, 1, 1, 1, 1, 1};
+      int tr[3] = {1, 2, 3};
+      FV_CG(cg_1to1_read(file.fn, B, zi.Z, I, cn, dn, range, drange, tr),
+            "zone '" << zi.name << "': cannot read 1-to-1 connectivity " << I);
+      const std::string where = path + ": zone '" + zi.name + "' 1-to-1 connectivity '" + cn + "'";
+      auto dz = zoneByName.find(dn);
+      if (dz == zoneByName.end()) {
+        b.warn(where.substr(path.size() + 2) + " names zone '" + dn +
+               "', which is not being read; ignored");
+        continue;
+      }
+      const ZoneInfo& zd = zones[dz->second];
+      FV_VERIFY(zd.structured, where << ": donor zone '" << dn << "' is not structured");
+      std::array<std::int64_t, 3> lo, hi, dlo, dhi;
+      split_range(zi.block.dim, range, lo, hi);
+      split_range(zd.block.dim, drange, dlo, dhi);
+      const std::array<int, 3> t{tr[0], tr[1], zi.block.dim == 3 ? tr[2] : 3};
+      const auto nodePairs = one_to_one_pairs(zi.block, zd.block, lo, hi, dlo, t, where);
+      const std::int64_t last = nodePairs.back().second;
+      FV_VERIFY(last == zd.block.node(dhi) || last == zd.block.node(dlo),
+                where << ": the transform does not map the range onto the donor range");
+      for (auto [a, c] : nodePairs)
+        pairs.emplace_back(zi.nodeOffset + static_cast<idx_t>(a),
+                           zd.nodeOffset + static_cast<idx_t>(c));
+      mark_interface_faces(zi, lo, hi);
+      mark_interface_faces(zd, dlo, dhi);
+      any = true;
+    }
+    return any;
+  }
+
   void merge_zones() {
     fv::log::Phase phase("merging " + std::to_string(zones.size()) + " zones");
     const idx_t nn = b.nNodes();
@@ -695,26 +970,30 @@ class CgnsReader {
                          &ndp) != CG_OK)
           continue;
         auto dz = zoneByName.find(dn);
-        if (ct == Overset || loc != Vertex || dz == zoneByName.end() || np != ndp ||
-            pt != PointList) {
+        const bool pointSet = pt == PointList || (pt == PointRange && zi.structured);
+        if (ct == Overset || loc != Vertex || dz == zoneByName.end() || !pointSet) {
           b.warn("zone '" + zi.name + "' connectivity '" + cn +
-                 "' is not a vertex-to-vertex 1-to-1 interface with a zone being read; ignored");
+                 "' is not a vertex-to-vertex interface with a zone being read; ignored");
           continue;
         }
-        std::vector<cgsize_t> p(static_cast<std::size_t>(np)), d(static_cast<std::size_t>(ndp));
+        const ZoneInfo& zd = zones[dz->second];
+        const int di = zi.structured ? zi.block.dim : 1, dd = zd.structured ? zd.block.dim : 1;
+        FV_VERIFY(np >= 0 && ndp >= 0 && np < (1LL << 31) && ndp < (1LL << 31),
+                  path << ": zone '" << zi.name << "' connectivity '" << cn << "': bad sizes");
+        std::vector<cgsize_t> p(static_cast<std::size_t>(np * di)),
+            d(static_cast<std::size_t>(ndp * dd));
         FV_CG(cg_conn_read(file.fn, B, zi.Z, C, p.data(), Integer, d.data()),
               "zone '" << zi.name << "' connectivity '" << cn << "': cannot read it");
-        const ZoneInfo& zd = zones[dz->second];
-        for (cgsize_t i = 0; i < np; ++i) {
-          FV_VERIFY(p[i] >= 1 && p[i] <= zi.nNodes && d[i] >= 1 && d[i] <= zd.nNodes,
-                    path << ": zone '" << zi.name << "' connectivity '" << cn << "' pairs node "
-                         << p[i] << " with node " << d[i] << " of zone '" << zd.name
-                         << "', out of range");
-          pairs.emplace_back(zi.nodeOffset + static_cast<idx_t>(p[i] - 1),
-                             zd.nodeOffset + static_cast<idx_t>(d[i] - 1));
-        }
+        const std::vector<idx_t> mine = conn_nodes(zi, pt, p, np, cn);
+        const std::vector<idx_t> theirs = conn_nodes(zd, PointList, d, ndp, cn);
+        FV_VERIFY(mine.size() == theirs.size(),
+                  path << ": zone '" << zi.name << "' connectivity '" << cn << "' pairs "
+                       << mine.size() << " nodes with " << theirs.size() << " donor nodes");
+        for (std::size_t i = 0; i < mine.size(); ++i)
+          pairs.emplace_back(mine[i], theirs[i]);
         haveConn = true;
       }
+      if (zi.structured) haveConn |= add_one_to_one_pairs(zi, zoneByName, pairs);
     }
     // tolerance
     std::array<double, 3> lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
@@ -791,14 +1070,16 @@ class CgnsReader {
       bool allGlued = true;
       for (idx_t i = b.bOff[f]; i < b.bOff[f + 1] && allGlued; ++i)
         allGlued = gluedNew[b.bConn[i]];
+      if (bIface[f] == kIfaceKnown) drop[f] = 1;
       if (!allGlued) continue;
-      if (!bHasBc[f]) drop[f] = 1;
+      if (!bHasBc[f] && bIface[f] == kIfaceAny) drop[f] = 1;
       auto [it, fresh] = byKey.emplace(key(f), f);
       if (!fresh && b.bZone[it->second] != b.bZone[f]) drop[f] = drop[it->second] = 1;
     }
     idx_t kept = 0, dropped = 0;
     MeshBuilder& m = b;
     std::vector<idx_t> off{0}, conn, patch, sec, hasBc;
+    std::vector<std::int8_t> iface;
     std::vector<gidx_t> fid;
     std::vector<std::int32_t> zone;
     for (idx_t f = 0; f < nb; ++f) {
@@ -813,6 +1094,7 @@ class CgnsReader {
       zone.push_back(m.bZone[f]);
       sec.push_back(bSection[f]);
       hasBc.push_back(bHasBc[f]);
+      iface.push_back(bIface[f]);
       ++kept;
     }
     m.bOff = std::move(off);
@@ -822,6 +1104,7 @@ class CgnsReader {
     m.bZone = std::move(zone);
     bSection = std::move(sec);
     bHasBc = std::move(hasBc);
+    bIface = std::move(iface);
     FV_LOG_INFO("  " << dropped << " zone-interface faces became interior faces");
   }
 

@@ -3,6 +3,7 @@
 #include <cgnslib.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -662,6 +663,94 @@ void write_box_higher_order_cgns(const std::string& path, const Box& box) {
   cg(cg_section_write(fn, B, Z, "edges", BAR_2, next, next + 1, 0, bar, &S), "bar");
   cgsize_t pts[1] = {1};
   cg(cg_section_write(fn, B, Z, "corner", NODE, next + 2, next + 2, 0, pts, &S), "node");
+  cg(cg_close(fn), "close");
+}
+
+namespace {
+
+/// Writes a structured zone of ni*nj*nk vertices whose coordinates come from xyz(i, j, k)
+/// (1-based); nk = 0 writes a 2D zone of ni*nj vertices.
+template <class F>
+int write_structured_zone(int fn, int B, const char* name, int ni, int nj, int nk, F&& xyz) {
+  const bool twoD = nk == 0;
+  const int kk = twoD ? 1 : nk;
+  std::vector<cgsize_t> size;
+  if (twoD)
+    size = {ni, nj, ni - 1, nj - 1, 0, 0};
+  else
+    size = {ni, nj, nk, ni - 1, nj - 1, nk - 1, 0, 0, 0};
+  int Z, C;
+  cg(cg_zone_write(fn, B, name, size.data(), Structured, &Z), "zone");
+  for (int d = 0; d < (twoD ? 2 : 3); ++d) {
+    std::vector<double> c;
+    for (int k = 1; k <= kk; ++k)
+      for (int j = 1; j <= nj; ++j)
+        for (int i = 1; i <= ni; ++i)
+          c.push_back(xyz(i, j, k)[d]);
+    const char* names[3] = {"CoordinateX", "CoordinateY", "CoordinateZ"};
+    cg(cg_coord_write(fn, B, Z, RealDouble, names[d], c.data(), &C), "coord");
+  }
+  return Z;
+}
+
+} // namespace
+
+void write_structured_cgns(const std::string& path, bool bothSides) {
+  const int fn = open_for_write(path, false);
+  int B, I, BC;
+  cg(cg_base_write(fn, "Base", 3, 3, &B), "base");
+  // left: x in [0, 2], right-handed (i = x, j = y, k = z)
+  const int Za = write_structured_zone(fn, B, "left", 3, 3, 3, [](int i, int j, int k) {
+    return std::array<double, 3>{i - 1.0, j - 1.0, k - 1.0};
+  });
+  // right: x in [2, 4], left-handed (i = -y, j = x, k = -z)
+  const int Zb = write_structured_zone(fn, B, "right", 3, 3, 3, [](int i, int j, int k) {
+    return std::array<double, 3>{j + 1.0, 3.0 - i, 3.0 - k};
+  });
+  // interface x = 2: left's imax face; (iA, jA, kA) -> (4 - jA, iA - 2, 4 - kA)
+  cgsize_t ra[6] = {3, 1, 1, 3, 3, 3}, rb[6] = {3, 1, 3, 1, 1, 1};
+  int ta[3] = {2, -1, -3};
+  cg(cg_1to1_write(fn, B, Za, "toRight", "right", ra, rb, ta, &I), "1to1");
+  if (bothSides) {
+    // the inverse: (iB, jB, kB) -> (jB + 2, 4 - iB, 4 - kB)
+    cgsize_t rb2[6] = {1, 1, 1, 3, 1, 3}, ra2[6] = {3, 3, 3, 3, 1, 1};
+    int tb[3] = {-2, 1, -3};
+    cg(cg_1to1_write(fn, B, Zb, "toLeft", "left", rb2, ra2, tb, &I), "1to1");
+  }
+  // inlet x = 0 at vertices (left imin), outlet x = 4 at face centres (right jmax), wall
+  // z = 0 as a vertex point list on both zones (left kmin, right kmax)
+  cgsize_t inlet[6] = {1, 1, 1, 1, 3, 3};
+  cg(cg_boco_write(fn, B, Za, "inlet", BCInflow, PointRange, 2, inlet, &BC), "bc");
+  cgsize_t outlet[6] = {1, 3, 1, 2, 3, 2};
+  cg(cg_boco_write(fn, B, Zb, "outlet", BCOutflow, PointRange, 2, outlet, &BC), "bc");
+  cg(cg_boco_gridlocation_write(fn, B, Zb, BC, JFaceCenter), "bc location");
+  for (int z = 0; z < 2; ++z) {
+    std::vector<cgsize_t> pts;
+    for (int j = 1; j <= 3; ++j)
+      for (int i = 1; i <= 3; ++i)
+        pts.insert(pts.end(), {i, j, z == 0 ? 1 : 3});
+    cg(cg_boco_write(fn, B, z == 0 ? Za : Zb, "floor", BCWall, PointList, 9, pts.data(), &BC),
+       "bc");
+  }
+  cg(cg_close(fn), "close");
+}
+
+void write_structured_ring_cgns(const std::string& path, int ni, int nj) {
+  const int fn = open_for_write(path, true);
+  int B, I, BC;
+  cg(cg_base_write(fn, "Base", 2, 2, &B), "base");
+  const double pi = 3.14159265358979323846;
+  const int Z = write_structured_zone(fn, B, "ring", ni, nj, 0, [&](int i, int j, int) {
+    const double t = 2 * pi * (i - 1) / (ni - 1), r = 1.0 + (j - 1);
+    return std::array<double, 3>{r * std::cos(t), r * std::sin(t), 0.0};
+  });
+  cgsize_t cut[4] = {1, 1, 1, nj}, donor[4] = {ni, 1, ni, nj};
+  int t[2] = {1, 2};
+  cg(cg_1to1_write(fn, B, Z, "cut", "ring", cut, donor, t, &I), "1to1");
+  cgsize_t wall[4] = {1, 1, ni, 1};
+  cg(cg_boco_write(fn, B, Z, "wall", BCWallInviscid, PointRange, 2, wall, &BC), "bc");
+  cgsize_t far[4] = {1, nj, ni, nj};
+  cg(cg_boco_write(fn, B, Z, "farfield", BCFarfield, PointRange, 2, far, &BC), "bc");
   cg(cg_close(fn), "close");
 }
 

@@ -49,6 +49,18 @@ void write_box_ngon_cgns(const std::string& path, const Box& box, bool dropFaceO
 /// at EdgeCenter.
 void write_2d_cgns(const std::string& path, int nx, int ny);
 
+/// Writes two structured 3x3x3-vertex blocks (x in [0,2] and [2,4]); the second is
+/// left-handed and turned (i = -y, j = x, k = -z), glued by a GridConnectivity1to1_t with a
+/// non-trivial transform, written from the first zone only or from both (bothSides). BCs:
+/// "inlet" (x = 0, PointRange at vertices), "outlet" (x = 4, PointRange at JFaceCenter),
+/// "floor" (z = 0, PointList at vertices in both zones); the other sides have none.
+void write_structured_cgns(const std::string& path, bool bothSides);
+
+/// Writes a 2D structured O-grid (ADF): an annulus of ni x nj vertices around the origin,
+/// radii 1 .. nj, whose first and last i lines coincide and are glued by a 1-to-1
+/// connectivity of the zone with itself; BCs "wall" (j = 1) and "farfield" (j = nj).
+void write_structured_ring_cgns(const std::string& path, int ni, int nj);
+
 /// SU2 text of the box (3D hexahedra, or 2D quads when twoD), with 6 (4) markers.
 std::string su2_box(const Box& box, bool twoD = false);
 

@@ -185,7 +185,7 @@ TEST(BrokenInputs, MissingBoundaryConditionUnlessDefaultPatch) {
   EXPECT_NE(ok.out.find("farfield"), std::string::npos);
 }
 
-TEST(BrokenInputs, StructuredZoneIsNotSupportedYet) {
+TEST(BrokenInputs, StructuredZoneWithoutCoordinates) {
   const std::string f = fv::testing::scratch_dir() + "/s.cgns";
   int fn, B, Z;
   ASSERT_EQ(cg_open(f.c_str(), CG_MODE_WRITE, &fn), CG_OK);
@@ -193,8 +193,31 @@ TEST(BrokenInputs, StructuredZoneIsNotSupportedYet) {
   cgsize_t size[9] = {3, 3, 3, 2, 2, 2, 0, 0, 0};
   ASSERT_EQ(cg_zone_write(fn, B, "blockA", size, Structured, &Z), CG_OK);
   ASSERT_EQ(cg_close(fn), CG_OK);
-  expect_clean_error(run_fvprep("info " + f),
-                     {"s.cgns", "'blockA'", "structured", "not supported yet"});
+  expect_clean_error(run_fvprep("info " + f), {"s.cgns", "'blockA'", "no Cartesian coordinates"});
+}
+
+TEST(BrokenInputs, StructuredInterfaceAndBcOutsideTheZone) {
+  // a 1-to-1 interface whose donor range runs past the donor, and a BC range past the zone
+  for (int broken = 0; broken < 2; ++broken) {
+    const std::string f = fv::testing::scratch_dir() + "/s1.cgns";
+    fv::testing::write_structured_cgns(f, false);
+    int fn, I;
+    ASSERT_EQ(cg_open(f.c_str(), CG_MODE_MODIFY, &fn), CG_OK);
+    if (broken == 0) {
+      cgsize_t r[6] = {1, 1, 1, 1, 3, 3}, d[6] = {1, 2, 1, 1, 4, 3};
+      int t[3] = {1, 2, 3};
+      ASSERT_EQ(cg_1to1_write(fn, 1, 1, "bad", "right", r, d, t, &I), CG_OK);
+    } else {
+      cgsize_t r[6] = {1, 1, 1, 1, 5, 3};
+      ASSERT_EQ(cg_boco_write(fn, 1, 1, "bad", BCWall, PointRange, 2, r, &I), CG_OK);
+    }
+    ASSERT_EQ(cg_close(fn), CG_OK);
+    if (broken == 0)
+      expect_clean_error(run_fvprep("info " + f), {"s1.cgns", "'left'", "'bad'", "donor zone"});
+    else
+      expect_clean_error(run_fvprep("info " + f),
+                         {"s1.cgns", "'left'", "'bad'", "outside the zone"});
+  }
 }
 
 TEST(BrokenInputs, SeveralBasesNeedBase) {

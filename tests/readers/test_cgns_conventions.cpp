@@ -4,6 +4,7 @@
 #include "tests/readers/mesh_writers.hpp"
 #include "tests/testing/testing.hpp"
 
+#include <cmath>
 #include <map>
 
 namespace {
@@ -225,3 +226,44 @@ TEST(CgnsConventions, VertexBcsMissingASideIsAnError) {
 }
 
 } // namespace
+
+TEST(CgnsConventions, StructuredBlocksGluedByOneToOne) {
+  for (bool bothSides : {false, true}) {
+    SCOPED_TRACE(bothSides ? "interface written from both zones" : "from one zone");
+    const std::string f = fv::testing::scratch_dir() + "/s.cgns";
+    fv::testing::write_structured_cgns(f, bothSides);
+    const fv::Mesh m = fv::read_mesh(f);
+    EXPECT_EQ(m.nCells(), 16);
+    for (auto t : m.cellType)
+      EXPECT_EQ(t, fv::CellType::Hex);
+    EXPECT_EQ(m.nNodes(), 2 * 27 - 9);
+    EXPECT_EQ(m.nBoundaryFaces(), 40); // the 4 interface faces of each block are interior
+    EXPECT_EQ(m.fileZones.size(), 2u);
+    const auto t = patch_table(m);
+    EXPECT_EQ(t.at("inlet"), std::make_pair(std::string("BCInflow"), 4));
+    EXPECT_EQ(t.at("outlet"), std::make_pair(std::string("BCOutflow"), 4));
+    EXPECT_EQ(t.at("floor"), std::make_pair(std::string("BCWall"), 8));
+    EXPECT_EQ(t.at("left").second + t.at("right").second, 40 - 16); // sides without a BC
+    // the left-handed block is mirrored: every volume positive, the sum exact
+    EXPECT_NEAR(total_volume(m), 16.0, 1e-12);
+  }
+}
+
+TEST(CgnsConventions, StructuredTwoDimensionalSelfConnectedRing) {
+  const std::string f = fv::testing::scratch_dir() + "/ring.cgns";
+  fv::testing::write_structured_ring_cgns(f, 9, 3);
+  fv::ReadOptions o;
+  o.extrudeThickness = 0.5;
+  const fv::Mesh m = fv::read_mesh(f, o);
+  EXPECT_EQ(m.format, "CGNS/ADF");
+  EXPECT_EQ(m.nCells(), 16);
+  EXPECT_EQ(m.nNodes(), 2 * (27 - 3)); // the cut's 3 node pairs are glued
+  EXPECT_EQ(m.nBoundaryFaces(), 2 * 16 + 8 + 8);
+  const auto t = patch_table(m);
+  EXPECT_EQ(t.at("wall"), std::make_pair(std::string("BCWallInviscid"), 8));
+  EXPECT_EQ(t.at("farfield"), std::make_pair(std::string("BCFarfield"), 8));
+  EXPECT_EQ(t.at("symmetry").second, 32);
+  EXPECT_EQ(t.count("ring"), 0u); // no face left on the cut
+  // two regular octagons of circumradius 3 and 1
+  EXPECT_NEAR(total_volume(m), 2 * std::sqrt(2.0) * (9 - 1) * 0.5, 1e-12);
+}

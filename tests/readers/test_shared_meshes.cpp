@@ -4,7 +4,12 @@
 //    with h5dump of ElementRange after adf2hdf; boundary faces = element ids after the volume
 //    section (minus zone-interface sections for the Pointwise multi-zone file); 2D files: cells
 //    = quads, nodes = 2 x 2D nodes, boundary faces = 2 x quads + BAR_2 edges.
-//  - SU2: the NELEM / NPOIN / MARKER_ELEMS header lines (grep), element types by awk census.
+//  - structured CGNS: cells = sum of (ni-1)(nj-1)(nk-1) over the blocks (cg_zone_read);
+//    nodes and boundary faces by a throwaway program that merges every block's nodes and
+//    side-face centres by quantised coordinates (faces seen once are boundary faces), an
+//    independent route from the reader's 1-to-1 transforms.
+//  - SU2: the NELEM / NPOIN / MARKER_ELEMS header lines (grep), element types by awk census;
+//    2D files as for CGNS (one extruded layer).
 #include "formats/mesh_reader.hpp"
 #include "prep/validate.hpp"
 #include "tests/testing/testing.hpp"
@@ -55,6 +60,13 @@ const std::vector<Expected>& expected() {
        {{CellType::Hex, 3520}},
        {{"bump", 40}, {"inlet", 40}, {"upper", 88}, {"symmetry", 7040}},
        "CGNS/ADF"},
+      {"cgns/constricting_channel_structured_12blocks.cgns",
+       11264,
+       13005,
+       3328,
+       {{CellType::Hex, 11264}},
+       {{"entree", 256}, {"sortie", 256}, {"sym1", 704}, {"paroi1", 704}},
+       "CGNS/HDF5"},
       {"cgns/cylinder3D_tets_adf.cgns",
        27591,
        5696,
@@ -66,6 +78,13 @@ const std::vector<Expected>& expected() {
         {"BC1_on_CYLINDER_DOWN", 1040},
         {"BC1_on_CYLINDER_UP", 1040},
         {"BC1_on_SIDE", 1260}},
+       "CGNS/ADF"},
+      {"cgns/multiblock_5blocks_structured.cgns",
+       1809,
+       2232,
+       780,
+       {{CellType::Hex, 1809}},
+       {},
        "CGNS/ADF"},
       {"cgns/pipe_starcd_mixed.cgns",
        1584,
@@ -88,6 +107,20 @@ const std::vector<Expected>& expected() {
        {{CellType::Hex, 3626}},
        {{"inlet", 49}, {"lower", 74}, {"outlet", 49}, {"upper", 74}},
        "CGNS/HDF5"},
+      {"su2/cylinder_lam.su2",
+       22200,
+       2 * 22400,
+       2 * 22200 + 200 + 200,
+       {{CellType::Hex, 22200}},
+       {{"cylinder", 200}, {"farfield", 200}},
+       "SU2"},
+      {"su2/flatplate_turb_137x97.su2",
+       13056,
+       2 * 13289,
+       2 * 13056 + 136 + 96 + 96 + 24 + 112,
+       {{CellType::Hex, 13056}},
+       {{"farfield", 136}, {"inlet", 96}, {"outlet", 96}, {"symmetry", 24}, {"wall", 112}},
+       "SU2"},
       {"su2/mesh_brick_hex_ffd.su2",
        14079,
        16000,
@@ -108,6 +141,20 @@ const std::vector<Expected>& expected() {
        2 * 722 + 3 * 1482 + 741,
        {{CellType::Tet, 71884}, {CellType::Pyramid, 741}},
        {{"z_m", 741}, {"z_p", 1482}},
+       "SU2"},
+      {"su2/naca0012_inv_su2.su2",
+       10216,
+       2 * 5233,
+       2 * 10216 + 200 + 50,
+       {{CellType::Prism, 10216}},
+       {{"airfoil", 200}, {"farfield", 50}},
+       "SU2"},
+      {"su2/naca0012_turb_225x65.su2",
+       14336,
+       2 * 14576,
+       2 * 14336 + 128 + 352,
+       {{CellType::Hex, 14336}},
+       {{"airfoil", 128}, {"farfield", 352}},
        "SU2"},
       {"su2/mesh_brick_tets_ffd.su2",
        59156,
@@ -161,7 +208,7 @@ TEST_P(SharedMesh, ImportsAndValidates) {
   EXPECT_GT(total, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(All, SharedMesh, ::testing::Range<std::size_t>(0, 11),
+INSTANTIATE_TEST_SUITE_P(All, SharedMesh, ::testing::Range<std::size_t>(0, expected().size()),
                          [](const auto& tpi) {
                            std::string n = expected()[tpi.param].file;
                            for (char& c : n)
