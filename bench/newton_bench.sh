@@ -14,7 +14,8 @@
 #   bench/newton_bench.sh [--bin DIR] [--device cpu|cuda] [--cases "naca wing bump"]
 #                         [--schemes "newton lusgs rk3"] [--work DIR] [--tag TAG]
 # Environment: NACA_MESH (default ../shared/meshes/su2/naca0012_inv_su2.su2), WING_MESH (a
-# wing.msh of bench/wing_mesh.sh; made with gmsh when absent), ZONES, MAXIT (newton, default
+# wing.msh of bench/wing_mesh.sh; made with gmsh when absent), NEWTON_KEYS (extra [time] lines
+# for the newton scheme, e.g. "newton_block_cells = 1024"), ZONES, MAXIT (newton, default
 # 300), RKMAXIT (default 3000), LUSGSMAXIT (default 1500), FVRUN_ARGS, OMP_NUM_THREADS.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,7 +74,8 @@ case_file() { # case -> the sections every scheme shares
 }
 scheme_keys() { # scheme -> [time] keys ([time] is appended to the case file)
   case "$1" in
-    newton) echo "iterations = ${MAXIT:-300}" ;;
+    newton) echo "iterations = ${MAXIT:-300}"
+            if [[ -n ${NEWTON_KEYS:-} ]]; then printf '%b\n' "$NEWTON_KEYS"; fi ;;
     rk3) printf 'integrator = ssprk3\ncfl = 1.5\niterations = %s\n' "${RKMAXIT:-3000}" ;;
     lusgs) printf 'integrator = lusgs\nlusgs_ordering = hyperplane\nlusgs_dissipation = roe\nlusgs_sweeps = 4\ncfl_start = 5\ncfl = 1000\ncfl_ramp_iterations = 30\niterations = %s\n' "${LUSGSMAXIT:-1500}" ;;
   esac
