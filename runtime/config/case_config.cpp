@@ -26,6 +26,27 @@ const std::vector<CaseKey>& case_keys() {
        "true: rho = 1, speed of sound = 1, p = 1/gamma, R = 1/gamma (pressure, temperature and "
        "gas_constant are ignored)"},
       {"freestream", "lift_axis", "z", "axis of lift: z (3D convention) or y (2D/extruded)"},
+      {"freestream", "reynolds", "0",
+       "navier_stokes: free-stream Reynolds number rho V L / mu on reynolds_length; the "
+       "reference viscosity is scaled to give it (0: the viscosity law's own value at the "
+       "free-stream temperature)"},
+      {"freestream", "reynolds_length", "1", "navier_stokes: length L of the Reynolds number, m"},
+      {"physics", "model", "euler",
+       "equations: euler (inviscid) | navier_stokes (laminar, compressible, Stokes' hypothesis)"},
+      {"physics", "viscosity", "sutherland",
+       "navier_stokes: viscosity law sutherland (mu = viscosity_ref (T/sutherland_temperature)"
+       "^1.5 (sutherland_temperature + sutherland_constant)/(T + sutherland_constant)) | "
+       "constant (mu = viscosity_ref)"},
+      {"physics", "viscosity_ref", "1.716e-5",
+       "navier_stokes: viscosity at sutherland_temperature (or the constant viscosity), Pa s; "
+       "scaled when [freestream] reynolds is given"},
+      {"physics", "sutherland_temperature", "273.15",
+       "navier_stokes: reference temperature of Sutherland's law, K (nondimensional cases: "
+       "divided by [freestream] temperature)"},
+      {"physics", "sutherland_constant", "110.4",
+       "navier_stokes: Sutherland's constant S, K (air; nondimensional cases: divided by "
+       "[freestream] temperature)"},
+      {"physics", "prandtl", "0.72", "navier_stokes: laminar Prandtl number"},
       {"scheme", "flux", "roe", "convective flux: roe | rusanov"},
       {"scheme", "entropy_fix", "0.1", "Harten entropy fix of the Roe flux, fraction of |Vn|+c"},
       {"scheme", "order", "2",
@@ -156,7 +177,7 @@ const std::vector<CaseKey>& case_keys() {
       {"initial", "right", "0.125, 0, 0, 0, 0.1", "split: primitive state above position"},
       {"monitor", "force_patches", "=walls",
        "comma-separated patches integrated for forces "
-       "(default: every slip_wall patch)"},
+       "(default: every slip_wall and no_slip_wall patch)"},
       {"monitor", "reference_area", "1", "reference area for force coefficients, m^2"},
       {"monitor", "reference_length", "1", "reference length for moment coefficients, m"},
       {"monitor", "moment_origin", "0, 0, 0", "moment reference point, m"},
@@ -181,22 +202,49 @@ const std::vector<CaseKey>& case_keys() {
 }
 
 const std::vector<CaseKey>& patch_keys() {
+  static const std::string types = [] {
+    std::string t;
+    for (const auto& b : bc_types())
+      t += (t.empty() ? "" : " | ") + std::string(b.name);
+    return t;
+  }();
   static const std::vector<CaseKey> keys = {
-      {"patch NAME", "type", "(required)",
-       "farfield | slip_wall | symmetry | supersonic_inflow | supersonic_outflow | "
-       "subsonic_outflow | subsonic_inflow"},
+      {"patch NAME", "type", "(required)", types.c_str()},
       {"patch NAME", "mach", "=freestream", "supersonic_inflow: Mach number"},
       {"patch NAME", "pressure", "=freestream",
        "supersonic_inflow: static pressure; subsonic_outflow: imposed static pressure, Pa"},
-      {"patch NAME", "temperature", "=freestream", "supersonic_inflow: static temperature, K"},
+      {"patch NAME", "temperature", "=freestream",
+       "supersonic_inflow: static temperature, K; no_slip_wall: wall temperature, K "
+       "(nondimensional cases: relative to the free stream) of an isothermal wall (not given: "
+       "adiabatic wall)"},
       {"patch NAME", "direction", "=freestream",
        "supersonic_inflow / subsonic_inflow: flow direction vector (subsonic_inflow default: "
        "along the inward normal)"},
       {"patch NAME", "total_pressure", "=freestream", "subsonic_inflow: total pressure p0, Pa"},
       {"patch NAME", "total_temperature", "=freestream",
        "subsonic_inflow: total temperature T0, K"},
+      {"patch NAME", "velocity", "0, 0, 0", "no_slip_wall: velocity of the wall, m/s"},
   };
   return keys;
+}
+
+const std::vector<BcTypeInfo>& bc_types() {
+  using phys::BcType;
+  static const std::vector<BcTypeInfo> t = {
+      {BcType::Farfield, "farfield", {"type"}},
+      {BcType::SlipWall, "slip_wall", {"type"}},
+      {BcType::Symmetry, "symmetry", {"type"}},
+      {BcType::SupersonicInflow,
+       "supersonic_inflow",
+       {"type", "mach", "pressure", "temperature", "direction"}},
+      {BcType::SupersonicOutflow, "supersonic_outflow", {"type"}},
+      {BcType::SubsonicOutflow, "subsonic_outflow", {"type", "pressure"}},
+      {BcType::SubsonicInflow,
+       "subsonic_inflow",
+       {"type", "total_pressure", "total_temperature", "direction"}},
+      {BcType::NoSlipWall, "no_slip_wall", {"type", "temperature", "velocity"}, true},
+  };
+  return t;
 }
 
 real_t CaseConfig::dynamic_pressure() const {
@@ -205,10 +253,6 @@ real_t CaseConfig::dynamic_pressure() const {
 }
 
 namespace {
-
-const char* kBcNames[] = {"farfield",          "slip_wall",          "symmetry",
-                          "supersonic_inflow", "supersonic_outflow", "subsonic_outflow",
-                          "subsonic_inflow"};
 
 std::string where(const IniFile& ini, const std::string& section, const IniValue& v) {
   std::ostringstream s;
@@ -370,6 +414,34 @@ std::array<real_t, 3> normalised(const std::vector<real_t>& v, const std::string
   return {v[0] / n, v[1] / n, v[2] / n};
 }
 
+/// [physics] and the viscosity of the free stream: the model, the transport properties in
+/// solver units, the reference viscosity scaled to [freestream] reynolds when given.
+void resolve_physics(const IniFile& ini, std::ostringstream& dump, real_t dimensionalTemperature,
+                     CaseConfig& c) {
+  SectionReader r(ini, "physics", dump);
+  r.check_known(keys_of("physics"));
+  c.model = static_cast<PhysicsModel>(r.choice("model", "euler", {"euler", "navier_stokes"}));
+  phys::Transport& t = c.transport;
+  t.law = r.choice("viscosity", "sutherland", {"constant", "sutherland"}) == 0
+              ? phys::ViscosityLaw::Constant
+              : phys::ViscosityLaw::Sutherland;
+  t.muRef = r.positive("viscosity_ref", 1.716e-5);
+  const real_t scale = c.nondimensional ? dimensionalTemperature : 1.0;
+  t.tRef = r.positive("sutherland_temperature", 273.15) / scale;
+  t.sutherland = r.positive("sutherland_constant", 110.4) / scale;
+  t.prandtl = r.positive("prandtl", 0.72);
+  t.gamma = c.gamma;
+  t.gasConstant = c.gasConstant;
+  if (c.reynolds > 0) {
+    const auto& w = c.freestream;
+    const real_t speed = std::sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
+    FV_VERIFY_USAGE(speed > 0, ini.source() << ": [freestream] reynolds needs a free stream that "
+                                               "moves (mach > 0)");
+    const real_t muInf = w[0] * speed * c.reynoldsLength / c.reynolds;
+    t.muRef *= muInf / phys::viscosity(t, c.temperature);
+  }
+}
+
 } // namespace
 
 CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatches) {
@@ -378,15 +450,15 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
   dump << "# fvrun resolved configuration (every key, defaults filled in)\n";
 
   // ---- sections must be known
-  const std::vector<std::string> globals = {"gas",     "freestream", "scheme", "time",
-                                            "initial", "monitor",    "run"};
+  const std::vector<std::string> globals = {"gas",     "freestream", "physics", "scheme",
+                                            "time",    "initial",    "monitor", "run"};
   for (const auto& s : ini.sections()) {
     bool ok = s.rfind("patch ", 0) == 0;
     for (const auto& g : globals)
       ok = ok || s == g;
     FV_VERIFY_USAGE(ok, ini.source() << ": unknown section [" << s
-                                     << "] (valid: [gas], [freestream], [scheme], [time], "
-                                        "[initial], [monitor], [run], [patch NAME])");
+                                     << "] (valid: [gas], [freestream], [physics], [scheme], "
+                                        "[time], [initial], [monitor], [run], [patch NAME])");
   }
 
   {
@@ -407,7 +479,11 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.temperature = r.positive("temperature", 288.15);
     c.nondimensional = r.boolean("nondimensional", false);
     c.liftAxis = 1 + r.choice("lift_axis", "z", {"y", "z"});
+    c.reynolds = r.number("reynolds", 0);
+    FV_VERIFY_USAGE(c.reynolds >= 0, r.ctx("reynolds") << "reynolds must be >= 0");
+    c.reynoldsLength = r.positive("reynolds_length", 1);
   }
+  const real_t dimensionalTemperature = c.temperature; // Sutherland's constants in K
   if (c.nondimensional) {
     c.gasConstant = 1.0 / c.gamma;
     c.pressure = 1.0 / c.gamma;
@@ -435,6 +511,7 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     const real_t V = c.mach * a0;
     c.freestream = {rho, V * d[0], V * d[1], V * d[2], c.pressure};
   }
+  resolve_physics(ini, dump, dimensionalTemperature, c);
   {
     SectionReader r(ini, "scheme", dump);
     r.check_known(keys_of("scheme"));
@@ -557,7 +634,12 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
   std::map<std::string, const Patch*> byName;
   for (const auto& p : zonePatches)
     byName[p.name] = &p;
-  std::vector<std::string> validTypes(std::begin(kBcNames), std::end(kBcNames));
+  std::vector<std::string> validTypes;
+  for (const auto& b : bc_types())
+    validTypes.push_back(b.name);
+  std::string typeList;
+  for (const auto& n : validTypes)
+    typeList += (typeList.empty() ? "" : " | ") + n;
   for (const auto& s : ini.sections()) {
     if (s.rfind("patch ", 0) != 0) continue;
     const std::string name = s.substr(6);
@@ -576,18 +658,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     for (std::size_t i = 0; i < missing.size(); ++i)
       m << (i ? ", " : "") << missing[i];
     FV_VERIFY_USAGE(false, ini.source() << ": patch(es) without a boundary condition: " << m.str()
-                                        << "; add [patch NAME] with type = farfield | slip_wall "
-                                           "| symmetry | supersonic_inflow | supersonic_outflow "
-                                           "| subsonic_outflow | subsonic_inflow");
+                                        << "; add [patch NAME] with type = " << typeList);
   }
-  const std::map<std::string, std::vector<std::string>> keysByType = {
-      {"farfield", {"type"}},
-      {"slip_wall", {"type"}},
-      {"symmetry", {"type"}},
-      {"supersonic_inflow", {"type", "mach", "pressure", "temperature", "direction"}},
-      {"supersonic_outflow", {"type"}},
-      {"subsonic_outflow", {"type", "pressure"}},
-      {"subsonic_inflow", {"type", "total_pressure", "total_temperature", "direction"}}};
   const real_t g = c.gamma;
   const real_t T0inf = c.temperature * (1 + 0.5 * (g - 1) * c.mach * c.mach);
   const real_t p0inf = c.pressure * std::pow(T0inf / c.temperature, g / (g - 1));
@@ -596,11 +668,14 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     SectionReader r(ini, sec, dump);
     PatchConfig pc;
     pc.name = zp.name;
-    const int t = r.choice("type", "", validTypes);
-    pc.typeName = validTypes[t];
-    r.check_known(keysByType.at(pc.typeName));
+    const BcTypeInfo& info = bc_types()[static_cast<std::size_t>(r.choice("type", "", validTypes))];
+    pc.typeName = info.name;
+    r.check_known(info.keys);
+    FV_VERIFY_USAGE(!info.viscousOnly || c.viscous(),
+                    r.ctx("type") << "type = " << info.name
+                                  << " needs the viscous model: [physics] model = navier_stokes");
     phys::BcParams& b = pc.params;
-    b.type = static_cast<phys::BcType>(t);
+    b.type = info.type;
     b.gamma = g;
     b.gasConstant = c.gasConstant;
     for (int k = 0; k < 5; ++k)
@@ -624,6 +699,14 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
       for (int k = 0; k < 3; ++k)
         b.ref[1 + k] = V * d[k];
       b.ref[4] = p;
+    } else if (b.type == phys::BcType::NoSlipWall) {
+      if (r.raw("temperature", "adiabatic") == "adiabatic")
+        r.record("temperature", "adiabatic");
+      else
+        b.wallTemperature = r.positive("temperature", 0);
+      const auto u = r.vector("velocity", "0, 0, 0", 3);
+      for (int k = 0; k < 3; ++k)
+        b.wallVelocity[k] = u[k];
     } else if (b.type == phys::BcType::SubsonicOutflow) {
       b.pressure = r.positive("pressure", c.pressure);
     } else if (b.type == phys::BcType::SubsonicInflow) {
@@ -645,7 +728,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     r.check_known(keys_of("monitor"));
     std::string def;
     for (const auto& p : c.patches)
-      if (p.params.type == phys::BcType::SlipWall) def += (def.empty() ? "" : ", ") + p.name;
+      if (p.params.type == phys::BcType::SlipWall || p.params.type == phys::BcType::NoSlipWall)
+        def += (def.empty() ? "" : ", ") + p.name;
     const std::string list = r.raw("force_patches", def);
     std::istringstream in(list);
     std::string item;

@@ -8,6 +8,7 @@
 #include "common/zone.hpp"
 #include "runtime/config/ini.hpp"
 #include "runtime/physics/bc_states.hpp"
+#include "runtime/physics/navier_stokes/transport.hpp"
 
 #include <array>
 #include <string>
@@ -37,6 +38,8 @@ enum class LusgsOrdering { Hyperplane, Colour, Natural };
 /// captured once in a CUDA graph, or plain per-group launches.
 enum class LusgsLaunch { Persistent, Hybrid, Graph, Plain };
 enum class InitialKind { Freestream, Split };
+/// The equations solved ([physics] model): inviscid Euler or laminar Navier-Stokes.
+enum class PhysicsModel { Euler, NavierStokes };
 enum class NodeWeights { LinearExact, InverseDistance };
 
 /// One documented key of the case file. Patch keys have section "patch NAME".
@@ -51,6 +54,17 @@ struct CaseKey {
 const std::vector<CaseKey>& case_keys();
 /// Keys of [patch NAME] sections (section "patch NAME" in the table).
 const std::vector<CaseKey>& patch_keys();
+
+/// One boundary-condition type of the case file: its kernel type, its case-file name, the
+/// patch keys it accepts and whether it needs the Navier-Stokes model. The one table every
+/// use (parsing, key checks, messages, documentation) iterates.
+struct BcTypeInfo {
+  phys::BcType type;
+  const char* name;
+  std::vector<std::string> keys;
+  bool viscousOnly = false;
+};
+const std::vector<BcTypeInfo>& bc_types();
 
 /// Resolved settings of one boundary patch.
 struct PatchConfig {
@@ -71,6 +85,14 @@ struct CaseConfig {
   int liftAxis = 2;                 ///< 1 = y, 2 = z: direction of lift (and of the aoa rotation)
   std::array<real_t, 5> freestream; ///< primitive rho, u, v, w, p (derived)
   std::array<real_t, 3> dragDir, liftDir, sideDir; ///< unit vectors (derived)
+  real_t reynolds = 0;       ///< free-stream Reynolds number (0: from the viscosity law)
+  real_t reynoldsLength = 1; ///< length of the Reynolds number, m
+  // [physics]
+  PhysicsModel model = PhysicsModel::Euler;
+  /// Viscosity law, Prandtl number and gas of the Navier-Stokes model, in solver units (the
+  /// reference viscosity scaled to [freestream] reynolds when given).
+  phys::Transport transport;
+  bool viscous() const { return model == PhysicsModel::NavierStokes; }
   // [scheme]
   FluxScheme flux = FluxScheme::Roe;
   real_t entropyFix = 0.1;

@@ -10,6 +10,7 @@
 /// cellFaceSign, node loops over nodeCells): no atomics, deterministic on every backend.
 #include "runtime/kernels/zone_view.hpp"
 #include "runtime/physics/bc_states.hpp"
+#include "runtime/physics/navier_stokes/transport.hpp"
 
 namespace fv::kernels {
 
@@ -75,6 +76,24 @@ void flux_sum(const ZoneView& z, const real_t* flux, real_t* R);
 
 /// Cell loop: dt[cell] = cfl * V / sum_faces (|u . S| + c |S|) with the cell's state.
 void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* W, real_t* dt);
+
+/// Face loop over interior faces (Navier-Stokes model): flux[k][face] -= F_v . S with the face
+/// gradients of u, v, w, T from the cell gradients `grad` of the primitives (unlimited) and the
+/// directional correction along the cell-centre line (physics/navier_stokes/face_viscous.hpp).
+/// Runs after interior_fluxes, with halo W and grad in place.
+void viscous_interior_fluxes(const ZoneView& z, const phys::Transport& t, const real_t* W,
+                             const real_t* grad, real_t* flux);
+
+/// Face loop over boundary faces [begin, end) of one patch: flux[k][face] -= F_v . S of the
+/// patch's boundary type (no-slip walls: wall velocity and temperature at the face).
+void viscous_boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
+                             const phys::Transport& t, const real_t* W, const real_t* grad,
+                             real_t* flux);
+
+/// Cell loop, Navier-Stokes: dt[cell] = cfl V / (sum_faces (|u.S| + c|S|) + 4 sum_faces
+/// Lambda_v), Lambda_v the viscous spectral radius of the face (Blazek eq. 6.22).
+void viscous_time_step(const ZoneView& z, const phys::Transport& t, real_t cfl, const real_t* W,
+                       real_t* dt);
 
 /// Cell loop, one Runge-Kutta stage on owned cells (stride = nTotalCells):
 ///   Unew = a * U0 + b * (U - beta * dt / V * R)

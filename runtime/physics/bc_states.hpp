@@ -17,7 +17,9 @@ enum class BcType : int {
   SupersonicInflow = 3,  ///< all characteristics enter: ghost = reference state
   SupersonicOutflow = 4, ///< all characteristics leave: ghost = interior state
   SubsonicOutflow = 5,   ///< static pressure imposed, rest extrapolated
-  SubsonicInflow = 6     ///< total pressure, total temperature and flow direction imposed
+  SubsonicInflow = 6,    ///< total pressure, total temperature and flow direction imposed
+  NoSlipWall = 7         ///< viscous wall: the fluid moves with the wall (ghost velocity mirrored
+                         ///< through the wall velocity); adiabatic or isothermal
 };
 
 /// Parameters of one patch, trivially copyable (captured by value in kernels).
@@ -30,7 +32,18 @@ struct BcParams {
   real_t totalPressure = 1;        ///< p0 (subsonic inflow)
   real_t totalTemperature = 1;     ///< T0 (subsonic inflow)
   real_t direction[3] = {0, 0, 0}; ///< inflow direction (unit); zero = along -normal
+  real_t wallTemperature = 0;      ///< no-slip wall: imposed temperature, K; <= 0: adiabatic
+  real_t wallVelocity[3] = {0, 0, 0}; ///< no-slip wall: velocity of the wall, m/s
 };
+
+/// Ghost state of a no-slip wall moving with velocity u_w: same density and pressure, velocity
+/// 2 u_w - u, so that the face velocity of the Riemann problem is the wall's.
+FV_HOST_DEVICE FV_FORCEINLINE void no_slip_state(const real_t* W, const BcParams& b, real_t* G) {
+  G[0] = W[0];
+  for (int d = 0; d < 3; ++d)
+    G[1 + d] = 2.0 * b.wallVelocity[d] - W[1 + d];
+  G[4] = W[4];
+}
 
 /// Mirror of W in the plane with unit normal n (normal velocity reversed).
 FV_HOST_DEVICE FV_FORCEINLINE void mirror_state(const real_t* W, const real_t* n, real_t* G) {
@@ -137,6 +150,9 @@ FV_HOST_DEVICE inline void ghost_state(const real_t* Wi, const real_t* n, const 
     break;
   case BcType::SubsonicInflow:
     subsonic_inflow_state(Wi, n, b, G);
+    break;
+  case BcType::NoSlipWall:
+    no_slip_state(Wi, b, G);
     break;
   }
 }

@@ -72,7 +72,7 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
   W_ = DeviceArray<real_t>(kNumEq * nt, "W");
   R_ = DeviceArray<real_t>(kNumEq * nt, "R");
   flux_ = DeviceArray<real_t>(kNumEq * static_cast<std::size_t>(zone.nFaces), "face flux");
-  if (cfg_.order == 2) {
+  if (cfg_.order == 2 || cfg_.viscous()) { // the viscous fluxes need gradients at any order
     Wn_ = DeviceArray<real_t>(kNumEq * static_cast<std::size_t>(zone.nNodes), "node values");
     grad_ = DeviceArray<real_t>(3 * kNumEq * nt, "gradients");
     wmin_ = DeviceArray<real_t>(kNumEq * nt, "local min");
@@ -161,7 +161,10 @@ void SpatialOperator::primitives(const real_t* U) {
 
 real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
   const ZoneView& z = dz_.view();
-  kernels::local_time_step(z, cfg_.gamma, cfl, W_.data(), dt);
+  if (cfg_.viscous())
+    kernels::viscous_time_step(z, cfg_.transport, cfl, W_.data(), dt);
+  else
+    kernels::local_time_step(z, cfg_.gamma, cfl, W_.data(), dt);
   real_t m = kernels::min_value(z.nCells, dt);
   if (par_.comm != MPI_COMM_NULL) m = parallel::min_all(par_.comm, m);
   return m;
@@ -188,6 +191,8 @@ void SpatialOperator::refresh_limiter_scales() {
 void SpatialOperator::set_assembly(kernels::FluxSumVariant v) {
   FV_VERIFY(v == kernels::FluxSumVariant::Gather || (!cells_ && !hook_),
             "the residual assembly " << kernels::to_string(v) << " is for a single zone");
+  FV_VERIFY(v == kernels::FluxSumVariant::Gather || !cfg_.viscous(),
+            "the residual assembly " << kernels::to_string(v) << " is for the Euler model");
   const bool coloured =
       v == kernels::FluxSumVariant::Colour || v == kernels::FluxSumVariant::FusedColour;
   FV_VERIFY(!coloured || zone_.faceColours.rows() > 0,
@@ -222,6 +227,16 @@ void SpatialOperator::face_fluxes(bool split) {
   if (split)
     kernels::interior_fluxes(z, fs, W_.data(), grad_.data(), phi_.data(), flux_.data(),
                              kernels::FaceSet::InterfaceOnly);
+  if (cfg_.viscous()) viscous_fluxes();
+}
+
+void SpatialOperator::viscous_fluxes() {
+  const ZoneView& z = dz_.view();
+  for (idx_t p = 0; p < zone_.nPatches(); ++p)
+    kernels::viscous_boundary_fluxes(z, zone_.patchFaceOffsets[p], zone_.patchFaceOffsets[p + 1],
+                                     cfg_.patches[p].params, cfg_.transport, W_.data(),
+                                     grad_.data(), flux_.data());
+  kernels::viscous_interior_fluxes(z, cfg_.transport, W_.data(), grad_.data(), flux_.data());
 }
 
 void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
@@ -234,7 +249,7 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
   kernels::primitives(z.nCells, nt, cfg_.gamma, U, W_.data());
   if (refreshLimiterScales) refresh_limiter_scales(); // owned cells' W suffice
   halo_begin(cells_.get(), {FieldView::blocked(W_.data(), kNumEq, nt)});
-  if (!flux_settings_.secondOrder) {
+  if (!flux_settings_.secondOrder && !cfg_.viscous()) {
     hook("primitives", W_, kNumEq); // the optional hook fills halo values before any face uses them
     face_fluxes(split);
     if (assembly_ == kernels::FluxSumVariant::Gather) kernels::flux_sum(z, flux_.data(), R_.data());
@@ -248,7 +263,8 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
   hook("primitives", W_, kNumEq);
   halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), kNumEq, z.nNodes)});
   // 3. local extrema over face neighbours (halo W is there) while node sums travel
-  const bool computePhi = !(limiterFrozen_ && phiValid_);
+  // (a viscous first-order evaluation needs the gradients only)
+  const bool computePhi = flux_settings_.secondOrder && !(limiterFrozen_ && phiValid_);
   if (computePhi && limiter_ != kernels::Limiter::None)
     kernels::local_min_max(z, W_.data(), wmin_.data(), wmax_.data());
   halo_progress(nodes_.get());

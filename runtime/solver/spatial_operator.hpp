@@ -8,6 +8,11 @@
 ///   primitives -> [exchange W] -> interpolate to nodes -> gradient -> [exchange grad]
 ///   -> local min/max -> limiter -> [exchange phi] -> face fluxes -> flux sum
 ///
+/// The Navier-Stokes model ([physics] model = navier_stokes) subtracts the viscous flux of
+/// every face after the convective ones (kernels::viscous_*_fluxes, from the same unlimited
+/// gradients; computed at first order too) and adds the viscous spectral radius to the local
+/// time step.
+///
 /// On several MPI ranks (ParallelSetup with a communicator; one zone per rank) it owns two
 /// parallel::HaloExchange objects and a second-order evaluation runs (docs/parallel.md)
 ///
@@ -138,6 +143,7 @@ class SpatialOperator {
   void halo_finish(parallel::HaloExchange* h);
   void hook(const char* what, DeviceArray<real_t>& field, int ncomp);
   void face_fluxes(bool split);
+  void viscous_fluxes(); ///< subtracts F_v from every face flux (halo W and grad in place)
 
   const Zone& zone_;
   CaseConfig cfg_;

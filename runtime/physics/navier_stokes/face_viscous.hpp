@@ -1,0 +1,85 @@
+#pragma once
+/// \file face_viscous.hpp
+/// The viscous flux of one face of the cell-centred scheme (FV_HOST_DEVICE), from the
+/// primitive states W = (rho, u, v, w, p) and the cell gradients of the primitives either side
+/// (15 reals per cell: g[3 k + d] = d W_k / d x_d, the node-averaged Green-Gauss gradients the
+/// reconstruction uses, unlimited). Returns F_v . S (viscous_flux.hpp), to be subtracted from
+/// the convective flux of the face.
+#include "runtime/physics/bc_states.hpp"
+#include "runtime/physics/navier_stokes/viscous_flux.hpp"
+
+namespace fv::phys {
+
+/// Interior face between cells L and R: face gradients of u, v, w and T by face_gradient
+/// along l = x_R - x_L, face values the averages of the two cells, mu and k at the face
+/// temperature.
+FV_HOST_DEVICE inline void interior_viscous_flux(const real_t* WL, const real_t* WR,
+                                                 const real_t* gL, const real_t* gR,
+                                                 const real_t* l, const real_t* S,
+                                                 const Transport& t, real_t* F) {
+  const real_t R = t.gasConstant;
+  real_t tL[3], tR[3], G[9], gT[3], u[3];
+  temperature_gradient(WL, gL, gL + 12, R, tL);
+  temperature_gradient(WR, gR, gR + 12, R, tR);
+  const real_t TL = temperature(WL, R), TR = temperature(WR, R);
+  for (int i = 0; i < 3; ++i) {
+    face_gradient(gL + 3 * (1 + i), gR + 3 * (1 + i), WL[1 + i], WR[1 + i], l, G + 3 * i);
+    u[i] = 0.5 * (WL[1 + i] + WR[1 + i]);
+  }
+  face_gradient(tL, tR, TL, TR, l, gT);
+  const real_t mu = viscosity(t, 0.5 * (TL + TR));
+  viscous_flux(u, G, gT, mu, conductivity(t, mu), S, F);
+}
+
+/// Boundary face of cell c (state Wc, gradients gc) with d = face centroid - cell centroid:
+/// - no-slip wall: the fluid has the wall's velocity at the face; the face gradients of u, v,
+///   w (and of T when isothermal) come from face_gradient between the cell and the wall value
+///   at the face centroid; adiabatic: no heat flux; mu at the wall (isothermal) or cell
+///   temperature;
+/// - slip wall and symmetry: no shear and no heat flux through the plane, only the normal
+///   viscous stress of the cell's gradients;
+/// - far field, inflow, outflow: the cell's gradients, the face values averaged between the
+///   cell and the ghost state.
+FV_HOST_DEVICE inline void boundary_viscous_flux(const real_t* Wc, const real_t* gc, const real_t* d,
+                                                 const real_t* S, const BcParams& b,
+                                                 const Transport& t, real_t* F) {
+  const real_t R = t.gasConstant;
+  real_t tc[3], G[9], gT[3];
+  temperature_gradient(Wc, gc, gc + 12, R, tc);
+  const real_t Tc = temperature(Wc, R);
+  if (b.type == BcType::NoSlipWall) {
+    for (int i = 0; i < 3; ++i)
+      face_gradient(gc + 3 * (1 + i), gc + 3 * (1 + i), Wc[1 + i], b.wallVelocity[i], d, G + 3 * i);
+    const bool isothermal = b.wallTemperature > 0.0;
+    real_t mu, k = 0.0;
+    if (isothermal) {
+      face_gradient(tc, tc, Tc, b.wallTemperature, d, gT);
+      mu = viscosity(t, b.wallTemperature);
+      k = conductivity(t, mu);
+    } else {
+      gT[0] = gT[1] = gT[2] = 0.0;
+      mu = viscosity(t, Tc);
+    }
+    viscous_flux(b.wallVelocity, G, gT, mu, k, S, F);
+    return;
+  }
+  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+  const real_t n[3] = {S[0] / area, S[1] / area, S[2] / area};
+  real_t Wg[5] = {Wc[0], Wc[1], Wc[2], Wc[3], Wc[4]}, u[3];
+  ghost_state(Wc, n, b, Wg);
+  for (int i = 0; i < 3; ++i) {
+    u[i] = 0.5 * (Wc[1 + i] + Wg[1 + i]);
+    for (int j = 0; j < 3; ++j)
+      G[3 * i + j] = gc[3 * (1 + i) + j];
+  }
+  const real_t mu = viscosity(t, 0.5 * (Tc + temperature(Wg, R)));
+  viscous_flux(u, G, tc, mu, conductivity(t, mu), S, F);
+  if (b.type == BcType::SlipWall || b.type == BcType::Symmetry) {
+    const real_t fn = F[1] * n[0] + F[2] * n[1] + F[3] * n[2];
+    for (int i = 0; i < 3; ++i)
+      F[1 + i] = fn * n[i];
+    F[4] = 0.0;
+  }
+}
+
+} // namespace fv::phys
