@@ -159,12 +159,12 @@ INI
     tail -5 "$dir/fvrun.log" >&2
     continue
   fi
-  # last data row of history.csv: iteration,time,dt,res_rho,...,res_rhoE,...,wall_s (last)
+  # last data row of history.csv: iteration,time,dt,res_rho,...,res_rhoE,...,wall_s (19th)
   row=$(grep -v '^#' "$dir/out/history.csv" | tail -1)
   it=$(cut -d, -f1 <<<"$row")
   rrho=$(cut -d, -f4 <<<"$row")
   rE=$(cut -d, -f8 <<<"$row")
-  wall=$(awk -F, '{ print $NF }' <<<"$row")
+  wall=$(cut -d, -f19 <<<"$row")
   conv=$(awk -v a="$rrho" -v b="$rE" -v o="$orders" 'BEGIN { print (a <= -o && b <= -o) ? "yes" : "no" }')
   msit=$(awk -v w="$wall" -v i="$it" 'BEGIN { printf "%.3f", 1000 * w / i }')
   printf "%-24s %10s %10s %12.2f %14s %12.2f\n" "$name" "$it" "$conv" "$wall" "$msit" "$(awk -v a="$rrho" -v b="$rE" 'BEGIN{print (a > b ? a : b)}')"

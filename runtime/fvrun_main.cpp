@@ -194,12 +194,32 @@ int main(int argc, char** argv) {
             patches.push_back(p);
             names.push_back(cfg.patches[p].name);
           }
+        // Navier-Stokes: skin friction (vector and magnitude), wall heat flux and y+
+        const std::vector<fv::real_t> wv =
+            cfg.viscous() ? s.wall_viscous_data() : std::vector<fv::real_t>();
+        const std::size_t nb = static_cast<std::size_t>(zone.nBoundaryFaces);
         out.write_surfaces(cfg.outputDir + "/surface", patches, names, [&](fv::idx_t p) {
           std::vector<fv::SurfaceColumn> cols = {{"p", {}}, {"Cp", {}}};
+          if (cfg.viscous())
+            for (const char* c : {"Cf_x", "Cf_y", "Cf_z", "Cf", "heat_flux", "y_plus"})
+              cols.push_back({c, {}});
           for (fv::idx_t f = zone.patchFaceOffsets[p]; f < zone.patchFaceOffsets[p + 1]; ++f) {
             const fv::real_t pc = W[static_cast<std::size_t>(4) * nt + zone.faceOwner[f]];
             cols[0].values.push_back(pc);
             cols[1].values.push_back((pc - pInf) / q);
+            if (!cfg.viscous()) continue;
+            const fv::real_t* S = &zone.faceArea[3 * static_cast<std::size_t>(f)];
+            const fv::real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+            const std::size_t i = static_cast<std::size_t>(f);
+            fv::real_t cf2 = 0;
+            for (int k = 0; k < 3; ++k) {
+              const fv::real_t cf = wv[k * nb + i] / (area * q);
+              cols[2 + k].values.push_back(cf);
+              cf2 += cf * cf;
+            }
+            cols[5].values.push_back(std::sqrt(cf2));
+            cols[6].values.push_back(wv[3 * nb + i]);
+            cols[7].values.push_back(wv[4 * nb + i]);
           }
           return cols;
         });

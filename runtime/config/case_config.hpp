@@ -96,6 +96,7 @@ struct CaseConfig {
   // [scheme]
   FluxScheme flux = FluxScheme::Roe;
   real_t entropyFix = 0.1;
+  bool entropyFixAcousticOnly = false; ///< entropy_fix_waves = acoustic (navier_stokes default)
   int order = 2;
   LimiterKind limiter = LimiterKind::VenkatWang;
   real_t venkatK = 5.0;

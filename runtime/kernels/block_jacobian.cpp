@@ -7,6 +7,7 @@
 #include "runtime/kernels/face_flux.hpp"
 #include "runtime/physics/block5.hpp"
 #include "runtime/physics/flux_jacobian.hpp"
+#include "runtime/physics/navier_stokes/viscous_jacobian.hpp"
 
 namespace fv::kernels {
 using phys::kBlockSize;
@@ -32,6 +33,48 @@ FV_HOST_DEVICE FV_FORCEINLINE void off_diagonal_rhs(const ZoneView& v, const Blo
   add_off_diagonal(v, m, x, c, s);
   for (int k = 0; k < kNumEq; ++k)
     r[k] = b[k * v.nTotalCells + c] - s[k];
+}
+
+/// Thin-layer viscous Jacobian of boundary face f of a cell with state Wc (Navier-Stokes): a
+/// no-slip wall's into the diagonal block M (other boundary types: none).
+FV_HOST_DEVICE inline void add_wall_viscous_jacobian(const ZoneView& v, const BlockAssembly& as,
+                                                     idx_t f, const real_t* Wc, real_t* M) {
+  const phys::BcParams& b = as.patches[as.facePatch[f]];
+  if (b.type != phys::BcType::NoSlipWall) return;
+  const phys::Transport& t = as.transport;
+  const real_t* S = v.faceArea + 3 * f;
+  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+  const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
+  const real_t* d = v.faceOwnerDelta + 3 * f;
+  const real_t dn = std::fabs(d[0] * nrm[0] + d[1] * nrm[1] + d[2] * nrm[2]);
+  const bool isothermal = b.wallTemperature > 0.0;
+  const real_t mu =
+      phys::viscosity(t, isothermal ? b.wallTemperature : phys::temperature(Wc, t.gasConstant));
+  const real_t k = isothermal ? phys::conductivity(t, mu) : 0.0;
+  phys::add_thin_layer_jacobian(Wc, nrm, mu * area / dn, k * area / dn, t.gamma, t.gasConstant,
+                                1.0, M);
+}
+
+/// Thin-layer viscous Jacobians of the interior face q of a cell with state Wc and neighbour
+/// state Wj (Navier-Stokes): the cell's part into M, the neighbour's into O.
+FV_HOST_DEVICE inline void add_interior_viscous_jacobians(const ZoneView& v, const BlockAssembly& as,
+                                                          idx_t q, const real_t* Wc,
+                                                          const real_t* Wj, real_t* M, real_t* O) {
+  const phys::Transport& t = as.transport;
+  const idx_t f = v.cellFaces[q];
+  const real_t* S = v.faceArea + 3 * f;
+  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+  const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
+  const bool own = v.cellFaceSign[q] > 0;
+  const real_t* dc = (own ? v.faceOwnerDelta : v.faceNeighbourDelta) + 3 * f;
+  const real_t* dj = (own ? v.faceNeighbourDelta : v.faceOwnerDelta) + 3 * f;
+  const real_t dn = std::fabs((dc[0] - dj[0]) * nrm[0] + (dc[1] - dj[1]) * nrm[1] +
+                              (dc[2] - dj[2]) * nrm[2]);
+  const real_t T = 0.5 * (phys::temperature(Wc, t.gasConstant) + phys::temperature(Wj, t.gasConstant));
+  const real_t mu = phys::viscosity(t, T);
+  const real_t a = mu * area / dn, b = phys::conductivity(t, mu) * area / dn;
+  phys::add_thin_layer_jacobian(Wc, nrm, a, b, t.gamma, t.gasConstant, 1.0, M);
+  phys::add_thin_layer_jacobian(Wj, nrm, a, b, t.gamma, t.gasConstant, -1.0, O);
 }
 
 /// x_c = Dinv_c r.
@@ -66,6 +109,7 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
       if (f < v.nBoundaryFaces) { // the cell owns every boundary face: S points out of it
         detail::add_boundary_flux_jacobian(Wc, v.faceArea + 3 * f, as.patches[as.facePatch[f]],
                                            as.flux, 0.0, M);
+        if (as.viscous) add_wall_viscous_jacobian(v, as, f, Wc, M);
         continue;
       }
       const bool own = v.cellFaceSign[q] > 0;
@@ -80,6 +124,7 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
       phys::face_flux_jacobians(Wc, Wj, S, gamma, roe, as.flux.entropyFix, dL, O);
       for (int k = 0; k < kBlockSize; ++k)
         M[k] += dL[k];
+      if (as.viscous) add_interior_viscous_jacobians(v, as, q, Wc, Wj, M, O);
     }
     if (mm.D)
       for (int k = 0; k < kBlockSize; ++k)

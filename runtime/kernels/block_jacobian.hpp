@@ -55,10 +55,14 @@ struct BlockAssembly {
   const idx_t* facePatch = nullptr;        ///< patch of each boundary face, nBoundaryFaces
   const phys::BcParams* patches = nullptr; ///< per patch, zone patch order
   FluxSettings flux;                       ///< Riemann flux and entropy fix (first order)
+  bool viscous = false;        ///< Navier-Stokes: add the thin-layer viscous Jacobian
+  phys::Transport transport;   ///< viscosity law and gas of the viscous Jacobian
 };
 
 /// Cell loop: assembles row c of M for the primitive state W (halo cells filled):
 /// D_c = V_c/dt_c I + sum_{interior q} dF/dU_L(W_c, W_j, S_q) + sum_{boundary q} dF_b/dU_c,
+/// (viscous: plus the thin-layer viscous Jacobians of physics/navier_stokes/viscous_jacobian.hpp
+/// on interior faces and no-slip walls),
 /// O_q = dF/dU_R(W_c, W_j, S_q), with S_q the area vector out of c (flux_jacobian.hpp; the
 /// boundary flux's Jacobian by forward differences). dt per cell, or dtGlobal >= 0. Stores D
 /// when m.D is set and D^-1 when m.Dinv is set; a singular block (not expected: V/dt and the

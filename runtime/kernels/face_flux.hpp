@@ -30,7 +30,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void reconstruct(const real_t* W, const real_t* gr
 FV_HOST_DEVICE FV_FORCEINLINE void riemann(const FluxSettings& s, const real_t* WL,
                                            const real_t* WR, const real_t* S, real_t* F) {
   if (s.flux == Flux::Roe)
-    phys::roe_flux(WL, WR, S, s.gamma, s.entropyFix, F);
+    phys::roe_flux(WL, WR, S, s.gamma, s.entropyFix, F, s.linearFix);
   else
     phys::rusanov_flux(WL, WR, S, s.gamma, F);
 }

@@ -53,6 +53,9 @@ struct FluxSettings {
   Flux flux = Flux::Roe;
   real_t gamma = 1.4;
   real_t entropyFix = 0.1;
+  /// Harten's fix of the Roe flux's entropy and shear waves: < 0 the same as entropyFix
+  /// (Euler's default), 0 none (Navier-Stokes: boundary layers)
+  real_t linearFix = -1.0;
   bool secondOrder = true; ///< MUSCL reconstruction with grad and phi (else cell values)
 };
 
@@ -89,6 +92,17 @@ void viscous_interior_fluxes(const ZoneView& z, const phys::Transport& t, const 
 void viscous_boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
                              const phys::Transport& t, const real_t* W, const real_t* grad,
                              real_t* flux);
+
+/// Number of values per boundary face of wall_viscous_data().
+inline constexpr int kWallViscousValues = 5;
+
+/// Face loop over boundary faces [begin, end) of one patch (Navier-Stokes), for the forces and
+/// the surface output; out is kWallViscousValues x nBoundaryFaces (SoA): the viscous force the
+/// fluid exerts on the face, -tau . S (3, N), the heat flux from the wall into the fluid
+/// -k dT/dn (W/m^2; 0 but on no-slip walls) and y+ of the wall cell (rho u_tau dn / mu).
+void wall_viscous_data(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
+                       const phys::Transport& t, const real_t* W, const real_t* grad,
+                       real_t* out);
 
 /// Cell loop, Navier-Stokes: dt[cell] = cfl V / (sum_faces (|u.S| + c|S|) + 4 sum_faces
 /// Lambda_v), Lambda_v the viscous spectral radius of the face (Blazek eq. 6.22).

@@ -64,6 +64,13 @@ inline constexpr idx_t kHaloRank = 0x7fffffff;
 void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, bool scalarBoundary,
                        bool scalarInterior, real_t* lambda);
 
+/// Face loop (Navier-Stokes): lambda[f] += 2 Lambda_v with the viscous face radius Lambda_v =
+/// max(4/3, gamma/Pr) mu / rho |S| / dn (dn: the distance of the cell centres, or of the cell
+/// centre and the face on a boundary face, along the normal): the scalar diagonal and the
+/// scalar off-diagonal dissipation then hold the viscous operator's (Blazek section 6.2.4).
+void lusgs_viscous_radius(const ZoneView& z, const phys::Transport& t, const real_t* W,
+                          real_t* lambda);
+
 /// Cell loop: D[c] = V / dt + omega / 2 * sum_faces lambda (dt per cell, or dtGlobal >= 0).
 void lusgs_diagonal(const ZoneView& z, real_t omega, const real_t* dt, real_t dtGlobal,
                     const real_t* lambda, real_t* D);

@@ -3,6 +3,7 @@
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/face_flux.hpp"
 #include "runtime/kernels/lusgs_kernels.hpp"
+#include "runtime/physics/navier_stokes/viscous_flux.hpp"
 #include "runtime/physics/flux_jacobian.hpp"
 #include "runtime/physics/lusgs_k.hpp"
 
@@ -95,6 +96,30 @@ void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, bool sc
       l = 0.0;
     }
     lambda[face] = l;
+  });
+}
+
+void lusgs_viscous_radius(const ZoneView& z, const phys::Transport& t, const real_t* W,
+                          real_t* lambda) {
+  const ZoneView v = z;
+  const phys::Transport tr = t;
+  forall("lusgs_viscous_radius", z.nFaces, [=] FV_HOST_DEVICE(idx_t face) {
+    const idx_t n = v.nTotalCells;
+    const real_t* S = v.faceArea + 3 * face;
+    const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+    const idx_t o = v.faceOwner[face], nb = v.faceNeighbour[face];
+    const real_t* dO = v.faceOwnerDelta + 3 * face;
+    real_t l[3] = {dO[0], dO[1], dO[2]};
+    real_t rho = W[o], T = phys::temperature_of(W, n, o, tr.gasConstant);
+    if (nb != kNone) {
+      const real_t* dN = v.faceNeighbourDelta + 3 * face;
+      for (int d = 0; d < 3; ++d)
+        l[d] -= dN[d];
+      rho = W[nb] < rho ? W[nb] : rho;
+      T = 0.5 * (T + phys::temperature_of(W, n, nb, tr.gasConstant));
+    }
+    const real_t dn = std::fabs(l[0] * S[0] + l[1] * S[1] + l[2] * S[2]) / area;
+    lambda[face] += 2.0 * phys::viscous_face_radius(rho, phys::viscosity(tr, T), tr, area, dn);
   });
 }
 

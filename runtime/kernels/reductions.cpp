@@ -46,6 +46,19 @@ void wall_forces(const ZoneView& z, idx_t n, const idx_t* faces, real_t pRef, co
       out);
 }
 
+void boundary_face_sum3(const ZoneView& z, idx_t n, const idx_t* faces, const real_t* values,
+                        real_t (&out)[3]) {
+  const idx_t nb = z.nBoundaryFaces;
+  reduce<3>(
+      "boundary_face_sum3", n, ReduceOp::Sum,
+      [=] FV_HOST_DEVICE(idx_t i, real_t * acc) {
+        const idx_t f = faces[i];
+        for (int k = 0; k < 3; ++k)
+          acc[k] += values[k * nb + f];
+      },
+      out);
+}
+
 real_t min_value(idx_t n, const real_t* a) {
   real_t out[1];
   reduce<1>(

@@ -13,6 +13,11 @@ void residual_sum_squares(const ZoneView& z, const real_t* R, real_t (&out)[5]);
 void wall_forces(const ZoneView& z, idx_t n, const idx_t* faces, real_t pRef, const real_t* origin,
                  const real_t* flux, real_t (&out)[6]);
 
+/// Sum over the n boundary faces faces[0..n) of the first three components of a boundary-face
+/// field `values` (SoA, stride nBoundaryFaces): e.g. the viscous force of wall_viscous_data().
+void boundary_face_sum3(const ZoneView& z, idx_t n, const idx_t* faces, const real_t* values,
+                        real_t (&out)[3]);
+
 /// Minimum of a[0..n).
 real_t min_value(idx_t n, const real_t* a);
 

@@ -57,6 +57,35 @@ void viscous_boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const ph
   });
 }
 
+void wall_viscous_data(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
+                       const phys::Transport& t, const real_t* W, const real_t* grad,
+                       real_t* out) {
+  const ZoneView v = z;
+  const phys::BcParams b = bc;
+  const phys::Transport tr = t;
+  forall("wall_viscous_data", end - begin, [=] FV_HOST_DEVICE(idx_t i) {
+    const idx_t f = begin + i, nb = v.nBoundaryFaces;
+    real_t Wc[kNumEq], gc[kGrad], F[kNumEq];
+    gather_cell(W, grad, v.nTotalCells, v.faceOwner[f], Wc, gc);
+    const real_t* S = v.faceArea + 3 * f;
+    const real_t* d = v.faceOwnerDelta + 3 * f;
+    phys::boundary_viscous_flux(Wc, gc, d, S, b, tr, F);
+    const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+    // force on the wall: -tau . S (S points out of the fluid); heat flux into the fluid
+    real_t tau2 = 0.0, work = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      out[k * nb + f] = -F[1 + k];
+      tau2 += F[1 + k] * F[1 + k];
+      work += b.wallVelocity[k] * F[1 + k];
+    }
+    out[3 * nb + f] = b.type == phys::BcType::NoSlipWall ? (F[4] - work) / area : 0.0;
+    // y+ of the wall cell: rho u_tau dn / mu, u_tau = sqrt(|tau_w| / rho)
+    const real_t dn = std::fabs(d[0] * S[0] + d[1] * S[1] + d[2] * S[2]) / area;
+    const real_t mu = phys::viscosity(tr, phys::temperature(Wc, tr.gasConstant));
+    out[4 * nb + f] = std::sqrt(Wc[0] * std::sqrt(tau2) / area) * dn / mu;
+  });
+}
+
 void viscous_time_step(const ZoneView& z, const phys::Transport& t, real_t cfl, const real_t* W,
                        real_t* dt) {
   const ZoneView v = z;

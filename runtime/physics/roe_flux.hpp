@@ -44,19 +44,24 @@ FV_HOST_DEVICE FV_FORCEINLINE RoeAverage roe_average(const real_t* WL, const rea
 
 /// |A~| (the Roe matrix of the face, per unit area, with Harten's entropy fix: entropy_fix as a
 /// fraction of |V_n| + c, 0 disables it) applied to a jump given in primitive variables
-/// (dr, du, dv, dw, dp): D = sum_k |lambda_k| alpha_k r_k.
+/// (dr, du, dv, dw, dp): D = sum_k |lambda_k| alpha_k r_k. linear_fix: the fix of the linearly
+/// degenerate (entropy and shear) waves, < 0: the same as entropy_fix; 0 leaves them |V_n|, as
+/// a boundary layer needs (a fix there acts as a numerical viscosity of the order of
+/// entropy_fix c h, comparable to the physical one).
 FV_HOST_DEVICE FV_FORCEINLINE void roe_dissipation_of_jump(const RoeAverage& r, real_t entropy_fix,
                                                            real_t dr, real_t du, real_t dv,
-                                                           real_t dw, real_t dp, real_t* D) {
+                                                           real_t dw, real_t dp, real_t* D,
+                                                           real_t linear_fix = -1.0) {
   const real_t nx = r.nx, ny = r.ny, nz = r.nz, Vn = r.Vn, c = r.c, c2 = r.c2;
   const real_t dVn = du * nx + dv * ny + dw * nz;
   const real_t delta = entropy_fix * (std::fabs(Vn) + c);
+  const real_t deltaLinear = linear_fix < 0.0 ? delta : linear_fix * (std::fabs(Vn) + c);
   real_t l1 = std::fabs(Vn - c), l2 = std::fabs(Vn), l5 = std::fabs(Vn + c);
   if (delta > 0.0) {
     l1 = harten_abs(Vn - c, delta);
-    l2 = harten_abs(Vn, delta);
     l5 = harten_abs(Vn + c, delta);
   }
+  if (deltaLinear > 0.0) l2 = harten_abs(Vn, deltaLinear);
   const real_t a1 = l1 * (dp - r.rho * c * dVn) / (2.0 * c2);
   const real_t a5 = l5 * (dp + r.rho * c * dVn) / (2.0 * c2);
   const real_t a2 = l2 * (dr - dp / c2);
@@ -71,9 +76,11 @@ FV_HOST_DEVICE FV_FORCEINLINE void roe_dissipation_of_jump(const RoeAverage& r, 
 
 /// Roe flux through area vector S from the left (owner) state WL to the right state WR,
 /// primitive variables. entropy_fix is Harten's delta as a fraction of (|V_n| + c) of the Roe
-/// average (0 disables it). F receives the flux integrated over the face (times |S|).
+/// average (0 disables it); linear_fix as in roe_dissipation_of_jump. F receives the flux
+/// integrated over the face (times |S|).
 FV_HOST_DEVICE inline void roe_flux(const real_t* WL, const real_t* WR, const real_t* S,
-                                    real_t gamma, real_t entropy_fix, real_t* F) {
+                                    real_t gamma, real_t entropy_fix, real_t* F,
+                                    real_t linear_fix = -1.0) {
   const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
   const real_t nx = S[0] / area, ny = S[1] / area, nz = S[2] / area;
   const real_t n[3] = {nx, ny, nz};
@@ -85,7 +92,7 @@ FV_HOST_DEVICE inline void roe_flux(const real_t* WL, const real_t* WR, const re
   const RoeAverage r = roe_average(WL, WR, nx, ny, nz, gamma);
   real_t D[5];
   roe_dissipation_of_jump(r, entropy_fix, WR[0] - WL[0], WR[1] - WL[1], WR[2] - WL[2],
-                          WR[3] - WL[3], WR[4] - WL[4], D);
+                          WR[3] - WL[3], WR[4] - WL[4], D, linear_fix);
   for (int k = 0; k < 5; ++k)
     F[k] = 0.5 * (FL[k] + FR[k] - D[k]) * area;
 }

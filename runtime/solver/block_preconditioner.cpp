@@ -75,6 +75,8 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& 
   assembly_.flux.gamma = cfg.gamma;
   assembly_.flux.entropyFix = cfg.entropyFix;
   assembly_.flux.secondOrder = false;
+  assembly_.viscous = cfg.viscous();
+  assembly_.transport = cfg.transport;
 }
 
 BlockPreconditioner::~BlockPreconditioner() = default;

@@ -1,4 +1,5 @@
 #include "runtime/solver/cfl_controller.hpp"
+#include "runtime/solver/monitor.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +19,7 @@ constexpr real_t kPoorLinearSolve = 0.9;
 CflController::CflController(const CaseConfig& cfg)
     : law_(cfg.cflLaw), start_(cfg.cflStart), max_(cfg.cfl), growth_(cfg.cflGrowth),
       cut_(cfg.cflCut), exponent_(cfg.cflExponent), ramp_(cfg.cflRampIterations),
-      maxBackoffs_(cfg.cflBackoffs) {
+      maxBackoffs_(cfg.cflBackoffs), cfg_(cfg) {
   reset();
 }
 
@@ -41,11 +42,10 @@ real_t CflController::cfl() const {
 
 void CflController::observe(const std::array<real_t, 5>& rms) {
   if (!haveRef_) { // the first observed residual is the reference
-    for (int k = 0; k < 5; ++k)
-      ref_[k] = rms[k] > 1e-300 ? rms[k] : 1.0;
+    ref_ = residual_reference(cfg_, rms);
     haveRef_ = true;
   }
-  const real_t r = std::max(rms[0] / ref_[0], rms[4] / ref_[4]);
+  const real_t r = residual_measure(cfg_, rms, ref_);
   tried_ = cfl(); // the CFL of the iteration now starting
   if (law_ == CflLaw::Adaptive && last_ >= 0)
     cfl_ = std::clamp(cfl_ * (r <= last_ ? growth_ : cut_), start_, max_);

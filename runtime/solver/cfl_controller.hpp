@@ -59,6 +59,7 @@ class CflController {
   CflLaw law_;
   real_t start_, max_, growth_, cut_, exponent_;
   int ramp_, maxBackoffs_;
+  CaseConfig cfg_; ///< the case (free-stream scales of the residual reference)
   int iteration_ = 0;
   real_t cfl_ = 0;
   real_t tried_ = 0; ///< the CFL of the iteration being tried (observe() updates cfl_ already)

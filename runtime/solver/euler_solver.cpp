@@ -19,9 +19,6 @@ namespace {
 /// iteration that evaluated its new state: newton).
 constexpr real_t kBlowUp = 1e3;
 
-real_t convergence_measure(const std::array<real_t, 5>& rms, const std::array<real_t, 5>& ref) {
-  return std::max(rms[0] / ref[0], rms[4] / ref[4]);
-}
 } // namespace
 
 EulerSolver::EulerSolver(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par)
@@ -75,10 +72,16 @@ std::vector<real_t> EulerSolver::residual() {
   return op_->residual_array().to_host();
 }
 
+std::vector<real_t> EulerSolver::wall_viscous_data() const {
+  op_->evaluate(U_.data(), false); // R of U: what a later step() would compute too
+  return monitor_->wall_viscous_data();
+}
+
 void EulerSolver::observe(IterationStats& st) {
   st.rms = haveRms_ ? rms_ : monitor_->residual_rms();
   haveRms_ = false;
   st.forces = monitor_->forces();
+  st.viscousForce = monitor_->viscous_force();
   cfl_.observe(st.rms);
   // limiter freezing: by orders of residual drop or by a stall of the residual
   if (op_->limiter_frozen() || cfg_.order != 2 || cfg_.limiter == LimiterKind::None) return;
@@ -167,11 +170,7 @@ IterationStats EulerSolver::step() {
       // the next one
       rms_ = monitor_->residual_rms();
       haveRms_ = evaluated_ = true;
-      real_t ref[5];
-      for (int k = 0; k < 5; ++k)
-        ref[k] = st.rms[k] > 1e-300 ? st.rms[k] : 1.0;
-      const std::array<real_t, 5> r0{ref[0], ref[1], ref[2], ref[3], ref[4]};
-      const real_t grow = convergence_measure(rms_, r0);
+      const real_t grow = residual_measure(cfg_, rms_, residual_reference(cfg_, st.rms));
       if (!(grow <= kBlowUp)) {
         failed = true;
         std::ostringstream o;

@@ -40,7 +40,9 @@ struct IterationStats {
   real_t dt = 0;                  ///< global time step (global stepping) or minimum local step
   real_t cfl = 0;                 ///< CFL number of the iteration
   std::array<real_t, 5> rms{};    ///< RMS over cells of R/V per equation, of the start state
-  std::array<real_t, 6> forces{}; ///< pressure force (x, y, z) and moment about the origin
+  std::array<real_t, 6> forces{}; ///< force (x, y, z) and moment about the origin, pressure
+                                  ///< and (Navier-Stokes) viscous, on the monitored patches
+  std::array<real_t, 3> viscousForce{}; ///< the viscous part of forces[0..2] (0 for Euler)
   int linearIterations = 0;       ///< Krylov iterations (newton)
   real_t linearResidual = 0;      ///< relative linear residual reached (newton)
   real_t relaxation = 1;          ///< factor the update was scaled by (newton)
@@ -68,6 +70,10 @@ class EulerSolver {
   /// Current conservative / primitive state on the host (5 x nTotalCells, SoA).
   std::vector<real_t> conservative() const;
   std::vector<real_t> primitive() const;
+  /// Navier-Stokes: per boundary face, the viscous force on it, the wall heat flux and y+ of
+  /// the current state (kernels::wall_viscous_data(), kWallViscousValues x nBoundaryFaces SoA,
+  /// host). Evaluates the residual of the current state first (the state is not changed).
+  std::vector<real_t> wall_viscous_data() const;
   /// Replaces the conservative state (5 x nTotalCells, SoA).
   void set_conservative(const std::vector<real_t>& U);
   /// Sets the iteration counter and physical time (continuing from a restart).

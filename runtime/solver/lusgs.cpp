@@ -17,6 +17,8 @@ LusgsSettings lusgs_settings(const CaseConfig& cfg) {
   s.gamma = cfg.gamma;
   s.boundaryJacobian = cfg.lusgsBoundaryJacobian;
   s.roeDissipation = cfg.lusgsRoeDissipation;
+  s.viscous = cfg.viscous();
+  s.transport = cfg.transport;
   for (const auto& p : cfg.patches)
     s.patches.push_back(p.params);
   s.flux.flux = cfg.flux == FluxScheme::Roe ? kernels::Flux::Roe : kernels::Flux::Rusanov;
@@ -208,6 +210,7 @@ void LusgsSolver::solve(const real_t* W, const real_t* R, const real_t* dt, real
   }
   kernels::lusgs_face_radius(z, s_.gamma, W, !s_.boundaryJacobian, !s_.roeDissipation,
                              lambda_.data());
+  if (s_.viscous) kernels::lusgs_viscous_radius(z, s_.transport, W, lambda_.data());
   kernels::lusgs_diagonal(z, s_.omega, dt, dtGlobal, lambda_.data(), D_.data());
   if (s_.boundaryJacobian) kernels::lusgs_boundary_blocks(z, boundary_, W, D_.data(), Dinv_.data());
   kernels::lusgs_zero(z.nTotalCells, z.nTotalCells, dU_.data());

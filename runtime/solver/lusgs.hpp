@@ -60,6 +60,9 @@ struct LusgsSettings {
   bool roeDissipation = false;
   std::vector<phys::BcParams> patches; ///< per zone patch (needed for boundaryJacobian)
   kernels::FluxSettings flux;          ///< Riemann flux of the residual (boundaryJacobian)
+  /// Navier-Stokes: twice the viscous face radius joins lambda_f (kernels::lusgs_viscous_radius)
+  bool viscous = false;
+  phys::Transport transport;
 };
 LusgsSettings lusgs_settings(const CaseConfig& cfg);
 

@@ -1,5 +1,6 @@
 #include "runtime/solver/monitor.hpp"
 
+#include "common/error.hpp"
 #include "runtime/kernels/reductions.hpp"
 #include "runtime/parallel/reduce.hpp"
 #include "runtime/solver/spatial_operator.hpp"
@@ -10,8 +11,38 @@
 
 namespace fv {
 
+namespace {
+/// Each equation's RMS, at least 1e-3 of the largest equation's in free-stream units; entries
+/// still not above 1e-300 (an exactly zero residual) become `zero`.
+std::array<real_t, 5> floored(const CaseConfig& cfg, const std::array<real_t, 5>& rms,
+                              real_t zero) {
+  const auto& f = cfg.freestream;
+  const real_t a = std::sqrt(cfg.gamma * f[4] / f[0]);
+  const real_t scale[5] = {f[0], f[0] * a, f[0] * a, f[0] * a, f[0] * a * a};
+  real_t level = 0; // the largest equation's residual in free-stream units
+  for (int k = 0; k < 5; ++k)
+    level = std::max(level, rms[k] / scale[k]);
+  std::array<real_t, 5> out;
+  for (int k = 0; k < 5; ++k) {
+    out[k] = std::max(rms[k], 1e-3 * level * scale[k]);
+    if (!(out[k] > 1e-300)) out[k] = zero;
+  }
+  return out;
+}
+} // namespace
+
+std::array<real_t, 5> residual_reference(const CaseConfig& cfg, const std::array<real_t, 5>& rms) {
+  return floored(cfg, rms, 1.0);
+}
+
+real_t residual_measure(const CaseConfig& cfg, const std::array<real_t, 5>& rms,
+                        const std::array<real_t, 5>& ref) {
+  const std::array<real_t, 5> r = floored(cfg, rms, 1e-300);
+  return std::max(r[0] / ref[0], r[4] / ref[4]);
+}
+
 Monitor::Monitor(const SpatialOperator& op, const CaseConfig& cfg)
-    : op_(op), pRef_(cfg.freestream[4]), origin_(cfg.momentOrigin) {
+    : op_(op), viscous_(cfg.viscous()), pRef_(cfg.freestream[4]), origin_(cfg.momentOrigin) {
   const Zone& z = op.zone();
   std::vector<idx_t> faces;
   for (idx_t p = 0; p < z.nPatches(); ++p)
@@ -20,6 +51,29 @@ Monitor::Monitor(const SpatialOperator& op, const CaseConfig& cfg)
       for (idx_t f = z.patchFaceOffsets[p]; f < z.patchFaceOffsets[p + 1]; ++f)
         faces.push_back(f);
   faces_ = DeviceArray<idx_t>(faces, "monitored wall faces");
+  if (viscous_)
+    wall_ = DeviceArray<real_t>(
+        kernels::kWallViscousValues * static_cast<std::size_t>(z.nBoundaryFaces),
+        "wall viscous data");
+}
+
+std::array<real_t, 3> Monitor::viscous_force() const {
+  std::array<real_t, 3> f{};
+  if (!viscous_) return f;
+  op_.wall_viscous_data(wall_.data());
+  real_t part[3];
+  kernels::boundary_face_sum3(op_.view(), static_cast<idx_t>(faces_.size()), faces_.data(),
+                              wall_.data(), part);
+  std::vector<real_t> v(part, part + 3);
+  if (op_.comm() != MPI_COMM_NULL) parallel::sum_all(op_.comm(), v);
+  std::copy(v.begin(), v.end(), f.begin());
+  return f;
+}
+
+std::vector<real_t> Monitor::wall_viscous_data() const {
+  FV_VERIFY(viscous_, "wall viscous data need the Navier-Stokes model");
+  op_.wall_viscous_data(wall_.data());
+  return wall_.to_host();
 }
 
 std::array<real_t, 5> Monitor::residual_rms() const {

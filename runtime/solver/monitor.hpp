@@ -14,6 +14,21 @@ namespace fv {
 
 class SpatialOperator;
 
+/// The reference of the residual's orders (convergence, CFL law, blow-up test) from the RMS
+/// residuals `rms` of a state: each equation's own RMS, but at least 1e-3 of the largest
+/// equation's in free-stream units (rho, rho a, rho a, rho a, rho a^2). A free stream with
+/// viscous walls starts with only the momentum residuals: its density and energy residuals
+/// are rounding noise, and orders counted from them would mean nothing. Where every equation
+/// has a residual of its own (any inviscid start) the reference is the RMS itself.
+std::array<real_t, 5> residual_reference(const CaseConfig& cfg, const std::array<real_t, 5>& rms);
+
+/// The convergence measure of a residual against a reference: the larger of the density and
+/// the energy RMS over their references (the momentum components can be identically zero in
+/// 2D flows), each first floored as residual_reference() does, so that rounding noise in one
+/// equation reads as the level of the others.
+real_t residual_measure(const CaseConfig& cfg, const std::array<real_t, 5>& rms,
+                        const std::array<real_t, 5>& ref);
+
 class Monitor {
  public:
   /// `op` must outlive the monitor.
@@ -23,12 +38,19 @@ class Monitor {
   /// Pressure force (x, y, z) and moment about moment_origin on the monitored patches, from
   /// the operator's face fluxes, summed over the ranks.
   std::array<real_t, 6> forces() const;
+  /// Navier-Stokes: the viscous part of forces() (x, y, z) on the monitored patches, summed
+  /// over the ranks; zero for the Euler model.
+  std::array<real_t, 3> viscous_force() const;
+  /// Navier-Stokes: kernels::wall_viscous_data() of every boundary face on the host.
+  std::vector<real_t> wall_viscous_data() const;
 
  private:
   const SpatialOperator& op_;
+  bool viscous_ = false;
   real_t pRef_;
   std::array<real_t, 3> origin_;
-  DeviceArray<idx_t> faces_; ///< boundary faces of the monitored patches
+  DeviceArray<idx_t> faces_;         ///< boundary faces of the monitored patches
+  mutable DeviceArray<real_t> wall_; ///< wall viscous data (viscous model)
 };
 
 } // namespace fv

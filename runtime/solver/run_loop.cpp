@@ -5,6 +5,7 @@
 #include "common/log.hpp"
 #include "formats/history_file.hpp"
 #include "runtime/backend/profiler.hpp"
+#include "runtime/solver/monitor.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -17,7 +18,8 @@
 
 namespace fv {
 
-Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f) {
+Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f,
+                          const std::array<real_t, 3>& viscousForce) {
   real_t q = cfg.dynamic_pressure();
   if (!(q > 0)) q = 1.0;
   const real_t fa = 1.0 / (q * cfg.refArea), ma = fa / cfg.refLength;
@@ -31,6 +33,10 @@ Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f)
   c.CMx = f[3] * ma;
   c.CMy = f[4] * ma;
   c.CMz = f[5] * ma;
+  c.CDv = (viscousForce[0] * cfg.dragDir[0] + viscousForce[1] * cfg.dragDir[1] +
+           viscousForce[2] * cfg.dragDir[2]) *
+          fa;
+  c.CDp = c.CD - c.CDv;
   return c;
 }
 
@@ -39,9 +45,12 @@ const std::vector<std::string>& history_columns() {
   static const std::vector<std::string> c = {
       "time",     "dt",      "res_rho",  "res_rhou", "res_rhov",   "res_rhow",
       "res_rhoE", "rms_rho", "rms_rhoE", "CL",       "CD",         "CS",
-      "CMx",      "CMy",     "CMz",      "cfl",      "linear_its", "wall_s"};
+      "CMx",      "CMy",     "CMz",      "cfl",      "linear_its", "wall_s",
+      "CDp",      "CDv"};
   return c;
 }
+/// Index of wall_s among history_columns() (time = 0).
+constexpr std::size_t kWallColumn = 17;
 constexpr const char* kRefKey = "residual_reference = ";
 constexpr const char* kRestartKey = "restarted at iteration ";
 
@@ -118,7 +127,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
             ref[k++] = std::strtod(item.c_str(), nullptr);
           haveRef = k == 5;
         }
-        if (kept > 0) wallOffset = history->value(kept - 1, history_columns().size() - 1); // wall_s
+        if (kept > 0) wallOffset = history->value(kept - 1, kWallColumn);
         FV_LOG_INFO("history: continuing " << history->path() << " (" << kept
                                            << " rows up to iteration " << startIteration << ")");
       } catch (const Error& e) {
@@ -169,13 +178,12 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
     HistoryRow row;
     row.stats = st;
     if (!haveRef) {
-      for (int k = 0; k < 5; ++k)
-        ref[k] = st.rms[k] > 1e-300 ? st.rms[k] : 1.0;
+      ref = residual_reference(cfg, st.rms);
       haveRef = true;
     }
     for (int k = 0; k < 5; ++k)
       row.logResidual[k] = std::log10(std::max(st.rms[k], 1e-300) / ref[k]);
-    row.coeff = coefficients(cfg, st.forces);
+    row.coeff = coefficients(cfg, st.forces, st.viscousForce);
     row.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sum.history.push_back(row);
     if (history)
@@ -183,13 +191,14 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
                    {st.time, st.dt, row.logResidual[0], row.logResidual[1], row.logResidual[2],
                     row.logResidual[3], row.logResidual[4], st.rms[0], st.rms[4], row.coeff.CL,
                     row.coeff.CD, row.coeff.CS, row.coeff.CMx, row.coeff.CMy, row.coeff.CMz, st.cfl,
-                    static_cast<real_t>(st.linearIterations), wallOffset + row.wallSeconds});
+                    static_cast<real_t>(st.linearIterations), wallOffset + row.wallSeconds,
+                    row.coeff.CDp, row.coeff.CDv});
     sum.iterations = it + 1;
 
     bool stop = false;
     if (cfg.localTimeStep && cfg.convergenceOrders > 0 && (it > 0 || startIteration > 0)) {
       // density and energy: the momentum components can be identically zero (2D flows)
-      const real_t worst = std::max(row.logResidual[0], row.logResidual[4]);
+      const real_t worst = std::log10(residual_measure(cfg, st.rms, ref));
       if (worst <= -cfg.convergenceOrders) {
         stop = true;
         sum.converged = true;

@@ -15,12 +15,14 @@ namespace fv {
 /// Force and moment coefficients over the monitored wall patches.
 struct Coefficients {
   real_t CL = 0, CD = 0, CS = 0;    ///< lift, drag, side force / (q_inf A_ref)
+  real_t CDp = 0, CDv = 0;          ///< pressure and viscous (skin-friction) parts of CD
   real_t CMx = 0, CMy = 0, CMz = 0; ///< moments about moment_origin / (q_inf A_ref L_ref)
 };
 
 /// Coefficients of raw forces/moments (IterationStats::forces) with the case's reference
 /// values (q_inf = 1 when the free stream is at rest).
-Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& forces);
+Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& forces,
+                          const std::array<real_t, 3>& viscousForce = {});
 
 /// One row of history.csv.
 struct HistoryRow {

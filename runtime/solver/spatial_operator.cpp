@@ -17,6 +17,7 @@ kernels::FluxSettings flux_settings(const CaseConfig& c) {
   s.flux = c.flux == FluxScheme::Roe ? kernels::Flux::Roe : kernels::Flux::Rusanov;
   s.gamma = c.gamma;
   s.entropyFix = c.entropyFix;
+  s.linearFix = c.entropyFixAcousticOnly ? 0.0 : -1.0;
   s.secondOrder = c.order == 2;
   return s;
 }
@@ -228,6 +229,15 @@ void SpatialOperator::face_fluxes(bool split) {
     kernels::interior_fluxes(z, fs, W_.data(), grad_.data(), phi_.data(), flux_.data(),
                              kernels::FaceSet::InterfaceOnly);
   if (cfg_.viscous()) viscous_fluxes();
+}
+
+void SpatialOperator::wall_viscous_data(real_t* out) const {
+  FV_VERIFY(cfg_.viscous(), "wall viscous data need the Navier-Stokes model");
+  const ZoneView& z = dz_.view();
+  for (idx_t p = 0; p < zone_.nPatches(); ++p)
+    kernels::wall_viscous_data(z, zone_.patchFaceOffsets[p], zone_.patchFaceOffsets[p + 1],
+                               cfg_.patches[p].params, cfg_.transport, W_.data(), grad_.data(),
+                               out);
 }
 
 void SpatialOperator::viscous_fluxes() {

@@ -130,6 +130,11 @@ class SpatialOperator {
   const real_t* W() const { return W_.data(); }
   real_t* W() { return W_.data(); }
   const real_t* face_flux() const { return flux_.data(); }
+  /// Cell gradients of the primitives of the last evaluation (order 2 or viscous; else null).
+  const real_t* gradients() const { return grad_.data(); }
+  /// Navier-Stokes: kernels::wall_viscous_data() of every boundary face for the state of the
+  /// last evaluation, into out (kWallViscousValues x nBoundaryFaces, device).
+  void wall_viscous_data(real_t* out) const;
   const DeviceArray<real_t>& residual_array() const { return R_; }
   const DeviceArray<real_t>& primitive_array() const { return W_; }
 

@@ -27,6 +27,24 @@ const PreparedZones& naca0012_zones(int parts) {
   return *z;
 }
 
+const PreparedZones& shared_2d_zones(const std::string& rel, double span, int parts) {
+  static std::map<std::string, std::unique_ptr<PreparedZones>> cache;
+  auto& z = cache[rel + "/" + std::to_string(span) + "/" + std::to_string(parts)];
+  if (!z) {
+    z = std::make_unique<PreparedZones>();
+    const std::string path = shared_mesh(rel);
+    if (!path.empty()) {
+      ReadOptions ro;
+      ro.extrudeThickness = span;
+      const Mesh mesh = read_mesh(path, ro);
+      PrepareOptions po;
+      po.parts = parts;
+      *z = prepare_zones(mesh, build_faces(mesh, po.prep.faces), po);
+    }
+  }
+  return *z;
+}
+
 std::string naca0012_case(const std::string& extra) {
   return R"([freestream]
 mach = 0.8

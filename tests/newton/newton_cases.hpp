@@ -15,6 +15,10 @@ namespace fv::testing {
 /// absent.
 const PreparedZones& naca0012_zones(int parts);
 
+/// The zones of a 2D mesh of ../shared/meshes (path relative to it) extruded by `span`, in
+/// `parts` parts (cached); empty zones when ../shared/meshes is absent.
+const PreparedZones& shared_2d_zones(const std::string& rel, double span, int parts);
+
 /// Case file of the NACA 0012 Euler case (M 0.8, AoA 1.25, lift along y) with only the free
 /// stream, the patches and `extra` (more sections / keys).
 std::string naca0012_case(const std::string& extra = "");

@@ -56,8 +56,10 @@ Snapshot run(const fv::Zone& zone, const fv::Mesh& mesh, const std::string& inte
 std::vector<std::string> columns() {
   return {"time",     "dt",      "res_rho",  "res_rhou", "res_rhov",   "res_rhow",
           "res_rhoE", "rms_rho", "rms_rhoE", "CL",       "CD",         "CS",
-          "CMx",      "CMy",     "CMz",      "cfl",      "linear_its", "wall_s"};
+          "CMx",      "CMy",     "CMz",      "cfl",      "linear_its", "wall_s",
+          "CDp",      "CDv"};
 }
+constexpr std::size_t kWall = 17; // wall_s
 
 std::string slurp(const std::string& p) {
   std::ifstream in(p);
@@ -92,11 +94,12 @@ TEST(RestartHistory, ContinuesTheHistoryRowForRow) {
     ASSERT_EQ(split.resume(1000), 12u);
     for (std::size_t r = 0; r < 12; ++r) {
       EXPECT_EQ(split.iteration(r), full.iteration(r));
-      for (std::size_t k = 0; k + 1 < columns().size(); ++k) // all but wall_s
+      for (std::size_t k = 0; k < columns().size(); ++k) { // all but wall_s
+        if (k == kWall) continue;
         EXPECT_EQ(split.value(r, k), full.value(r, k)) << "row " << r << " " << columns()[k];
+      }
       if (r > 0) {
-        const std::size_t wall = columns().size() - 1;
-        EXPECT_GE(split.value(r, wall), split.value(r - 1, wall)) << "wall clock carries on";
+        EXPECT_GE(split.value(r, kWall), split.value(r - 1, kWall)) << "wall clock carries on";
       }
     }
     // the header keeps the configuration and names the restart points

@@ -34,6 +34,12 @@ FV_HOST_DEVICE FV_FORCEINLINE real_t temperature(const real_t* W, real_t gasCons
   return W[4] / (W[0] * gasConstant);
 }
 
+/// Temperature of cell c of a primitive field W (SoA, stride n).
+FV_HOST_DEVICE FV_FORCEINLINE real_t temperature_of(const real_t* W, idx_t n, idx_t c,
+                                                    real_t gasConstant) {
+  return W[4 * n + c] / (W[c] * gasConstant);
+}
+
 /// Dynamic viscosity at temperature T.
 FV_HOST_DEVICE FV_FORCEINLINE real_t viscosity(const Transport& t, real_t T) {
   if (t.law == ViscosityLaw::Constant) return t.muRef;

@@ -67,6 +67,15 @@ FV_HOST_DEVICE FV_FORCEINLINE real_t viscous_spectral_radius(real_t rho, real_t 
   return (a > b ? a : b) * mu / t.prandtl * area2 / volume;
 }
 
+/// Viscous spectral radius of a face between two points a distance dn apart along its normal
+/// (|S| = area): max(4 / (3 rho), gamma / rho) mu / Pr |S| / dn, m^3/s (the implicit operators'
+/// scalar viscous coefficient).
+FV_HOST_DEVICE FV_FORCEINLINE real_t viscous_face_radius(real_t rho, real_t mu, const Transport& t,
+                                                         real_t area, real_t dn) {
+  const real_t a = 4.0 / (3.0 * rho), b = t.gamma / rho;
+  return (a > b ? a : b) * mu / t.prandtl * area / dn;
+}
+
 /// The factor C of the viscous spectral radius in the cell-centred time step.
 inline constexpr real_t kViscousTimeStepFactor = 4.0;
 
