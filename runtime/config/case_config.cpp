@@ -455,8 +455,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
   dump << "# fvrun resolved configuration (every key, defaults filled in)\n";
 
   // ---- sections must be known
-  const std::vector<std::string> globals = {"gas",     "freestream", "physics", "scheme",
-                                            "time",    "initial",    "monitor", "run"};
+  const std::vector<std::string> globals = {"gas",  "freestream", "physics", "scheme",
+                                            "time", "initial",    "monitor", "run"};
   for (const auto& s : ini.sections()) {
     bool ok = s.rfind("patch ", 0) == 0;
     for (const auto& g : globals)

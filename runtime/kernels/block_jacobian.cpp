@@ -51,15 +51,16 @@ FV_HOST_DEVICE inline void add_wall_viscous_jacobian(const ZoneView& v, const Bl
   const real_t mu =
       phys::viscosity(t, isothermal ? b.wallTemperature : phys::temperature(Wc, t.gasConstant));
   const real_t k = isothermal ? phys::conductivity(t, mu) : 0.0;
-  phys::add_thin_layer_jacobian(Wc, nrm, mu * area / dn, k * area / dn, t.gamma, t.gasConstant,
-                                1.0, M);
+  phys::add_thin_layer_jacobian(Wc, nrm, mu * area / dn, k * area / dn, t.gamma, t.gasConstant, 1.0,
+                                M);
 }
 
 /// Thin-layer viscous Jacobians of the interior face q of a cell with state Wc and neighbour
 /// state Wj (Navier-Stokes): the cell's part into M, the neighbour's into O.
-FV_HOST_DEVICE inline void add_interior_viscous_jacobians(const ZoneView& v, const BlockAssembly& as,
-                                                          idx_t q, const real_t* Wc,
-                                                          const real_t* Wj, real_t* M, real_t* O) {
+FV_HOST_DEVICE inline void add_interior_viscous_jacobians(const ZoneView& v,
+                                                          const BlockAssembly& as, idx_t q,
+                                                          const real_t* Wc, const real_t* Wj,
+                                                          real_t* M, real_t* O) {
   const phys::Transport& t = as.transport;
   const idx_t f = v.cellFaces[q];
   const real_t* S = v.faceArea + 3 * f;
@@ -68,9 +69,10 @@ FV_HOST_DEVICE inline void add_interior_viscous_jacobians(const ZoneView& v, con
   const bool own = v.cellFaceSign[q] > 0;
   const real_t* dc = (own ? v.faceOwnerDelta : v.faceNeighbourDelta) + 3 * f;
   const real_t* dj = (own ? v.faceNeighbourDelta : v.faceOwnerDelta) + 3 * f;
-  const real_t dn = std::fabs((dc[0] - dj[0]) * nrm[0] + (dc[1] - dj[1]) * nrm[1] +
-                              (dc[2] - dj[2]) * nrm[2]);
-  const real_t T = 0.5 * (phys::temperature(Wc, t.gasConstant) + phys::temperature(Wj, t.gasConstant));
+  const real_t dn =
+      std::fabs((dc[0] - dj[0]) * nrm[0] + (dc[1] - dj[1]) * nrm[1] + (dc[2] - dj[2]) * nrm[2]);
+  const real_t T =
+      0.5 * (phys::temperature(Wc, t.gasConstant) + phys::temperature(Wj, t.gasConstant));
   const real_t mu = phys::viscosity(t, T);
   const real_t a = mu * area / dn, b = phys::conductivity(t, mu) * area / dn;
   phys::add_thin_layer_jacobian(Wc, nrm, a, b, t.gamma, t.gasConstant, 1.0, M);

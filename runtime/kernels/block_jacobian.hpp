@@ -55,8 +55,8 @@ struct BlockAssembly {
   const idx_t* facePatch = nullptr;        ///< patch of each boundary face, nBoundaryFaces
   const phys::BcParams* patches = nullptr; ///< per patch, zone patch order
   FluxSettings flux;                       ///< Riemann flux and entropy fix (first order)
-  bool viscous = false;        ///< Navier-Stokes: add the thin-layer viscous Jacobian
-  phys::Transport transport;   ///< viscosity law and gas of the viscous Jacobian
+  bool viscous = false;                    ///< Navier-Stokes: add the thin-layer viscous Jacobian
+  phys::Transport transport;               ///< viscosity law and gas of the viscous Jacobian
 };
 
 /// Cell loop: assembles row c of M for the primitive state W (halo cells filled):

@@ -101,8 +101,7 @@ inline constexpr int kWallViscousValues = 5;
 /// fluid exerts on the face, -tau . S (3, N), the heat flux from the wall into the fluid
 /// -k dT/dn (W/m^2; 0 but on no-slip walls) and y+ of the wall cell (rho u_tau dn / mu).
 void wall_viscous_data(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
-                       const phys::Transport& t, const real_t* W, const real_t* grad,
-                       real_t* out);
+                       const phys::Transport& t, const real_t* W, const real_t* grad, real_t* out);
 
 /// Cell loop, Navier-Stokes: dt[cell] = cfl V / (sum_faces (|u.S| + c|S|) + 4 sum_faces
 /// Lambda_v), Lambda_v the viscous spectral radius of the face (Blazek eq. 6.22).

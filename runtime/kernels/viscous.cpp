@@ -58,8 +58,7 @@ void viscous_boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const ph
 }
 
 void wall_viscous_data(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
-                       const phys::Transport& t, const real_t* W, const real_t* grad,
-                       real_t* out) {
+                       const phys::Transport& t, const real_t* W, const real_t* grad, real_t* out) {
   const ZoneView v = z;
   const phys::BcParams b = bc;
   const phys::Transport tr = t;

@@ -26,13 +26,13 @@ enum class BcType : int {
 struct BcParams {
   BcType type = BcType::Farfield;
   real_t gamma = 1.4;
-  real_t gasConstant = 287.05;     ///< R, J/(kg K) (or non-dimensional)
-  real_t ref[5] = {1, 0, 0, 0, 1}; ///< reference primitive state (far field / inflow)
-  real_t pressure = 1;             ///< static pressure (subsonic outflow)
-  real_t totalPressure = 1;        ///< p0 (subsonic inflow)
-  real_t totalTemperature = 1;     ///< T0 (subsonic inflow)
-  real_t direction[3] = {0, 0, 0}; ///< inflow direction (unit); zero = along -normal
-  real_t wallTemperature = 0;      ///< no-slip wall: imposed temperature, K; <= 0: adiabatic
+  real_t gasConstant = 287.05;        ///< R, J/(kg K) (or non-dimensional)
+  real_t ref[5] = {1, 0, 0, 0, 1};    ///< reference primitive state (far field / inflow)
+  real_t pressure = 1;                ///< static pressure (subsonic outflow)
+  real_t totalPressure = 1;           ///< p0 (subsonic inflow)
+  real_t totalTemperature = 1;        ///< T0 (subsonic inflow)
+  real_t direction[3] = {0, 0, 0};    ///< inflow direction (unit); zero = along -normal
+  real_t wallTemperature = 0;         ///< no-slip wall: imposed temperature, K; <= 0: adiabatic
   real_t wallVelocity[3] = {0, 0, 0}; ///< no-slip wall: velocity of the wall, m/s
 };
 

@@ -43,10 +43,10 @@ struct IterationStats {
   std::array<real_t, 6> forces{}; ///< force (x, y, z) and moment about the origin, pressure
                                   ///< and (Navier-Stokes) viscous, on the monitored patches
   std::array<real_t, 3> viscousForce{}; ///< the viscous part of forces[0..2] (0 for Euler)
-  int linearIterations = 0;       ///< Krylov iterations (newton)
-  real_t linearResidual = 0;      ///< relative linear residual reached (newton)
-  real_t relaxation = 1;          ///< factor the update was scaled by (newton)
-  int backoffs = 0;               ///< failed tries of this iteration retried at a lower CFL
+  int linearIterations = 0;             ///< Krylov iterations (newton)
+  real_t linearResidual = 0;            ///< relative linear residual reached (newton)
+  real_t relaxation = 1;                ///< factor the update was scaled by (newton)
+  int backoffs = 0;                     ///< failed tries of this iteration retried at a lower CFL
 };
 
 class EulerSolver {

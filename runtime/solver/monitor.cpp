@@ -52,9 +52,9 @@ Monitor::Monitor(const SpatialOperator& op, const CaseConfig& cfg)
         faces.push_back(f);
   faces_ = DeviceArray<idx_t>(faces, "monitored wall faces");
   if (viscous_)
-    wall_ = DeviceArray<real_t>(
-        kernels::kWallViscousValues * static_cast<std::size_t>(z.nBoundaryFaces),
-        "wall viscous data");
+    wall_ = DeviceArray<real_t>(kernels::kWallViscousValues *
+                                    static_cast<std::size_t>(z.nBoundaryFaces),
+                                "wall viscous data");
 }
 
 std::array<real_t, 3> Monitor::viscous_force() const {

@@ -43,10 +43,9 @@ Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f,
 namespace {
 const std::vector<std::string>& history_columns() {
   static const std::vector<std::string> c = {
-      "time",     "dt",      "res_rho",  "res_rhou", "res_rhov",   "res_rhow",
-      "res_rhoE", "rms_rho", "rms_rhoE", "CL",       "CD",         "CS",
-      "CMx",      "CMy",     "CMz",      "cfl",      "linear_its", "wall_s",
-      "CDp",      "CDv"};
+      "time",    "dt",       "res_rho",    "res_rhou", "res_rhov", "res_rhow", "res_rhoE",
+      "rms_rho", "rms_rhoE", "CL",         "CD",       "CS",       "CMx",      "CMy",
+      "CMz",     "cfl",      "linear_its", "wall_s",   "CDp",      "CDv"};
   return c;
 }
 /// Index of wall_s among history_columns() (time = 0).
@@ -187,12 +186,26 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
     row.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sum.history.push_back(row);
     if (history)
-      history->add(st.iteration,
-                   {st.time, st.dt, row.logResidual[0], row.logResidual[1], row.logResidual[2],
-                    row.logResidual[3], row.logResidual[4], st.rms[0], st.rms[4], row.coeff.CL,
-                    row.coeff.CD, row.coeff.CS, row.coeff.CMx, row.coeff.CMy, row.coeff.CMz, st.cfl,
-                    static_cast<real_t>(st.linearIterations), wallOffset + row.wallSeconds,
-                    row.coeff.CDp, row.coeff.CDv});
+      history->add(st.iteration, {st.time,
+                                  st.dt,
+                                  row.logResidual[0],
+                                  row.logResidual[1],
+                                  row.logResidual[2],
+                                  row.logResidual[3],
+                                  row.logResidual[4],
+                                  st.rms[0],
+                                  st.rms[4],
+                                  row.coeff.CL,
+                                  row.coeff.CD,
+                                  row.coeff.CS,
+                                  row.coeff.CMx,
+                                  row.coeff.CMy,
+                                  row.coeff.CMz,
+                                  st.cfl,
+                                  static_cast<real_t>(st.linearIterations),
+                                  wallOffset + row.wallSeconds,
+                                  row.coeff.CDp,
+                                  row.coeff.CDv});
     sum.iterations = it + 1;
 
     bool stop = false;

@@ -51,7 +51,7 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
       return f;
     };
     const std::vector<CellField> fields = {field("rho", 0, 1), field("velocity", 1, 3),
-                                           field("p", 4, 1), field("mach", 5, 1),
+                                           field("p", 4, 1),   field("mach", 5, 1),
                                            field("Cp", 11, 1), field("rhoU", 6, 5)};
     SolutionInfo info;
     info.iteration = s.iteration();

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using fv::real_t;
@@ -82,6 +83,76 @@ TEST(NavierStokesRuns, LaminarFlatPlateFollowsBlasius) {
   const auto& c = s.history.back().coeff;
   EXPECT_GT(c.CDv, 0);
   EXPECT_LT(std::fabs(c.CDp), 0.05 * c.CDv);
+}
+
+} // namespace
+
+namespace {
+
+constexpr const char* kCylinder = R"([freestream]
+mach = 0.1
+temperature = 300
+reynolds = 40
+reynolds_length = 1
+lift_axis = y
+[physics]
+model = navier_stokes
+[time]
+iterations = 150
+convergence = 8
+[patch cylinder]
+type = no_slip_wall
+[patch farfield]
+type = farfield
+[patch symmetry]
+type = symmetry
+)";
+
+// SU2's laminar cylinder mesh (diameter 1, 22200 quads, far field at 20 diameters), Re 40 on the
+// diameter, M 0.1: a steady separated wake. Published: CD 1.57 (Tritton 1959, experiment),
+// 1.52 (Dennis & Chang 1970), 1.50 (Fornberg 1980); recirculation length behind the cylinder
+// L/D 2.13 (Coutanceau & Bouard 1977, experiment), 2.24 (Fornberg), 2.35 (Dennis & Chang).
+TEST(NavierStokesRuns, LaminarCylinderAtReynolds40) {
+  const auto& pz = fv::testing::shared_2d_zones("su2/cylinder_lam.su2", 1.0, 1);
+  if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";
+  const fv::Zone& zone = pz.zones[0];
+  const fv::CaseConfig cfg =
+      fv::resolve_case(fv::IniFile::parse(kCylinder, "cylinder.ini"), pz.header.patches);
+  fv::EulerSolver solver(zone, cfg);
+  solver.initialise();
+  const fv::RunSummary s = fv::run_case(solver, false);
+  EXPECT_TRUE(s.converged) << s.stopReason;
+  EXPECT_LE(s.iterations, 80);
+  const auto& c = s.history.back().coeff;
+  EXPECT_GT(c.CD, 1.50);
+  EXPECT_LT(c.CD, 1.62);
+  EXPECT_NEAR(c.CL, 0.0, 1e-4); // symmetric wake
+  // the cylinder's rear point (the mesh's cylinder is centred at x = 0.5) from its wall faces
+  real_t rear = -1e300;
+  for (fv::idx_t p = 0; p < zone.nPatches(); ++p)
+    if (cfg.patches[p].name == "cylinder")
+      for (fv::idx_t f = zone.patchFaceOffsets[p]; f < zone.patchFaceOffsets[p + 1]; ++f)
+        rear = std::max(rear, zone.faceCentroid[3 * f]);
+  // recirculation length: where u turns positive on the wake's centre line (cells within a
+  // small band around y = 0, ordered by x)
+  const std::vector<real_t> W = solver.primitive();
+  const fv::idx_t n = zone.nTotalCells();
+  std::vector<std::pair<real_t, real_t>> line; // (x, u)
+  for (fv::idx_t k = 0; k < zone.nCells; ++k) {
+    const real_t x = zone.cellCentroid[3 * k], y = zone.cellCentroid[3 * k + 1];
+    if (x > rear && x < rear + 6 && std::fabs(y) < 0.05) line.emplace_back(x, W[1 * n + k]);
+  }
+  std::sort(line.begin(), line.end());
+  real_t reattach = 0;
+  for (std::size_t i = 1; i < line.size() && reattach == 0; ++i)
+    if (line[i - 1].second < 0 && line[i].second >= 0) // linear interpolation of the zero
+      reattach = line[i - 1].first + (line[i].first - line[i - 1].first) * -line[i - 1].second /
+                                         (line[i].second - line[i - 1].second);
+  const real_t L = reattach - rear; // from the rear of the cylinder, in diameters
+  EXPECT_GT(L, 2.05);
+  EXPECT_LT(L, 2.45);
+  std::printf("cylinder Re 40: %d iterations, CD %.4f (CDp %.4f, CDv %.4f), L/D %.3f\n",
+              s.iterations, c.CD, c.CDp, c.CDv, L);
 }
 
 } // namespace

@@ -56,8 +56,7 @@ std::array<real_t, 5> residual_of(const std::string& text,
     U[0 * n + c] = w[0];
     for (int d = 0; d < 3; ++d)
       U[(1 + d) * n + c] = w[0] * w[1 + d];
-    U[4 * n + c] =
-        w[4] / (kGamma - 1) + 0.5 * w[0] * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
+    U[4 * n + c] = w[4] / (kGamma - 1) + 0.5 * w[0] * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
   }
   solver.set_conservative(U);
   const std::vector<real_t> R = solver.residual();
@@ -159,10 +158,9 @@ TEST(NavierStokes, CaseFileKeys) {
   };
   const std::string tail = "[patch wall]\ntype = no_slip_wall\n[patch far]\ntype = farfield\n";
   // Reynolds number on a length: mu = rho V L / Re at the free-stream temperature
-  const fv::CaseConfig c =
-      resolve("[freestream]\nmach = 0.5\nreynolds = 1e6\nreynolds_length = 2\n"
-              "[physics]\nmodel = navier_stokes\n" +
-              tail);
+  const fv::CaseConfig c = resolve("[freestream]\nmach = 0.5\nreynolds = 1e6\nreynolds_length = 2\n"
+                                   "[physics]\nmodel = navier_stokes\n" +
+                                   tail);
   ASSERT_TRUE(c.viscous());
   const real_t V = std::hypot(c.freestream[1], c.freestream[3]);
   EXPECT_NEAR(fv::phys::viscosity(c.transport, c.temperature), c.freestream[0] * V * 2 / 1e6,

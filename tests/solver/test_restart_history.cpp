@@ -54,10 +54,9 @@ Snapshot run(const fv::Zone& zone, const fv::Mesh& mesh, const std::string& inte
 }
 
 std::vector<std::string> columns() {
-  return {"time",     "dt",      "res_rho",  "res_rhou", "res_rhov",   "res_rhow",
-          "res_rhoE", "rms_rho", "rms_rhoE", "CL",       "CD",         "CS",
-          "CMx",      "CMy",     "CMz",      "cfl",      "linear_its", "wall_s",
-          "CDp",      "CDv"};
+  return {"time",    "dt",       "res_rho",    "res_rhou", "res_rhov", "res_rhow", "res_rhoE",
+          "rms_rho", "rms_rhoE", "CL",         "CD",       "CS",       "CMx",      "CMy",
+          "CMz",     "cfl",      "linear_its", "wall_s",   "CDp",      "CDv"};
 }
 constexpr std::size_t kWall = 17; // wall_s
 

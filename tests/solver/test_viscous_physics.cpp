@@ -27,7 +27,9 @@ Vec random_vec(std::mt19937& rng) {
   std::uniform_real_distribution<real_t> d(-1.0, 1.0);
   return {d(rng), d(rng), d(rng)};
 }
-real_t dot(const Vec& a, const Vec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+real_t dot(const Vec& a, const Vec& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 TEST(ViscousPhysics, SutherlandAndConstantViscosity) {
   phys::Transport t; // air: 1.716e-5 Pa s at 273.15 K, S = 110.4 K
@@ -103,8 +105,8 @@ TEST(ViscousPhysics, ViscousFluxOfALinearVelocityFieldIsTheStressTensor) {
     Vec tauS{};
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j)
-        tauS[i] += (mu * (G[3 * i + j] + G[3 * j + i]) - (i == j ? 2.0 / 3.0 * mu * div : 0.0)) *
-                   S[j];
+        tauS[i] +=
+            (mu * (G[3 * i + j] + G[3 * j + i]) - (i == j ? 2.0 / 3.0 * mu * div : 0.0)) * S[j];
     EXPECT_EQ(F[0], 0.0);
     for (int i = 0; i < 3; ++i)
       EXPECT_NEAR(F[1 + i], tauS[i], 1e-14);

@@ -40,9 +40,9 @@ FV_HOST_DEVICE inline void interior_viscous_flux(const real_t* WL, const real_t*
 ///   viscous stress of the cell's gradients;
 /// - far field, inflow, outflow: the cell's gradients, the face values averaged between the
 ///   cell and the ghost state.
-FV_HOST_DEVICE inline void boundary_viscous_flux(const real_t* Wc, const real_t* gc, const real_t* d,
-                                                 const real_t* S, const BcParams& b,
-                                                 const Transport& t, real_t* F) {
+FV_HOST_DEVICE inline void boundary_viscous_flux(const real_t* Wc, const real_t* gc,
+                                                 const real_t* d, const real_t* S,
+                                                 const BcParams& b, const Transport& t, real_t* F) {
   const real_t R = t.gasConstant;
   real_t tc[3], G[9], gT[3];
   temperature_gradient(Wc, gc, gc + 12, R, tc);
