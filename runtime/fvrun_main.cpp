@@ -27,12 +27,21 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <limits>
 
 int main(int argc, char** argv) {
   return fv::parallel::run_mpi_main("fvrun", argc, argv, [&]() -> int {
-    CLI::App app{"fvrun: run a compressible Euler case on a prepared zone file (fvprep)"};
+    CLI::App app{"fvrun: run a compressible Euler or Navier-Stokes case on a prepared zone file "
+                 "(fvprep)"};
     app.set_version_flag("--version", std::string("fvkit ") + fv::kVersion);
+    app.add_flag_callback(
+        "--keys",
+        [] {
+          std::cout << fv::case_keys_markdown();
+          throw CLI::Success();
+        },
+        "print every case-file key (section, key, default, meaning) as a Markdown table");
     std::string zonePath, casePath, device, outputDir;
     std::vector<std::string> sets;
     int iterations = -1;

@@ -233,6 +233,23 @@ const std::vector<CaseKey>& patch_keys() {
   return keys;
 }
 
+std::string case_keys_markdown() {
+  std::ostringstream o;
+  o << "| section | key | default | meaning |\n|---|---|---|---|\n";
+  auto row = [&](const CaseKey& k) {
+    std::string meaning = k.meaning;
+    for (std::size_t i = 0; (i = meaning.find('|', i)) != std::string::npos; i += 2)
+      meaning.replace(i, 1, "\\|");
+    o << "| [" << k.section << "] | `" << k.key << "` | `" << k.defaultValue << "` | " << meaning
+      << " |\n";
+  };
+  for (const auto& k : case_keys())
+    row(k);
+  for (const auto& k : patch_keys())
+    row(k);
+  return o.str();
+}
+
 const std::vector<BcTypeInfo>& bc_types() {
   using phys::BcType;
   static const std::vector<BcTypeInfo> t = {

@@ -55,6 +55,10 @@ const std::vector<CaseKey>& case_keys();
 /// Keys of [patch NAME] sections (section "patch NAME" in the table).
 const std::vector<CaseKey>& patch_keys();
 
+/// Every key of case_keys() and patch_keys() as a Markdown table (section, key, default,
+/// meaning): `fvrun --keys`, and the README's table.
+std::string case_keys_markdown();
+
 /// One boundary-condition type of the case file: its kernel type, its case-file name, the
 /// patch keys it accepts and whether it needs the Navier-Stokes model. The one table every
 /// use (parsing, key checks, messages, documentation) iterates.

@@ -1,7 +1,9 @@
-// Laminar Navier-Stokes validation with fvrun's defaults (Newton-Krylov) on a real mesh of
-// ../shared/meshes (skipped without it): the NASA TMR flat-plate grid (137 x 97 quads, SU2's
-// copy) at M 0.2, Re 1e5 per unit length, adiabatic wall: the skin friction follows Blasius'
-// Cf = 0.664 / sqrt(Re_x) within 2 % away from the leading edge, in a converged run.
+// Laminar Navier-Stokes validation with fvrun's defaults (Newton-Krylov) on real meshes of
+// ../shared/meshes (skipped without them), running the case files of examples/:
+// - the NASA TMR flat-plate grid (137 x 97 quads, SU2's copy) at M 0.2, Re 1e5 per unit length,
+//   adiabatic wall: the skin friction follows Blasius' Cf = 0.664 / sqrt(Re_x) within 2 % away
+//   from the leading edge, in a converged run;
+// - SU2's laminar cylinder at Re 40: drag and recirculation length within the published range.
 #include "runtime/config/case_config.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/solver/euler_solver.hpp"
@@ -12,42 +14,27 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 using fv::real_t;
 
 namespace {
 
-constexpr const char* kFlatPlate = R"([freestream]
-mach = 0.2
-temperature = 300
-reynolds = 1e5
-reynolds_length = 1
-lift_axis = y
-[physics]
-model = navier_stokes
-[time]
-iterations = 150
-convergence = 8
-[patch inlet]
-type = subsonic_inflow
-[patch outlet]
-type = subsonic_outflow
-[patch farfield]
-type = farfield
-[patch symmetry]
-type = symmetry
-[patch wall]
-type = no_slip_wall
-[patch symmetry_extruded]
-type = symmetry
-)";
+/// An example case file of examples/ (the tests run exactly what the README shows).
+std::string example(const std::string& name) {
+  std::ifstream in(std::string(FV_SOURCE_DIR) + "/examples/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 TEST(NavierStokesRuns, LaminarFlatPlateFollowsBlasius) {
   const auto& pz = fv::testing::shared_2d_zones("su2/flatplate_turb_137x97.su2", 0.1, 1);
   if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";
   const fv::Zone& zone = pz.zones[0];
   const fv::CaseConfig cfg =
-      fv::resolve_case(fv::IniFile::parse(kFlatPlate, "flatplate.ini"), pz.header.patches);
+      fv::resolve_case(fv::IniFile::parse(example("flat_plate_laminar.ini"), "flat_plate_laminar.ini"), pz.header.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   const fv::RunSummary s = fv::run_case(solver, false);
@@ -89,24 +76,6 @@ TEST(NavierStokesRuns, LaminarFlatPlateFollowsBlasius) {
 
 namespace {
 
-constexpr const char* kCylinder = R"([freestream]
-mach = 0.1
-temperature = 300
-reynolds = 40
-reynolds_length = 1
-lift_axis = y
-[physics]
-model = navier_stokes
-[time]
-iterations = 150
-convergence = 8
-[patch cylinder]
-type = no_slip_wall
-[patch farfield]
-type = farfield
-[patch symmetry]
-type = symmetry
-)";
 
 // SU2's laminar cylinder mesh (diameter 1, 22200 quads, far field at 20 diameters), Re 40 on the
 // diameter, M 0.1: a steady separated wake. Published: CD 1.57 (Tritton 1959, experiment),
@@ -117,7 +86,7 @@ TEST(NavierStokesRuns, LaminarCylinderAtReynolds40) {
   if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";
   const fv::Zone& zone = pz.zones[0];
   const fv::CaseConfig cfg =
-      fv::resolve_case(fv::IniFile::parse(kCylinder, "cylinder.ini"), pz.header.patches);
+      fv::resolve_case(fv::IniFile::parse(example("cylinder_re40.ini"), "cylinder_re40.ini"), pz.header.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   const fv::RunSummary s = fv::run_case(solver, false);

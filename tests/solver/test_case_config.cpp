@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 using fv::real_t;
 
@@ -161,4 +163,16 @@ TEST(CaseConfig, NondimensionalFreeStream) {
   EXPECT_DOUBLE_EQ(c.freestream[0], 1.0);
   EXPECT_NEAR(c.freestream[1], 2.0, 1e-14); // Mach 2 with c = 1
   EXPECT_NEAR(c.freestream[4], 1.0 / 1.4, 1e-15);
+}
+
+TEST(CaseConfig, ReadmeListsEveryKeyAsTheSchemaSays) {
+  // README.md's key table is `fvrun --keys`: the schema and the documentation cannot drift
+  std::ifstream in(std::string(FV_SOURCE_DIR) + "/README.md");
+  ASSERT_TRUE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string readme = ss.str();
+  const std::string table = fv::case_keys_markdown();
+  EXPECT_NE(readme.find(table), std::string::npos)
+      << "README.md's key table differs from `fvrun --keys`; regenerate it";
 }
