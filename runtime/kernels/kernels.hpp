@@ -118,4 +118,8 @@ void rk_stage(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* 
 /// keep = 0 starts the sum).
 void accumulate(const ZoneView& z, real_t keep, real_t w, const real_t* R, real_t* acc);
 
+/// Cell loop: R[k][c] -= Q[k][c] for the owned cells (a volumetric source integrated over each
+/// cell, in residual units: the residual is net outflow minus what the source adds).
+void subtract_source(const ZoneView& z, const real_t* Q, real_t* R);
+
 } // namespace fv::kernels

@@ -57,4 +57,12 @@ void accumulate(const ZoneView& z, real_t keep, real_t w, const real_t* R, real_
   });
 }
 
+void subtract_source(const ZoneView& z, const real_t* Q, real_t* R) {
+  const ZoneView v = z;
+  forall("subtract_source", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    for (int k = 0; k < 5; ++k)
+      R[k * v.nTotalCells + c] -= Q[k * v.nTotalCells + c];
+  });
+}
+
 } // namespace fv::kernels

@@ -263,6 +263,7 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
     hook("primitives", W_, kNumEq); // the optional hook fills halo values before any face uses them
     face_fluxes(split);
     if (assembly_ == kernels::FluxSumVariant::Gather) kernels::flux_sum(z, flux_.data(), R_.data());
+    if (!source_.empty()) kernels::subtract_source(z, source_.data(), R_.data());
     return;
   }
   // 2. cell -> node interpolation: owned cells' contributions (needs no halo value), then the
@@ -295,6 +296,18 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
   face_fluxes(split);
   // 6. flux summation per cell (deterministic gather; a benchmark variant summed already)
   if (assembly_ == kernels::FluxSumVariant::Gather) kernels::flux_sum(z, flux_.data(), R_.data());
+  if (!source_.empty()) kernels::subtract_source(z, source_.data(), R_.data());
+}
+
+void SpatialOperator::set_source(const std::vector<real_t>& Q) {
+  if (Q.empty()) {
+    source_ = DeviceArray<real_t>();
+    return;
+  }
+  FV_VERIFY(Q.size() == kNumEq * static_cast<std::size_t>(zone_.nTotalCells()),
+            "source: " << Q.size() << " values for " << zone_.nTotalCells() << " cells x "
+                       << kNumEq);
+  source_ = DeviceArray<real_t>(Q, "source");
 }
 
 } // namespace fv

@@ -111,6 +111,11 @@ class SpatialOperator {
   void set_assembly(kernels::FluxSumVariant v);
   kernels::FluxSumVariant assembly() const { return assembly_; }
 
+  /// A fixed volumetric source (5 x nTotalCells SoA, owned cells read; each cell's source
+  /// integrated over its volume, residual units) subtracted from every residual evaluation:
+  /// R(U) = net outflow - Q. The manufactured-solution tests' forcing; empty: none.
+  void set_source(const std::vector<real_t>& Q);
+
   /// Test hook replacing the MPI exchanges of a single zone (see CellExchange).
   void set_exchange(CellExchange ex) { hook_ = std::move(ex); }
   const CellExchange& exchange_hook() const { return hook_; }
@@ -162,6 +167,7 @@ class SpatialOperator {
   std::unique_ptr<parallel::HaloExchange> cells_, nodes_; // null without MPI
   gidx_t globalCells_ = 0;
   DeviceArray<real_t> W_, Wn_, grad_, wmin_, wmax_, phi_, flux_, R_;
+  DeviceArray<real_t> source_; ///< set_source(); empty: none
   CellExchange hook_;
   kernels::FluxSumVariant assembly_ = kernels::FluxSumVariant::Gather;
   kernels::FaceColouring colours_; ///< colour variants

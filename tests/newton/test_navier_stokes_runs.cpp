@@ -33,8 +33,9 @@ TEST(NavierStokesRuns, LaminarFlatPlateFollowsBlasius) {
   const auto& pz = fv::testing::shared_2d_zones("su2/flatplate_turb_137x97.su2", 0.1, 1);
   if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";
   const fv::Zone& zone = pz.zones[0];
-  const fv::CaseConfig cfg =
-      fv::resolve_case(fv::IniFile::parse(example("flat_plate_laminar.ini"), "flat_plate_laminar.ini"), pz.header.patches);
+  const fv::CaseConfig cfg = fv::resolve_case(
+      fv::IniFile::parse(example("flat_plate_laminar.ini"), "flat_plate_laminar.ini"),
+      pz.header.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   const fv::RunSummary s = fv::run_case(solver, false);
@@ -76,7 +77,6 @@ TEST(NavierStokesRuns, LaminarFlatPlateFollowsBlasius) {
 
 namespace {
 
-
 // SU2's laminar cylinder mesh (diameter 1, 22200 quads, far field at 20 diameters), Re 40 on the
 // diameter, M 0.1: a steady separated wake. Published: CD 1.57 (Tritton 1959, experiment),
 // 1.52 (Dennis & Chang 1970), 1.50 (Fornberg 1980); recirculation length behind the cylinder
@@ -85,8 +85,8 @@ TEST(NavierStokesRuns, LaminarCylinderAtReynolds40) {
   const auto& pz = fv::testing::shared_2d_zones("su2/cylinder_lam.su2", 1.0, 1);
   if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";
   const fv::Zone& zone = pz.zones[0];
-  const fv::CaseConfig cfg =
-      fv::resolve_case(fv::IniFile::parse(example("cylinder_re40.ini"), "cylinder_re40.ini"), pz.header.patches);
+  const fv::CaseConfig cfg = fv::resolve_case(
+      fv::IniFile::parse(example("cylinder_re40.ini"), "cylinder_re40.ini"), pz.header.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   const fv::RunSummary s = fv::run_case(solver, false);
