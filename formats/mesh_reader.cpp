@@ -37,7 +37,8 @@ MeshFileKind detect_mesh_format(const std::string& path) {
       h.find("ADF Database Version") != std::string::npos)
     return MeshFileKind::Cgns;
   if (h.find("$MeshFormat") != std::string::npos) return MeshFileKind::Gmsh;
-  if (h.find("NDIME") != std::string::npos) return MeshFileKind::Su2;
+  if (h.find("NDIME") != std::string::npos || h.find("NZONE") != std::string::npos)
+    return MeshFileKind::Su2;
   return detect_mesh_format_by_extension(path);
 }
 

@@ -16,7 +16,8 @@ namespace fv {
 struct ReadOptions {
   /// CGNS: base to read (name). Empty: the file's only base (an error if it has several).
   std::string base;
-  /// CGNS: read only this zone (name). Empty: all unstructured zones of the base, merged.
+  /// Read only this zone: CGNS, a zone name; SU2, a zone number (IZONE, from 1). Empty: every
+  /// zone (of the base), merged.
   std::string zone;
   /// Absolute distance below which nodes of different CGNS zones are glued when no
   /// ZoneGridConnectivity says which nodes match (file units). <= 0: 1e-8 times the diagonal

@@ -34,7 +34,9 @@ struct ImportOptions {
 
 void add_import_options(CLI::App& app, ImportOptions& o) {
   app.add_option("--base", o.read.base, "CGNS base to read (default: the only one)");
-  app.add_option("--zone", o.read.zone, "CGNS zone to read (default: all zones, merged)");
+  app.add_option(
+      "--zone", o.read.zone,
+      "zone to read: a CGNS zone name or an SU2 zone number (default: all zones, merged)");
   app.add_option("--merge-tol", o.read.mergeTolerance,
                  "distance below which nodes of different CGNS zones are glued (default: 1e-8 x "
                  "bounding-box diagonal)");

@@ -1,9 +1,11 @@
 // SU2 (2D/3D) and Gmsh (2.2/4.1, ASCII/binary) files written here.
+#include "common/error.hpp"
 #include "formats/mesh_reader.hpp"
 #include "prep/validate.hpp"
 #include "tests/readers/mesh_writers.hpp"
 #include "tests/testing/testing.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace {
@@ -41,6 +43,53 @@ TEST(Su2, Box3dWithTrailingFfdSection) {
   EXPECT_EQ(t.at("zmin"), 6);
   EXPECT_EQ(m.cellFileId[5], 5); // SU2 numbers elements from 0
   EXPECT_NEAR(total_volume(m), 12.0, 1e-12);
+}
+
+TEST(Su2, MultiZoneFilesMergeOrGiveOneZone) {
+  // two conformal boxes side by side (x in [0, 3] and [3, 6]) as IZONE 1 and 2; each lists its
+  // x = 3 side as a marker: merged, those faces are interior
+  const std::string f = fv::testing::scratch_dir() + "/two.su2";
+  const Box a{3, 2, 2, 0}, b{3, 2, 2, 3};
+  fv::testing::write_text(f, "NZONE= 2\nIZONE= 1\n" + fv::testing::su2_box(a) + "IZONE= 2\n" +
+                                 fv::testing::su2_box(b));
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.nCells(), 24);
+  EXPECT_EQ(m.nNodes(), 2 * 36 - 9);
+  EXPECT_EQ(m.fileZones.size(), 2u);
+  auto t = faces_per_patch(m);
+  EXPECT_EQ(t.at("xmin"), 4);
+  EXPECT_EQ(t.at("xmax"), 4);
+  EXPECT_EQ(t.at("ymax"), 12);
+  EXPECT_EQ(t.at("zmin"), 12);
+  EXPECT_EQ(m.nBoundaryFaces(), 2 * 4 + 2 * 12 + 2 * 12); // the 6 x 2 x 2 box's sides
+  EXPECT_NEAR(total_volume(m), 24.0, 1e-12);
+  // --zone 2: the second box alone, with its x = 3 side as a boundary again
+  fv::ReadOptions o;
+  o.zone = "2";
+  const fv::Mesh two = fv::read_mesh(f, o);
+  EXPECT_EQ(two.nCells(), 12);
+  EXPECT_EQ(two.nNodes(), 36);
+  EXPECT_EQ(faces_per_patch(two).at("xmin"), 4);
+  double xmin = 1e300;
+  for (std::size_t i = 0; i < two.xyz.size(); i += 3)
+    xmin = std::min(xmin, two.xyz[i]);
+  EXPECT_EQ(xmin, 3.0);
+  // a zone that is not there, and a header that promises more zones than the file holds
+  o.zone = "3";
+  try {
+    fv::read_mesh(f, o);
+    FAIL() << "no error";
+  } catch (const fv::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("numbered 1..2"), std::string::npos) << e.what();
+  }
+  fv::testing::write_text(f, "NZONE= 3\nIZONE= 1\n" + fv::testing::su2_box(a) + "IZONE= 2\n" +
+                                 fv::testing::su2_box(b));
+  try {
+    fv::read_mesh(f);
+    FAIL() << "no error";
+  } catch (const fv::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("NZONE= 3 but 2 zone(s)"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Su2, TwoDimensionalIsExtruded) {
