@@ -754,4 +754,32 @@ void write_structured_ring_cgns(const std::string& path, int ni, int nj) {
   cg(cg_close(fn), "close");
 }
 
+void write_hybrid_cgns(const std::string& path) {
+  const int fn = open_for_write(path, false);
+  int B, I, BC;
+  cg(cg_base_write(fn, "Base", 3, 3, &B), "base");
+  // structured block x in [0, 2] (i = x, j = y, k = z), 3 x 3 x 3 vertices
+  const int Zs = write_structured_zone(fn, B, "block", 3, 3, 3, [](int i, int j, int k) {
+    return std::array<double, 3>{i - 1.0, j - 1.0, k - 1.0};
+  });
+  cgsize_t inlet[6] = {1, 1, 1, 1, 3, 3};
+  cg(cg_boco_write(fn, B, Zs, "inlet", BCInflow, PointRange, 2, inlet, &BC), "bc");
+  // unstructured hexahedra x in [2, 4]; its x = 2 side is a boundary section without a BC
+  Box b;
+  b.x0 = 2;
+  write_box_zone(fn, B, "unstructured", b, BcStyle::PointRangeFace, false, {0}, "iface", 0);
+  // the interface from the structured side: its imax vertex range, the donor's node ids in
+  // the range's order (i fastest, then j, then k)
+  cgsize_t range[6] = {3, 1, 1, 3, 3, 3};
+  std::vector<cgsize_t> donor;
+  for (int k = 0; k <= 2; ++k)
+    for (int j = 0; j <= 2; ++j)
+      donor.push_back(b.node(0, j, k));
+  cg(cg_conn_write(fn, B, Zs, "toUnstructured", Vertex, Abutting1to1, PointRange, 2, range,
+                   "unstructured", Unstructured, PointListDonor, Integer,
+                   static_cast<cgsize_t>(donor.size()), donor.data(), &I),
+     "conn");
+  cg(cg_close(fn), "close");
+}
+
 } // namespace fv::testing

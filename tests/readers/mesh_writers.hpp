@@ -61,6 +61,13 @@ void write_structured_cgns(const std::string& path, bool bothSides);
 /// connectivity of the zone with itself; BCs "wall" (j = 1) and "farfield" (j = nj).
 void write_structured_ring_cgns(const std::string& path, int ni, int nj);
 
+/// Writes a hybrid file in the layout of the CGNS samples' bump_3df_hybrid.cgns: a structured
+/// zone "block" (x in [0, 2], 3 x 3 x 3 vertices, BC "inlet" at x = 0) and an unstructured
+/// HEXA_8 zone "unstructured" (x in [2, 4], boundary sections, its x = 2 section "iface"
+/// without a BC), glued by a GridConnectivity_t of the structured zone (vertex PointRange,
+/// PointListDonor of the unstructured node ids).
+void write_hybrid_cgns(const std::string& path);
+
 /// SU2 text of the box (3D hexahedra, or 2D quads when twoD), with 6 (4) markers.
 std::string su2_box(const Box& box, bool twoD = false);
 

@@ -267,3 +267,17 @@ TEST(CgnsConventions, StructuredTwoDimensionalSelfConnectedRing) {
   // two regular octagons of circumradius 3 and 1
   EXPECT_NEAR(total_volume(m), 2 * std::sqrt(2.0) * (9 - 1) * 0.5, 1e-12);
 }
+
+TEST(CgnsConventions, HybridStructuredAndUnstructuredZonesGlued) {
+  const std::string f = fv::testing::scratch_dir() + "/hybrid.cgns";
+  fv::testing::write_hybrid_cgns(f);
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.nCells(), 16);
+  EXPECT_EQ(m.nNodes(), 2 * 27 - 9);
+  EXPECT_EQ(m.nBoundaryFaces(), 40); // both zones' x = 2 faces are interior
+  const auto t = patch_table(m);
+  EXPECT_EQ(t.at("inlet"), std::make_pair(std::string("BCInflow"), 4));
+  EXPECT_EQ(t.count("iface"), 0u);
+  EXPECT_EQ(t.at("block").second, 24 - 4 - 4); // the block's faces without a BC
+  EXPECT_NEAR(total_volume(m), 16.0, 1e-12);
+}

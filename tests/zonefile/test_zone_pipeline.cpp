@@ -82,10 +82,13 @@ TEST_P(ZonePipeline, PartsPassCheckCoverTheMeshOnceAndShareOneUuid) {
   }
 }
 
+// mixed unstructured and multi-block structured meshes of other tools: prepare + check
 TEST(ZonePipelineShared, RealMixedMeshesPassCheck) {
   for (const auto& [rel, parts] :
        {std::pair<std::string, int>{"cgns/static_mixer_cfx_mixed.cgns", 7},
-        {"cgns/pipe_starcd_mixed.cgns", 64}}) {
+        {"cgns/pipe_starcd_mixed.cgns", 64},
+        {"cgns/multiblock_5blocks_structured.cgns", 4},
+        {"cgns/constricting_channel_structured_12blocks.cgns", 8}}) {
     FV_REQUIRE_SHARED_MESH(path, rel);
     const fv::Mesh mesh = fv::read_mesh(path);
     const fv::GlobalMesh g = fv::build_global_mesh(mesh, fv::PrepOptions{});
