@@ -128,6 +128,7 @@ class CgnsReader {
   std::string baseName, fileVersion;
   std::map<std::string, std::string> familyBc; ///< family name -> BCType name
   std::vector<std::string> sectionNames;       ///< all sections of all zones
+  bool warnedOldSections_ = false;             ///< warned about a section without offsets
   std::vector<idx_t> bSection;                 ///< per builder boundary face: its section
   std::vector<idx_t> bHasBc;                   ///< per boundary face: 1 when a BC_t gave the patch
   /// per boundary face, how merging decides whether it is a zone interface: kIfaceAny (the
@@ -321,8 +322,14 @@ class CgnsReader {
       const cgsize_t ne = sec.end - sec.start + 1;
       if (sec.type == MIXED || sec.type == NGON_n || sec.type == NFACE_n) {
         sec.offsets.resize(static_cast<std::size_t>(ne + 1));
-        FV_CG(cg_poly_elements_read(file.fn, B, Z, s, sec.conn.data(), sec.offsets.data(), nullptr),
+        if (has_start_offsets(zname, sec.name)) {
+          FV_CG(
+              cg_poly_elements_read(file.fn, B, Z, s, sec.conn.data(), sec.offsets.data(), nullptr),
               "zone '" << zname << "' section '" << sec.name << "': cannot read elements");
+        } else {
+          read_section_without_offsets(zname, sec, ne);
+          size = static_cast<cgsize_t>(sec.conn.size());
+        }
         FV_VERIFY(sec.offsets[0] == 0 && sec.offsets[ne] == size,
                   path << ": zone '" << zname << "' section '" << sec.name
                        << "': inconsistent ElementStartOffset");
@@ -671,6 +678,98 @@ class CgnsReader {
         ++count;
       }
       if (count == 0) b.warn(where + " names no boundary face of the zone; ignored");
+    }
+  }
+
+  /// The CGIO node of a section (or 0 when absent) and the file's CGIO handle.
+  double section_node(const std::string& zname, const std::string& sname, int& cgio) {
+    cgio = -1;
+    double root = 0, id = 0;
+    if (cg_get_cgio(file.fn, &cgio) != CG_OK || cg_root_id(file.fn, &root) != CG_OK) return 0;
+    const std::string p = "/" + baseName + "/" + zname + "/" + sname;
+    return cgio_get_node_id(cgio, root, p.c_str(), &id) == CG_OK ? id : 0;
+  }
+
+  /// False for a MIXED / NGON_n / NFACE_n section written before CGNS 3.4 (no
+  /// ElementStartOffset; the library's cg_poly_elements_read fails on it with an ADF error).
+  bool has_start_offsets(const std::string& zname, const std::string& sname) {
+    int cgio = -1;
+    const double sec = section_node(zname, sname, cgio);
+    double off = 0;
+    return sec == 0 || cgio_get_node_id(cgio, sec, "ElementStartOffset", &off) == CG_OK;
+  }
+
+  /// Reads the ElementConnectivity of an old-layout section through CGIO and rebuilds its
+  /// offsets by walking it: MIXED, each element's type code then its nodes (cg_npe); NGON_n
+  /// and NFACE_n, each element's count then its entries.
+  void read_section_without_offsets(const std::string& zname, Section& sec, cgsize_t ne) {
+    const std::string where = "zone '" + zname + "' section '" + sec.name + "'";
+    int cgio = -1;
+    const double node = section_node(zname, sec.name, cgio);
+    double conn = 0;
+    FV_VERIFY(node != 0 && cgio_get_node_id(cgio, node, "ElementConnectivity", &conn) == CG_OK,
+              path << ": " << where << " has neither ElementStartOffset nor ElementConnectivity");
+    int ndims = 0;
+    cgsize_t dims[CGIO_MAX_DIMENSIONS] = {};
+    FV_VERIFY(cgio_get_dimensions(cgio, conn, &ndims, dims) == CG_OK && ndims == 1 &&
+                  dims[0] >= 0 && dims[0] < (1LL << 40),
+              path << ": " << where << ": unreadable ElementConnectivity");
+    const cgsize_t n = dims[0];
+    // read in the stored integer type (ADF converts nothing), then widen
+    char type[CGIO_MAX_DATATYPE_LENGTH + 1] = "";
+    FV_VERIFY(cgio_get_data_type(cgio, conn, type) == CG_OK &&
+                  (std::string(type) == "I4" || std::string(type) == "I8"),
+              path << ": " << where << ": ElementConnectivity of data type '" << type
+                   << "' (I4 or I8 expected)");
+    std::vector<cgsize_t> raw(static_cast<std::size_t>(n));
+    bool ok;
+    if (std::string(type) == "I8") {
+      std::vector<std::int64_t> v(static_cast<std::size_t>(n));
+      ok = cgio_read_all_data(cgio, conn, v.data()) == CG_OK;
+      std::copy(v.begin(), v.end(), raw.begin());
+    } else {
+      std::vector<std::int32_t> v(static_cast<std::size_t>(n));
+      ok = cgio_read_all_data(cgio, conn, v.data()) == CG_OK;
+      std::copy(v.begin(), v.end(), raw.begin());
+    }
+    FV_VERIFY(ok, path << ": " << where << ": cannot read ElementConnectivity");
+    sec.conn.clear();
+    sec.offsets.assign(1, 0);
+    std::size_t i = 0;
+    for (cgsize_t e = 0; e < ne; ++e) {
+      FV_VERIFY(i < raw.size(), path << ": " << where << ": connectivity ends at element "
+                                     << sec.start + e << " of " << sec.start << ".." << sec.end);
+      cgsize_t count = 0;
+      if (sec.type == MIXED) {
+        int npe = 0;
+        const auto t = static_cast<ElementType_t>(raw[i]);
+        FV_VERIFY(raw[i] > ElementTypeUserDefined && t != MIXED && t != NGON_n && t != NFACE_n &&
+                      cg_npe(t, &npe) == CG_OK && npe > 0,
+                  path << ": " << where << " element " << sec.start + e << ": unknown element type "
+                       << raw[i] << " in a MIXED section");
+        count = 1 + npe; // the type code stays in front, as cg_poly_elements_read gives it
+        FV_VERIFY(i + static_cast<std::size_t>(count) <= raw.size(),
+                  path << ": " << where << ": connectivity ends inside element " << sec.start + e);
+        sec.conn.insert(sec.conn.end(), raw.begin() + static_cast<std::ptrdiff_t>(i),
+                        raw.begin() + static_cast<std::ptrdiff_t>(i + count));
+      } else {
+        count = raw[i];
+        FV_VERIFY(count >= 1 && i + 1 + static_cast<std::size_t>(count) <= raw.size(),
+                  path << ": " << where << " element " << sec.start + e << ": bad entry count "
+                       << count);
+        sec.conn.insert(sec.conn.end(), raw.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                        raw.begin() + static_cast<std::ptrdiff_t>(i + 1 + count));
+        ++i; // the count itself
+      }
+      i += static_cast<std::size_t>(count);
+      sec.offsets.push_back(static_cast<cgsize_t>(sec.conn.size()));
+    }
+    FV_VERIFY(i == raw.size(), path << ": " << where << ": " << raw.size() - i
+                                    << " connectivity entries after the last element");
+    if (!warnedOldSections_) {
+      b.warn(where + " has no ElementStartOffset (written before CGNS 3.4); read from its "
+                     "inline element counts");
+      warnedOldSections_ = true;
     }
   }
 

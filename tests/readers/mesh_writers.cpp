@@ -1,5 +1,6 @@
 #include "tests/readers/mesh_writers.hpp"
 
+#include <cgns_io.h>
 #include <cgnslib.h>
 #include <gtest/gtest.h>
 
@@ -779,6 +780,43 @@ void write_hybrid_cgns(const std::string& path) {
                    "unstructured", Unstructured, PointListDonor, Integer,
                    static_cast<cgsize_t>(donor.size()), donor.data(), &I),
      "conn");
+  cg(cg_close(fn), "close");
+}
+
+void strip_element_start_offsets(const std::string& path) {
+  int fn = -1, cgio = -1;
+  cg(cg_open(path.c_str(), CG_MODE_MODIFY, &fn), "open");
+  cg(cg_get_cgio(fn, &cgio), "cgio");
+  double root = 0;
+  cg(cg_root_id(fn, &root), "root");
+  int nb = 0;
+  cg(cg_nbases(fn, &nb), "bases");
+  for (int B = 1; B <= nb; ++B) {
+    char bn[33];
+    int cd, pd, nz = 0;
+    cg(cg_base_read(fn, B, bn, &cd, &pd), "base");
+    cg(cg_nzones(fn, B, &nz), "zones");
+    for (int Z = 1; Z <= nz; ++Z) {
+      char zn[33];
+      cgsize_t sz[9];
+      int ns = 0;
+      cg(cg_zone_read(fn, B, Z, zn, sz), "zone");
+      cg(cg_nsections(fn, B, Z, &ns), "sections");
+      for (int S = 1; S <= ns; ++S) {
+        char sn[33];
+        ElementType_t t;
+        cgsize_t a, e;
+        int nbndry, pflag;
+        cg(cg_section_read(fn, B, Z, S, sn, &t, &a, &e, &nbndry, &pflag), "section");
+        if (t != MIXED && t != NGON_n && t != NFACE_n) continue;
+        const std::string secPath = std::string("/") + bn + "/" + zn + "/" + sn;
+        double sec = 0, off = 0;
+        cg(cgio_get_node_id(cgio, root, secPath.c_str(), &sec), "section node");
+        cg(cgio_get_node_id(cgio, sec, "ElementStartOffset", &off), "offset node");
+        cg(cgio_delete_node(cgio, sec, off), "delete offsets");
+      }
+    }
+  }
   cg(cg_close(fn), "close");
 }
 

@@ -68,6 +68,10 @@ void write_structured_ring_cgns(const std::string& path, int ni, int nj);
 /// PointListDonor of the unstructured node ids).
 void write_hybrid_cgns(const std::string& path);
 
+/// Deletes the ElementStartOffset node of every MIXED / NGON_n / NFACE_n section: the layout of
+/// files written before CGNS 3.4 (the element counts inline, no offsets array).
+void strip_element_start_offsets(const std::string& path);
+
 /// SU2 text of the box (3D hexahedra, or 2D quads when twoD), with 6 (4) markers.
 std::string su2_box(const Box& box, bool twoD = false);
 

@@ -281,3 +281,15 @@ TEST(CgnsConventions, HybridStructuredAndUnstructuredZonesGlued) {
   EXPECT_EQ(t.at("block").second, 24 - 4 - 4); // the block's faces without a BC
   EXPECT_NEAR(total_volume(m), 16.0, 1e-12);
 }
+
+TEST(CgnsConventions, MixedSectionsWithoutElementStartOffset) {
+  // files written before CGNS 3.4 have no ElementStartOffset; Debian's CGNS 3.4 fails on them
+  // in cg_poly_elements_read ("ADF 54"): the reader walks the connectivity itself
+  for (bool adf : {false, true}) {
+    const std::string f = fv::testing::scratch_dir() + (adf ? "/old.adf.cgns" : "/old.cgns");
+    fv::testing::write_box_cgns(f, Box{}, BcStyle::PointRangeFace, /*mixed=*/true, adf);
+    fv::testing::strip_element_start_offsets(f);
+    const fv::Mesh m = fv::read_mesh(f);
+    expect_box(m, "bc_", "BCInflow");
+  }
+}
