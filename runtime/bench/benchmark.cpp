@@ -1,5 +1,6 @@
 // fvbench measurements: ceilings, per-kernel times, residual-assembly variants, whole stage.
 #include "runtime/bench/benchmark.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include "common/error.hpp"
 #include "runtime/backend/forall.hpp"
@@ -8,7 +9,7 @@
 #include "runtime/bench/byte_model.hpp"
 #include "runtime/bench/kernel_choice_cache.hpp"
 #include "runtime/kernels/kernels.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/solver/device_zone.hpp"
 #include "runtime/solver/spatial_operator.hpp"
 
@@ -252,13 +253,14 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   auto bytes = [&](const char* k) { return kernel_bytes(k, sizes); };
 
   // the kernels of one explicit stage, as EulerSolver::compute_residual + rk_stage run them
-  auto k_prim = [&] { kernels::primitives(nt, nt, gamma, U.data(), W.data()); };
-  auto k_interp = [&] { kernels::interpolate_to_nodes(v, W.data(), Wn.data()); };
-  auto k_grad = [&] { kernels::green_gauss_gradient(v, Wn.data(), grad.data()); };
-  auto k_minmax = [&] { kernels::local_min_max(v, W.data(), wmin.data(), wmax.data()); };
+  auto k_prim = [&] { kernels::primitives<Model>(nt, nt, gamma, U.data(), W.data()); };
+  auto k_interp = [&] { kernels::interpolate_to_nodes<kNumVars>(v, W.data(), Wn.data()); };
+  auto k_grad = [&] { kernels::green_gauss_gradient<kNumVars>(v, Wn.data(), grad.data()); };
+  auto k_minmax = [&] { kernels::local_min_max<kNumVars>(v, W.data(), wmin.data(), wmax.data()); };
   auto k_lim = [&] {
-    kernels::limiter(v, o.secondOrder ? kernels::Limiter::Venkat : kernels::Limiter::None, 5.0,
-                     scales, W.data(), grad.data(), wmin.data(), wmax.data(), phi.data());
+    kernels::limiter<kNumVars>(v, o.secondOrder ? kernels::Limiter::Venkat : kernels::Limiter::None,
+                               5.0, scales, W.data(), grad.data(), wmin.data(), wmax.data(),
+                               phi.data());
   };
   auto k_iflux = [&] {
     kernels::interior_fluxes(v, fsSet, W.data(), grad.data(), phi.data(), flux.data());
@@ -268,9 +270,10 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
       kernels::boundary_fluxes(v, z.patchFaceOffsets[p], z.patchFaceOffsets[p + 1], bcs[p], fsSet,
                                W.data(), grad.data(), phi.data(), flux.data());
   };
-  auto k_sum = [&] { kernels::flux_sum(v, flux.data(), R.data()); };
+  auto k_sum = [&] { kernels::flux_sum<kNumVars>(v, flux.data(), R.data()); };
   auto k_rk = [&] {
-    kernels::rk_stage(v, 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), R.data(), Unew.data());
+    kernels::rk_stage<kNumVars>(v, 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), R.data(),
+                                Unew.data());
   };
 
   // one evaluation to fill every field, then the time step (not timed: once per iteration)
@@ -455,8 +458,8 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
     op.set_assembly(var);
     auto stage = [&] {
       op.evaluate(U.data());
-      kernels::rk_stage(op.view(), 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(),
-                        op.residual(), Unew.data());
+      kernels::rk_stage<kNumVars>(op.view(), 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(),
+                                  op.residual(), Unew.data());
     };
     const Timing t = time_it(stage, o.warmup, o.repeats);
     BenchRow r{"stage", "rk_stage_total", kernels::to_string(var), t.median, t.min, 0, 0, 0, 0, 0,

@@ -7,7 +7,7 @@
 #include "common/types.hpp"
 #include "common/zone.hpp"
 #include "runtime/config/ini.hpp"
-#include "runtime/physics/bc_states.hpp"
+#include "runtime/physics/euler/bc_states.hpp"
 #include "runtime/physics/navier_stokes/transport.hpp"
 
 #include <array>

@@ -1,12 +1,12 @@
 // Assembly of the first-order block Jacobian and the sweeps of the block preconditioner
 // (block_jacobian.hpp).
 #include "runtime/kernels/block_jacobian.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 #include "runtime/backend/forall_levels.hpp"
 #include "runtime/kernels/face_flux.hpp"
-#include "runtime/physics/block5.hpp"
-#include "runtime/physics/flux_jacobian.hpp"
+#include "runtime/physics/euler/block5.hpp"
+#include "runtime/physics/euler/flux_jacobian.hpp"
 #include "runtime/physics/navier_stokes/viscous_jacobian.hpp"
 
 namespace fv::kernels {

@@ -4,8 +4,8 @@
 /// (flux.cpp) and their benchmark variants (flux_sum_variants.cpp) so that every variant
 /// computes bit-identical face fluxes.
 #include "runtime/kernels/kernels.hpp"
-#include "runtime/physics/roe_flux.hpp"
-#include "runtime/physics/rusanov_flux.hpp"
+#include "runtime/physics/euler/roe_flux.hpp"
+#include "runtime/physics/euler/rusanov_flux.hpp"
 
 namespace fv::kernels::detail {
 

@@ -51,19 +51,26 @@ void boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcPa
   });
 }
 
+template <int N>
 void flux_sum(const ZoneView& z, const real_t* flux, real_t* R) {
   const ZoneView v = z;
   forall("flux_sum", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    real_t r[5] = {0, 0, 0, 0, 0};
+    real_t r[N];
+    for (int k = 0; k < N; ++k)
+      r[k] = 0.0;
     for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
       const idx_t f = v.cellFaces[j];
       const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
-      for (int k = 0; k < 5; ++k)
+      for (int k = 0; k < N; ++k)
         r[k] += sign * flux[k * v.nFaces + f];
     }
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < N; ++k)
       R[k * v.nTotalCells + c] = r[k];
   });
 }
+
+#define FV_INSTANTIATE(N) template void flux_sum<N>(const ZoneView&, const real_t*, real_t*);
+FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
 
 } // namespace fv::kernels

@@ -205,7 +205,7 @@ void residual_with(FluxSumVariant var, const ZoneView& z, const FaceColouring& c
   switch (var) {
   case FluxSumVariant::Gather:
     interior_fluxes(z, s, W, grad, phi, flux);
-    flux_sum(z, flux, R);
+    flux_sum<phys::kNumEq>(z, flux, R);
     return;
   case FluxSumVariant::Atomic:
     interior_fluxes(z, s, W, grad, phi, flux);

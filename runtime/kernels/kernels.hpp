@@ -9,22 +9,32 @@
 /// Every result is written by exactly one thread (cell loops gather over cellFaces with
 /// cellFaceSign, node loops over nodeCells): no atomics, deterministic on every backend.
 #include "runtime/kernels/zone_view.hpp"
-#include "runtime/physics/bc_states.hpp"
+#include "runtime/physics/euler/bc_states.hpp"
+#include "runtime/physics/model.hpp"
 #include "runtime/physics/navier_stokes/transport.hpp"
 
 namespace fv::kernels {
 
-/// W = primitive(U) for cells [0, n); layout with stride `stride` (= nTotalCells).
+/// The field widths (models' variable counts) the width-templated kernels are compiled for:
+/// FV_FOR_EACH_FIELD_WIDTH(X) expands X(N) for each. A model with another count adds it here.
+#define FV_FOR_EACH_FIELD_WIDTH(X) X(5)
+
+/// W = Model::to_primitive(U) for cells [0, n); layout with stride `stride` (= nTotalCells).
+template <class Model>
 void primitives(idx_t n, idx_t stride, real_t gamma, const real_t* U, real_t* W);
 
-/// Node loop: Wn[k][node] = sum over nodeCells of weight * W[k][cell] (inverse distance).
+/// Node loop: Wn[k][node] = sum over nodeCells of weight * W[k][cell] (inverse distance), for
+/// the N components of W.
+template <int N>
 void interpolate_to_nodes(const ZoneView& z, const real_t* W, real_t* Wn);
 
-/// Cell loop: node-averaged Green-Gauss gradient of the 5 primitives of owned cells:
-/// face value = mean of its nodes' values; grad = sum_faces sign * value * S / V.
+/// Cell loop: node-averaged Green-Gauss gradient of the N node fields of owned cells (3N
+/// components): face value = mean of its nodes' values; grad = sum_faces sign * value * S / V.
+template <int N>
 void green_gauss_gradient(const ZoneView& z, const real_t* Wn, real_t* grad);
 
-/// Cell loop: min and max of each primitive over the cell and its face neighbours.
+/// Cell loop: min and max of each of the N components over the cell and its face neighbours.
+template <int N>
 void local_min_max(const ZoneView& z, const real_t* W, real_t* wmin, real_t* wmax);
 
 /// Limiter kinds of limiter().
@@ -36,11 +46,13 @@ enum class Limiter { None = 0, Venkat = 1, Barth = 2 };
 /// scale: venkat with venkat_length L, s_k = (K L)^(3/2) q_ref,k; venkat_wang, s_k = K times
 /// the global range of the variable). Ignored by the other limiters.
 struct LimiterScales {
-  real_t s[5] = {1, 1, 1, 1, 1};
+  real_t s[phys::kMaxVars] = {1, 1, 1, 1, 1, 1, 1, 1}; ///< per component (the first N used)
   bool cellSize = true;
 };
 
-/// Cell loop: limiter phi[k][cell] in [0, 1] (min over the cell's faces) for each primitive.
+/// Cell loop: limiter phi[k][cell] in [0, 1] (min over the cell's faces) for each of the N
+/// components.
+template <int N>
 void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScales& scales,
              const real_t* W, const real_t* grad, const real_t* wmin, const real_t* wmax,
              real_t* phi);
@@ -74,7 +86,9 @@ void boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcPa
                      const FluxSettings& s, const real_t* W, const real_t* grad, const real_t* phi,
                      real_t* flux);
 
-/// Cell loop: R[k][cell] = sum over the cell's faces of sign * flux[k][face] (net outflow).
+/// Cell loop: R[k][cell] = sum over the cell's faces of sign * flux[k][face] (net outflow),
+/// for the N components.
+template <int N>
 void flux_sum(const ZoneView& z, const real_t* flux, real_t* R);
 
 /// Cell loop: dt[cell] = cfl * V / sum_faces (|u . S| + c |S|) with the cell's state.
@@ -108,18 +122,21 @@ void wall_viscous_data(const ZoneView& z, idx_t begin, idx_t end, const phys::Bc
 void viscous_time_step(const ZoneView& z, const phys::Transport& t, real_t cfl, const real_t* W,
                        real_t* dt);
 
-/// Cell loop, one Runge-Kutta stage on owned cells (stride = nTotalCells):
+/// Cell loop, one Runge-Kutta stage on owned cells (N components, stride = nTotalCells):
 ///   Unew = a * U0 + b * (U - beta * dt / V * R)
 /// with dt per cell (dtGlobal < 0) or the same global step dtGlobal.
+template <int N>
 void rk_stage(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* dt, real_t dtGlobal,
               const real_t* U0, const real_t* U, const real_t* R, real_t* Unew);
 
 /// Cell loop: acc = keep * acc + w * R (classical RK4 accumulation of stage residuals;
 /// keep = 0 starts the sum).
+template <int N>
 void accumulate(const ZoneView& z, real_t keep, real_t w, const real_t* R, real_t* acc);
 
 /// Cell loop: R[k][c] -= Q[k][c] for the owned cells (a volumetric source integrated over each
 /// cell, in residual units: the residual is net outflow minus what the source adds).
+template <int N>
 void subtract_source(const ZoneView& z, const real_t* Q, real_t* R);
 
 } // namespace fv::kernels

@@ -5,7 +5,7 @@
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/forall_blocks.hpp"
 #include "runtime/backend/reduce.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 namespace fv::kernels {
 using phys::kNumEq;

@@ -10,11 +10,12 @@
 
 namespace fv::kernels {
 
+template <int N>
 void local_min_max(const ZoneView& z, const real_t* W, real_t* wmin, real_t* wmax) {
   const ZoneView v = z;
   forall("local_min_max", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
-    for (int k = 0; k < 5; ++k) {
+    for (int k = 0; k < N; ++k) {
       real_t lo = W[k * n + c], hi = lo;
       for (idx_t j = v.cellCellOffsets[c]; j < v.cellCellOffsets[c + 1]; ++j) {
         const real_t q = W[k * n + v.cellCells[j]];
@@ -27,6 +28,7 @@ void local_min_max(const ZoneView& z, const real_t* W, real_t* wmin, real_t* wma
   });
 }
 
+template <int N>
 void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScales& scales,
              const real_t* W, const real_t* grad, const real_t* wmin, const real_t* wmax,
              real_t* phi) {
@@ -35,7 +37,7 @@ void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScale
   forall("limiter", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
     if (kind == Limiter::None) {
-      for (int k = 0; k < 5; ++k)
+      for (int k = 0; k < N; ++k)
         phi[k * n + c] = 1.0;
       return;
     }
@@ -44,12 +46,14 @@ void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScale
       const real_t kdx = venkatK * phys::portable_pow(v.cellVolume[c], 1.0 / 3.0);
       eps2 = kdx * kdx * kdx;
     }
-    real_t p[5] = {1, 1, 1, 1, 1};
+    real_t p[N];
+    for (int k = 0; k < N; ++k)
+      p[k] = 1.0;
     for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
       const idx_t f = v.cellFaces[j];
       const real_t* d =
           v.cellFaceSign[j] > 0 ? v.faceOwnerDelta + 3 * f : v.faceNeighbourDelta + 3 * f;
-      for (int k = 0; k < 5; ++k) {
+      for (int k = 0; k < N; ++k) {
         const real_t d2 = grad[(3 * k) * n + c] * d[0] + grad[(3 * k + 1) * n + c] * d[1] +
                           grad[(3 * k + 2) * n + c] * d[2];
         const real_t q = W[k * n + c];
@@ -60,9 +64,16 @@ void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScale
         p[k] = l < p[k] ? l : p[k];
       }
     }
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < N; ++k)
       phi[k * n + c] = p[k] > 0.0 ? p[k] : 0.0;
   });
 }
+
+#define FV_INSTANTIATE(N)                                                                          \
+  template void local_min_max<N>(const ZoneView&, const real_t*, real_t*, real_t*);                \
+  template void limiter<N>(const ZoneView&, Limiter, real_t, const LimiterScales&, const real_t*,  \
+                           const real_t*, const real_t*, const real_t*, real_t*);
+FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
 
 } // namespace fv::kernels

@@ -19,7 +19,7 @@
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/kernels/zone_view.hpp"
-#include "runtime/physics/bc_states.hpp"
+#include "runtime/physics/euler/bc_states.hpp"
 
 namespace fv::kernels {
 

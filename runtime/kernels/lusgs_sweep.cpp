@@ -3,8 +3,8 @@
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/face_flux.hpp"
 #include "runtime/kernels/lusgs_kernels.hpp"
-#include "runtime/physics/flux_jacobian.hpp"
-#include "runtime/physics/lusgs_k.hpp"
+#include "runtime/physics/euler/flux_jacobian.hpp"
+#include "runtime/physics/euler/lusgs_k.hpp"
 #include "runtime/physics/navier_stokes/viscous_flux.hpp"
 
 namespace fv::kernels {

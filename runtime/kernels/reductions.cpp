@@ -3,23 +3,29 @@
 #include "runtime/kernels/reductions.hpp"
 #include "runtime/backend/reduce.hpp"
 #include "runtime/kernels/kernels.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 namespace fv::kernels {
 
-void residual_sum_squares(const ZoneView& z, const real_t* R, real_t (&out)[5]) {
+template <int N>
+void residual_sum_squares(const ZoneView& z, const real_t* R, real_t (&out)[N]) {
   const ZoneView v = z;
-  reduce<5>(
+  reduce<N>(
       "residual_rms", z.nCells, ReduceOp::Sum,
       [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
         const real_t inv = 1.0 / v.cellVolume[c];
-        for (int k = 0; k < 5; ++k) {
+        for (int k = 0; k < N; ++k) {
           const real_t r = R[k * v.nTotalCells + c] * inv;
           acc[k] += r * r;
         }
       },
       out);
 }
+
+#define FV_INSTANTIATE(N)                                                                          \
+  template void residual_sum_squares<N>(const ZoneView&, const real_t*, real_t(&)[N]);
+FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
 
 void wall_forces(const ZoneView& z, idx_t n, const idx_t* faces, real_t pRef, const real_t* origin,
                  const real_t* flux, real_t (&out)[6]) {

@@ -5,8 +5,9 @@
 
 namespace fv::kernels {
 
-/// out[k] = sum over owned cells of (R[k][c] / V_c)^2.
-void residual_sum_squares(const ZoneView& z, const real_t* R, real_t (&out)[5]);
+/// out[k] = sum over owned cells of (R[k][c] / V_c)^2, for the N components of R.
+template <int N>
+void residual_sum_squares(const ZoneView& z, const real_t* R, real_t (&out)[N]);
 
 /// Pressure force (out[0..2]) and its moment about origin (out[3..5]) on the n boundary faces
 /// faces[0..n) (device list), from the momentum part of the face fluxes minus pRef * S.

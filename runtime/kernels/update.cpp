@@ -1,27 +1,31 @@
 // Point-wise cell kernels: primitive variables, local time steps, Runge-Kutta stages.
 #include "runtime/backend/forall.hpp"
+#include "runtime/kernels/cell_field.hpp"
 #include "runtime/kernels/kernels.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 namespace fv::kernels {
 
+template <class Model>
 void primitives(idx_t n, idx_t stride, real_t gamma, const real_t* U, real_t* W) {
+  constexpr int N = Model::kNumVars;
+  const ConstCellField<N> uf{U, stride};
+  const CellField<N> wf{W, stride};
   forall("primitives", n, [=] FV_HOST_DEVICE(idx_t c) {
-    real_t u[5], w[5];
-    for (int k = 0; k < 5; ++k)
-      u[k] = U[k * stride + c];
-    phys::cons_to_prim(u, w, gamma);
-    for (int k = 0; k < 5; ++k)
-      W[k * stride + c] = w[k];
+    real_t u[N], w[N];
+    uf.load(c, u);
+    Model::to_primitive(u, w, gamma);
+    wf.store(c, w);
   });
 }
+template void primitives<phys::EulerModel>(idx_t, idx_t, real_t, const real_t*, real_t*);
 
 void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* W, real_t* dt) {
   const ZoneView v = z;
   forall("local_time_step", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
-    real_t w[5];
-    for (int k = 0; k < 5; ++k)
+    real_t w[phys::kNumEq];
+    for (int k = 0; k < phys::kNumEq; ++k)
       w[k] = W[k * n + c];
     const real_t a = phys::sound_speed(w, gamma);
     real_t lambda = 0.0;
@@ -34,35 +38,46 @@ void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* 
   });
 }
 
+template <int N>
 void rk_stage(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* dt, real_t dtGlobal,
               const real_t* U0, const real_t* U, const real_t* R, real_t* Unew) {
   const ZoneView v = z;
   forall("rk_stage", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
     const real_t h = beta * (dtGlobal >= 0.0 ? dtGlobal : dt[c]) / v.cellVolume[c];
-    for (int k = 0; k < 5; ++k) {
+    for (int k = 0; k < N; ++k) {
       const idx_t i = k * n + c;
       Unew[i] = a * U0[i] + b * (U[i] - h * R[i]);
     }
   });
 }
 
+template <int N>
 void accumulate(const ZoneView& z, real_t keep, real_t w, const real_t* R, real_t* acc) {
   const ZoneView v = z;
   forall("accumulate", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    for (int k = 0; k < 5; ++k) {
+    for (int k = 0; k < N; ++k) {
       const idx_t i = k * v.nTotalCells + c;
       acc[i] = (keep == 0.0 ? 0.0 : keep * acc[i]) + w * R[i];
     }
   });
 }
 
+template <int N>
 void subtract_source(const ZoneView& z, const real_t* Q, real_t* R) {
   const ZoneView v = z;
   forall("subtract_source", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < N; ++k)
       R[k * v.nTotalCells + c] -= Q[k * v.nTotalCells + c];
   });
 }
+
+#define FV_INSTANTIATE(N)                                                                          \
+  template void rk_stage<N>(const ZoneView&, real_t, real_t, real_t, const real_t*, real_t,        \
+                            const real_t*, const real_t*, const real_t*, real_t*);                 \
+  template void accumulate<N>(const ZoneView&, real_t, real_t, const real_t*, real_t*);            \
+  template void subtract_source<N>(const ZoneView&, const real_t*, real_t*);
+FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
 
 } // namespace fv::kernels

@@ -3,7 +3,7 @@
 // local time step.
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/kernels.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/physics/navier_stokes/face_viscous.hpp"
 
 namespace fv::kernels {

@@ -1,5 +1,5 @@
 #include "runtime/solver/block_preconditioner.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 #include "common/error.hpp"
 #include "runtime/kernels/krylov.hpp"

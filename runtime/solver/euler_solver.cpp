@@ -5,7 +5,7 @@
 #include "runtime/kernels/reductions.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/reduce.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/solver/integrator.hpp"
 #include "runtime/solver/monitor.hpp"
 

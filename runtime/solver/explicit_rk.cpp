@@ -1,4 +1,5 @@
 #include "runtime/solver/explicit_rk.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include "common/error.hpp"
 #include "runtime/kernels/kernels.hpp"
@@ -32,7 +33,7 @@ StepOutcome ExplicitRk::advance(const StepInput& in) {
   // the first stage's residual R(U0) is in the operator already
   auto stage = [&](real_t a, real_t b, real_t beta, bool first) {
     if (!first) op_.evaluate(U);
-    kernels::rk_stage(z, a, b, beta, in.dt, in.dtGlobal, U0, U, op_.residual(), U);
+    kernels::rk_stage<kNumVars>(z, a, b, beta, in.dt, in.dtGlobal, U0, U, op_.residual(), U);
   };
   switch (scheme_) {
   case TimeScheme::Rk2: // SSP RK2 (Heun)
@@ -44,11 +45,12 @@ StepOutcome ExplicitRk::advance(const StepInput& in) {
     const real_t w[4] = {1.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0, 1.0 / 6.0};
     for (int s = 0; s < 4; ++s) {
       if (s > 0) op_.evaluate(U);
-      kernels::accumulate(z, s == 0 ? 0.0 : 1.0, w[s], op_.residual(), acc_.data());
+      kernels::accumulate<kNumVars>(z, s == 0 ? 0.0 : 1.0, w[s], op_.residual(), acc_.data());
       if (s < 3)
-        kernels::rk_stage(z, 0.0, 1.0, c[s], in.dt, in.dtGlobal, U0, U0, op_.residual(), U);
+        kernels::rk_stage<kNumVars>(z, 0.0, 1.0, c[s], in.dt, in.dtGlobal, U0, U0, op_.residual(),
+                                    U);
       else
-        kernels::rk_stage(z, 0.0, 1.0, 1.0, in.dt, in.dtGlobal, U0, U0, acc_.data(), U);
+        kernels::rk_stage<kNumVars>(z, 0.0, 1.0, 1.0, in.dt, in.dtGlobal, U0, U0, acc_.data(), U);
     }
     break;
   }

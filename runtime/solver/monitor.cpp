@@ -1,4 +1,5 @@
 #include "runtime/solver/monitor.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include "common/error.hpp"
 #include "runtime/kernels/reductions.hpp"
@@ -78,7 +79,7 @@ std::vector<real_t> Monitor::wall_viscous_data() const {
 
 std::array<real_t, 5> Monitor::residual_rms() const {
   real_t ss[5];
-  kernels::residual_sum_squares(op_.view(), op_.residual(), ss);
+  kernels::residual_sum_squares<kNumVars>(op_.view(), op_.residual(), ss);
   std::vector<real_t> v(ss, ss + 5);
   if (op_.comm() != MPI_COMM_NULL) parallel::sum_all(op_.comm(), v);
   std::array<real_t, 5> rms{};

@@ -3,7 +3,7 @@
 #include "common/log.hpp"
 #include "formats/solution_file.hpp"
 #include "runtime/parallel/gather.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 #include <cmath>
 #include <filesystem>

@@ -1,5 +1,6 @@
 #include "runtime/solver/spatial_operator.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include "common/error.hpp"
 #include "runtime/kernels/reductions.hpp"
@@ -10,7 +11,6 @@
 #include <cmath>
 
 namespace fv {
-using phys::kNumEq;
 namespace {
 kernels::FluxSettings flux_settings(const CaseConfig& c) {
   kernels::FluxSettings s;
@@ -43,7 +43,7 @@ DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, MPI_Comm co
 
 /// Free-stream magnitudes of the primitives (rho, |u|+c (x3), p): Venkatakrishnan's reference
 /// scales (dimensionally consistent epsilon).
-std::array<real_t, kNumEq> freestream_magnitudes(const CaseConfig& cfg) {
+std::array<real_t, kNumVars> freestream_magnitudes(const CaseConfig& cfg) {
   const auto& f = cfg.freestream;
   const real_t c = std::sqrt(cfg.gamma * f[4] / f[0]);
   const real_t speed = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]) + c;
@@ -59,26 +59,26 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
   globalCells_ = zone.nCells;
   if (par_.comm != MPI_COMM_NULL) {
     globalCells_ = parallel::sum_all<gidx_t>(par_.comm, zone.nCells);
-    // one message per neighbour and exchange: at most grad (3 kNumEq) + phi (kNumEq) components
+    // one message per neighbour and exchange: at most grad (3 kNumVars) + phi (kNumVars) components
     cells_ = std::make_unique<parallel::HaloExchange>(
-        par_.comm, zone.cellExchange, zone.nTotalCells(), 4 * kNumEq, parallel::HaloMode::Copy,
+        par_.comm, zone.cellExchange, zone.nTotalCells(), 4 * kNumVars, parallel::HaloMode::Copy,
         par_.transport, "cells");
-    nodes_ =
-        std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes, kNumEq,
-                                                 parallel::HaloMode::Sum, par_.transport, "nodes");
+    nodes_ = std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes,
+                                                      kNumVars, parallel::HaloMode::Sum,
+                                                      par_.transport, "nodes");
     cells_->set_timing(par_.commTiming);
     nodes_->set_timing(par_.commTiming);
   }
   const auto nt = static_cast<std::size_t>(zone.nTotalCells());
-  W_ = DeviceArray<real_t>(kNumEq * nt, "W");
-  R_ = DeviceArray<real_t>(kNumEq * nt, "R");
-  flux_ = DeviceArray<real_t>(kNumEq * static_cast<std::size_t>(zone.nFaces), "face flux");
+  W_ = DeviceArray<real_t>(kNumVars * nt, "W");
+  R_ = DeviceArray<real_t>(kNumVars * nt, "R");
+  flux_ = DeviceArray<real_t>(kNumVars * static_cast<std::size_t>(zone.nFaces), "face flux");
   if (cfg_.order == 2 || cfg_.viscous()) { // the viscous fluxes need gradients at any order
-    Wn_ = DeviceArray<real_t>(kNumEq * static_cast<std::size_t>(zone.nNodes), "node values");
-    grad_ = DeviceArray<real_t>(3 * kNumEq * nt, "gradients");
-    wmin_ = DeviceArray<real_t>(kNumEq * nt, "local min");
-    wmax_ = DeviceArray<real_t>(kNumEq * nt, "local max");
-    phi_ = DeviceArray<real_t>(kNumEq * nt, "limiter");
+    Wn_ = DeviceArray<real_t>(kNumVars * static_cast<std::size_t>(zone.nNodes), "node values");
+    grad_ = DeviceArray<real_t>(3 * kNumVars * nt, "gradients");
+    wmin_ = DeviceArray<real_t>(kNumVars * nt, "local min");
+    wmax_ = DeviceArray<real_t>(kNumVars * nt, "local max");
+    phi_ = DeviceArray<real_t>(kNumVars * nt, "limiter");
   }
   switch (cfg_.limiter) {
   case LimiterKind::Venkat:
@@ -93,9 +93,9 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
     break;
   }
   // constant scales (venkat); venkat_wang's follow the solution (refresh_limiter_scales)
-  const std::array<real_t, kNumEq> q = freestream_magnitudes(cfg_);
+  const std::array<real_t, kNumVars> q = freestream_magnitudes(cfg_);
   const real_t global = cfg_.venkatLength > 0 ? std::pow(cfg_.venkatK * cfg_.venkatLength, 1.5) : 1;
-  for (int k = 0; k < kNumEq; ++k)
+  for (int k = 0; k < kNumVars; ++k)
     scales_.s[k] = global * q[k];
   scales_.cellSize = cfg_.limiter == LimiterKind::Venkat && !(cfg_.venkatLength > 0);
   if (cfg_.limiter == LimiterKind::VenkatWang) scales_.cellSize = false;
@@ -152,12 +152,12 @@ void SpatialOperator::exchange_cells(const char* what, real_t* field, int ncomp)
 
 void SpatialOperator::primitives(const real_t* U) {
   const ZoneView& z = dz_.view();
-  kernels::primitives(z.nCells, z.nTotalCells, cfg_.gamma, U, W_.data());
+  kernels::primitives<Model>(z.nCells, z.nTotalCells, cfg_.gamma, U, W_.data());
   if (cells_) {
-    cells_->begin({parallel::FieldView::blocked(W_.data(), kNumEq, z.nTotalCells)});
+    cells_->begin({parallel::FieldView::blocked(W_.data(), kNumVars, z.nTotalCells)});
     cells_->finish();
   }
-  hook("primitives", W_, kNumEq);
+  hook("primitives", W_, kNumVars);
 }
 
 real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
@@ -173,10 +173,10 @@ real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
 
 void SpatialOperator::refresh_limiter_scales() {
   if (cfg_.limiter != LimiterKind::VenkatWang || cfg_.order != 2) return;
-  real_t lo[kNumEq], hi[kNumEq];
+  real_t lo[kNumVars], hi[kNumVars];
   kernels::primitive_range(dz_.view(), W_.data(), lo, hi);
   if (par_.comm != MPI_COMM_NULL) {
-    std::vector<real_t> a(lo, lo + kNumEq), b(hi, hi + kNumEq);
+    std::vector<real_t> a(lo, lo + kNumVars), b(hi, hi + kNumVars);
     parallel::min_all(par_.comm, a);
     parallel::max_all(par_.comm, b);
     std::copy(a.begin(), a.end(), lo);
@@ -184,8 +184,8 @@ void SpatialOperator::refresh_limiter_scales() {
   }
   // a uniform variable (e.g. w of a 2D flow) has no range: a tiny floor of its free-stream
   // magnitude keeps epsilon positive without limiting anything
-  const std::array<real_t, kNumEq> q = freestream_magnitudes(cfg_);
-  for (int k = 0; k < kNumEq; ++k)
+  const std::array<real_t, kNumVars> q = freestream_magnitudes(cfg_);
+  for (int k = 0; k < kNumVars; ++k)
     scales_.s[k] = cfg_.venkatWangK * std::max(hi[k] - lo[k], 1e-8 * q[k]);
 }
 
@@ -256,47 +256,50 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
   const bool split = cells_ != nullptr;
 
   // 1. primitives of owned cells; halo cells' through the cell exchange
-  kernels::primitives(z.nCells, nt, cfg_.gamma, U, W_.data());
+  kernels::primitives<Model>(z.nCells, nt, cfg_.gamma, U, W_.data());
   if (refreshLimiterScales) refresh_limiter_scales(); // owned cells' W suffice
-  halo_begin(cells_.get(), {FieldView::blocked(W_.data(), kNumEq, nt)});
+  halo_begin(cells_.get(), {FieldView::blocked(W_.data(), kNumVars, nt)});
   if (!flux_settings_.secondOrder && !cfg_.viscous()) {
-    hook("primitives", W_, kNumEq); // the optional hook fills halo values before any face uses them
+    hook("primitives", W_,
+         kNumVars); // the optional hook fills halo values before any face uses them
     face_fluxes(split);
-    if (assembly_ == kernels::FluxSumVariant::Gather) kernels::flux_sum(z, flux_.data(), R_.data());
-    if (!source_.empty()) kernels::subtract_source(z, source_.data(), R_.data());
+    if (assembly_ == kernels::FluxSumVariant::Gather)
+      kernels::flux_sum<kNumVars>(z, flux_.data(), R_.data());
+    if (!source_.empty()) kernels::subtract_source<kNumVars>(z, source_.data(), R_.data());
     return;
   }
   // 2. cell -> node interpolation: owned cells' contributions (needs no halo value), then the
   //    partial sums of the other zones sharing a node are added (node exchange, Sum)
-  kernels::interpolate_to_nodes(z, W_.data(), Wn_.data());
+  kernels::interpolate_to_nodes<kNumVars>(z, W_.data(), Wn_.data());
   halo_progress(cells_.get());
   halo_finish(cells_.get());
-  hook("primitives", W_, kNumEq);
-  halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), kNumEq, z.nNodes)});
+  hook("primitives", W_, kNumVars);
+  halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), kNumVars, z.nNodes)});
   // 3. local extrema over face neighbours (halo W is there) while node sums travel
   // (a viscous first-order evaluation needs the gradients only)
   const bool computePhi = flux_settings_.secondOrder && !(limiterFrozen_ && phiValid_);
   if (computePhi && limiter_ != kernels::Limiter::None)
-    kernels::local_min_max(z, W_.data(), wmin_.data(), wmax_.data());
+    kernels::local_min_max<kNumVars>(z, W_.data(), wmin_.data(), wmax_.data());
   halo_progress(nodes_.get());
   halo_finish(nodes_.get());
   // 4. node-averaged Green-Gauss gradients and the limiter of owned cells
-  kernels::green_gauss_gradient(z, Wn_.data(), grad_.data());
-  hook("gradients", grad_, 3 * kNumEq);
+  kernels::green_gauss_gradient<kNumVars>(z, Wn_.data(), grad_.data());
+  hook("gradients", grad_, 3 * kNumVars);
   if (computePhi) {
-    kernels::limiter(z, limiter_, cfg_.venkatK, scales_, W_.data(), grad_.data(), wmin_.data(),
-                     wmax_.data(), phi_.data());
-    hook("limiter", phi_, kNumEq);
+    kernels::limiter<kNumVars>(z, limiter_, cfg_.venkatK, scales_, W_.data(), grad_.data(),
+                               wmin_.data(), wmax_.data(), phi_.data());
+    hook("limiter", phi_, kNumVars);
     phiValid_ = true;
   }
   // 5. gradients and limiters of halo cells in one message: interface faces then reconstruct
   //    from exactly the values the owning zone computed
-  halo_begin(cells_.get(), {FieldView::blocked(grad_.data(), 3 * kNumEq, nt),
-                            FieldView::blocked(phi_.data(), kNumEq, nt)});
+  halo_begin(cells_.get(), {FieldView::blocked(grad_.data(), 3 * kNumVars, nt),
+                            FieldView::blocked(phi_.data(), kNumVars, nt)});
   face_fluxes(split);
   // 6. flux summation per cell (deterministic gather; a benchmark variant summed already)
-  if (assembly_ == kernels::FluxSumVariant::Gather) kernels::flux_sum(z, flux_.data(), R_.data());
-  if (!source_.empty()) kernels::subtract_source(z, source_.data(), R_.data());
+  if (assembly_ == kernels::FluxSumVariant::Gather)
+    kernels::flux_sum<kNumVars>(z, flux_.data(), R_.data());
+  if (!source_.empty()) kernels::subtract_source<kNumVars>(z, source_.data(), R_.data());
 }
 
 void SpatialOperator::set_source(const std::vector<real_t>& Q) {
@@ -304,9 +307,9 @@ void SpatialOperator::set_source(const std::vector<real_t>& Q) {
     source_ = DeviceArray<real_t>();
     return;
   }
-  FV_VERIFY(Q.size() == kNumEq * static_cast<std::size_t>(zone_.nTotalCells()),
+  FV_VERIFY(Q.size() == kNumVars * static_cast<std::size_t>(zone_.nTotalCells()),
             "source: " << Q.size() << " values for " << zone_.nTotalCells() << " cells x "
-                       << kNumEq);
+                       << kNumVars);
   source_ = DeviceArray<real_t>(Q, "source");
 }
 

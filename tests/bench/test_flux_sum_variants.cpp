@@ -70,11 +70,14 @@ std::vector<real_t> check_zone(const fv::Zone& z, bool secondOrder) {
   s.secondOrder = secondOrder;
   fv::kernels::LimiterScales scales;
   if (secondOrder) {
-    fv::kernels::interpolate_to_nodes(v, f.W.data(), f.Wn.data());
-    fv::kernels::green_gauss_gradient(v, f.Wn.data(), f.grad.data());
-    fv::kernels::local_min_max(v, f.W.data(), f.wmin.data(), f.wmax.data());
-    fv::kernels::limiter(v, fv::kernels::Limiter::Venkat, 5.0, scales, f.W.data(), f.grad.data(),
-                         f.wmin.data(), f.wmax.data(), f.phi.data());
+    fv::kernels::interpolate_to_nodes<fv::phys::EulerModel::kNumVars>(v, f.W.data(), f.Wn.data());
+    fv::kernels::green_gauss_gradient<fv::phys::EulerModel::kNumVars>(v, f.Wn.data(),
+                                                                      f.grad.data());
+    fv::kernels::local_min_max<fv::phys::EulerModel::kNumVars>(v, f.W.data(), f.wmin.data(),
+                                                               f.wmax.data());
+    fv::kernels::limiter<fv::phys::EulerModel::kNumVars>(
+        v, fv::kernels::Limiter::Venkat, 5.0, scales, f.W.data(), f.grad.data(), f.wmin.data(),
+        f.wmax.data(), f.phi.data());
   }
   fv::phys::BcParams bc;
   bc.ref[0] = 1.0;
@@ -205,7 +208,7 @@ TEST(FluxSumVariants, SmemStagedAndUnstagedBlocksEqualGather) {
   v.cellFaceSign = dSign.data();
   std::vector<real_t> poison(5 * static_cast<std::size_t>(v.nTotalCells), 1e30);
   fv::DeviceArray<real_t> Rg(poison, "Rg"), Rs(poison, "Rs");
-  fv::kernels::flux_sum(v, dFlux.data(), Rg.data());
+  fv::kernels::flux_sum<fv::phys::EulerModel::kNumVars>(v, dFlux.data(), Rg.data());
   fv::kernels::flux_sum_shared(v, dFlux.data(), Rs.data());
   const auto g = Rg.to_host(), s = Rs.to_host();
   ASSERT_EQ(g.size(), s.size());

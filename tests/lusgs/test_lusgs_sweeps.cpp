@@ -10,7 +10,7 @@
 #include "runtime/backend/memory.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/kernels/kernels.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/solver/device_zone.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/lusgs.hpp"

@@ -11,7 +11,7 @@
 // perturbation vanishes there), supersonic outflow at x = 1, symmetry planes at y = 0, 1 and on
 // both sides of the one-cell-thick slab in z.
 #include "runtime/config/case_config.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/physics/navier_stokes/viscous_flux.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"

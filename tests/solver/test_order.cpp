@@ -2,7 +2,7 @@
 // free stream) on three refinements of hex and tet meshes, second order without limiter.
 // Observed order of the density L1 error must be >= 1.8.
 #include "runtime/config/case_config.hpp"
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"
 #include "tests/solver/test_meshes.hpp"

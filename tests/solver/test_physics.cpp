@@ -2,9 +2,9 @@
 // boundary states that preserve the free stream, limiters, and the exact Riemann solver used
 // by the shock-tube test.
 #include "runtime/physics/barth_jespersen.hpp"
-#include "runtime/physics/bc_states.hpp"
-#include "runtime/physics/roe_flux.hpp"
-#include "runtime/physics/rusanov_flux.hpp"
+#include "runtime/physics/euler/bc_states.hpp"
+#include "runtime/physics/euler/roe_flux.hpp"
+#include "runtime/physics/euler/rusanov_flux.hpp"
 #include "runtime/physics/venkat_limiter.hpp"
 #include "tests/solver/exact_riemann.hpp"
 

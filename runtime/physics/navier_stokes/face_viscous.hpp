@@ -5,7 +5,7 @@
 /// (15 reals per cell: g[3 k + d] = d W_k / d x_d, the node-averaged Green-Gauss gradients the
 /// reconstruction uses, unlimited). Returns F_v . S (viscous_flux.hpp), to be subtracted from
 /// the convective flux of the face.
-#include "runtime/physics/bc_states.hpp"
+#include "runtime/physics/euler/bc_states.hpp"
 #include "runtime/physics/navier_stokes/viscous_flux.hpp"
 
 namespace fv::phys {

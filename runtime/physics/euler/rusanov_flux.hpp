@@ -1,7 +1,7 @@
 #pragma once
 /// \file rusanov_flux.hpp
 /// Rusanov (local Lax-Friedrichs) flux, FV_HOST_DEVICE.
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 namespace fv::phys {
 

@@ -9,8 +9,8 @@
 ///                         dropped, as in the usual approximate Roe Jacobian);
 ///   face_flux_jacobians   dF/dU_L and dF/dU_R of the first-order Roe or Rusanov flux
 ///                         F = 1/2 (F_L + F_R) . S - 1/2 D (U_R - U_L).
-#include "runtime/physics/euler_state.hpp"
-#include "runtime/physics/roe_flux.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
+#include "runtime/physics/euler/roe_flux.hpp"
 
 namespace fv::phys {
 

@@ -2,7 +2,7 @@
 /// \file roe_flux.hpp
 /// Roe's approximate Riemann solver with Harten's entropy fix (Blazek, "Computational Fluid
 /// Dynamics", §4.3.3 form of the dissipation), FV_HOST_DEVICE.
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 namespace fv::phys {
 

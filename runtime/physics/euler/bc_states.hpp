@@ -4,7 +4,7 @@
 /// is the Riemann flux between the interior state at the face and the ghost state returned
 /// here, so every boundary type is one point-wise function of (interior state, outward unit
 /// normal, patch parameters).
-#include "runtime/physics/euler_state.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/physics/portable_math.hpp"
 
 namespace fv::phys {

@@ -4,9 +4,9 @@
 /// spectral radius of the convective flux Jacobian and the exact flux difference that replaces
 /// the Jacobian-vector products of the off-diagonal blocks (the 5x5 block algebra is in
 /// block5.hpp).
-#include "runtime/physics/block5.hpp"
-#include "runtime/physics/euler_state.hpp"
-#include "runtime/physics/roe_flux.hpp"
+#include "runtime/physics/euler/block5.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
+#include "runtime/physics/euler/roe_flux.hpp"
 
 namespace fv::phys {
 

@@ -1,0 +1,51 @@
+#pragma once
+/// \file model.hpp
+/// The equations a case solves, as types that kernels and the solver are written against (the
+/// shape of SU2's convective / viscous / source numerics and of AMReX's point-wise kernels):
+/// a Model carries its number of conserved variables, their names, whether it has viscous
+/// fluxes, and its point-wise state conversions. Field widths in kernels come from
+/// Model::kNumVars (through kernels::CellField<N>), so the count is written once, here.
+///
+///   physics/euler/          the compressible Euler equations: state, Roe and Rusanov fluxes,
+///                           their Jacobians, boundary ghost states, 5x5 block algebra
+///   physics/navier_stokes/  transport properties, viscous fluxes and their Jacobians
+///
+/// Models of this file (the Spalart-Allmaras model will add a sixth variable):
+///   EulerModel          rho, rho u, rho v, rho w, rho E; inviscid
+///   NavierStokesModel   the same variables; viscous and heat-conduction fluxes
+#include "runtime/physics/euler/euler_state.hpp"
+
+namespace fv::phys {
+
+/// The compressible Euler equations of an ideal gas.
+struct EulerModel {
+  static constexpr int kNumVars = kNumEq; ///< conserved variables = primitive variables
+  static constexpr bool kViscous = false; ///< no viscous or heat-conduction fluxes
+  static constexpr const char* kName = "euler";
+  /// Conservative variables in storage order (restart files, residual columns).
+  static constexpr const char* kConservative[kNumVars] = {"rho", "rhoU", "rhoV", "rhoW", "rhoE"};
+  /// Primitive variables in storage order (gradients, limiter, reconstruction).
+  static constexpr const char* kPrimitive[kNumVars] = {"rho", "u", "v", "w", "p"};
+
+  FV_HOST_DEVICE FV_FORCEINLINE static void to_primitive(const real_t* U, real_t* W, real_t gamma) {
+    cons_to_prim(U, W, gamma);
+  }
+  FV_HOST_DEVICE FV_FORCEINLINE static void to_conservative(const real_t* W, real_t* U,
+                                                            real_t gamma) {
+    prim_to_cons(W, U, gamma);
+  }
+};
+
+/// The laminar compressible Navier-Stokes equations: Euler's variables and convective fluxes,
+/// plus viscous stresses and heat conduction (physics/navier_stokes/).
+struct NavierStokesModel : EulerModel {
+  static constexpr bool kViscous = true;
+  static constexpr const char* kName = "navier_stokes";
+};
+
+/// The widest cell state a kernel handles (the mean flow plus transport equations): bounds
+/// the fixed-size scratch arrays of model-independent code.
+inline constexpr int kMaxVars = 8;
+static_assert(EulerModel::kNumVars <= kMaxVars, "kMaxVars too small for the Euler model");
+
+} // namespace fv::phys
