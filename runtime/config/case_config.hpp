@@ -87,7 +87,7 @@ struct CaseConfig {
   real_t pressure = 101325, temperature = 288.15; ///< Pa, K
   bool nondimensional = false;
   int liftAxis = 2;                 ///< 1 = y, 2 = z: direction of lift (and of the aoa rotation)
-  std::array<real_t, 5> freestream; ///< primitive rho, u, v, w, p (derived)
+  std::array<real_t, phys::kNumEq> freestream; ///< primitive rho, u, v, w, p (derived)
   std::array<real_t, 3> dragDir, liftDir, sideDir; ///< unit vectors (derived)
   real_t reynolds = 0;       ///< free-stream Reynolds number (0: from the viscosity law)
   real_t reynoldsLength = 1; ///< length of the Reynolds number, m
@@ -148,7 +148,7 @@ struct CaseConfig {
   InitialKind initial = InitialKind::Freestream;
   int splitAxis = 0;
   real_t splitPosition = 0;
-  std::array<real_t, 5> left{}, right{}; ///< primitive states either side of the split
+  std::array<real_t, phys::kNumEq> left{}, right{}; ///< primitive states either side of the split
   // [monitor]
   std::vector<std::string> forcePatches; ///< wall patches integrated for forces
   real_t refArea = 1, refLength = 1;

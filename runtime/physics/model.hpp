@@ -22,6 +22,9 @@ struct EulerModel {
   static constexpr int kNumVars = kNumEq; ///< conserved variables = primitive variables
   static constexpr bool kViscous = false; ///< no viscous or heat-conduction fluxes
   static constexpr const char* kName = "euler";
+  /// The variables convergence is judged on (the momentum components can be identically zero
+  /// in 2D flows): density and total energy.
+  static constexpr int kDensity = 0, kEnergy = 4;
   /// Conservative variables in storage order (restart files, residual columns).
   static constexpr const char* kConservative[kNumVars] = {"rho", "rhoU", "rhoV", "rhoW", "rhoE"};
   /// Primitive variables in storage order (gradients, limiter, reconstruction).
@@ -33,6 +36,23 @@ struct EulerModel {
   FV_HOST_DEVICE FV_FORCEINLINE static void to_conservative(const real_t* W, real_t* U,
                                                             real_t gamma) {
     prim_to_cons(W, U, gamma);
+  }
+  /// Magnitudes of the conservative variables' residuals in the free stream Winf (primitive):
+  /// rho, rho a, rho a, rho a, rho a^2 (the residual reference compares equations in them).
+  static void residual_scales(const real_t* Winf, real_t gamma, real_t* s) {
+    const real_t a = sound_speed(Winf, gamma);
+    s[0] = Winf[0];
+    s[1] = s[2] = s[3] = Winf[0] * a;
+    s[4] = Winf[0] * a * a;
+  }
+  /// Magnitudes of the primitive variables in the free stream Winf: rho, |u| + a (x3), p
+  /// (Venkatakrishnan's reference scales: a dimensionally consistent epsilon).
+  static void primitive_scales(const real_t* Winf, real_t gamma, real_t* s) {
+    const real_t speed = std::sqrt(Winf[1] * Winf[1] + Winf[2] * Winf[2] + Winf[3] * Winf[3]) +
+                         sound_speed(Winf, gamma);
+    s[0] = Winf[0];
+    s[1] = s[2] = s[3] = speed;
+    s[4] = Winf[4];
   }
 };
 

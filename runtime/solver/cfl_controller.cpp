@@ -1,5 +1,6 @@
 #include "runtime/solver/cfl_controller.hpp"
 #include "runtime/solver/monitor.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,7 +41,7 @@ real_t CflController::cfl() const {
   return start_ + (max_ - start_) * t;
 }
 
-void CflController::observe(const std::array<real_t, 5>& rms) {
+void CflController::observe(const std::array<real_t, kNumVars>& rms) {
   if (!haveRef_) { // the first observed residual is the reference
     ref_ = residual_reference(cfg_, rms);
     haveRef_ = true;

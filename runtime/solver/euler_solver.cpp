@@ -1,4 +1,5 @@
 #include "runtime/solver/euler_solver.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -24,8 +25,8 @@ constexpr real_t kBlowUp = 1e3;
 EulerSolver::EulerSolver(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par)
     : zone_(zone), cfg_(cfg), op_(std::make_unique<SpatialOperator>(zone, cfg, par)), cfl_(cfg) {
   const auto nt = static_cast<std::size_t>(zone.nTotalCells());
-  U_ = DeviceArray<real_t>(5 * nt, "U");
-  U0_ = DeviceArray<real_t>(5 * nt, "U0");
+  U_ = DeviceArray<real_t>(kNumVars * nt, "U");
+  U0_ = DeviceArray<real_t>(kNumVars * nt, "U0");
   dt_ = DeviceArray<real_t>(nt, "dt");
   integrator_ = make_integrator(*op_, cfg_);
   monitor_ = std::make_unique<Monitor>(*op_, cfg_);
@@ -39,15 +40,15 @@ std::size_t EulerSolver::device_bytes() const {
 
 void EulerSolver::initialise() {
   const idx_t n = zone_.nTotalCells();
-  std::vector<real_t> U(5 * static_cast<std::size_t>(n));
+  std::vector<real_t> U(kNumVars * static_cast<std::size_t>(n));
   for (idx_t c = 0; c < n; ++c) {
     const real_t* W = cfg_.freestream.data();
     if (cfg_.initial == InitialKind::Split)
       W = zone_.cellCentroid[3 * c + cfg_.splitAxis] < cfg_.splitPosition ? cfg_.left.data()
                                                                           : cfg_.right.data();
-    real_t u[5];
+    real_t u[kNumVars];
     phys::prim_to_cons(W, u, cfg_.gamma);
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumVars; ++k)
       U[k * n + c] = u[k];
   }
   U_.assign(U.data());
@@ -108,8 +109,8 @@ std::string EulerSolver::unphysical_message(idx_t bad) const {
   if (bad == kNone) return {};
   const std::vector<real_t> Ubad = U_.to_host();
   const idx_t n = zone_.nTotalCells();
-  real_t u[5], w[5];
-  for (int k = 0; k < 5; ++k)
+  real_t u[kNumVars], w[kNumVars];
+  for (int k = 0; k < kNumVars; ++k)
     u[k] = Ubad[k * n + bad];
   phys::cons_to_prim(u, w, cfg_.gamma);
   const gidx_t gid = zone_.cellGlobalId.empty() ? bad : zone_.cellGlobalId[bad];
@@ -221,11 +222,11 @@ std::vector<real_t> EulerSolver::primitive() const {
   const idx_t n = zone_.nTotalCells();
   std::vector<real_t> W(U.size());
   for (idx_t c = 0; c < n; ++c) {
-    real_t u[5], w[5];
-    for (int k = 0; k < 5; ++k)
+    real_t u[kNumVars], w[kNumVars];
+    for (int k = 0; k < kNumVars; ++k)
       u[k] = U[k * n + c];
     phys::cons_to_prim(u, w, cfg_.gamma);
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumVars; ++k)
       W[k * n + c] = w[k];
   }
   return W;

@@ -11,7 +11,7 @@ ExplicitRk::ExplicitRk(SpatialOperator& op, TimeScheme scheme) : op_(op), scheme
   FV_VERIFY(scheme == TimeScheme::Rk2 || scheme == TimeScheme::SspRk3 || scheme == TimeScheme::Rk4,
             "ExplicitRk: not an explicit scheme");
   if (scheme_ == TimeScheme::Rk4)
-    acc_ = DeviceArray<real_t>(5 * static_cast<std::size_t>(op.zone().nTotalCells()),
+    acc_ = DeviceArray<real_t>(kNumVars * static_cast<std::size_t>(op.zone().nTotalCells()),
                                "rk4 accumulator");
 }
 

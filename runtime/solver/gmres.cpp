@@ -1,4 +1,5 @@
 #include "runtime/solver/gmres.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include "common/error.hpp"
 #include "runtime/parallel/reduce.hpp"
@@ -9,7 +10,8 @@
 namespace fv {
 
 Gmres::Gmres(const ZoneView& z, MPI_Comm comm, int dim, const kernels::VectorWeights& w)
-    : z_(z), comm_(comm), dim_(dim), w_(w), stride_(5 * static_cast<std::size_t>(z.nTotalCells)) {
+    : z_(z), comm_(comm), dim_(dim), w_(w),
+      stride_(kNumVars * static_cast<std::size_t>(z.nTotalCells)) {
   FV_VERIFY_USAGE(dim >= 1 && dim <= kernels::kMaxKrylov, "newton_krylov_dim must be in [1, "
                                                               << kernels::kMaxKrylov << "] (got "
                                                               << dim << ")");

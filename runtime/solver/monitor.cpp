@@ -15,16 +15,15 @@ namespace fv {
 namespace {
 /// Each equation's RMS, at least 1e-3 of the largest equation's in free-stream units; entries
 /// still not above 1e-300 (an exactly zero residual) become `zero`.
-std::array<real_t, 5> floored(const CaseConfig& cfg, const std::array<real_t, 5>& rms,
-                              real_t zero) {
-  const auto& f = cfg.freestream;
-  const real_t a = std::sqrt(cfg.gamma * f[4] / f[0]);
-  const real_t scale[5] = {f[0], f[0] * a, f[0] * a, f[0] * a, f[0] * a * a};
+std::array<real_t, kNumVars> floored(const CaseConfig& cfg, const std::array<real_t, kNumVars>& rms,
+                                     real_t zero) {
+  real_t scale[kNumVars];
+  Model::residual_scales(cfg.freestream.data(), cfg.gamma, scale);
   real_t level = 0; // the largest equation's residual in free-stream units
-  for (int k = 0; k < 5; ++k)
+  for (int k = 0; k < kNumVars; ++k)
     level = std::max(level, rms[k] / scale[k]);
-  std::array<real_t, 5> out;
-  for (int k = 0; k < 5; ++k) {
+  std::array<real_t, kNumVars> out;
+  for (int k = 0; k < kNumVars; ++k) {
     out[k] = std::max(rms[k], 1e-3 * level * scale[k]);
     if (!(out[k] > 1e-300)) out[k] = zero;
   }
@@ -32,14 +31,16 @@ std::array<real_t, 5> floored(const CaseConfig& cfg, const std::array<real_t, 5>
 }
 } // namespace
 
-std::array<real_t, 5> residual_reference(const CaseConfig& cfg, const std::array<real_t, 5>& rms) {
+std::array<real_t, kNumVars> residual_reference(const CaseConfig& cfg,
+                                                const std::array<real_t, kNumVars>& rms) {
   return floored(cfg, rms, 1.0);
 }
 
-real_t residual_measure(const CaseConfig& cfg, const std::array<real_t, 5>& rms,
-                        const std::array<real_t, 5>& ref) {
-  const std::array<real_t, 5> r = floored(cfg, rms, 1e-300);
-  return std::max(r[0] / ref[0], r[4] / ref[4]);
+real_t residual_measure(const CaseConfig& cfg, const std::array<real_t, kNumVars>& rms,
+                        const std::array<real_t, kNumVars>& ref) {
+  const std::array<real_t, kNumVars> r = floored(cfg, rms, 1e-300);
+  constexpr int d = Model::kDensity, e = Model::kEnergy;
+  return std::max(r[d] / ref[d], r[e] / ref[e]);
 }
 
 Monitor::Monitor(const SpatialOperator& op, const CaseConfig& cfg)
@@ -77,13 +78,13 @@ std::vector<real_t> Monitor::wall_viscous_data() const {
   return wall_.to_host();
 }
 
-std::array<real_t, 5> Monitor::residual_rms() const {
-  real_t ss[5];
+std::array<real_t, kNumVars> Monitor::residual_rms() const {
+  real_t ss[kNumVars];
   kernels::residual_sum_squares<kNumVars>(op_.view(), op_.residual(), ss);
-  std::vector<real_t> v(ss, ss + 5);
+  std::vector<real_t> v(ss, ss + kNumVars);
   if (op_.comm() != MPI_COMM_NULL) parallel::sum_all(op_.comm(), v);
-  std::array<real_t, 5> rms{};
-  for (int k = 0; k < 5; ++k)
+  std::array<real_t, kNumVars> rms{};
+  for (int k = 0; k < kNumVars; ++k)
     rms[k] = std::sqrt(v[k] / static_cast<real_t>(op_.global_cells()));
   return rms;
 }

@@ -1,4 +1,5 @@
 #include "runtime/solver/run_loop.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -41,30 +42,41 @@ Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f,
 }
 
 namespace {
+/// history.csv's columns: time, dt, the log residual of every conserved variable of the model,
+/// the raw RMS of density and energy, the coefficients, cfl, linear_its, wall_s, CDp, CDv.
 const std::vector<std::string>& history_columns() {
-  static const std::vector<std::string> c = {
-      "time",    "dt",       "res_rho",    "res_rhou", "res_rhov", "res_rhow", "res_rhoE",
-      "rms_rho", "rms_rhoE", "CL",         "CD",       "CS",       "CMx",      "CMy",
-      "CMz",     "cfl",      "linear_its", "wall_s",   "CDp",      "CDv"};
+  static const std::vector<std::string> c = [] {
+    std::vector<std::string> v = {"time", "dt"};
+    for (const char* name : Model::kConservative)
+      v.push_back(std::string("res_") + name);
+    for (const char* name : {"rms_rho", "rms_rhoE", "CL", "CD", "CS", "CMx", "CMy", "CMz", "cfl",
+                             "linear_its", "wall_s", "CDp", "CDv"})
+      v.push_back(name);
+    return v;
+  }();
   return c;
 }
 /// Index of wall_s among history_columns() (time = 0).
-constexpr std::size_t kWallColumn = 17;
+constexpr std::size_t kWallColumn = 2 + kNumVars + 10;
 constexpr const char* kRefKey = "residual_reference = ";
 constexpr const char* kRestartKey = "restarted at iteration ";
 
 /// The history comment block: the resolved configuration, the residual reference once known,
 /// and the restart points of the runs this history continues.
-std::string history_comments(const CaseConfig& cfg, bool haveRef, const std::array<real_t, 5>& ref,
+std::string history_comments(const CaseConfig& cfg, bool haveRef,
+                             const std::array<real_t, kNumVars>& ref,
                              const std::vector<std::string>& restarts) {
   std::ostringstream out;
   out << cfg.resolvedIni;
   if (!cfg.resolvedIni.empty() && cfg.resolvedIni.back() != '\n') out << "\n";
   if (haveRef) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%s%.17g, %.17g, %.17g, %.17g, %.17g", kRefKey, ref[0], ref[1],
-                  ref[2], ref[3], ref[4]);
-    out << buf << "\n";
+    out << kRefKey;
+    for (int k = 0; k < kNumVars; ++k) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%s%.17g", k ? ", " : "", ref[k]);
+      out << buf;
+    }
+    out << "\n";
   }
   for (const auto& r : restarts)
     out << r << "\n";
@@ -102,7 +114,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   // restart iteration are dropped, the residual reference and the wall clock carry on.
   const int startIteration = solver.iteration();
   std::unique_ptr<HistoryFile> history;
-  std::array<real_t, 5> ref{};
+  std::array<real_t, kNumVars> ref{};
   bool haveRef = false;
   double wallOffset = 0;
   std::vector<std::string> restarts;
@@ -122,9 +134,9 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
           std::istringstream in(c.substr(std::string(kRefKey).size()));
           std::string item;
           int k = 0;
-          while (k < 5 && std::getline(in, item, ','))
+          while (k < kNumVars && std::getline(in, item, ','))
             ref[k++] = std::strtod(item.c_str(), nullptr);
-          haveRef = k == 5;
+          haveRef = k == kNumVars;
         }
         if (kept > 0) wallOffset = history->value(kept - 1, kWallColumn);
         FV_LOG_INFO("history: continuing " << history->path() << " (" << kept
@@ -140,7 +152,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
       FV_VERIFY(buf[0] == 0.0,
                 (failure.empty() ? "rank 0 could not continue history.csv" : failure));
       haveRef = buf[1] != 0.0;
-      for (int k = 0; k < 5; ++k)
+      for (int k = 0; k < kNumVars; ++k)
         ref[k] = buf[2 + k];
     }
     FV_VERIFY(failure.empty(), failure);
@@ -157,8 +169,15 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
 
   const auto t0 = std::chrono::steady_clock::now();
   const real_t nCells = static_cast<real_t>(solver.global_cells());
-  FV_LOG_INFO("  iter   log(rho)  log(rhou) log(rhov) log(rhow) log(rhoE)        CL        CD"
-              "     wall s  ms/iter  ns/cell/iter       CFL  lin");
+  {
+    std::string head = "  iter";
+    for (const char* name : Model::kConservative) {
+      char col[16];
+      std::snprintf(col, sizeof col, " %9s", (std::string("log(") + name + ")").c_str());
+      head += col;
+    }
+    FV_LOG_INFO(head << "        CL        CD     wall s  ms/iter  ns/cell/iter       CFL  lin");
+  }
   int lastPrinted = 0;
   double lastPrintSeconds = 0;
   const int maxIter = cfg.iterations;
@@ -180,32 +199,25 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
       ref = residual_reference(cfg, st.rms);
       haveRef = true;
     }
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumVars; ++k)
       row.logResidual[k] = std::log10(std::max(st.rms[k], 1e-300) / ref[k]);
     row.coeff = coefficients(cfg, st.forces, st.viscousForce);
     row.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sum.history.push_back(row);
-    if (history)
-      history->add(st.iteration, {st.time,
-                                  st.dt,
-                                  row.logResidual[0],
-                                  row.logResidual[1],
-                                  row.logResidual[2],
-                                  row.logResidual[3],
-                                  row.logResidual[4],
-                                  st.rms[0],
-                                  st.rms[4],
-                                  row.coeff.CL,
-                                  row.coeff.CD,
-                                  row.coeff.CS,
-                                  row.coeff.CMx,
-                                  row.coeff.CMy,
-                                  row.coeff.CMz,
-                                  st.cfl,
-                                  static_cast<real_t>(st.linearIterations),
-                                  wallOffset + row.wallSeconds,
-                                  row.coeff.CDp,
-                                  row.coeff.CDv});
+    if (history) {
+      std::vector<real_t> values;
+      values.reserve(history_columns().size());
+      values.push_back(st.time);
+      values.push_back(st.dt);
+      for (real_t r : row.logResidual)
+        values.push_back(r);
+      for (real_t x : {st.rms[Model::kDensity], st.rms[Model::kEnergy], row.coeff.CL,
+                       row.coeff.CD, row.coeff.CS, row.coeff.CMx, row.coeff.CMy, row.coeff.CMz,
+                       st.cfl, static_cast<real_t>(st.linearIterations),
+                       wallOffset + row.wallSeconds, row.coeff.CDp, row.coeff.CDv})
+        values.push_back(x);
+      history->add(st.iteration, values);
+    }
     sum.iterations = it + 1;
 
     bool stop = false;
@@ -227,14 +239,19 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
     if ((it + 1) % cfg.outputInterval == 0 || last || it == 0) {
       const double perIter =
           (row.wallSeconds - lastPrintSeconds) / std::max(1, sum.iterations - lastPrinted);
+      std::string line;
       char buf[256];
-      std::snprintf(buf, sizeof buf,
-                    "%6d %9.4f %9.4f %9.4f %9.4f %9.4f %9.5f %9.5f %10.2f %8.3f %13.1f %9.3g %4d",
-                    st.iteration, row.logResidual[0], row.logResidual[1], row.logResidual[2],
-                    row.logResidual[3], row.logResidual[4], row.coeff.CL, row.coeff.CD,
-                    row.wallSeconds, 1e3 * perIter, 1e9 * perIter / nCells, st.cfl,
+      std::snprintf(buf, sizeof buf, "%6d", st.iteration);
+      line += buf;
+      for (int k = 0; k < kNumVars; ++k) {
+        std::snprintf(buf, sizeof buf, " %9.4f", row.logResidual[k]);
+        line += buf;
+      }
+      std::snprintf(buf, sizeof buf, " %9.5f %9.5f %10.2f %8.3f %13.1f %9.3g %4d", row.coeff.CL,
+                    row.coeff.CD, row.wallSeconds, 1e3 * perIter, 1e9 * perIter / nCells, st.cfl,
                     st.linearIterations);
-      FV_LOG_INFO(buf);
+      line += buf;
+      FV_LOG_INFO(line);
       lastPrinted = sum.iterations;
       lastPrintSeconds = row.wallSeconds;
       if (!last) flush_history();

@@ -4,6 +4,7 @@
 /// stopping, the progress line, history.csv, and the call site of the solution writers.
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/profile_report.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include <array>
 #include <functional>
@@ -27,7 +28,7 @@ Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& fo
 /// One row of history.csv.
 struct HistoryRow {
   IterationStats stats;
-  std::array<real_t, 5> logResidual{}; ///< log10(rms / rms of the first iteration)
+  std::array<real_t, kNumVars> logResidual{}; ///< log10(rms / rms of the first iteration)
   Coefficients coeff;
   double wallSeconds = 0;
 };

@@ -44,10 +44,9 @@ DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, MPI_Comm co
 /// Free-stream magnitudes of the primitives (rho, |u|+c (x3), p): Venkatakrishnan's reference
 /// scales (dimensionally consistent epsilon).
 std::array<real_t, kNumVars> freestream_magnitudes(const CaseConfig& cfg) {
-  const auto& f = cfg.freestream;
-  const real_t c = std::sqrt(cfg.gamma * f[4] / f[0]);
-  const real_t speed = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]) + c;
-  return {f[0], speed, speed, speed, f[4]};
+  std::array<real_t, kNumVars> s;
+  Model::primitive_scales(cfg.freestream.data(), cfg.gamma, s.data());
+  return s;
 }
 } // namespace
 

@@ -54,7 +54,7 @@ Snapshot run(const fv::Zone& zone, const fv::Mesh& mesh, const std::string& inte
 }
 
 std::vector<std::string> columns() {
-  return {"time",    "dt",       "res_rho",    "res_rhou", "res_rhov", "res_rhow", "res_rhoE",
+  return {"time",    "dt",       "res_rho",    "res_rhoU", "res_rhoV", "res_rhoW", "res_rhoE",
           "rms_rho", "rms_rhoE", "CL",         "CD",       "CS",       "CMx",      "CMy",
           "CMz",     "cfl",      "linear_its", "wall_s",   "CDp",      "CDv"};
 }
