@@ -20,6 +20,7 @@
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"
 #include "runtime/solver/solution_output.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -169,12 +170,13 @@ int main(int argc, char** argv) {
     const fv::idx_t nt = zone.nTotalCells();
     if (!restartPath.empty()) {
       fv::log::Phase p("reading restart " + restartPath);
-      std::vector<fv::real_t> owned(static_cast<std::size_t>(zone.nCells) * 5);
-      const fv::SolutionInfo at = out.read_restart(restartPath, owned.data(), 5);
-      std::vector<fv::real_t> U(static_cast<std::size_t>(nt) * 5, 0.0);
+      std::vector<fv::real_t> owned(static_cast<std::size_t>(zone.nCells) * fv::kNumVars);
+      const fv::SolutionInfo at = out.read_restart(restartPath, owned.data(), fv::kNumVars);
+      std::vector<fv::real_t> U(static_cast<std::size_t>(nt) * fv::kNumVars, 0.0);
       for (fv::idx_t c = 0; c < zone.nCells; ++c)
-        for (int k = 0; k < 5; ++k)
-          U[static_cast<std::size_t>(k) * nt + c] = owned[static_cast<std::size_t>(c) * 5 + k];
+        for (int k = 0; k < fv::kNumVars; ++k)
+          U[static_cast<std::size_t>(k) * nt + c] =
+              owned[static_cast<std::size_t>(c) * fv::kNumVars + k];
       solver->set_conservative(U);
       solver->set_progress(static_cast<int>(at.iteration), at.time);
       p.note("iteration " + std::to_string(at.iteration));
@@ -185,10 +187,11 @@ int main(int argc, char** argv) {
       volume(s, reason);
       if (reason != "final") return; // a diverged state never replaces the last good restart
       const std::vector<fv::real_t> U = s.conservative();
-      std::vector<fv::real_t> owned(static_cast<std::size_t>(zone.nCells) * 5);
+      std::vector<fv::real_t> owned(static_cast<std::size_t>(zone.nCells) * fv::kNumVars);
       for (fv::idx_t c = 0; c < zone.nCells; ++c)
-        for (int k = 0; k < 5; ++k)
-          owned[static_cast<std::size_t>(c) * 5 + k] = U[static_cast<std::size_t>(k) * nt + c];
+        for (int k = 0; k < fv::kNumVars; ++k)
+          owned[static_cast<std::size_t>(c) * fv::kNumVars + k] =
+              U[static_cast<std::size_t>(k) * nt + c];
       // surface CSV of every monitored wall patch: pressure of the wall cells and Cp
       {
         const std::vector<fv::real_t> W = s.primitive();
@@ -239,7 +242,9 @@ int main(int argc, char** argv) {
         return;
       }
       const std::string path = cfg.outputDir + "/restart.h5";
-      out.write_restart(path, owned.data(), 5, s.iteration(), s.time(), cfg.resolvedIni);
+      const std::vector<std::string> names(std::begin(fv::Model::kConservative),
+                                           std::end(fv::Model::kConservative));
+      out.write_restart(path, owned.data(), names, s.iteration(), s.time(), cfg.resolvedIni);
       FV_LOG_INFO("wrote " << path << " (iteration " << s.iteration() << ")");
     };
     solver->reset_comm_times();

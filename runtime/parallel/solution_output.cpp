@@ -64,16 +64,25 @@ void SolutionOutput::write_solution(const std::string& h5_path,
 
 void SolutionOutput::write_restart(const std::string& path, const real_t* owned_state, int n_vars,
                                    std::int64_t iteration, double time, const std::string& config) {
+  std::vector<std::string> names = RestartData{}.variables;
+  if (static_cast<int>(names.size()) != n_vars) {
+    names.clear();
+    for (int v = 0; v < n_vars; ++v)
+      names.push_back("q" + std::to_string(v));
+  }
+  write_restart(path, owned_state, names, iteration, time, config);
+}
+
+void SolutionOutput::write_restart(const std::string& path, const real_t* owned_state,
+                                   const std::vector<std::string>& variables,
+                                   std::int64_t iteration, double time, const std::string& config) {
+  const int n_vars = static_cast<int>(variables.size());
   RestartData d;
   d.state = gather_cells(comm_, zone_, owned_state, n_vars, n_cells_);
   on_root(comm_, [&] {
     d.info = SolutionInfo{iteration, time, uuid_, config};
     d.nVars = n_vars;
-    if (n_vars != 5) {
-      d.variables.clear();
-      for (int v = 0; v < n_vars; ++v)
-        d.variables.push_back("q" + std::to_string(v));
-    }
+    d.variables = variables;
     fv::write_restart(path, d);
   });
 }

@@ -1,4 +1,5 @@
 #include "runtime/solver/solution_output.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include "common/log.hpp"
 #include "formats/solution_file.hpp"
@@ -16,24 +17,24 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
     const CaseConfig& cfg = s.config();
     const std::vector<real_t> U = s.conservative();
     const idx_t n = z.nTotalCells();
-    // owned cells, interleaved: rho, u, v, w, p, Mach, rhoU (5), Cp
-    constexpr int K = 12;
+    // owned cells, interleaved: rho, u, v, w, p, Mach, the conservative state, Cp
+    constexpr int K = kNumVars + 1 + kNumVars + 1;
     const real_t pInf = cfg.freestream[4];
     const real_t qInf = cfg.dynamic_pressure() > 0 ? cfg.dynamic_pressure() : 1.0;
     std::vector<real_t> owned(static_cast<std::size_t>(z.nCells) * K);
     for (idx_t c = 0; c < z.nCells; ++c) {
-      real_t u[5], w[5];
-      for (int k = 0; k < 5; ++k)
+      real_t u[kNumVars], w[kNumVars];
+      for (int k = 0; k < kNumVars; ++k)
         u[k] = U[k * n + c];
-      phys::cons_to_prim(u, w, cfg.gamma);
+      Model::to_primitive(u, w, cfg.gamma);
       const real_t a = std::sqrt(std::fabs(cfg.gamma * w[4] / w[0]));
       real_t* o = &owned[static_cast<std::size_t>(c) * K];
-      for (int k = 0; k < 5; ++k)
+      for (int k = 0; k < kNumVars; ++k)
         o[k] = w[k];
-      o[5] = std::sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) / a;
-      for (int k = 0; k < 5; ++k)
-        o[6 + k] = u[k];
-      o[11] = (w[4] - pInf) / qInf; // pressure coefficient
+      o[kNumVars] = std::sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) / a;
+      for (int k = 0; k < kNumVars; ++k)
+        o[kNumVars + 1 + k] = u[k];
+      o[K - 1] = (w[4] - pInf) / qInf; // pressure coefficient
     }
     const std::vector<real_t> g =
         parallel::gather_cells(comm, z, owned.data(), K, header.nGlobalCells);
@@ -50,9 +51,9 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
           f.values[c * comps + j] = g[c * K + first + j];
       return f;
     };
-    const std::vector<CellField> fields = {field("rho", 0, 1), field("velocity", 1, 3),
-                                           field("p", 4, 1),   field("mach", 5, 1),
-                                           field("Cp", 11, 1), field("rhoU", 6, 5)};
+    const std::vector<CellField> fields = {
+        field("rho", 0, 1),         field("velocity", 1, 3), field("p", 4, 1),
+        field("mach", kNumVars, 1), field("Cp", K - 1, 1),   field("rhoU", kNumVars + 1, kNumVars)};
     SolutionInfo info;
     info.iteration = s.iteration();
     info.time = s.time();
