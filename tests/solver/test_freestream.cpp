@@ -124,3 +124,28 @@ INSTANTIATE_TEST_SUITE_P(Solver, FreeStream,
                                            FreeStreamCase{"oblique_hex", false, kOblique},
                                            FreeStreamCase{"oblique_tet", true, kOblique}),
                          [](const auto& p) { return std::string(p.param.name); });
+
+// The same test code for every model (phys::EulerModel, phys::NavierStokesModel): a uniform
+// stream stays uniform on a distorted mesh with every subsonic boundary type, the model chosen
+// by its [physics] name (a uniform flow has no viscous stress or heat flux).
+template <class M>
+class FreeStreamModel : public ::testing::Test {};
+using Models = ::testing::Types<fv::phys::EulerModel, fv::phys::NavierStokesModel>;
+TYPED_TEST_SUITE(FreeStreamModel, Models);
+
+TYPED_TEST(FreeStreamModel, StaysUniform) {
+  const fv::Mesh mesh = fv::testing::box_mesh(6, 5, 4, {0, 0, 0}, {1.2, 1, 0.8}, true, 0.25);
+  const fv::Zone zone = fv::testing::zone_from_mesh(mesh);
+  const std::string text = std::string("[physics]\nmodel = ") + TypeParam::kName +
+                           "\n[freestream]\nmach = 0.5\nreynolds = 1000\n" +
+                           std::string(kSubsonic).substr(std::string(kSubsonic).find("[scheme]"));
+  const fv::CaseConfig cfg = fv::resolve_case(fv::IniFile::parse(text, "model.ini"), mesh.patches);
+  ASSERT_EQ(cfg.viscous(), TypeParam::kViscous);
+  fv::EulerSolver solver(zone, cfg);
+  solver.initialise();
+  for (int i = 0; i < 20; ++i)
+    solver.step();
+  EXPECT_LT(max_deviation(solver, cfg), 1e-13) << TypeParam::kName;
+  EXPECT_EQ(solver.conservative().size(),
+            static_cast<std::size_t>(TypeParam::kNumVars) * zone.nTotalCells());
+}
