@@ -104,11 +104,13 @@ std::string csv_field(const std::string& s) {
 
 /// The case of the whole-stage measurement: the benchmark's free stream on every patch (far
 /// field), Roe or Rusanov, second order with the classical Venkatakrishnan limiter (K = 5) or
-/// first order, the zone's own node weights (as the per-kernel measurements use).
+/// first order, the zone's own node weights (as the per-kernel measurements use); the Euler
+/// or (--model navier_stokes) the Navier-Stokes model at Re 1e6.
 CaseConfig bench_case(const ZoneFileHeader& h, const real_t (&fs)[5], const BenchOptions& o) {
   std::ostringstream ini;
-  ini << "[freestream]\nnondimensional = true\n[scheme]\nflux = "
-      << (o.flux == kernels::Flux::Roe ? "roe" : "rusanov")
+  ini << "[freestream]\nnondimensional = true\nreynolds = 1e6\n[physics]\nmodel = "
+      << (o.viscous ? "navier_stokes" : "euler")
+      << "\n[scheme]\nflux = " << (o.flux == kernels::Flux::Roe ? "roe" : "rusanov")
       << "\norder = " << (o.secondOrder ? 2 : 1)
       << "\nlimiter = venkat\nvenkat_k = 5\nnode_weights = inverse_distance\n";
   for (const Patch& p : h.patches)
@@ -454,6 +456,7 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   // ---- 6. whole explicit stage: the solver's SpatialOperator (one zone, no halo exchange) on
   //         the same state and boundary conditions, then the Runge-Kutta update
   SpatialOperator op(z, bench_case(h, fs, o), ParallelSetup{});
+  if (o.viscous) stageVariants = {FluxSumVariant::Gather}; // the variants are Euler-only
   for (FluxSumVariant var : stageVariants) {
     op.set_assembly(var);
     auto stage = [&] {

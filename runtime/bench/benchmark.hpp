@@ -24,6 +24,7 @@ struct BenchOptions {
   std::string cachePath;                                             ///< for Auto
   bool secondOrder = true;
   kernels::Flux flux = kernels::Flux::Roe;
+  bool viscous = false; ///< whole stage with the Navier-Stokes model (--model navier_stokes)
 };
 
 /// One measured line. section: "ceiling", "kernel", "variant", "stage", "choice".

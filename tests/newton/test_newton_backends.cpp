@@ -1,8 +1,9 @@
 // Newton-Krylov on the CUDA device against the CPU backend (skips without a GPU, i.e. in CI):
 // the residual histories agree to 1e-10 relative over the first 50 iterations and the runs
 // take the same number of iterations to 10 orders, on the transonic channel and on SU2's
-// NACA 0012 (../shared/meshes). Both backends run the same kernels in the same order with the
-// same deterministic reductions; they differ only by rounding (fused multiply-adds on the GPU).
+// NACA 0012 (../shared/meshes), and with the Navier-Stokes model on a channel with no-slip walls
+// and SU2's laminar cylinder. Both backends run the same kernels in the same order with the
+// same deterministic reductions; they differ only by rounding.
 #include "runtime/backend/select.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/solver/euler_solver.hpp"
@@ -87,4 +88,29 @@ TEST(NewtonBackends, CudaMatchesCpu) {
                                                   "[time]\nconvergence = 10\niterations = 300\n"),
                                               "naca"),
                            pz.header.patches));
+}
+
+TEST(NewtonBackends, ViscousCudaMatchesCpu) {
+  if (fv::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device (or a CPU-only build)";
+  {
+    const fv::testing::TestZone tz =
+        fv::testing::generated_zone(fv::testing::transonic_channel_options());
+    const std::string text =
+        "[freestream]\nnondimensional = true\nmach = 0.3\nlift_axis = y\nreynolds = 500\n"
+        "[physics]\nmodel = navier_stokes\n[time]\nconvergence = 8\niterations = 200\n"
+        "[patch inlet]\ntype = farfield\n[patch outlet]\ntype = farfield\n"
+        "[patch lower_wall]\ntype = no_slip_wall\n[patch upper_wall]\ntype = no_slip_wall\n"
+        "temperature = 1.1\n[patch side1]\ntype = symmetry\n[patch side2]\ntype = symmetry\n";
+    compare("viscous channel", tz.zone,
+            fv::resolve_case(fv::IniFile::parse(text, "viscous channel"), tz.patches));
+  }
+  const auto& pz = fv::testing::shared_2d_zones("su2/cylinder_lam.su2", 1.0, 1);
+  if (pz.zones.empty()) return;
+  const std::string cylinder =
+      "[freestream]\nmach = 0.1\ntemperature = 300\nreynolds = 40\nlift_axis = y\n"
+      "[physics]\nmodel = navier_stokes\n[time]\nconvergence = 8\niterations = 150\n"
+      "[patch cylinder]\ntype = no_slip_wall\n[patch farfield]\ntype = farfield\n"
+      "[patch symmetry]\ntype = symmetry\n";
+  compare("cylinder Re 40", pz.zones[0],
+          fv::resolve_case(fv::IniFile::parse(cylinder, "cylinder"), pz.header.patches));
 }
