@@ -18,7 +18,9 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
     const std::vector<real_t> U = s.conservative();
     const idx_t n = z.nTotalCells();
     // owned cells, interleaved: rho, u, v, w, p, Mach, the conservative state, Cp
-    constexpr int K = kNumVars + 1 + kNumVars + 1;
+    // (Navier-Stokes adds the temperature T = p / (rho R) in the last column)
+    const int K = kNumVars + 1 + kNumVars + 1 + (cfg.viscous() ? 1 : 0);
+    const int cpCol = 2 * kNumVars + 1;
     const real_t pInf = cfg.freestream[4];
     const real_t qInf = cfg.dynamic_pressure() > 0 ? cfg.dynamic_pressure() : 1.0;
     std::vector<real_t> owned(static_cast<std::size_t>(z.nCells) * K);
@@ -34,7 +36,8 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
       o[kNumVars] = std::sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) / a;
       for (int k = 0; k < kNumVars; ++k)
         o[kNumVars + 1 + k] = u[k];
-      o[K - 1] = (w[4] - pInf) / qInf; // pressure coefficient
+      o[cpCol] = (w[4] - pInf) / qInf; // pressure coefficient
+      if (cfg.viscous()) o[cpCol + 1] = w[4] / (w[0] * cfg.gasConstant);
     }
     const std::vector<real_t> g =
         parallel::gather_cells(comm, z, owned.data(), K, header.nGlobalCells);
@@ -51,9 +54,10 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
           f.values[c * comps + j] = g[c * K + first + j];
       return f;
     };
-    const std::vector<CellField> fields = {
-        field("rho", 0, 1),         field("velocity", 1, 3), field("p", 4, 1),
-        field("mach", kNumVars, 1), field("Cp", K - 1, 1),   field("rhoU", kNumVars + 1, kNumVars)};
+    std::vector<CellField> fields = {field("rho", 0, 1),    field("velocity", 1, 3),
+                                     field("p", 4, 1),      field("mach", kNumVars, 1),
+                                     field("Cp", cpCol, 1), field("rhoU", kNumVars + 1, kNumVars)};
+    if (cfg.viscous()) fields.push_back(field("T", cpCol + 1, 1));
     SolutionInfo info;
     info.iteration = s.iteration();
     info.time = s.time();
