@@ -98,6 +98,10 @@ struct Zone {
   Array<std::int8_t> cellType; ///< CellType
   Array<real_t> cellVolume;    ///< m^3
   Array<real_t> cellCentroid;  ///< 3 per cell, m
+  /// Distance from the centroid to the nearest wall face, m (fvprep's wall distance, for
+  /// turbulence models); OPTIONAL: empty when the mesh has no wall patch, and in zone files
+  /// written before it existed.
+  Array<real_t> cellWallDistance;
 
   // ---- faces: nFaces entries
   Array<gidx_t> faceGlobalId;       ///< id in the renumbered global mesh
@@ -152,8 +156,10 @@ void visit_zone_counts(Z& z, V&& v) {
 }
 
 /// Every array of a zone with its dataset path, in schema order. `v` is called as
-///   v.array(name, Array<T>&)   for plain arrays, and
-///   v.csr(name, Csr&)          for CSR relations (stored as name/offsets, name/indices).
+///   v.array(name, Array<T>&)           for plain arrays,
+///   v.optional_array(name, Array<T>&)  for arrays a zone (or an older file) may lack: empty
+///                                      or of the full size, and
+///   v.csr(name, Csr&)                  for CSR relations (stored as name/offsets, name/indices).
 /// Z is Zone or const Zone.
 template <class Z, class V>
 void visit_zone_arrays(Z& z, V&& v) {
@@ -188,6 +194,7 @@ void visit_zone_arrays(Z& z, V&& v) {
   v.array("exchange/nodes/neighbours", z.nodeExchange.neighbours);
   v.csr("exchange/nodes/send", z.nodeExchange.send);
   v.csr("exchange/nodes/recv", z.nodeExchange.recv);
+  v.optional_array("cells/wallDistance", z.cellWallDistance);
 }
 
 } // namespace fv

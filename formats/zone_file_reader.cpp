@@ -126,6 +126,15 @@ struct Locator {
   void array(const char* name, Array<T>&) {
     locate<T>(name);
   }
+  /// An optional dataset a file may lack (written before it existed): an empty array then.
+  template <class T>
+  void optional_array(const char* name, Array<T>&) {
+    if (H5Lexists(group, name, H5P_DEFAULT) > 0) {
+      locate<T>(name);
+      return;
+    }
+    out.push_back(ZoneDatasetInfo{name, 0, 0, 0, xxh64(nullptr, 0)});
+  }
   void csr(const char* name, Csr&) {
     locate<idx_t>(std::string(name) + "/offsets");
     locate<idx_t>(std::string(name) + "/indices");
@@ -164,6 +173,10 @@ struct Binder {
   }
   template <class T>
   void array(const char*, Array<T>& a) {
+    a = bind<T>();
+  }
+  template <class T>
+  void optional_array(const char*, Array<T>& a) {
     a = bind<T>();
   }
   void csr(const char*, Csr& c) {

@@ -52,6 +52,10 @@ struct DatasetWriter {
   void array(const char* name, const Array<T>& a) {
     m.write_dataset(g, name, a, id);
   }
+  template <class T>
+  void optional_array(const char* name, const Array<T>& a) {
+    m.write_dataset(g, name, a, id);
+  }
   void csr(const char* name, const Csr& c) {
     m.write_dataset(g, std::string(name) + "/offsets", c.offsets(), id);
     m.write_dataset(g, std::string(name) + "/indices", c.indices(), id);

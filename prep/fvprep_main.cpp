@@ -94,6 +94,11 @@ int main(int argc, char** argv) {
     std::string renumber = "rcm", objective = "cut";
     fv::PartitionOptions partOpts;
     app.add_option("--renumber", renumber, "cell ordering: rcm (reverse Cuthill-McKee) or none");
+    std::vector<std::string> walls;
+    app.add_option("--walls", walls,
+                   "patches whose faces are walls for the cells' wall distance, comma-separated "
+                   "(default: the patches of CGNS BC type BCWall, BCWallViscous*)")
+        ->delimiter(',');
     app.add_option("--imbalance", partOpts.imbalance,
                    "largest zone / average zone allowed to METIS (default 1.03)");
     app.add_option("--objective", objective, "METIS objective: cut (edge cut) or vol");
@@ -168,6 +173,7 @@ int main(int argc, char** argv) {
     po.prep.renumber = fv::parse_renumber(renumber);
     po.prep.faces.defaultPatch = prepOpts.validate.defaultPatch;
     po.prep.closureTol = prepOpts.validate.closureTol;
+    po.prep.walls = walls;
     Imported im = import_mesh(meshPath, prepOpts);
     std::string commandLine;
     for (int i = 0; i < argc; ++i)

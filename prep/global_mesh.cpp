@@ -1,4 +1,5 @@
 #include "prep/global_mesh.hpp"
+#include "prep/wall_distance.hpp"
 
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -22,6 +23,45 @@ void phase(PrepReport* report, const char* name, Fn&& fn) {
   log::Phase p(name);
   fn();
   if (report) report->add_phase(name, p.seconds());
+}
+
+/// True for the CGNS BC types of no-slip walls (BCWallInviscid is a slip wall).
+bool is_viscous_wall_type(const std::string& t) {
+  return t == "BCWall" || t == "BCWallViscous" || t == "BCWallViscousHeatFlux" ||
+         t == "BCWallViscousIsothermal";
+}
+
+/// The wall distance of every cell: the wall patches from opts.walls or the BC types.
+std::vector<real_t> cell_wall_distance(const Mesh& mesh, const GlobalMesh& g,
+                                       const PrepOptions& opts) {
+  std::vector<char> isWall(g.patches.size(), 0);
+  for (const std::string& w : opts.walls) {
+    bool found = false;
+    for (std::size_t p = 0; p < g.patches.size(); ++p)
+      if (g.patches[p].name == w) isWall[p] = found = true;
+    std::string names;
+    for (const Patch& p : g.patches)
+      names += (names.empty() ? "" : ", ") + p.name;
+    FV_VERIFY_USAGE(found, mesh_name(mesh) << ": --walls names '" << w
+                                           << "', which is no patch (patches: " << names << ")");
+  }
+  if (opts.walls.empty())
+    for (std::size_t p = 0; p < g.patches.size(); ++p)
+      isWall[p] = is_viscous_wall_type(g.patches[p].bcType);
+  WallFaces walls;
+  walls.xyz = &g.xyz;
+  for (std::size_t p = 0; p < g.patches.size(); ++p) {
+    if (!isWall[p]) continue;
+    for (idx_t f = g.patchFaceOffsets[p]; f < g.patchFaceOffsets[p + 1]; ++f) {
+      for (idx_t k = g.faceNodes.offsets()[f]; k < g.faceNodes.offsets()[f + 1]; ++k)
+        walls.nodes.push_back(g.faceNodes.indices()[k]);
+      walls.offsets.push_back(static_cast<idx_t>(walls.nodes.size()));
+    }
+  }
+  if (walls.size() == 0) return {};
+  std::vector<real_t> d = wall_distance(g.cellGeom.centroid, walls);
+  FV_LOG_INFO("  wall distance of " << d.size() << " cells to " << walls.size() << " wall faces");
+  return d;
 }
 
 } // namespace
@@ -220,6 +260,7 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
               mesh_name(mesh) << ": " << cell_label(mesh, g.cellMesh[c])
                               << " is not closed: |sum S| / sum |S| = " << g.cellGeom.closure[c]);
   }
+  phase(report, "wall distance", [&] { g.wallDistance = cell_wall_distance(mesh, g, opts); });
   if (report) {
     report->nCells = nc;
     report->nFaces = nf;

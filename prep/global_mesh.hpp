@@ -49,6 +49,9 @@ struct GlobalMesh {
   // ---- geometry
   FaceGeometry faceGeom;
   CellGeometry cellGeom;
+  /// Exact distance from each cell centroid to the nearest wall face (prep/wall_distance.hpp),
+  /// m; empty when the mesh has no wall patch (PrepOptions::walls).
+  std::vector<real_t> wallDistance;
 
   idx_t nCells() const { return static_cast<idx_t>(cellType.size()); }
   idx_t nFaces() const { return static_cast<idx_t>(owner.size()); }

@@ -5,6 +5,7 @@
 #include "prep/faces.hpp"
 
 #include <string>
+#include <vector>
 
 namespace fv {
 
@@ -34,6 +35,10 @@ struct PrepOptions {
   /// zone's LU-SGS hyperplanes by at least a quarter (far fewer, nearly contiguous groups for
   /// ~1.5x the RCM bandwidth); otherwise the zone keeps its RCM order.
   bool wavefrontOrder = true;
+  /// Patches whose faces are walls for the cells' wall distance (fvprep --walls). Empty: the
+  /// patches whose CGNS BC type is a viscous wall (BCWall, BCWallViscous,
+  /// BCWallViscousHeatFlux, BCWallViscousIsothermal). A name that is no patch is an error.
+  std::vector<std::string> walls;
 };
 
 } // namespace fv

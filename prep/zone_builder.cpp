@@ -160,12 +160,14 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   std::vector<std::int8_t> cellType(static_cast<std::size_t>(nTotal));
   std::vector<real_t> volume(static_cast<std::size_t>(nTotal)),
       centroid(3 * static_cast<std::size_t>(nTotal));
+  std::vector<real_t> wallDistance(g.wallDistance.empty() ? 0 : static_cast<std::size_t>(nTotal));
   for (idx_t c = 0; c < nTotal; ++c) {
     const gidx_t gc = cellGid[c];
     cellType[c] = static_cast<std::int8_t>(g.cellType[gc]);
     volume[c] = g.cellGeom.volume[gc];
     for (int d = 0; d < 3; ++d)
       centroid[3 * c + d] = g.cellGeom.centroid[3 * gc + d];
+    if (!wallDistance.empty()) wallDistance[c] = g.wallDistance[gc];
   }
 
   // ---- nodes of owned cells, by first touch
@@ -365,6 +367,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   z.cellType = to_array(std::move(cellType));
   z.cellVolume = to_array(std::move(volume));
   z.cellCentroid = to_array(std::move(centroid));
+  z.cellWallDistance = to_array(std::move(wallDistance));
   z.faceGlobalId = to_array(std::move(faceGid));
   z.faceOwner = to_array(std::move(owner));
   z.faceNeighbour = to_array(std::move(neighbour));

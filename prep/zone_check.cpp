@@ -187,6 +187,11 @@ class Checker {
     void array(const char* name, const Array<T>& a) {
       if (const Shape* s = find(name, &a)) ok &= ck.size_is(z, name, a.size(), s->size);
     }
+    template <class T>
+    void optional_array(const char* name, const Array<T>& a) {
+      if (a.empty()) return; // absent: the zone has none (or the file predates the array)
+      array(name, a);
+    }
     void csr(const char* name, const Csr& c) {
       const Shape* s = find(name, &c);
       if (!s) return;
@@ -223,6 +228,7 @@ class Checker {
     size(z.cellType, nT);
     size(z.cellVolume, nT);
     size(z.cellCentroid, 3 * nT);
+    size(z.cellWallDistance, nT); // when present
     size(z.faceGlobalId, nF);
     for (const auto* a : {&z.faceOwner, &z.faceNeighbour})
       size(*a, nF);

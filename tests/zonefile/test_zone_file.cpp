@@ -32,6 +32,10 @@ struct Collector {
     data[name] = a.data();
     views[name] = a.is_view();
   }
+  template <class T>
+  void optional_array(const std::string& name, const fv::Array<T>& a) {
+    array(name, a);
+  }
   void csr(const std::string& name, const fv::Csr& c) {
     array(name + "/offsets", c.offsets());
     array(name + "/indices", c.indices());

@@ -2,6 +2,7 @@
 // write -> fvprep check, for 1, 2, 7 and 64 parts.
 #include "formats/mesh_reader.hpp"
 #include "formats/mesh_uuid.hpp"
+#include "formats/zone_file_layout.hpp"
 #include "formats/zone_file_reader.hpp"
 #include "formats/zone_file_writer.hpp"
 #include "prep/generate_mesh.hpp"
@@ -13,6 +14,9 @@
 
 #include <gtest/gtest.h>
 
+#include <hdf5.h>
+
+#include <algorithm>
 #include <sstream>
 
 namespace {
@@ -104,5 +108,70 @@ TEST(ZonePipelineShared, RealMixedMeshesPassCheck) {
 INSTANTIATE_TEST_SUITE_P(Cells, ZonePipeline,
                          ::testing::Values(fv::GenCells::Hex, fv::GenCells::Mixed),
                          [](const auto& param) { return std::string(fv::to_string(param.param)); });
+
+} // namespace
+
+namespace {
+
+// fvprep's wall distance through the whole pipeline: a generated channel (flat walls at
+// y = 0 and y = 1) with --walls on both, 3 zones: every cell's stored distance, halo cells
+// included, is min(y, 1 - y) of its centroid; the zone file passes the check; a zone file
+// without the dataset (written before it existed) still opens, with an empty array.
+TEST(ZonePipelineWallDistance, StoredPerCellAndOptional) {
+  fv::GenOptions o;
+  o.family = fv::MeshFamily::Box;
+  o.cells = fv::GenCells::Mixed;
+  o.n = {6, 8, 4};
+  o.extent = {2, 1, 1};
+  const fv::Mesh mesh = fv::generate_mesh(o);
+  fv::PrepOptions po;
+  po.walls = {"ymin", "ymax"};
+  const fv::GlobalMesh g = fv::build_global_mesh(mesh, po);
+  ASSERT_EQ(g.wallDistance.size(), static_cast<std::size_t>(g.nCells()));
+  const int parts = 3;
+  const std::vector<fv::Zone> zones = fv::build_zones(
+      g, fv::parts_in_mesh_order(g, fv::partition_cells(g.cellCells, parts, {})), parts, po);
+  const std::string path = fv::testing::scratch_dir() + "/walls.zones.h5";
+  fv::write_zone_file(path, fv::make_zone_header(mesh, g, parts), zones);
+  std::ostringstream log;
+  EXPECT_EQ(fv::run_zone_check(path, {}, &log), 0) << log.str();
+  {
+    const fv::ZoneFile f = fv::open_zone_file(path);
+    for (int zi = 0; zi < parts; ++zi) {
+      const fv::Zone z = fv::map_zone(f, zi);
+      ASSERT_EQ(z.cellWallDistance.size(), static_cast<std::size_t>(z.nTotalCells()));
+      for (fv::idx_t c = 0; c < z.nTotalCells(); ++c) {
+        const double y = z.cellCentroid[3 * c + 1];
+        EXPECT_NEAR(z.cellWallDistance[c], std::min(y, 1 - y), 1e-12) << "zone " << zi;
+      }
+    }
+  } // closes the file
+  // a name that is no patch is a usage error naming the patches
+  fv::PrepOptions bad;
+  bad.walls = {"wing"};
+  try {
+    (void)fv::build_global_mesh(mesh, bad);
+    FAIL() << "no error";
+  } catch (const fv::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'wing'"), std::string::npos) << e.what();
+  }
+  // the box's patches are not viscous walls by type: no distance, no dataset content
+  const fv::GlobalMesh none = fv::build_global_mesh(mesh, fv::PrepOptions{});
+  EXPECT_TRUE(none.wallDistance.empty());
+  // an older file: the dataset removed from every zone group
+  {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    for (int zi = 0; zi < parts; ++zi) {
+      const std::string ds = "/" + fv::zonefile::zone_group_name(zi) + "/cells/wallDistance";
+      ASSERT_GE(H5Ldelete(file, ds.c_str(), H5P_DEFAULT), 0) << ds;
+    }
+    H5Fclose(file);
+  }
+  const fv::ZoneFile old = fv::open_zone_file(path);
+  const fv::Zone z0 = fv::map_zone(old, 0);
+  EXPECT_TRUE(z0.cellWallDistance.empty());
+  EXPECT_GT(z0.nCells, 0);
+}
 
 } // namespace
