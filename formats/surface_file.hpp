@@ -1,7 +1,8 @@
 #pragma once
 /// \file surface_file.hpp
-/// Surface output: one CSV file per wall patch, one row per boundary face in ascending global
-/// face id (so the file does not depend on the partitioning). Written with fv::AtomicFile.
+/// Surface output: per wall patch, a CSV file (one row per boundary face in ascending global
+/// face id, so the file does not depend on the partitioning) and a VTK PolyData file for
+/// ParaView (write_surface_vtp). Written with fv::AtomicFile.
 ///
 /// Columns: faceId,x,y,z,Sx,Sy,Sz,<caller's columns...>
 ///   faceId   global face id (renumbered mesh)
@@ -11,6 +12,7 @@
 /// Numbers are printed in the shortest form that reads back exactly (std::to_chars).
 #include "common/types.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,11 @@ struct SurfacePatchData {
   std::vector<real_t> centroid;       ///< 3 per face, m
   std::vector<real_t> area;           ///< 3 per face, m^2, out of the fluid
   std::vector<SurfaceColumn> columns; ///< extra per-face columns
+  /// The faces' polygons (for write_surface_vtp): the corners of face i are
+  /// cornerXyz[3 * cornerOffsets[i] ...] (cornerOffsets: nFaces + 1), in the face's node order
+  /// (normal out of the fluid). Empty when only the CSV is written.
+  std::vector<std::int64_t> cornerOffsets;
+  std::vector<real_t> cornerXyz;
   std::size_t nFaces() const { return faceGlobalId.size(); }
 };
 
@@ -38,5 +45,14 @@ std::string surface_file_path(const std::string& prefix, const std::string& patc
 
 /// Writes one patch's CSV (rows sorted by faceGlobalId). Throws fv::Error on size mismatches.
 void write_surface_csv(const std::string& path, const SurfacePatchData& data);
+
+/// "<prefix>_<patch>.vtp": surface_file_path() with the VTK extension.
+std::string surface_vtp_path(const std::string& prefix, const std::string& patch);
+
+/// Writes one patch as VTK XML PolyData (.vtp, ASCII), which ParaView opens: one polygon per
+/// face (its own corner points: faces of other patches and zones never need merging), the
+/// columns as cell data, plus "faceId" and the area vector "S". Faces in ascending
+/// faceGlobalId. Throws fv::Error when the corners are missing or sizes disagree.
+void write_surface_vtp(const std::string& path, const SurfacePatchData& data);
 
 } // namespace fv

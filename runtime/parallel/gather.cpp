@@ -1,4 +1,5 @@
 #include "runtime/parallel/gather.hpp"
+#include "runtime/parallel/reduce.hpp"
 
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -209,7 +210,16 @@ SurfacePatchData gather_surface(MPI_Comm comm, const Zone& z, idx_t patch,
           << c.values.size() << " values for the " << n << " faces of patch " << patch_name;
     }
   check_all(comm, ok, bad.str());
-  const int k = 6 + static_cast<int>(columns.size());
+  // per face: centroid, area, the columns, then its corner count and corners (padded to the
+  // largest count of any rank's face)
+  const bool corners =
+      z.faceNodes.rows() >= e && z.nodeXyz.size() >= 3 * static_cast<std::size_t>(z.nNodes);
+  idx_t maxCorners = 0;
+  for (idx_t f = b; corners && f < e; ++f)
+    maxCorners = std::max(maxCorners, z.faceNodes.size(f));
+  maxCorners = max_all<idx_t>(comm, maxCorners);
+  const int nc = static_cast<int>(columns.size());
+  const int k = 6 + nc + 1 + 3 * maxCorners;
   std::vector<gidx_t> ids(z.faceGlobalId.begin() + b, z.faceGlobalId.begin() + e);
   std::vector<real_t> vals;
   vals.reserve(static_cast<std::size_t>(n) * k);
@@ -218,6 +228,12 @@ SurfacePatchData gather_surface(MPI_Comm comm, const Zone& z, idx_t patch,
     vals.insert(vals.end(), z.faceArea.begin() + 3 * f, z.faceArea.begin() + 3 * f + 3);
     for (const SurfaceColumn& c : columns)
       vals.push_back(c.values[f - b]);
+    const idx_t m = corners ? z.faceNodes.size(f) : 0;
+    vals.push_back(static_cast<real_t>(m));
+    for (idx_t j = 0; j < maxCorners; ++j)
+      for (int d = 0; d < 3; ++d)
+        vals.push_back(j < m ? z.nodeXyz[3 * static_cast<std::size_t>(z.faceNodes.row(f)[j]) + d]
+                             : 0.0);
   }
   SortedValues s = gather_sorted(comm, ids.data(), vals.data(), n, k, root);
   SurfacePatchData out;
@@ -230,12 +246,16 @@ SurfacePatchData gather_surface(MPI_Comm comm, const Zone& z, idx_t patch,
   out.columns = columns;
   for (auto& c : out.columns)
     c.values.resize(m);
+  out.cornerOffsets.assign(1, 0);
   for (std::size_t i = 0; i < m; ++i) {
     const real_t* v = s.values.data() + i * k;
     std::copy_n(v, 3, out.centroid.data() + 3 * i);
     std::copy_n(v + 3, 3, out.area.data() + 3 * i);
     for (std::size_t c = 0; c < columns.size(); ++c)
       out.columns[c].values[i] = v[6 + c];
+    const auto count = static_cast<std::int64_t>(v[6 + nc]);
+    out.cornerXyz.insert(out.cornerXyz.end(), v + 7 + nc, v + 7 + nc + 3 * count);
+    out.cornerOffsets.push_back(out.cornerOffsets.back() + count);
   }
   return out;
 }

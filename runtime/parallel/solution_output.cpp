@@ -106,7 +106,13 @@ SolutionInfo SolutionOutput::read_restart(const std::string& path, real_t* owned
 void SolutionOutput::write_surface(const std::string& path, idx_t patch, const std::string& name,
                                    const std::vector<SurfaceColumn>& columns) {
   const SurfacePatchData s = gather_surface(comm_, zone_, patch, name, columns);
-  on_root(comm_, [&] { write_surface_csv(path, s); });
+  // the CSV, and next to it the same data as VTK PolyData for ParaView
+  const bool csv = path.size() > 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
+  const std::string vtp = (csv ? path.substr(0, path.size() - 4) : path) + ".vtp";
+  on_root(comm_, [&] {
+    write_surface_csv(path, s);
+    write_surface_vtp(vtp, s);
+  });
 }
 
 } // namespace fv::parallel

@@ -50,15 +50,16 @@ class SolutionOutput {
   /// Returns the restart's iteration, time, mesh UUID and configuration on every rank.
   SolutionInfo read_restart(const std::string& path, real_t* owned_state, int n_vars);
 
-  /// Writes one surface CSV per patch in `patches` (indices into the zone's patches, with
-  /// their names): `columns(p)` gives the per-face columns of patch p in this zone.
+  /// Writes one surface CSV and one VTK PolyData file (.vtp, for ParaView) per patch in
+  /// `patches` (indices into the zone's patches, with their names): `columns(p)` gives the
+  /// per-face columns of patch p in this zone.
   template <class Columns>
   void write_surfaces(const std::string& prefix, const std::vector<idx_t>& patches,
                       const std::vector<std::string>& names, Columns&& columns) {
     for (std::size_t i = 0; i < patches.size(); ++i)
       write_surface(surface_file_path(prefix, names[i]), patches[i], names[i], columns(patches[i]));
   }
-  /// One patch's surface CSV at `path`.
+  /// One patch's surface CSV at `path` and its .vtp next to it (".csv" replaced).
   void write_surface(const std::string& path, idx_t patch, const std::string& name,
                      const std::vector<SurfaceColumn>& columns);
 

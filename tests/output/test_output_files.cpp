@@ -398,3 +398,32 @@ TEST(HistoryFile, RewrittenAtomicallyAndResumedAtARestart) {
     EXPECT_NE(std::string(e.what()).find("line 3"), std::string::npos) << e.what();
   }
 }
+
+TEST(SurfaceFile, VtpPolygonsAndCellDataInFaceIdOrder) {
+  const std::string dir = fv::testing::scratch_dir();
+  EXPECT_EQ(surface_vtp_path(dir + "/surface", "wing upper/1"), dir + "/surface_wing_upper_1.vtp");
+  SurfacePatchData d;
+  d.patch = "wall";
+  d.faceGlobalId = {9, 3}; // a quad (id 9) and a triangle (id 3): written triangle first
+  d.centroid = {0.5, 0.5, 0, 0.3, 0.3, 1};
+  d.area = {0, 0, -1, 0, 0, 0.5};
+  d.columns = {{"Cp", {0.9, 0.3}}};
+  d.cornerOffsets = {0, 4, 7};
+  d.cornerXyz = {0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1};
+  const std::string path = surface_vtp_path(dir + "/surface", d.patch);
+  write_surface_vtp(path, d);
+  const std::string text = slurp(path);
+  EXPECT_NE(text.find("<VTKFile type=\"PolyData\""), std::string::npos);
+  EXPECT_NE(text.find("NumberOfPoints=\"7\""), std::string::npos);
+  EXPECT_NE(text.find("NumberOfPolys=\"2\""), std::string::npos);
+  // offsets: the triangle's 3 corners, then the quad's 4
+  EXPECT_NE(text.find("Name=\"offsets\" format=\"ascii\">\n3\n7\n</DataArray>"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Name=\"faceId\" format=\"ascii\">\n3\n9\n</DataArray>"), std::string::npos);
+  EXPECT_NE(text.find("Name=\"Cp\" format=\"ascii\">\n0.3 \n0.9 \n</DataArray>"),
+            std::string::npos);
+  // the triangle's corners come first in the points
+  EXPECT_NE(text.find("format=\"ascii\">\n0 0 1 \n1 0 1 \n0 1 1 \n0 0 0 \n"), std::string::npos);
+  d.cornerOffsets = {0, 4};
+  EXPECT_THROW(write_surface_vtp(path, d), Error);
+}

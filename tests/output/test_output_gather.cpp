@@ -198,6 +198,13 @@ TEST(Gather, SurfacePatchesInGlobalFaceOrder) {
                    cz = s.centroid[3 * i + 2] - 0.5;
       EXPECT_GT(p == 0 ? ay * cy + az * cz : ax * (cx - kCells / 2.0), 0.0) << "face " << id;
     }
+    // the faces' corners come along when the zone has face nodes (this chain has none: every
+    // face then has none; the real zones' polygons are checked by the fvrun CLI test)
+    EXPECT_EQ(s.cornerOffsets.size(), s.nFaces() + 1);
+    if (z.faceNodes.rows() == 0) {
+      EXPECT_EQ(s.cornerOffsets.back(), 0);
+      EXPECT_TRUE(s.cornerXyz.empty());
+    }
     const std::string path = fv::testing::scratch_dir() + "/surface_" + name + ".csv";
     write_surface_csv(path, s);
   }
@@ -315,6 +322,8 @@ TEST(SolutionOutput, CollectiveWritesAndRestartRoundTrip) {
   if (comm_rank(comm) == 0) {
     EXPECT_TRUE(std::filesystem::exists(dir + "/surface_wall.csv"));
     EXPECT_TRUE(std::filesystem::exists(dir + "/surface_ends.csv"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/surface_wall.vtp"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/surface_ends.vtp"));
   }
 }
 

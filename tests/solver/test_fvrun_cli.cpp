@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -89,6 +91,15 @@ TEST_F(FvrunCli, RunsAndWritesOutputs) {
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/solution.h5"));
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/solution.xmf"));
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/case.resolved.ini"));
+  // the wall surface as CSV and as VTK PolyData: one polygon per wall face, with its corners
+  const std::string csv = read_file(dir_ + "/out/surface_lower_wall.csv");
+  const std::string vtp = read_file(dir_ + "/out/surface_lower_wall.vtp");
+  const auto faces = std::count(csv.begin(), csv.end(), '\n') - 1;
+  ASSERT_GT(faces, 0);
+  EXPECT_NE(vtp.find("NumberOfPolys=\"" + std::to_string(faces) + "\""), std::string::npos);
+  EXPECT_NE(vtp.find("NumberOfPoints=\"" + std::to_string(4 * faces) + "\""), std::string::npos)
+      << "the wedge's wall faces are quadrilaterals";
+  EXPECT_NE(vtp.find("Name=\"Cp\""), std::string::npos);
   // command-line shorthands override the file
   ASSERT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --iterations 5 --output-dir o2 -q", err), 0)
       << err;
