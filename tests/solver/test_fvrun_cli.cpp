@@ -153,3 +153,35 @@ TEST_F(FvrunCli, ProfileTableAndCsvWithoutSolution) {
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/prof/solution.h5"));
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/prof/restart.h5"));
 }
+
+// The outputs open in ParaView: the volume solution (XDMF) and the wall surface (VTK PolyData),
+// with the cells and arrays fvrun wrote, and render. Needs pvbatch (Debian: paraview,
+// python3-paraview) and xvfb-run; skipped where they are not installed (CI).
+TEST_F(FvrunCli, OutputsOpenInParaView) {
+  const bool have = std::system("command -v xvfb-run > /dev/null 2>&1") == 0 &&
+                    (std::system("command -v pvbatch > /dev/null 2>&1") == 0 ||
+                     std::system("command -v pvbatch3.11 > /dev/null 2>&1") == 0);
+  if (!have) GTEST_SKIP() << "ParaView (pvbatch) or xvfb-run not installed";
+  std::string err;
+  ASSERT_EQ(
+      fvrun(dir_, "wedge.zones.h5 -c case.ini --device cpu --iterations 3 --output-dir pv", err), 0)
+      << err;
+  const std::string log = dir_ + "/paraview.txt";
+  const std::string cmd =
+      "cd '" + dir_ +
+      "' && PV=$(command -v pvbatch || command -v pvbatch3.11) && xvfb-run -a \"$PV\" '" +
+      std::string(FV_SOURCE_DIR) + "/tests/solver/paraview_open.py' pv/surface.png " +
+      "pv/surface_lower_wall.vtp pv/solution.xmf > '" + log + "' 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << read_file(log);
+  const std::string out = read_file(log);
+  const std::string csv = read_file(dir_ + "/pv/surface_lower_wall.csv");
+  const auto faces = std::count(csv.begin(), csv.end(), '\n') - 1;
+  EXPECT_NE(
+      out.find("surface_lower_wall.vtp cells " + std::to_string(faces) + " arrays Cp,S,faceId,p"),
+      std::string::npos)
+      << out;
+  EXPECT_NE(out.find("solution.xmf cells 160 arrays Cp,mach,p,rho,rhoU,velocity"),
+            std::string::npos)
+      << out;
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/pv/surface.png"));
+}
