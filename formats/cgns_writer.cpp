@@ -77,6 +77,7 @@ class Writer {
     info.boundarySections = write_boundary();
     check(cg_goto(fn_, B_, "end"), "descriptor");
     check(cg_descriptor_write("GeneratedBy", o_.generatedBy.c_str()), "descriptor");
+    if (o_.extra) o_.extra(fn_, B_, Z_);
     check(cg_close(fn_), "(closing the file)");
     f.fn = -1;
     return info;

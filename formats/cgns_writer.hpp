@@ -17,6 +17,7 @@
 #include "formats/mesh.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace fv {
@@ -30,6 +31,10 @@ struct CgnsWriteOptions {
   std::int64_t chunk = 1 << 20;
   /// Text of the Descriptor_t "GeneratedBy" under the base.
   std::string generatedBy = "fvkit";
+  /// Called with the open file (CGNS file, base and zone indices) after the mesh and BCs are
+  /// written and before the file is closed and renamed into place: more nodes in the same
+  /// atomic write (e.g. a FlowSolution). Throws to abandon the file.
+  std::function<void(int fn, int B, int Z)> extra;
 };
 
 /// What write_cgns() wrote (for reports).

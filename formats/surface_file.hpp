@@ -36,6 +36,7 @@ struct SurfacePatchData {
   /// (normal out of the fluid). Empty when only the CSV is written.
   std::vector<std::int64_t> cornerOffsets;
   std::vector<real_t> cornerXyz;
+  std::vector<gidx_t> cornerNode; ///< global node id of each corner (-1: unknown)
   std::size_t nFaces() const { return faceGlobalId.size(); }
 };
 

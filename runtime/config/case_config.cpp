@@ -193,6 +193,9 @@ const std::vector<CaseKey>& case_keys() {
       {"monitor", "write_solution", "true",
        "true | false: write solution.h5, surface CSVs and restart.h5 at the end (false for "
        "benchmarks; the last good state of a failing run is written either way)"},
+      {"monitor", "solution_format", "xdmf",
+       "volume solution: xdmf (solution.h5 + solution.xmf for ParaView) | cgns (solution.cgns: "
+       "mesh, BCs and a FlowSolution at cell centres, for CGNS tools and other solvers) | both"},
       {"monitor", "profile", "false",
        "true | false: time every kernel over the run and print its share of the iteration "
        "(also <output_dir>/profile.csv; same as fvrun --profile)"},
@@ -773,6 +776,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.outputInterval = r.integer("output_interval", 10, 1);
     c.outputDir = r.text("output_dir", "fvrun_out");
     c.writeSolution = r.boolean("write_solution", true);
+    c.solutionFormat =
+        static_cast<SolutionFormat>(r.choice("solution_format", "xdmf", {"xdmf", "cgns", "both"}));
     c.profile = r.boolean("profile", false);
   }
   {

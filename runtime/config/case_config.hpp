@@ -38,6 +38,8 @@ enum class LusgsOrdering { Hyperplane, Colour, Natural };
 /// captured once in a CUDA graph, or plain per-group launches.
 enum class LusgsLaunch { Persistent, Hybrid, Graph, Plain };
 enum class InitialKind { Freestream, Split };
+/// Volume solution files ([monitor] solution_format).
+enum class SolutionFormat { Xdmf, Cgns, Both };
 /// The equations solved ([physics] model): inviscid Euler or laminar Navier-Stokes.
 enum class PhysicsModel { Euler, NavierStokes };
 enum class NodeWeights { LinearExact, InverseDistance };
@@ -86,8 +88,8 @@ struct CaseConfig {
   real_t mach = 0.5, aoaDeg = 0, sideslipDeg = 0;
   real_t pressure = 101325, temperature = 288.15; ///< Pa, K
   bool nondimensional = false;
-  int liftAxis = 2;                 ///< 1 = y, 2 = z: direction of lift (and of the aoa rotation)
-  std::array<real_t, phys::kNumEq> freestream; ///< primitive rho, u, v, w, p (derived)
+  int liftAxis = 2; ///< 1 = y, 2 = z: direction of lift (and of the aoa rotation)
+  std::array<real_t, phys::kNumEq> freestream;     ///< primitive rho, u, v, w, p (derived)
   std::array<real_t, 3> dragDir, liftDir, sideDir; ///< unit vectors (derived)
   real_t reynolds = 0;       ///< free-stream Reynolds number (0: from the viscosity law)
   real_t reynoldsLength = 1; ///< length of the Reynolds number, m
@@ -157,6 +159,7 @@ struct CaseConfig {
   std::string outputDir = "fvrun_out";
   bool profile = false;      ///< [monitor] profile: per-kernel time table and profile.csv
   bool writeSolution = true; ///< [monitor] write_solution: final solution/surfaces/restart
+  SolutionFormat solutionFormat = SolutionFormat::Xdmf; ///< [monitor] solution_format
   // [run]
   std::string device = "auto";
   bool overlap = true;     ///< [run] overlap: halo exchanges overlapped with interior work (MPI)

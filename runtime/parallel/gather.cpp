@@ -219,7 +219,7 @@ SurfacePatchData gather_surface(MPI_Comm comm, const Zone& z, idx_t patch,
     maxCorners = std::max(maxCorners, z.faceNodes.size(f));
   maxCorners = max_all<idx_t>(comm, maxCorners);
   const int nc = static_cast<int>(columns.size());
-  const int k = 6 + nc + 1 + 3 * maxCorners;
+  const int k = 6 + nc + 1 + 4 * maxCorners; // corners: x, y, z, global node id
   std::vector<gidx_t> ids(z.faceGlobalId.begin() + b, z.faceGlobalId.begin() + e);
   std::vector<real_t> vals;
   vals.reserve(static_cast<std::size_t>(n) * k);
@@ -230,10 +230,15 @@ SurfacePatchData gather_surface(MPI_Comm comm, const Zone& z, idx_t patch,
       vals.push_back(c.values[f - b]);
     const idx_t m = corners ? z.faceNodes.size(f) : 0;
     vals.push_back(static_cast<real_t>(m));
-    for (idx_t j = 0; j < maxCorners; ++j)
+    for (idx_t j = 0; j < maxCorners; ++j) {
+      const idx_t node = j < m ? z.faceNodes.row(f)[j] : kNone;
       for (int d = 0; d < 3; ++d)
-        vals.push_back(j < m ? z.nodeXyz[3 * static_cast<std::size_t>(z.faceNodes.row(f)[j]) + d]
-                             : 0.0);
+        vals.push_back(node != kNone ? z.nodeXyz[3 * static_cast<std::size_t>(node) + d] : 0.0);
+      // global ids are exact in a double up to 2^53
+      vals.push_back(node != kNone && z.nodeGlobalId.size() > static_cast<std::size_t>(node)
+                         ? static_cast<real_t>(z.nodeGlobalId[node])
+                         : -1.0);
+    }
   }
   SortedValues s = gather_sorted(comm, ids.data(), vals.data(), n, k, root);
   SurfacePatchData out;
@@ -254,7 +259,11 @@ SurfacePatchData gather_surface(MPI_Comm comm, const Zone& z, idx_t patch,
     for (std::size_t c = 0; c < columns.size(); ++c)
       out.columns[c].values[i] = v[6 + c];
     const auto count = static_cast<std::int64_t>(v[6 + nc]);
-    out.cornerXyz.insert(out.cornerXyz.end(), v + 7 + nc, v + 7 + nc + 3 * count);
+    for (std::int64_t j = 0; j < count; ++j) {
+      const real_t* corner = v + 7 + nc + 4 * j;
+      out.cornerXyz.insert(out.cornerXyz.end(), corner, corner + 3);
+      out.cornerNode.push_back(static_cast<gidx_t>(corner[3]));
+    }
     out.cornerOffsets.push_back(out.cornerOffsets.back() + count);
   }
   return out;

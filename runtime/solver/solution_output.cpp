@@ -2,6 +2,7 @@
 #include "runtime/solver/state_model.hpp"
 
 #include "common/log.hpp"
+#include "formats/solution_cgns.hpp"
 #include "formats/solution_file.hpp"
 #include "runtime/parallel/gather.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
@@ -43,6 +44,18 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
         parallel::gather_cells(comm, z, owned.data(), K, header.nGlobalCells);
     const SolutionMesh mesh =
         parallel::gather_mesh(comm, z, header.nGlobalNodes, header.nGlobalCells);
+    // the CGNS file's boundary: every patch's faces in global node ids (collective)
+    std::vector<SolutionPatch> patches;
+    if (cfg.solutionFormat != SolutionFormat::Xdmf)
+      for (idx_t p = 0; p < z.nPatches(); ++p) {
+        const SurfacePatchData d =
+            parallel::gather_surface(comm, z, p, cfg.patches[static_cast<std::size_t>(p)].name, {});
+        SolutionPatch sp;
+        sp.patch = header.patches.at(static_cast<std::size_t>(p));
+        sp.offsets = d.cornerOffsets;
+        sp.nodes = d.cornerNode;
+        patches.push_back(std::move(sp));
+      }
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     if (rank != 0) return;
@@ -63,10 +76,18 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
     info.time = s.time();
     info.meshUuid = header.meshUuid;
     info.config = cfg.resolvedIni;
-    const std::string name = reason == "final" ? "solution.h5" : "solution_last_good.h5";
-    const std::string path = (std::filesystem::path(cfg.outputDir) / name).string();
-    write_solution(path, mesh, fields, info);
-    FV_LOG_INFO("wrote " << path << " (" << reason << ", iteration " << s.iteration() << ")");
+    const std::string stem = reason == "final" ? "solution" : "solution_last_good";
+    const std::filesystem::path dir(cfg.outputDir);
+    if (cfg.solutionFormat != SolutionFormat::Cgns) {
+      const std::string path = (dir / (stem + ".h5")).string();
+      write_solution(path, mesh, fields, info);
+      FV_LOG_INFO("wrote " << path << " (" << reason << ", iteration " << s.iteration() << ")");
+    }
+    if (cfg.solutionFormat != SolutionFormat::Xdmf) {
+      const std::string path = (dir / (stem + ".cgns")).string();
+      write_solution_cgns(path, mesh, patches, fields, info);
+      FV_LOG_INFO("wrote " << path << " (" << reason << ", iteration " << s.iteration() << ")");
+    }
   };
 }
 

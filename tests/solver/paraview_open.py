@@ -11,6 +11,8 @@ for path in files:
     if reader is None:
         print("cannot open", path)
         sys.exit(1)
+    if hasattr(reader, "CellArrayStatus"):  # the CGNS reader loads no array unless asked
+        reader.CellArrayStatus = reader.CellArrayStatus.Available
     reader.UpdatePipeline()
     info = reader.GetDataInformation()
     names = sorted(reader.CellData.GetArray(i).GetName() for i in range(len(reader.CellData)))

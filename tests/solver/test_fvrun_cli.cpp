@@ -163,15 +163,18 @@ TEST_F(FvrunCli, OutputsOpenInParaView) {
                      std::system("command -v pvbatch3.11 > /dev/null 2>&1") == 0);
   if (!have) GTEST_SKIP() << "ParaView (pvbatch) or xvfb-run not installed";
   std::string err;
-  ASSERT_EQ(
-      fvrun(dir_, "wedge.zones.h5 -c case.ini --device cpu --iterations 3 --output-dir pv", err), 0)
+  ASSERT_EQ(fvrun(dir_,
+                  "wedge.zones.h5 -c case.ini --device cpu --iterations 3 --output-dir pv "
+                  "--set monitor.solution_format=both",
+                  err),
+            0)
       << err;
   const std::string log = dir_ + "/paraview.txt";
   const std::string cmd =
       "cd '" + dir_ +
       "' && PV=$(command -v pvbatch || command -v pvbatch3.11) && xvfb-run -a \"$PV\" '" +
       std::string(FV_SOURCE_DIR) + "/tests/solver/paraview_open.py' pv/surface.png " +
-      "pv/surface_lower_wall.vtp pv/solution.xmf > '" + log + "' 2>&1";
+      "pv/surface_lower_wall.vtp pv/solution.xmf pv/solution.cgns > '" + log + "' 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << read_file(log);
   const std::string out = read_file(log);
   const std::string csv = read_file(dir_ + "/pv/surface_lower_wall.csv");
@@ -183,5 +186,34 @@ TEST_F(FvrunCli, OutputsOpenInParaView) {
   EXPECT_NE(out.find("solution.xmf cells 160 arrays Cp,mach,p,rho,rhoU,velocity"),
             std::string::npos)
       << out;
+  EXPECT_NE(out.find("solution.cgns cells 160 arrays CoefPressure,Density,EnergyStagnationDensity,"
+                     "Mach,Momentum,Pressure,Velocity"),
+            std::string::npos)
+      << out;
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/pv/surface.png"));
+}
+
+// [monitor] solution_format = cgns: solution.cgns (mesh, one BC per patch, FlowSolution at cell
+// centres) passes the CGNS library's own checker, and no XDMF pair is written.
+TEST_F(FvrunCli, CgnsSolutionPassesCgnscheck) {
+  std::string err;
+  ASSERT_EQ(fvrun(dir_,
+                  "wedge.zones.h5 -c case.ini --device cpu --iterations 3 --output-dir cg "
+                  "--set monitor.solution_format=cgns",
+                  err),
+            0)
+      << err;
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/cg/solution.cgns"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/cg/solution.h5"));
+  if (std::system("command -v cgnscheck > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "cgnscheck (Debian: cgns-convert) not installed";
+  const std::string log = dir_ + "/cgnscheck.txt";
+  const std::string cmd = "cgnscheck '" + dir_ + "/cg/solution.cgns' > '" + log + "' 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << read_file(log);
+  const std::string out = read_file(log);
+  EXPECT_NE(out.find("checking complete"), std::string::npos) << out;
+  EXPECT_EQ(out.find("ERROR"), std::string::npos) << out;
+  for (const char* bc : {"inlet", "outlet", "lower_wall", "upper", "side1", "side2"})
+    EXPECT_NE(out.find(std::string("checking BC \"") + bc + "\""), std::string::npos) << bc;
+  EXPECT_NE(out.find("checking solution field \"Pressure\""), std::string::npos) << out;
 }
