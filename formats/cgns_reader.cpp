@@ -597,6 +597,29 @@ class CgnsReader {
     }
   }
 
+  /// What cg_boco_info and cg_boco_gridlocation_read say of BC C of a zone.
+  struct BcHeader {
+    std::string name, where; ///< BC name; "zone 'Z' BC 'name'" for messages
+    BCType_t type = BCTypeNull;
+    PointSetType_t pointSet = PointSetTypeNull;
+    cgsize_t points = 0;
+    GridLocation_t location = Vertex; ///< Vertex when the file gives none
+  };
+  BcHeader read_bc_header(const ZoneInfo& zi, int C) {
+    char bn[33];
+    BcHeader h;
+    cgsize_t nl = 0;
+    int ni[3], nds;
+    DataType_t dt;
+    FV_CG(
+        cg_boco_info(file.fn, B, zi.Z, C, bn, &h.type, &h.pointSet, &h.points, ni, &nl, &dt, &nds),
+        "zone '" << zi.name << "': cannot read BC " << C);
+    h.name = bn;
+    h.where = "zone '" + zi.name + "' BC '" + h.name + "'";
+    cg_boco_gridlocation_read(file.fn, B, zi.Z, C, &h.location);
+    return h;
+  }
+
   /// BCs of a structured zone: PointRange or PointList, at vertices or face centres.
   void read_structured_bcs(const ZoneInfo& zi, const std::vector<BlockFace>& faces) {
     int nbc = 0;
@@ -604,19 +627,13 @@ class CgnsReader {
     const StructuredBlock& blk = zi.block;
     const int idim = blk.dim;
     for (int C = 1; C <= nbc; ++C) {
-      char bn[33];
-      BCType_t bt;
-      PointSetType_t pt;
-      cgsize_t np = 0, nl = 0;
-      int ni[3];
-      DataType_t dt;
-      int nds;
-      FV_CG(cg_boco_info(file.fn, B, zi.Z, C, bn, &bt, &pt, &np, ni, &nl, &dt, &nds),
-            "zone '" << zi.name << "': cannot read BC " << C);
-      const std::string name = bn;
-      const std::string where = "zone '" + zi.name + "' BC '" + name + "'";
-      GridLocation_t loc = Vertex;
-      cg_boco_gridlocation_read(file.fn, B, zi.Z, C, &loc);
+      const BcHeader h = read_bc_header(zi, C);
+      const std::string& name = h.name;
+      const std::string& where = h.where;
+      const BCType_t bt = h.type;
+      const PointSetType_t pt = h.pointSet;
+      const cgsize_t np = h.points;
+      const GridLocation_t loc = h.location;
       FV_VERIFY(pt == PointRange || pt == PointList,
                 path << ": " << where << ": point set type " << cg_PointSetTypeName(pt)
                      << " in a structured zone (PointRange or PointList expected)");
@@ -820,19 +837,13 @@ class CgnsReader {
     cg_get_cgio(file.fn, &cgio);
     cg_root_id(file.fn, &root);
     for (int C = 1; C <= nbc; ++C) {
-      char bn[33];
-      BCType_t bt;
-      PointSetType_t pt;
-      cgsize_t np = 0, nl = 0;
-      int ni[3];
-      DataType_t dt;
-      int nds;
-      FV_CG(cg_boco_info(file.fn, B, zi.Z, C, bn, &bt, &pt, &np, ni, &nl, &dt, &nds),
-            "zone '" << zi.name << "': cannot read BC " << C);
-      const std::string name = bn;
-      const std::string where = "zone '" + zi.name + "' BC '" + name + "'";
-      GridLocation_t loc = Vertex;
-      cg_boco_gridlocation_read(file.fn, B, zi.Z, C, &loc);
+      const BcHeader h = read_bc_header(zi, C);
+      const std::string& name = h.name;
+      const std::string& where = h.where;
+      const BCType_t bt = h.type;
+      const PointSetType_t pt = h.pointSet;
+      const cgsize_t np = h.points;
+      const GridLocation_t loc = h.location;
       bool locGiven = false;
       if (cgio >= 0) {
         double id = 0;
