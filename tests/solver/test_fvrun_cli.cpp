@@ -217,3 +217,26 @@ TEST_F(FvrunCli, CgnsSolutionPassesCgnscheck) {
     EXPECT_NE(out.find(std::string("checking BC \"") + bc + "\""), std::string::npos) << bc;
   EXPECT_NE(out.find("checking solution field \"Pressure\""), std::string::npos) << out;
 }
+
+// scripts/plot_history.py draws a run's history.csv as a PNG (needs matplotlib; skipped where
+// no python3 has it, as in CI).
+TEST_F(FvrunCli, HistoryPlotScriptWritesAPng) {
+  std::string python;
+  for (const char* py : {"python3", "/usr/bin/python3"})
+    if (python.empty() &&
+        std::system((std::string(py) + " -c 'import matplotlib' > /dev/null 2>&1").c_str()) == 0)
+      python = py;
+  if (python.empty()) GTEST_SKIP() << "no python3 with matplotlib";
+  std::string err;
+  ASSERT_EQ(
+      fvrun(dir_, "wedge.zones.h5 -c case.ini --device cpu --iterations 5 --output-dir hp", err), 0)
+      << err;
+  const std::string log = dir_ + "/plot.txt";
+  const std::string cmd = "cd '" + dir_ + "' && " + python + " '" + std::string(FV_SOURCE_DIR) +
+                          "/scripts/plot_history.py' hp/history.csv -o hp/history.png > '" + log +
+                          "' 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << read_file(log);
+  const std::string png = read_file(dir_ + "/hp/history.png");
+  ASSERT_GT(png.size(), 1000u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+}
