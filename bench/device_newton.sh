@@ -10,22 +10,9 @@
 # (bench/wing_mesh.sh; the device has no gmsh). Environment: CASES, SCHEMES, ZONES (as
 # newton_bench.sh), SKIP_TESTS=1, JOBS, CUDA_ARCH (default 90).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${OUT:?set OUT}
-mkdir -p "$out"
-start=$(date +%s)
-log() { echo "[device_newton $(( $(date +%s) - start ))s] $*"; }
-exec > >(tee -a "$out/device.log") 2>&1
-[ -d .deps ] && . scripts/device-setup.sh
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-bdir=build-device
-log "configure + build"
-cmake -S . -B "$bdir" -DFV_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" \
-  -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
-  cmake --build "$bdir" -j"${JOBS:-$(nproc)}" --target fvrun fvprep fvgen fvbench \
-    test_newton_backends test_solver_backends test_lusgs_backends >>"$out/build.log" 2>&1 ||
-  { log "BUILD FAILED"; tail -40 "$out/build.log"; exit 1; }
-log "build done"
+name=device_newton
+. "$(dirname "$0")/device_common.sh"
+device_build fvrun fvprep fvgen fvbench test_newton_backends test_solver_backends test_lusgs_backends
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   export FV_SHARED_MESHES="$PWD/.devcarry/meshes"

@@ -578,8 +578,7 @@ class CgnsReader {
   /// interior faces after merging.
   void mark_interface_faces(const ZoneInfo& z, std::array<std::int64_t, 3> lo,
                             std::array<std::int64_t, 3> hi) {
-    for (int d = 0; d < 3; ++d)
-      if (lo[d] > hi[d]) std::swap(lo[d], hi[d]);
+    order_range(lo, hi);
     const std::vector<BlockFace> faces = block_boundary_faces(z.block);
     for (std::size_t f = 0; f < faces.size(); ++f)
       if (face_in_range(z.block, faces[f], PointSetAt::Vertex, lo, hi))
@@ -595,6 +594,12 @@ class CgnsReader {
       lo[d] = r[d];
       hi[d] = r[dim + d];
     }
+  }
+
+  /// Orders each direction of a range low to high (CGNS ranges may run either way).
+  static void order_range(std::array<std::int64_t, 3>& lo, std::array<std::int64_t, 3>& hi) {
+    for (int d = 0; d < 3; ++d)
+      if (lo[d] > hi[d]) std::swap(lo[d], hi[d]);
   }
 
   /// What cg_boco_info and cg_boco_gridlocation_read say of BC C of a zone.
@@ -628,32 +633,28 @@ class CgnsReader {
     const int idim = blk.dim;
     for (int C = 1; C <= nbc; ++C) {
       const BcHeader h = read_bc_header(zi, C);
-      const std::string& name = h.name;
-      const std::string& where = h.where;
-      const BCType_t bt = h.type;
+      const std::string &name = h.name, &where = h.where;
       const PointSetType_t pt = h.pointSet;
       const cgsize_t np = h.points;
-      const GridLocation_t loc = h.location;
       FV_VERIFY(pt == PointRange || pt == PointList,
                 path << ": " << where << ": point set type " << cg_PointSetTypeName(pt)
                      << " in a structured zone (PointRange or PointList expected)");
       FV_VERIFY(np >= 1 && np < (1LL << 31), path << ": " << where << " has " << np << " points");
-      if (loc == CellCenter) {
+      if (h.location == CellCenter) {
         b.warn(where + " is located at CellCenter; ignored");
         continue;
       }
-      const PointSetAt at = loc == Vertex ? PointSetAt::Vertex : PointSetAt::FaceCenter;
+      const PointSetAt at = h.location == Vertex ? PointSetAt::Vertex : PointSetAt::FaceCenter;
       std::vector<cgsize_t> pts(static_cast<std::size_t>(np * idim));
       FV_CG(cg_boco_read(file.fn, B, zi.Z, C, pts.data(), nullptr),
             where << ": cannot read its points");
-      const std::string bcType = bc_type_of(bt, C, zi, where);
+      const std::string bcType = bc_type_of(h.type, C, zi, where);
       std::vector<char> named(faces.size(), 0);
       if (pt == PointRange) {
         FV_VERIFY(np == 2, path << ": " << where << ": a PointRange has " << np << " points");
         std::array<std::int64_t, 3> lo, hi;
         split_range(idim, pts.data(), lo, hi);
-        for (int d = 0; d < 3; ++d)
-          if (lo[d] > hi[d]) std::swap(lo[d], hi[d]);
+        order_range(lo, hi);
         FV_VERIFY(blk.has_vertex(lo) && blk.has_vertex(hi),
                   path << ": " << where << ": point range outside the zone's vertices");
         for (std::size_t f = 0; f < faces.size(); ++f)
@@ -838,19 +839,16 @@ class CgnsReader {
     cg_root_id(file.fn, &root);
     for (int C = 1; C <= nbc; ++C) {
       const BcHeader h = read_bc_header(zi, C);
-      const std::string& name = h.name;
-      const std::string& where = h.where;
-      const BCType_t bt = h.type;
+      const std::string &name = h.name, &where = h.where;
       const PointSetType_t pt = h.pointSet;
       const cgsize_t np = h.points;
-      const GridLocation_t loc = h.location;
       bool locGiven = false;
       if (cgio >= 0) {
         double id = 0;
         const std::string p = "/" + baseName + "/" + zi.name + "/ZoneBC/" + name + "/GridLocation";
         locGiven = cgio_get_node_id(cgio, root, p.c_str(), &id) == CG_OK;
       }
-      const std::string bcType = bc_type_of(bt, C, zi, where);
+      const std::string bcType = bc_type_of(h.type, C, zi, where);
       std::vector<cgsize_t> pts(static_cast<std::size_t>(std::max<cgsize_t>(np, 0)));
       FV_CG(cg_boco_read(file.fn, B, zi.Z, C, pts.data(), nullptr),
             where << ": cannot read its points");
@@ -867,11 +865,11 @@ class CgnsReader {
       }
       bool elements = pt == ElementRange || pt == ElementList;
       if (!elements) {
-        if (loc == CellCenter) {
+        if (h.location == CellCenter) {
           b.warn(where + " is located at CellCenter; ignored");
           continue;
         }
-        elements = loc != Vertex; // FaceCenter, EdgeCenter, ...
+        elements = h.location != Vertex; // FaceCenter, EdgeCenter, ...
         if (!elements) {
           // a PointList of "vertices" that can only be boundary elements
           bool beyond = false, allBoundaryElems = true;
@@ -998,8 +996,7 @@ class CgnsReader {
     if (pt == PointRange) {
       std::array<std::int64_t, 3> lo, hi;
       split_range(dim, p.data(), lo, hi);
-      for (int d = 0; d < 3; ++d)
-        if (lo[d] > hi[d]) std::swap(lo[d], hi[d]);
+      order_range(lo, hi);
       if (!z.block.has_vertex(lo) || !z.block.has_vertex(hi)) bad(0);
       for (std::int64_t k = lo[2]; k <= hi[2]; ++k)
         for (std::int64_t j = lo[1]; j <= hi[1]; ++j)

@@ -36,6 +36,14 @@ fv::RunSummary run(const fv::Zone& zone, const std::vector<fv::Patch>& patches,
   return fv::run_case(solver, false);
 }
 
+/// The transonic channel of test_newton_runs prepared in `parts` zones (METIS).
+fv::PreparedZones channel_zones(int parts) {
+  const fv::Mesh mesh = fv::generate_mesh(fv::testing::transonic_channel_options());
+  fv::PrepareOptions po;
+  po.parts = parts;
+  return fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
+}
+
 double orders(const fv::RunSummary& s) {
   const auto& r = s.history.back().logResidual;
   return -std::max(r[0], r[4]);
@@ -52,12 +60,7 @@ double orders(const fv::RunSummary& s) {
 TEST(NewtonZones, TransonicChannelLikeOneZone) {
   int size = 1;
   const int rank = rank_and_size(size);
-  const fv::Mesh mesh = fv::generate_mesh(fv::testing::transonic_channel_options());
-  fv::PrepareOptions po;
-  po.parts = size;
-  const fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
-  po.parts = 1;
-  const fv::PreparedZones one = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
+  const fv::PreparedZones pz = channel_zones(size), one = channel_zones(1);
   const std::string text = "[freestream]\nnondimensional = true\nmach = 0.8\nlift_axis = y\n"
                            "[time]\nconvergence = 10\niterations = 200\n" +
                            fv::testing::channel_patches();
@@ -94,12 +97,7 @@ TEST(NewtonZones, Naca0012LikeSu2) {
 TEST(NewtonZones, ViscousChannelLikeOneZone) {
   int size = 1;
   const int rank = rank_and_size(size);
-  const fv::Mesh mesh = fv::generate_mesh(fv::testing::transonic_channel_options());
-  fv::PrepareOptions po;
-  po.parts = size;
-  const fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
-  po.parts = 1;
-  const fv::PreparedZones one = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
+  const fv::PreparedZones pz = channel_zones(size), one = channel_zones(1);
   const std::string physics =
       "[freestream]\nnondimensional = true\nmach = 0.3\nlift_axis = y\nreynolds = 500\n"
       "[physics]\nmodel = navier_stokes\n"
