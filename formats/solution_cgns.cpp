@@ -17,6 +17,8 @@ std::vector<std::string> cgns_field_names(const CellField& f) {
       {"mach", {"Mach"}},
       {"Cp", {"CoefPressure"}},
       {"T", {"Temperature"}},
+      {"nuTilde", {"TurbulentSANuTilde"}},
+      {"mu_t", {"ViscosityEddy"}},
       {"rhoU",
        {"", "MomentumX", "MomentumY", "MomentumZ", "EnergyStagnationDensity"}}, // "" = Density
   };

@@ -168,15 +168,26 @@ int main(int argc, char** argv) {
     fv::parallel::SolutionOutput out(comm, zone, header.nGlobalNodes, header.nGlobalCells,
                                      header.meshUuid);
     const fv::idx_t nt = zone.nTotalCells();
+    const fv::StateModel& sm = solver->state();
+    const int nv = sm.nVars;
     if (!restartPath.empty()) {
       fv::log::Phase p("reading restart " + restartPath);
-      std::vector<fv::real_t> owned(static_cast<std::size_t>(zone.nCells) * fv::kNumVars);
-      const fv::SolutionInfo at = out.read_restart(restartPath, owned.data(), fv::kNumVars);
-      std::vector<fv::real_t> U(static_cast<std::size_t>(nt) * fv::kNumVars, 0.0);
+      std::vector<fv::real_t> owned(static_cast<std::size_t>(zone.nCells) * nv);
+      int held = nv;
+      // a mean-flow restart (Euler, laminar) may start a RANS run: nu-tilde of the free stream
+      const fv::SolutionInfo at =
+          out.read_restart(restartPath, owned.data(), nv, fv::phys::kNumEq, &held);
+      const std::vector<fv::real_t> inf = sm.freestream(cfg);
+      std::vector<fv::real_t> U(static_cast<std::size_t>(nt) * nv, 0.0);
       for (fv::idx_t c = 0; c < zone.nCells; ++c)
-        for (int k = 0; k < fv::kNumVars; ++k)
-          U[static_cast<std::size_t>(k) * nt + c] =
-              owned[static_cast<std::size_t>(c) * fv::kNumVars + k];
+        for (int k = 0; k < nv; ++k) {
+          const fv::real_t* u = &owned[static_cast<std::size_t>(c) * nv];
+          U[static_cast<std::size_t>(k) * nt + c] = k < held ? u[k] : u[0] * inf[k];
+        }
+      if (held < nv)
+        FV_LOG_INFO("restart " << restartPath << " holds the mean flow only: "
+                               << sm.conservative[static_cast<std::size_t>(held)]
+                               << " starts from the free stream");
       solver->set_conservative(U);
       solver->set_progress(static_cast<int>(at.iteration), at.time);
       p.note("iteration " + std::to_string(at.iteration));
@@ -187,11 +198,10 @@ int main(int argc, char** argv) {
       volume(s, reason);
       if (reason != "final") return; // a diverged state never replaces the last good restart
       const std::vector<fv::real_t> U = s.conservative();
-      std::vector<fv::real_t> owned(static_cast<std::size_t>(zone.nCells) * fv::kNumVars);
+      std::vector<fv::real_t> owned(static_cast<std::size_t>(zone.nCells) * nv);
       for (fv::idx_t c = 0; c < zone.nCells; ++c)
-        for (int k = 0; k < fv::kNumVars; ++k)
-          owned[static_cast<std::size_t>(c) * fv::kNumVars + k] =
-              U[static_cast<std::size_t>(k) * nt + c];
+        for (int k = 0; k < nv; ++k)
+          owned[static_cast<std::size_t>(c) * nv + k] = U[static_cast<std::size_t>(k) * nt + c];
       // surface CSV of every monitored wall patch: pressure of the wall cells and Cp
       {
         const std::vector<fv::real_t> W = s.primitive();
@@ -242,9 +252,8 @@ int main(int argc, char** argv) {
         return;
       }
       const std::string path = cfg.outputDir + "/restart.h5";
-      const std::vector<std::string> names(std::begin(fv::Model::kConservative),
-                                           std::end(fv::Model::kConservative));
-      out.write_restart(path, owned.data(), names, s.iteration(), s.time(), cfg.resolvedIni);
+      out.write_restart(path, owned.data(), sm.conservative, s.iteration(), s.time(),
+                        cfg.resolvedIni);
       FV_LOG_INFO("wrote " << path << " (iteration " << s.iteration() << ")");
     };
     solver->reset_comm_times();

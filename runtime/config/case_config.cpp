@@ -31,8 +31,13 @@ const std::vector<CaseKey>& case_keys() {
        "reference viscosity is scaled to give it (0: the viscosity law's own value at the "
        "free-stream temperature)"},
       {"freestream", "reynolds_length", "1", "navier_stokes: length L of the Reynolds number, m"},
+      {"freestream", "nu_tilde_ratio", "3",
+       "rans_sa: free-stream nu-tilde / nu (the TMR's 3; also what enters at far-field and "
+       "inflow patches)"},
       {"physics", "model", "euler",
-       "equations: euler (inviscid) | navier_stokes (laminar, compressible, Stokes' hypothesis)"},
+       "equations: euler (inviscid) | navier_stokes (laminar, compressible, Stokes' hypothesis) "
+       "| rans_sa (Reynolds-averaged, Spalart-Allmaras SA-neg, coupled; needs the wall distance "
+       "of fvprep)"},
       {"physics", "viscosity", "sutherland",
        "navier_stokes: viscosity law sutherland (mu = viscosity_ref (T/sutherland_temperature)"
        "^1.5 (sutherland_temperature + sutherland_constant)/(T + sutherland_constant)) | "
@@ -47,6 +52,8 @@ const std::vector<CaseKey>& case_keys() {
        "navier_stokes: Sutherland's constant S, K (air; nondimensional cases: divided by "
        "[freestream] temperature)"},
       {"physics", "prandtl", "0.72", "navier_stokes: laminar Prandtl number"},
+      {"physics", "turbulent_prandtl", "0.9", "rans_sa: turbulent Prandtl number of the eddy "
+       "heat flux"},
       {"scheme", "flux", "roe", "convective flux: roe | rusanov"},
       {"scheme", "entropy_fix", "0.1", "Harten entropy fix of the Roe flux, fraction of |Vn|+c"},
       {"scheme", "entropy_fix_waves", "=model",
@@ -445,7 +452,8 @@ void resolve_physics(const IniFile& ini, std::ostringstream& dump, real_t dimens
                      CaseConfig& c) {
   SectionReader r(ini, "physics", dump);
   r.check_known(keys_of("physics"));
-  c.model = static_cast<PhysicsModel>(r.choice("model", "euler", {"euler", "navier_stokes"}));
+  c.model = static_cast<PhysicsModel>(
+      r.choice("model", "euler", {"euler", "navier_stokes", "rans_sa"}));
   phys::Transport& t = c.transport;
   t.law = r.choice("viscosity", "sutherland", {"constant", "sutherland"}) == 0
               ? phys::ViscosityLaw::Constant
@@ -455,6 +463,7 @@ void resolve_physics(const IniFile& ini, std::ostringstream& dump, real_t dimens
   t.tRef = r.positive("sutherland_temperature", 273.15) / scale;
   t.sutherland = r.positive("sutherland_constant", 110.4) / scale;
   t.prandtl = r.positive("prandtl", 0.72);
+  t.prandtlTurbulent = r.positive("turbulent_prandtl", 0.9);
   t.gamma = c.gamma;
   t.gasConstant = c.gasConstant;
   if (c.reynolds > 0) {
@@ -464,6 +473,10 @@ void resolve_physics(const IniFile& ini, std::ostringstream& dump, real_t dimens
                                                "moves (mach > 0)");
     const real_t muInf = w[0] * speed * c.reynoldsLength / c.reynolds;
     t.muRef *= muInf / phys::viscosity(t, c.temperature);
+  }
+  if (c.rans()) {
+    const auto& w = c.freestream;
+    c.nuTildeFreestream = c.nuTildeRatio * phys::viscosity(t, c.temperature) / w[0];
   }
 }
 
@@ -507,6 +520,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.reynolds = r.number("reynolds", 0);
     FV_VERIFY_USAGE(c.reynolds >= 0, r.ctx("reynolds") << "reynolds must be >= 0");
     c.reynoldsLength = r.positive("reynolds_length", 1);
+    c.nuTildeRatio = r.number("nu_tilde_ratio", 3);
+    FV_VERIFY_USAGE(c.nuTildeRatio >= 0, r.ctx("nu_tilde_ratio") << "nu_tilde_ratio must be >= 0");
   }
   const real_t dimensionalTemperature = c.temperature; // Sutherland's constants in K
   if (c.nondimensional) {
@@ -571,6 +586,10 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     FV_VERIFY_USAGE(!newton || c.localTimeStep,
                     r.ctx("integrator") << "integrator = newton is for steady runs (stepping = "
                                            "local); time-accurate runs use rk2, ssprk3 or rk4");
+    FV_VERIFY_USAGE(c.integrator != TimeScheme::Lusgs || !c.rans(),
+                    r.ctx("integrator") << "integrator = lusgs solves the mean flow only; "
+                                           "model = rans_sa runs with newton (the default) or "
+                                           "an explicit scheme");
     c.startupOrders = r.number("startup_orders", newton ? 2.0 : 0.0);
     FV_VERIFY_USAGE(c.startupOrders >= 0, r.ctx("startup_orders")
                                               << "startup_orders must be >= 0 (orders)");
@@ -700,13 +719,15 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     r.check_known(info.keys);
     FV_VERIFY_USAGE(!info.viscousOnly || c.viscous(),
                     r.ctx("type") << "type = " << info.name
-                                  << " needs the viscous model: [physics] model = navier_stokes");
+                                  << " needs a viscous model: [physics] model = navier_stokes or "
+                                     "rans_sa");
     phys::BcParams& b = pc.params;
     b.type = info.type;
     b.gamma = g;
     b.gasConstant = c.gasConstant;
     for (int k = 0; k < 5; ++k)
       b.ref[k] = c.freestream[k];
+    b.nuTilde = c.nuTildeFreestream;
     b.pressure = c.pressure;
     b.totalPressure = p0inf;
     b.totalTemperature = T0inf;

@@ -41,7 +41,7 @@ enum class InitialKind { Freestream, Split };
 /// Volume solution files ([monitor] solution_format).
 enum class SolutionFormat { Xdmf, Cgns, Both };
 /// The equations solved ([physics] model): inviscid Euler or laminar Navier-Stokes.
-enum class PhysicsModel { Euler, NavierStokes };
+enum class PhysicsModel { Euler, NavierStokes, RansSa };
 enum class NodeWeights { LinearExact, InverseDistance };
 
 /// One documented key of the case file. Patch keys have section "patch NAME".
@@ -98,7 +98,11 @@ struct CaseConfig {
   /// Viscosity law, Prandtl number and gas of the Navier-Stokes model, in solver units (the
   /// reference viscosity scaled to [freestream] reynolds when given).
   phys::Transport transport;
-  bool viscous() const { return model == PhysicsModel::NavierStokes; }
+  bool viscous() const { return model != PhysicsModel::Euler; }
+  /// Reynolds-averaged with Spalart-Allmaras (the state has rho nu-tilde as a sixth variable).
+  bool rans() const { return model == PhysicsModel::RansSa; }
+  real_t nuTildeRatio = 3;      ///< [freestream] nu_tilde_ratio: free-stream nu-tilde / nu
+  real_t nuTildeFreestream = 0; ///< free-stream nu-tilde, m^2/s (derived; 0 unless rans)
   // [scheme]
   FluxScheme flux = FluxScheme::Roe;
   real_t entropyFix = 0.1;

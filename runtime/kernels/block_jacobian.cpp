@@ -5,38 +5,48 @@
 
 #include "runtime/backend/forall_levels.hpp"
 #include "runtime/kernels/face_flux.hpp"
-#include "runtime/physics/euler/block5.hpp"
+#include "runtime/physics/block.hpp"
+#include "runtime/physics/sa/spalart_allmaras.hpp"
 #include "runtime/physics/euler/flux_jacobian.hpp"
 #include "runtime/physics/navier_stokes/viscous_jacobian.hpp"
 
 namespace fv::kernels {
-using phys::kBlockSize;
 using phys::kNumEq;
 namespace {
 
 /// s += sum over the interior faces q of cell c of O_q x_j (j the neighbour across q).
+template <int N>
 FV_HOST_DEVICE FV_FORCEINLINE void add_off_diagonal(const ZoneView& v, const BlockMatrix& m,
                                                     const real_t* x, idx_t c, real_t* s) {
   for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
     const idx_t f = v.cellFaces[q];
     if (f < v.nBoundaryFaces) continue;
     const idx_t j = v.cellFaceSign[q] > 0 ? v.faceNeighbour[f] : v.faceOwner[f];
-    phys::add_block_times(m.off + kBlockSize * static_cast<std::size_t>(q), x, v.nTotalCells, j, s);
+    phys::add_block_times<N>(m.off + N * N * static_cast<std::size_t>(q), x, v.nTotalCells, j, s);
   }
 }
 
 /// r = b_c - sum over interior faces of O_q x_j.
+template <int N>
 FV_HOST_DEVICE FV_FORCEINLINE void off_diagonal_rhs(const ZoneView& v, const BlockMatrix& m,
                                                     const real_t* b, const real_t* x, idx_t c,
                                                     real_t* r) {
-  real_t s[kNumEq] = {};
-  add_off_diagonal(v, m, x, c, s);
-  for (int k = 0; k < kNumEq; ++k)
+  real_t s[N] = {};
+  add_off_diagonal<N>(v, m, x, c, s);
+  for (int k = 0; k < N; ++k)
     r[k] = b[k * v.nTotalCells + c] - s[k];
 }
 
+/// Adds the 5x5 mean-flow block m5 into the leading 5x5 part of the N x N block M.
+template <int N>
+FV_HOST_DEVICE FV_FORCEINLINE void add_mean_flow_block(const real_t* m5, real_t* M) {
+  for (int r = 0; r < kNumEq; ++r)
+    for (int c = 0; c < kNumEq; ++c)
+      M[N * r + c] += m5[kNumEq * r + c];
+}
+
 /// Thin-layer viscous Jacobian of boundary face f of a cell with state Wc (Navier-Stokes): a
-/// no-slip wall's into the diagonal block M (other boundary types: none).
+/// no-slip wall's into the diagonal block M (5x5; other boundary types: none).
 FV_HOST_DEVICE inline void add_wall_viscous_jacobian(const ZoneView& v, const BlockAssembly& as,
                                                      idx_t f, const real_t* Wc, real_t* M) {
   const phys::BcParams& b = as.patches[as.facePatch[f]];
@@ -56,11 +66,12 @@ FV_HOST_DEVICE inline void add_wall_viscous_jacobian(const ZoneView& v, const Bl
 }
 
 /// Thin-layer viscous Jacobians of the interior face q of a cell with state Wc and neighbour
-/// state Wj (Navier-Stokes): the cell's part into M, the neighbour's into O.
+/// state Wj (Navier-Stokes): the cell's part into M, the neighbour's into O (5x5 each); muT
+/// the face's eddy viscosity (RANS; 0 laminar).
 FV_HOST_DEVICE inline void add_interior_viscous_jacobians(const ZoneView& v,
                                                           const BlockAssembly& as, idx_t q,
                                                           const real_t* Wc, const real_t* Wj,
-                                                          real_t* M, real_t* O) {
+                                                          real_t* M, real_t* O, real_t muT = 0.0) {
   const phys::Transport& t = as.transport;
   const idx_t f = v.cellFaces[q];
   const real_t* S = v.faceArea + 3 * f;
@@ -74,24 +85,108 @@ FV_HOST_DEVICE inline void add_interior_viscous_jacobians(const ZoneView& v,
   const real_t T =
       0.5 * (phys::temperature(Wc, t.gasConstant) + phys::temperature(Wj, t.gasConstant));
   const real_t mu = phys::viscosity(t, T);
-  const real_t a = mu * area / dn, b = phys::conductivity(t, mu) * area / dn;
+  real_t a = mu * area / dn, b = phys::conductivity(t, mu) * area / dn;
+  if (muT > 0.0) {
+    a = (mu + muT) * area / dn;
+    b = (phys::conductivity(t, mu) + phys::turbulent_conductivity(t, muT)) * area / dn;
+  }
   phys::add_thin_layer_jacobian(Wc, nrm, a, b, t.gamma, t.gasConstant, 1.0, M);
   phys::add_thin_layer_jacobian(Wj, nrm, a, b, t.gamma, t.gasConstant, -1.0, O);
 }
 
 /// x_c = Dinv_c r.
+template <int N>
 FV_HOST_DEVICE FV_FORCEINLINE void diagonal_solve(const BlockMatrix& m, idx_t n, idx_t c,
                                                   const real_t* r, real_t* x) {
-  const real_t* M = m.Dinv + kBlockSize * static_cast<std::size_t>(c);
-  for (int k = 0; k < kNumEq; ++k)
-    x[k * n + c] = M[kNumEq * k] * r[0] + M[kNumEq * k + 1] * r[1] + M[kNumEq * k + 2] * r[2] +
-                   M[kNumEq * k + 3] * r[3] + M[kNumEq * k + 4] * r[4];
+  const real_t* M = m.Dinv + N * N * static_cast<std::size_t>(c);
+  real_t y[N];
+  phys::block_times<N>(M, r, y);
+  for (int k = 0; k < N; ++k)
+    x[k * n + c] = y[k];
 }
 
 } // namespace
 
+namespace {
+/// RANS rows of the diagonal block M and the off-diagonal block O of the interior face q
+/// (neighbour state Wj): nu-tilde convection upwinded with the face's mass flux (the upwind
+/// cell's rho nu-tilde) and the thin-layer nu-tilde diffusion, both with respect to rho
+/// nu-tilde only (the mean-flow columns are left out).
+template <class M>
+FV_HOST_DEVICE inline void add_interior_sa_jacobians(const ZoneView& v, const BlockAssembly& as,
+                                                     idx_t q, const real_t* Wc, const real_t* Wj,
+                                                     real_t* Mc, real_t* O) {
+  constexpr int N = M::kNumVars, k = M::kNuTilde, kk = N * k + k;
+  const phys::Transport& t = as.transport;
+  const idx_t f = v.cellFaces[q];
+  const bool own = v.cellFaceSign[q] > 0;
+  const real_t sg = own ? 1.0 : -1.0;
+  const real_t* Sf = v.faceArea + 3 * f;
+  const real_t S[3] = {sg * Sf[0], sg * Sf[1], sg * Sf[2]};
+  const real_t mdot = 0.5 * (Wc[0] * (Wc[1] * S[0] + Wc[2] * S[1] + Wc[3] * S[2]) +
+                             Wj[0] * (Wj[1] * S[0] + Wj[2] * S[1] + Wj[3] * S[2]));
+  Mc[kk] += (mdot > 0.0 ? mdot : 0.0) / Wc[0];
+  O[kk] += (mdot < 0.0 ? mdot : 0.0) / Wj[0];
+  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+  const real_t* dc = (own ? v.faceOwnerDelta : v.faceNeighbourDelta) + 3 * f;
+  const real_t* dj = (own ? v.faceNeighbourDelta : v.faceOwnerDelta) + 3 * f;
+  const real_t dn = std::fabs((dc[0] - dj[0]) * S[0] + (dc[1] - dj[1]) * S[1] +
+                              (dc[2] - dj[2]) * S[2]) / area;
+  const real_t muc = phys::viscosity(t, phys::temperature(Wc, t.gasConstant));
+  const real_t muj = phys::viscosity(t, phys::temperature(Wj, t.gasConstant));
+  const real_t a = 0.5 *
+                   (phys::sa::diffusion_coefficient(Wc[0], Wc[k], muc) +
+                    phys::sa::diffusion_coefficient(Wj[0], Wj[k], muj)) *
+                   area / dn;
+  Mc[kk] += a / Wc[0];
+  O[kk] -= a / Wj[0];
+}
+
+/// RANS rows of the diagonal block of the cell c: the nu-tilde diffusion to a no-slip wall
+/// (boundary face f; nu-tilde = 0 there) ...
+template <class M>
+FV_HOST_DEVICE inline void add_wall_sa_jacobian(const ZoneView& v, const BlockAssembly& as,
+                                                idx_t f, const real_t* Wc, real_t* Mc) {
+  constexpr int N = M::kNumVars, k = M::kNuTilde;
+  if (as.patches[as.facePatch[f]].type != phys::BcType::NoSlipWall) return;
+  const phys::Transport& t = as.transport;
+  const real_t* S = v.faceArea + 3 * f;
+  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+  const real_t* d = v.faceOwnerDelta + 3 * f;
+  const real_t dn = std::fabs(d[0] * S[0] + d[1] * S[1] + d[2] * S[2]) / area;
+  const real_t mu = phys::viscosity(t, phys::temperature(Wc, t.gasConstant));
+  Mc[N * k + k] += phys::sa::diffusion_coefficient(Wc[0], 0.0, mu) * area / dn / Wc[0];
+}
+
+/// ... and the source: the part of -dQ/d(rho nu-tilde) V that adds to the diagonal (the
+/// destruction-dominated, stabilising part; production's negative contribution is left out so
+/// that the block stays diagonally dominant).
+template <class M>
+FV_HOST_DEVICE inline void add_sa_source_jacobian(const ZoneView& v, const BlockAssembly& as,
+                                                  idx_t c, const real_t* Wc, real_t* Mc) {
+  constexpr int N = M::kNumVars, k = M::kNuTilde;
+  const phys::Transport& t = as.transport;
+  const idx_t n = v.nTotalCells;
+  real_t gu[9], gn[3];
+  for (int e = 0; e < 9; ++e)
+    gu[e] = as.grad[(3 + e) * n + c];
+  for (int e = 0; e < 3; ++e)
+    gn[e] = as.grad[(3 * k + e) * n + c];
+  const real_t mu = phys::viscosity(t, phys::temperature(Wc, t.gasConstant));
+  const phys::sa::Source s = phys::sa::source(Wc[0], Wc[k], mu, phys::sa::vorticity(gu),
+                                              v.cellWallDistance[c], gn);
+  const real_t d = -s.dQdNu / Wc[0]; // d(-Q)/d(rho nu-tilde) at fixed rho
+  if (d > 0.0) Mc[N * k + k] += d * v.cellVolume[c];
+}
+} // namespace
+
+template <class Mod>
 void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const real_t* W,
                              const real_t* dt, real_t dtGlobal, const BlockMatrix& m) {
+  constexpr int N = Mod::kNumVars, NN = N * N;
+  constexpr bool rans = N > kNumEq;
+  FV_VERIFY(!rans || (a.grad && z.cellWallDistance),
+            "the RANS block Jacobian needs the gradients and the wall distance");
   const ZoneView v = z;
   const BlockAssembly as = a;
   const BlockMatrix mm = m;
@@ -99,19 +194,32 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
     const idx_t n = v.nTotalCells;
     const real_t gamma = as.flux.gamma;
     const bool roe = as.flux.flux == Flux::Roe;
-    real_t Wc[kNumEq];
-    for (int k = 0; k < kNumEq; ++k)
+    real_t Wc[N];
+    for (int k = 0; k < N; ++k)
       Wc[k] = W[k * n + c];
-    real_t M[kBlockSize];
+    real_t M[NN];
     const real_t d = v.cellVolume[c] / (dtGlobal >= 0.0 ? dtGlobal : dt[c]);
-    for (int k = 0; k < kBlockSize; ++k)
-      M[k] = k % 6 == 0 ? d : 0.0;
+    for (int k = 0; k < NN; ++k)
+      M[k] = k % (N + 1) == 0 ? d : 0.0;
+    real_t muT = 0.0; // the cell's eddy viscosity (RANS)
+    if constexpr (rans)
+      muT = phys::sa::eddy_viscosity(
+          Wc[0], Wc[Mod::kNuTilde], phys::viscosity(as.transport, phys::temperature(Wc, as.transport.gasConstant)));
     for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
       const idx_t f = v.cellFaces[q];
       if (f < v.nBoundaryFaces) { // the cell owns every boundary face: S points out of it
-        detail::add_boundary_flux_jacobian(Wc, v.faceArea + 3 * f, as.patches[as.facePatch[f]],
-                                           as.flux, 0.0, M);
-        if (as.viscous) add_wall_viscous_jacobian(v, as, f, Wc, M);
+        detail::add_boundary_flux_jacobian<Mod>(Wc, v.faceArea + 3 * f,
+                                                as.patches[as.facePatch[f]], as.flux, 0.0, M);
+        if (as.viscous) {
+          if constexpr (rans) {
+            real_t m5[phys::kBlockSize] = {};
+            add_wall_viscous_jacobian(v, as, f, Wc, m5);
+            add_mean_flow_block<N>(m5, M);
+            add_wall_sa_jacobian<Mod>(v, as, f, Wc, M);
+          } else {
+            add_wall_viscous_jacobian(v, as, f, Wc, M);
+          }
+        }
         continue;
       }
       const bool own = v.cellFaceSign[q] > 0;
@@ -119,39 +227,58 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
       const real_t sg = own ? 1.0 : -1.0;
       const real_t S[3] = {sg * v.faceArea[3 * f], sg * v.faceArea[3 * f + 1],
                            sg * v.faceArea[3 * f + 2]};
-      real_t Wj[kNumEq], dL[kBlockSize];
-      for (int k = 0; k < kNumEq; ++k)
+      real_t Wj[N];
+      for (int k = 0; k < N; ++k)
         Wj[k] = W[k * n + j];
-      real_t* O = mm.off + kBlockSize * static_cast<std::size_t>(q);
-      phys::face_flux_jacobians(Wc, Wj, S, gamma, roe, as.flux.entropyFix, dL, O);
-      for (int k = 0; k < kBlockSize; ++k)
-        M[k] += dL[k];
-      if (as.viscous) add_interior_viscous_jacobians(v, as, q, Wc, Wj, M, O);
+      real_t* O = mm.off + NN * static_cast<std::size_t>(q);
+      if constexpr (rans) {
+        real_t dL[phys::kBlockSize], dR[phys::kBlockSize];
+        phys::face_flux_jacobians(Wc, Wj, S, gamma, roe, as.flux.entropyFix, dL, dR);
+        if (as.viscous) {
+          const real_t muj = phys::viscosity(as.transport, phys::temperature(Wj, as.transport.gasConstant));
+          const real_t muTf = 0.5 * (muT + phys::sa::eddy_viscosity(Wj[0], Wj[Mod::kNuTilde], muj));
+          add_interior_viscous_jacobians(v, as, q, Wc, Wj, dL, dR, muTf);
+        }
+        for (int k = 0; k < NN; ++k)
+          O[k] = 0.0;
+        add_mean_flow_block<N>(dL, M);
+        add_mean_flow_block<N>(dR, O);
+        add_interior_sa_jacobians<Mod>(v, as, q, Wc, Wj, M, O);
+      } else {
+        real_t dL[NN];
+        phys::face_flux_jacobians(Wc, Wj, S, gamma, roe, as.flux.entropyFix, dL, O);
+        for (int k = 0; k < NN; ++k)
+          M[k] += dL[k];
+        if (as.viscous) add_interior_viscous_jacobians(v, as, q, Wc, Wj, M, O);
+      }
     }
+    if constexpr (rans) add_sa_source_jacobian<Mod>(v, as, c, Wc, M);
     if (mm.D)
-      for (int k = 0; k < kBlockSize; ++k)
-        mm.D[kBlockSize * static_cast<std::size_t>(c) + k] = M[k];
+      for (int k = 0; k < NN; ++k)
+        mm.D[NN * static_cast<std::size_t>(c) + k] = M[k];
     if (!mm.Dinv) return; // the ILU factorises D itself
-    real_t* out = mm.Dinv + kBlockSize * static_cast<std::size_t>(c);
-    if (!phys::invert5(M, out))
-      for (int k = 0; k < kBlockSize; ++k)
-        out[k] = k % 6 == 0 ? 1.0 / d : 0.0;
+    real_t* out = mm.Dinv + NN * static_cast<std::size_t>(c);
+    if (!phys::invert<N>(M, out))
+      for (int k = 0; k < NN; ++k)
+        out[k] = k % (N + 1) == 0 ? 1.0 / d : 0.0;
   });
 }
 
+template <int N>
 void block_multiply(const ZoneView& z, const BlockMatrix& m, const real_t* x, real_t* y) {
   const ZoneView v = z;
   const BlockMatrix mm = m;
   forall("block_multiply", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
-    real_t s[kNumEq] = {};
-    phys::add_block_times(mm.D + kBlockSize * static_cast<std::size_t>(c), x, n, c, s);
-    add_off_diagonal(v, mm, x, c, s);
-    for (int k = 0; k < kNumEq; ++k)
+    real_t s[N] = {};
+    phys::add_block_times<N>(mm.D + (N * N) * static_cast<std::size_t>(c), x, n, c, s);
+    add_off_diagonal<N>(v, mm, x, c, s);
+    for (int k = 0; k < N; ++k)
       y[k * n + c] = s[k];
   });
 }
 
+template <int N>
 void block_gauss_seidel(const ZoneView& z, const BlockMatrix& m, const real_t* b, real_t* x,
                         const idx_t* cells, const GroupSchedule& s, bool forward) {
   const ZoneView v = z;
@@ -160,33 +287,35 @@ void block_gauss_seidel(const ZoneView& z, const BlockMatrix& m, const real_t* b
       forward ? "block_gs_forward" : "block_gs_backward", s,
       [=] FV_HOST_DEVICE(idx_t i) {
         const idx_t c = cells[i];
-        real_t r[kNumEq];
-        off_diagonal_rhs(v, mm, b, x, c, r);
-        diagonal_solve(mm, v.nTotalCells, c, r, x);
+        real_t r[N];
+        off_diagonal_rhs<N>(v, mm, b, x, c, r);
+        diagonal_solve<N>(mm, v.nTotalCells, c, r, x);
       },
       !forward, GroupLaunch::PerGroup);
 }
 
+template <int N>
 void block_jacobi(const ZoneView& z, const BlockMatrix& m, const real_t* b, const real_t* x,
                   real_t* xNew) {
   const ZoneView v = z;
   const BlockMatrix mm = m;
   forall("block_jacobi", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    real_t r[kNumEq];
-    off_diagonal_rhs(v, mm, b, x, c, r);
-    diagonal_solve(mm, v.nTotalCells, c, r, xNew);
+    real_t r[N];
+    off_diagonal_rhs<N>(v, mm, b, x, c, r);
+    diagonal_solve<N>(mm, v.nTotalCells, c, r, xNew);
   });
 }
 
+template <int N>
 void block_diagonal_solve(const ZoneView& z, const BlockMatrix& m, const real_t* b, real_t* x) {
   const ZoneView v = z;
   const BlockMatrix mm = m;
   forall("block_diagonal_solve", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
-    real_t r[kNumEq];
-    for (int k = 0; k < kNumEq; ++k)
+    real_t r[N];
+    for (int k = 0; k < N; ++k)
       r[k] = b[k * n + c];
-    diagonal_solve(mm, n, c, r, x);
+    diagonal_solve<N>(mm, n, c, r, x);
   });
 }
 
@@ -194,30 +323,31 @@ namespace {
 
 /// ILU factorisation of the cell c at sweep position i: D~^-1 from D_c and its lower
 /// neighbours' D~^-1.
+template <int N>
 FV_HOST_DEVICE inline void ilu_factor_cell(const BlockMatrix& m, const IluOrder& o, idx_t n,
                                            idx_t i, idx_t c) {
-  real_t M[kBlockSize], Dj[kBlockSize], Ojc[kBlockSize], T[kBlockSize], P[kBlockSize],
-      Ocj[kBlockSize];
-  const real_t* D = m.D + kBlockSize * static_cast<std::size_t>(c);
-  for (int k = 0; k < kBlockSize; ++k)
+  real_t M[(N * N)], Dj[(N * N)], Ojc[(N * N)], T[(N * N)], P[(N * N)],
+      Ocj[(N * N)];
+  const real_t* D = m.D + (N * N) * static_cast<std::size_t>(c);
+  for (int k = 0; k < (N * N); ++k)
     M[k] = D[k];
   for (idx_t e = o.lowerOffsets[i]; e < o.lowerOffsets[i + 1]; ++e) {
     const idx_t pj = o.lower[3 * e + 1], u = o.lower[3 * e + 2];
-    for (int k = 0; k < kBlockSize; ++k) {
+    for (int k = 0; k < (N * N); ++k) {
       Dj[k] = o.dinv[k * n + pj];
       Ojc[k] = o.upperBlk[k * o.nUpper + u];
       Ocj[k] = o.lowerBlk[k * o.nLower + e];
     }
     // M -= O_cj D~_j^-1 O_jc
-    phys::multiply5(Dj, Ojc, T);
-    phys::multiply5(Ocj, T, P);
-    for (int k = 0; k < kBlockSize; ++k)
+    phys::multiply<N>(Dj, Ojc, T);
+    phys::multiply<N>(Ocj, T, P);
+    for (int k = 0; k < (N * N); ++k)
       M[k] -= P[k];
   }
-  real_t inv[kBlockSize];
-  if (!phys::invert5(M, inv)) // not expected: fall back to the unmodified diagonal
-    (void)phys::invert5(D, inv);
-  for (int k = 0; k < kBlockSize; ++k)
+  real_t inv[(N * N)];
+  if (!phys::invert<N>(M, inv)) // not expected: fall back to the unmodified diagonal
+    (void)phys::invert<N>(D, inv);
+  for (int k = 0; k < (N * N); ++k)
     o.dinv[k * n + i] = inv[k];
 }
 
@@ -233,6 +363,7 @@ constexpr int kSweepChunk = 4;
 /// issued up front: the right-hand side, D~^-1 and, chunk by chunk, the neighbour indices
 /// before their x. The sums run in the same order as entry by entry: results are bitwise
 /// those of the plain loop on every backend.
+template <int N>
 FV_HOST_DEVICE inline void ilu_sweep_cell(const ZoneView& v, const IluOrder& o, const real_t* b,
                                           real_t* x, bool forward, idx_t i, idx_t c) {
   const idx_t n = v.nTotalCells, nc = v.nCells;
@@ -240,34 +371,34 @@ FV_HOST_DEVICE inline void ilu_sweep_cell(const ZoneView& v, const IluOrder& o, 
   const real_t* blk = forward ? o.lowerBlk : o.upperBlk;
   const idx_t ne = forward ? o.nLower : o.nUpper;
   const idx_t e0 = off[i], e1 = off[i + 1];
-  real_t own[kNumEq], dinv[kBlockSize];
-  for (int k = 0; k < kNumEq; ++k)
+  real_t own[N], dinv[(N * N)];
+  for (int k = 0; k < N; ++k)
     own[k] = forward ? b[k * n + c] : x[k * n + c];
-  for (int k = 0; k < kBlockSize; ++k)
+  for (int k = 0; k < (N * N); ++k)
     dinv[k] = o.dinv[k * nc + i];
-  real_t sum[kNumEq] = {};
+  real_t sum[N] = {};
   for (idx_t e = e0; e < e1; e += kSweepChunk) {
     idx_t j[kSweepChunk];
     for (int q = 0; q < kSweepChunk; ++q)
       j[q] = e + q < e1 ? (forward ? o.lower[3 * (e + q)] : o.upper[e + q]) : kNone;
-    real_t xj[kSweepChunk][kNumEq];
+    real_t xj[kSweepChunk][N];
     for (int q = 0; q < kSweepChunk; ++q)
-      for (int k = 0; k < kNumEq; ++k)
+      for (int k = 0; k < N; ++k)
         xj[q][k] = j[q] != kNone ? x[k * n + j[q]] : 0.0;
     for (int q = 0; q < kSweepChunk; ++q) {
       if (j[q] == kNone) break;
-      for (int r = 0; r < kNumEq; ++r)
-        for (int col = 0; col < kNumEq; ++col)
-          sum[r] += blk[(kNumEq * r + col) * ne + e + q] * xj[q][col];
+      for (int r = 0; r < N; ++r)
+        for (int col = 0; col < N; ++col)
+          sum[r] += blk[(N * r + col) * ne + e + q] * xj[q][col];
     }
   }
-  real_t r[kNumEq];
-  for (int k = 0; k < kNumEq; ++k)
+  real_t r[N];
+  for (int k = 0; k < N; ++k)
     r[k] = forward ? own[k] - sum[k] : sum[k];
-  for (int row = 0; row < kNumEq; ++row) {
+  for (int row = 0; row < N; ++row) {
     real_t d = 0.0;
-    for (int col = 0; col < kNumEq; ++col)
-      d += dinv[kNumEq * row + col] * r[col];
+    for (int col = 0; col < N; ++col)
+      d += dinv[N * row + col] * r[col];
     x[row * n + c] = forward ? d : own[row] - d;
   }
 }
@@ -279,6 +410,7 @@ constexpr int kLevelThreads = 64;
 
 } // namespace
 
+template <int N>
 void ilu_gather_blocks(const BlockMatrix& m, const IluOrder& o) {
   const BlockMatrix mm = m;
   const IluOrder oo = o;
@@ -288,51 +420,80 @@ void ilu_gather_blocks(const BlockMatrix& m, const IluOrder& o) {
     const idx_t q = low ? oo.lowerSlot[k0] : oo.upperSlot[k0];
     real_t* dst = low ? oo.lowerBlk : oo.upperBlk;
     const idx_t ne = low ? oo.nLower : oo.nUpper;
-    for (int k = 0; k < kBlockSize; ++k)
-      dst[k * ne + k0] = mm.off[kBlockSize * static_cast<std::size_t>(q) + k];
+    for (int k = 0; k < (N * N); ++k)
+      dst[k * ne + k0] = mm.off[(N * N) * static_cast<std::size_t>(q) + k];
   });
 }
 
+template <int N>
 void block_ilu_factor(const ZoneView& z, const BlockMatrix& m, const IluOrder& o,
                       const idx_t* cells, const GroupSchedule& s) {
-  ilu_gather_blocks(m, o);
+  ilu_gather_blocks<N>(m, o);
   const BlockMatrix mm = m;
   const IluOrder oo = o;
   const idx_t n = z.nCells;
   forall_groups(
       "block_ilu_factor", s,
-      [=] FV_HOST_DEVICE(idx_t i) { ilu_factor_cell(mm, oo, n, i, cells[i]); }, false,
+      [=] FV_HOST_DEVICE(idx_t i) { ilu_factor_cell<N>(mm, oo, n, i, cells[i]); }, false,
       GroupLaunch::PerGroup);
 }
 
+template <int N>
 void block_ilu_sweep(const ZoneView& z, const IluOrder& o, const real_t* b, real_t* x,
                      const idx_t* cells, const GroupSchedule& s, bool forward) {
   const ZoneView v = z;
   const IluOrder oo = o;
   forall_groups(
       forward ? "block_ilu_forward" : "block_ilu_backward", s,
-      [=] FV_HOST_DEVICE(idx_t i) { ilu_sweep_cell(v, oo, b, x, forward, i, cells[i]); }, !forward,
+      [=] FV_HOST_DEVICE(idx_t i) { ilu_sweep_cell<N>(v, oo, b, x, forward, i, cells[i]); }, !forward,
       GroupLaunch::PerGroup);
 }
 
+template <int N>
 void block_ilu_factor(const ZoneView& z, const BlockMatrix& m, const IluOrder& o,
                       const idx_t* cells, const LevelSchedule& s) {
-  ilu_gather_blocks(m, o);
+  ilu_gather_blocks<N>(m, o);
   const BlockMatrix mm = m;
   const IluOrder oo = o;
   const idx_t n = z.nCells;
   forall_block_levels<kLevelThreads>(
       "block_ilu_factor", s,
-      [=] FV_HOST_DEVICE(idx_t i) { ilu_factor_cell(mm, oo, n, i, cells[i]); }, false);
+      [=] FV_HOST_DEVICE(idx_t i) { ilu_factor_cell<N>(mm, oo, n, i, cells[i]); }, false);
 }
 
+template <int N>
 void block_ilu_sweep(const ZoneView& z, const IluOrder& o, const real_t* b, real_t* x,
                      const idx_t* cells, const LevelSchedule& s, bool forward) {
   const ZoneView v = z;
   const IluOrder oo = o;
   forall_block_levels<kLevelThreads>(
       forward ? "block_ilu_forward" : "block_ilu_backward", s,
-      [=] FV_HOST_DEVICE(idx_t i) { ilu_sweep_cell(v, oo, b, x, forward, i, cells[i]); }, !forward);
+      [=] FV_HOST_DEVICE(idx_t i) { ilu_sweep_cell<N>(v, oo, b, x, forward, i, cells[i]); }, !forward);
 }
+
+#define FV_INSTANTIATE(M)                                                                          \
+  template void assemble_block_jacobian<M>(const ZoneView&, const BlockAssembly&, const real_t*,   \
+                                           const real_t*, real_t, const BlockMatrix&);
+FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
+#define FV_INSTANTIATE(N)                                                                          \
+  template void block_multiply<N>(const ZoneView&, const BlockMatrix&, const real_t*, real_t*);    \
+  template void block_gauss_seidel<N>(const ZoneView&, const BlockMatrix&, const real_t*,          \
+                                      real_t*, const idx_t*, const GroupSchedule&, bool);          \
+  template void block_jacobi<N>(const ZoneView&, const BlockMatrix&, const real_t*,                \
+                                const real_t*, real_t*);                                           \
+  template void block_diagonal_solve<N>(const ZoneView&, const BlockMatrix&, const real_t*,        \
+                                        real_t*);                                                  \
+  template void ilu_gather_blocks<N>(const BlockMatrix&, const IluOrder&);                         \
+  template void block_ilu_factor<N>(const ZoneView&, const BlockMatrix&, const IluOrder&,          \
+                                    const idx_t*, const GroupSchedule&);                           \
+  template void block_ilu_sweep<N>(const ZoneView&, const IluOrder&, const real_t*, real_t*,       \
+                                   const idx_t*, const GroupSchedule&, bool);                      \
+  template void block_ilu_factor<N>(const ZoneView&, const BlockMatrix&, const IluOrder&,          \
+                                    const idx_t*, const LevelSchedule&);                           \
+  template void block_ilu_sweep<N>(const ZoneView&, const IluOrder&, const real_t*, real_t*,       \
+                                   const idx_t*, const LevelSchedule&, bool);
+FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
 
 } // namespace fv::kernels

@@ -9,8 +9,10 @@ namespace fv::kernels {
 using detail::reconstruct;
 using detail::riemann;
 
+template <class M>
 void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, const real_t* grad,
                      const real_t* phi, real_t* flux, FaceSet which) {
+  constexpr int N = M::kNumVars;
   const ZoneView v = z;
   const FluxSettings st = s;
   const idx_t nb = z.nBoundaryFaces;
@@ -20,19 +22,21 @@ void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, 
     if (which != FaceSet::All &&
         (v.faceNeighbour[f] >= v.nCells) != (which == FaceSet::InterfaceOnly))
       return;
-    real_t WL[5], WR[5], F[5];
-    reconstruct(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f, st.secondOrder, WL);
-    reconstruct(W, grad, phi, n, v.faceNeighbour[f], v.faceNeighbourDelta + 3 * f, st.secondOrder,
-                WR);
-    riemann(st, WL, WR, v.faceArea + 3 * f, F);
-    for (int k = 0; k < 5; ++k)
+    real_t WL[N], WR[N], F[N];
+    reconstruct<N>(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f, st.secondOrder, WL);
+    reconstruct<N>(W, grad, phi, n, v.faceNeighbour[f], v.faceNeighbourDelta + 3 * f,
+                   st.secondOrder, WR);
+    riemann<M>(st, WL, WR, v.faceArea + 3 * f, F);
+    for (int k = 0; k < N; ++k)
       flux[k * v.nFaces + f] = F[k];
   });
 }
 
+template <class M>
 void boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
                      const FluxSettings& s, const real_t* W, const real_t* grad, const real_t* phi,
                      real_t* flux) {
+  constexpr int N = M::kNumVars;
   const ZoneView v = z;
   const FluxSettings st = s;
   const phys::BcParams b = bc;
@@ -41,12 +45,12 @@ void boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcPa
     const real_t* S = v.faceArea + 3 * f;
     const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
     const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
-    real_t WL[5], G[5], F[5];
-    reconstruct(W, grad, phi, v.nTotalCells, v.faceOwner[f], v.faceOwnerDelta + 3 * f,
-                st.secondOrder, WL);
-    phys::ghost_state(WL, nrm, b, G);
-    riemann(st, WL, G, S, F);
-    for (int k = 0; k < 5; ++k)
+    real_t WL[N], G[N], F[N];
+    reconstruct<N>(W, grad, phi, v.nTotalCells, v.faceOwner[f], v.faceOwnerDelta + 3 * f,
+                   st.secondOrder, WL);
+    detail::ghost<M>(WL, nrm, b, G);
+    riemann<M>(st, WL, G, S, F);
+    for (int k = 0; k < N; ++k)
       flux[k * v.nFaces + f] = F[k];
   });
 }
@@ -71,6 +75,14 @@ void flux_sum(const ZoneView& z, const real_t* flux, real_t* R) {
 
 #define FV_INSTANTIATE(N) template void flux_sum<N>(const ZoneView&, const real_t*, real_t*);
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
+#define FV_INSTANTIATE(M)                                                                          \
+  template void interior_fluxes<M>(const ZoneView&, const FluxSettings&, const real_t*,            \
+                                   const real_t*, const real_t*, real_t*, FaceSet);                \
+  template void boundary_fluxes<M>(const ZoneView&, idx_t, idx_t, const phys::BcParams&,           \
+                                   const FluxSettings&, const real_t*, const real_t*,              \
+                                   const real_t*, real_t*);
+FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 
 } // namespace fv::kernels

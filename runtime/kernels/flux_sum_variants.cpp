@@ -47,11 +47,11 @@ FV_HOST_DEVICE FV_FORCEINLINE void face_flux(const ZoneView& v, const FluxSettin
   }
   const idx_t n = v.nTotalCells;
   real_t WL[5], WR[5];
-  detail::reconstruct(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f, st.secondOrder,
+  detail::reconstruct<phys::kNumEq>(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f, st.secondOrder,
                       WL);
-  detail::reconstruct(W, grad, phi, n, v.faceNeighbour[f], v.faceNeighbourDelta + 3 * f,
+  detail::reconstruct<phys::kNumEq>(W, grad, phi, n, v.faceNeighbour[f], v.faceNeighbourDelta + 3 * f,
                       st.secondOrder, WR);
-  detail::riemann(st, WL, WR, v.faceArea + 3 * f, F);
+  detail::riemann<phys::EulerModel>(st, WL, WR, v.faceArea + 3 * f, F);
 }
 
 } // namespace variants_detail
@@ -204,19 +204,19 @@ void residual_with(FluxSumVariant var, const ZoneView& z, const FaceColouring& c
                    real_t* flux, real_t* R) {
   switch (var) {
   case FluxSumVariant::Gather:
-    interior_fluxes(z, s, W, grad, phi, flux);
+    interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
     flux_sum<phys::kNumEq>(z, flux, R);
     return;
   case FluxSumVariant::Atomic:
-    interior_fluxes(z, s, W, grad, phi, flux);
+    interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
     flux_sum_atomic(z, flux, R);
     return;
   case FluxSumVariant::Colour:
-    interior_fluxes(z, s, W, grad, phi, flux);
+    interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
     flux_sum_coloured(z, colours, flux, R);
     return;
   case FluxSumVariant::Smem:
-    interior_fluxes(z, s, W, grad, phi, flux);
+    interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
     flux_sum_shared(z, flux, R);
     return;
   case FluxSumVariant::FusedAtomic:

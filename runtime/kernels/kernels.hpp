@@ -8,6 +8,7 @@
 ///
 /// Every result is written by exactly one thread (cell loops gather over cellFaces with
 /// cellFaceSign, node loops over nodeCells): no atomics, deterministic on every backend.
+#include "common/error.hpp"
 #include "runtime/kernels/zone_view.hpp"
 #include "runtime/physics/euler/bc_states.hpp"
 #include "runtime/physics/model.hpp"
@@ -17,7 +18,13 @@ namespace fv::kernels {
 
 /// The field widths (models' variable counts) the width-templated kernels are compiled for:
 /// FV_FOR_EACH_FIELD_WIDTH(X) expands X(N) for each. A model with another count adds it here.
-#define FV_FOR_EACH_FIELD_WIDTH(X) X(5)
+#define FV_FOR_EACH_FIELD_WIDTH(X) X(5) X(6)
+
+/// The state models the model-templated kernels are compiled for (physics/model.hpp): the mean
+/// flow (Euler; laminar Navier-Stokes shares its state and kernels, the viscous terms are
+/// switched on at run time) and Spalart-Allmaras RANS. FV_FOR_EACH_STATE_MODEL(X) expands X(M)
+/// for each; the solver picks one at run time (solver/state_model.hpp).
+#define FV_FOR_EACH_STATE_MODEL(X) X(phys::EulerModel) X(phys::SaModel)
 
 /// W = Model::to_primitive(U) for cells [0, n); layout with stride `stride` (= nTotalCells).
 template <class Model>
@@ -76,12 +83,15 @@ struct FluxSettings {
 enum class FaceSet { All = 0, OwnedOnly = 1, InterfaceOnly = 2 };
 
 /// Face loop over interior faces: MUSCL-reconstructed primitives either side, Riemann flux
-/// (integrated over the face, owner -> neighbour) stored in flux[k][face].
+/// (integrated over the face, owner -> neighbour) stored in flux[k][face], for the
+/// M::kNumVars components of the state model M.
+template <class M>
 void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, const real_t* grad,
                      const real_t* phi, real_t* flux, FaceSet which = FaceSet::All);
 
 /// Face loop over boundary faces [begin, end) of one patch: flux between the reconstructed
-/// interior state and the ghost state of bc.
+/// interior state and the ghost state of bc (state model M).
+template <class M>
 void boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
                      const FluxSettings& s, const real_t* W, const real_t* grad, const real_t* phi,
                      real_t* flux);
@@ -97,12 +107,17 @@ void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* 
 /// Face loop over interior faces (Navier-Stokes model): flux[k][face] -= F_v . S with the face
 /// gradients of u, v, w, T from the cell gradients `grad` of the primitives (unlimited) and the
 /// directional correction along the cell-centre line (physics/navier_stokes/face_viscous.hpp).
-/// Runs after interior_fluxes, with halo W and grad in place.
+/// Runs after interior_fluxes, with halo W and grad in place. RANS (state model M with the
+/// Spalart-Allmaras variable): the mean of the cells' eddy viscosities enters mu and k, and the
+/// nu-tilde diffusion flux is added.
+template <class M>
 void viscous_interior_fluxes(const ZoneView& z, const phys::Transport& t, const real_t* W,
                              const real_t* grad, real_t* flux);
 
 /// Face loop over boundary faces [begin, end) of one patch: flux[k][face] -= F_v . S of the
-/// patch's boundary type (no-slip walls: wall velocity and temperature at the face).
+/// patch's boundary type (no-slip walls: wall velocity and temperature at the face; RANS:
+/// nu-tilde = 0 there, the cell's eddy viscosity elsewhere).
+template <class M>
 void viscous_boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
                              const phys::Transport& t, const real_t* W, const real_t* grad,
                              real_t* flux);
@@ -118,9 +133,19 @@ void wall_viscous_data(const ZoneView& z, idx_t begin, idx_t end, const phys::Bc
                        const phys::Transport& t, const real_t* W, const real_t* grad, real_t* out);
 
 /// Cell loop, Navier-Stokes: dt[cell] = cfl V / (sum_faces (|u.S| + c|S|) + 4 sum_faces
-/// Lambda_v), Lambda_v the viscous spectral radius of the face (Blazek eq. 6.22).
+/// Lambda_v), Lambda_v the viscous spectral radius of the face (Blazek eq. 6.22); RANS: with
+/// mu + mu_t.
+template <class M>
 void viscous_time_step(const ZoneView& z, const phys::Transport& t, real_t cfl, const real_t* W,
                        real_t* dt);
+
+/// Cell loop, RANS (a no-op for the other state models): R[nu-tilde][c] -= Q V with Q the
+/// Spalart-Allmaras source per unit volume (physics/sa/spalart_allmaras.hpp: production,
+/// destruction, cb2 term) from the cell's state, its velocity and nu-tilde gradients `grad`
+/// and its wall distance (z.cellWallDistance; an fv::Error when the zone has none).
+template <class M>
+void turbulence_source(const ZoneView& z, const phys::Transport& t, const real_t* W,
+                       const real_t* grad, real_t* R);
 
 /// Cell loop, one Runge-Kutta stage on owned cells (N components, stride = nTotalCells):
 ///   Unew = a * U0 + b * (U - beta * dt / V * R)

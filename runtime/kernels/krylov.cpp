@@ -10,23 +10,40 @@
 namespace fv::kernels {
 using phys::kNumEq;
 
-void vec_zero(idx_t n, real_t* x) {
-  forall("vec_zero", kNumEq * n, [=] FV_HOST_DEVICE(idx_t i) { x[i] = 0.0; });
+/// Calls f(std::integral_constant<int, N>) for the vector width nv (the state models' widths).
+#define FV_WITH_WIDTH(nv, CALL)                                                                    \
+  switch (nv) {                                                                                    \
+  case 5: {                                                                                        \
+    constexpr int N = 5;                                                                           \
+    CALL;                                                                                          \
+    break;                                                                                         \
+  }                                                                                                \
+  case 6: {                                                                                        \
+    constexpr int N = 6;                                                                           \
+    CALL;                                                                                          \
+    break;                                                                                         \
+  }                                                                                                \
+  default:                                                                                         \
+    FV_VERIFY(false, "Krylov vectors of " << nv << " components are not compiled");                \
+  }
+
+void vec_zero(int nv, idx_t n, real_t* x) {
+  forall("vec_zero", nv * n, [=] FV_HOST_DEVICE(idx_t i) { x[i] = 0.0; });
 }
 
-void vec_axpby(const ZoneView& z, real_t a, const real_t* x, real_t b, real_t* y) {
+void vec_axpby(const ZoneView& z, int nv, real_t a, const real_t* x, real_t b, real_t* y) {
   const idx_t nc = z.nCells, nt = z.nTotalCells;
-  forall("vec_axpby", kNumEq * nc, [=] FV_HOST_DEVICE(idx_t i) {
+  forall("vec_axpby", nv * nc, [=] FV_HOST_DEVICE(idx_t i) {
     const idx_t k = i / nc, j = k * nt + (i - k * nc);
     y[j] = b == 0.0 ? a * x[j] : a * x[j] + b * y[j];
   });
 }
 
-void vec_combine(const ZoneView& z, int count, const real_t* basis, std::size_t stride,
+void vec_combine(const ZoneView& z, int nv, int count, const real_t* basis, std::size_t stride,
                  const KrylovCoeffs& c, real_t beta, real_t* y) {
   FV_VERIFY(count >= 0 && count <= kMaxKrylov + 1, "vec_combine: " << count << " vectors");
   const idx_t nc = z.nCells, nt = z.nTotalCells;
-  forall("vec_combine", kNumEq * nc, [=] FV_HOST_DEVICE(idx_t i) {
+  forall("vec_combine", nv * nc, [=] FV_HOST_DEVICE(idx_t i) {
     const idx_t k = i / nc, j = k * nt + (i - k * nc);
     real_t s = beta == 0.0 ? 0.0 : beta * y[j];
     for (int v = 0; v < count; ++v)
@@ -35,8 +52,10 @@ void vec_combine(const ZoneView& z, int count, const real_t* basis, std::size_t 
   });
 }
 
-void vec_dots(const ZoneView& z, int count, const real_t* basis, std::size_t stride,
-              const real_t* x, const VectorWeights& w, real_t* out) {
+namespace {
+template <int N>
+void vec_dots_n(const ZoneView& z, int count, const real_t* basis, std::size_t stride,
+                const real_t* x, const VectorWeights& w, real_t* out) {
   for (int j = 0; j < count; ++j)
     out[j] = 0.0;
   const idx_t nc = z.nCells, nt = z.nTotalCells;
@@ -57,14 +76,14 @@ void vec_dots(const ZoneView& z, int count, const real_t* basis, std::size_t str
         "vec_dots", nBlocks,
         [=] FV_HOST_DEVICE(idx_t b, int t, real_t* sh) {
           const idx_t c = b * kThreads + t;
-          real_t xc[kNumEq] = {};
+          real_t xc[N] = {};
           if (c < nc)
-            for (int k = 0; k < kNumEq; ++k)
+            for (int k = 0; k < N; ++k)
               xc[k] = wt.w[k] * x[k * nt + c];
           for (int v = 0; v < nv; ++v) {
             real_t d = 0.0;
             if (c < nc)
-              for (int k = 0; k < kNumEq; ++k)
+              for (int k = 0; k < N; ++k)
                 d += V0[v * stride + k * nt + c] * xc[k];
             sh[v * kThreads + t] = d;
           }
@@ -95,17 +114,29 @@ void vec_dots(const ZoneView& z, int count, const real_t* basis, std::size_t str
   }
 }
 
-void jfnk_combine(const ZoneView& z, const real_t* dt, real_t dtGlobal, real_t eps, const real_t* x,
-                  const real_t* R1, const real_t* R0, real_t* y) {
+template <int N>
+void jfnk_combine_n(const ZoneView& z, const real_t* dt, real_t dtGlobal, real_t eps,
+                    const real_t* x, const real_t* R1, const real_t* R0, real_t* y) {
   const ZoneView v = z;
   const real_t inv = 1.0 / eps;
   forall("jfnk_combine", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const real_t d = v.cellVolume[c] / (dtGlobal >= 0.0 ? dtGlobal : dt[c]);
-    for (int k = 0; k < kNumEq; ++k) {
+    for (int k = 0; k < N; ++k) {
       const idx_t j = k * v.nTotalCells + c;
       y[j] = d * x[j] + (R1[j] - R0[j]) * inv;
     }
   });
+}
+} // namespace
+
+void vec_dots(const ZoneView& z, int nv, int count, const real_t* basis, std::size_t stride,
+              const real_t* x, const VectorWeights& w, real_t* out) {
+  FV_WITH_WIDTH(nv, vec_dots_n<N>(z, count, basis, stride, x, w, out))
+}
+
+void jfnk_combine(const ZoneView& z, int nv, const real_t* dt, real_t dtGlobal, real_t eps,
+                  const real_t* x, const real_t* R1, const real_t* R0, real_t* y) {
+  FV_WITH_WIDTH(nv, jfnk_combine_n<N>(z, dt, dtGlobal, eps, x, R1, R0, y))
 }
 
 real_t update_relaxation(const ZoneView& z, real_t gamma, real_t beta, const real_t* U,

@@ -73,25 +73,30 @@ real_t min_value(idx_t n, const real_t* a) {
   return out[0];
 }
 
-void primitive_range(const ZoneView& z, const real_t* W, real_t (&lo)[5], real_t (&hi)[5]) {
+template <int N>
+void primitive_range(const ZoneView& z, const real_t* W, real_t (&lo)[N], real_t (&hi)[N]) {
   const ZoneView v = z;
-  real_t out[10];
+  real_t out[2 * N];
   // the maximum of -q is minus the minimum of q: one Max reduction for both
-  reduce<10>(
+  reduce<2 * N>(
       "primitive_range", z.nCells, ReduceOp::Max,
       [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
-        for (int k = 0; k < 5; ++k) {
+        for (int k = 0; k < N; ++k) {
           const real_t q = W[k * v.nTotalCells + c];
           acc[k] = -q > acc[k] ? -q : acc[k];
-          acc[5 + k] = q > acc[5 + k] ? q : acc[5 + k];
+          acc[N + k] = q > acc[N + k] ? q : acc[N + k];
         }
       },
       out);
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < N; ++k) {
     lo[k] = -out[k];
-    hi[k] = out[5 + k];
+    hi[k] = out[N + k];
   }
 }
+#define FV_INSTANTIATE(N)                                                                          \
+  template void primitive_range<N>(const ZoneView&, const real_t*, real_t(&)[N], real_t(&)[N]);
+FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
 
 idx_t first_unphysical_cell(const ZoneView& z, real_t gamma, const real_t* U) {
   const ZoneView v = z;

@@ -22,10 +22,12 @@ void boundary_face_sum3(const ZoneView& z, idx_t n, const idx_t* faces, const re
 /// Minimum of a[0..n).
 real_t min_value(idx_t n, const real_t* a);
 
-/// Smallest (lo) and largest (hi) value of each of the 5 primitives W over the owned cells.
-void primitive_range(const ZoneView& z, const real_t* W, real_t (&lo)[5], real_t (&hi)[5]);
+/// Smallest (lo) and largest (hi) value of each of the N primitives W over the owned cells.
+template <int N>
+void primitive_range(const ZoneView& z, const real_t* W, real_t (&lo)[N], real_t (&hi)[N]);
 
-/// Lowest owned cell whose state is NaN or has rho <= 0 or p <= 0; kNone when all are fine.
+/// Lowest owned cell whose mean flow is NaN or has rho <= 0 or p <= 0 (the first five
+/// components of any state model); kNone when all are fine.
 idx_t first_unphysical_cell(const ZoneView& z, real_t gamma, const real_t* U);
 
 } // namespace fv::kernels

@@ -18,7 +18,10 @@ void primitives(idx_t n, idx_t stride, real_t gamma, const real_t* U, real_t* W)
     wf.store(c, w);
   });
 }
-template void primitives<phys::EulerModel>(idx_t, idx_t, real_t, const real_t*, real_t*);
+#define FV_INSTANTIATE(M)                                                                          \
+  template void primitives<M>(idx_t, idx_t, real_t, const real_t*, real_t*);
+FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
 
 void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* W, real_t* dt) {
   const ZoneView v = z;

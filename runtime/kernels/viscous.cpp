@@ -1,71 +1,131 @@
-// Viscous face fluxes of the Navier-Stokes model (physics/navier_stokes/face_viscous.hpp),
-// subtracted from the convective face fluxes already in `flux`, and the viscous part of the
-// local time step.
+// Viscous face fluxes of the Navier-Stokes and RANS models (physics/navier_stokes/
+// face_viscous.hpp, physics/sa/), subtracted from the convective face fluxes already in `flux`,
+// the viscous part of the local time step and the Spalart-Allmaras source terms.
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/physics/navier_stokes/face_viscous.hpp"
+#include "runtime/physics/sa/spalart_allmaras.hpp"
 
 namespace fv::kernels {
 using phys::kNumEq;
 
 namespace {
-constexpr int kGrad = 3 * kNumEq; ///< gradient components per cell
-
+/// The N primitives and 3N gradient components of cell c.
+template <int N>
 FV_HOST_DEVICE FV_FORCEINLINE void gather_cell(const real_t* W, const real_t* grad, idx_t n,
                                                idx_t c, real_t* w, real_t* g) {
-  for (int k = 0; k < kNumEq; ++k)
+  for (int k = 0; k < N; ++k)
     w[k] = W[k * n + c];
-  for (int k = 0; k < kGrad; ++k)
+  for (int k = 0; k < 3 * N; ++k)
     g[k] = grad[k * n + c];
+}
+
+/// True for the state models with the Spalart-Allmaras variable.
+template <class M>
+inline constexpr bool kRans = M::kNumVars > kNumEq;
+
+/// Laminar viscosity of a primitive state.
+FV_HOST_DEVICE FV_FORCEINLINE real_t laminar_viscosity(const phys::Transport& t, const real_t* w) {
+  return phys::viscosity(t, phys::temperature(w, t.gasConstant));
+}
+
+/// Eddy viscosity of a RANS primitive state (0 for the other models).
+template <class M>
+FV_HOST_DEVICE FV_FORCEINLINE real_t eddy_viscosity(const phys::Transport& t, const real_t* w) {
+  if constexpr (kRans<M>)
+    return phys::sa::eddy_viscosity(w[0], w[M::kNuTilde], laminar_viscosity(t, w));
+  else
+    return 0.0;
 }
 } // namespace
 
+template <class M>
 void viscous_interior_fluxes(const ZoneView& z, const phys::Transport& t, const real_t* W,
                              const real_t* grad, real_t* flux) {
+  constexpr int N = M::kNumVars;
   const ZoneView v = z;
   const phys::Transport tr = t;
   const idx_t nb = z.nBoundaryFaces;
   forall("viscous_interior_fluxes", z.nFaces - nb, [=] FV_HOST_DEVICE(idx_t i) {
     const idx_t f = nb + i;
     const idx_t n = v.nTotalCells;
-    real_t WL[kNumEq], WR[kNumEq], gL[kGrad], gR[kGrad], F[kNumEq];
-    gather_cell(W, grad, n, v.faceOwner[f], WL, gL);
-    gather_cell(W, grad, n, v.faceNeighbour[f], WR, gR);
+    real_t WL[N], WR[N], gL[3 * N], gR[3 * N], F[N];
+    gather_cell<N>(W, grad, n, v.faceOwner[f], WL, gL);
+    gather_cell<N>(W, grad, n, v.faceNeighbour[f], WR, gR);
     const real_t* dL = v.faceOwnerDelta + 3 * f;
     const real_t* dR = v.faceNeighbourDelta + 3 * f;
     const real_t l[3] = {dL[0] - dR[0], dL[1] - dR[1], dL[2] - dR[2]}; // x_R - x_L
-    phys::interior_viscous_flux(WL, WR, gL, gR, l, v.faceArea + 3 * f, tr, F);
-    for (int k = 0; k < kNumEq; ++k)
+    const real_t* S = v.faceArea + 3 * f;
+    if constexpr (kRans<M>) {
+      constexpr int q = M::kNuTilde;
+      const real_t muL = laminar_viscosity(tr, WL), muR = laminar_viscosity(tr, WR);
+      const real_t muT = 0.5 * (phys::sa::eddy_viscosity(WL[0], WL[q], muL) +
+                                phys::sa::eddy_viscosity(WR[0], WR[q], muR));
+      phys::interior_viscous_flux(WL, WR, gL, gR, l, S, tr, F, muT);
+      // nu-tilde diffusion: the mean of the cells' coefficients times the face gradient
+      real_t g[3];
+      phys::face_gradient(gL + 3 * q, gR + 3 * q, WL[q], WR[q], l, g);
+      const real_t c = 0.5 * (phys::sa::diffusion_coefficient(WL[0], WL[q], muL) +
+                              phys::sa::diffusion_coefficient(WR[0], WR[q], muR));
+      F[q] = c * (g[0] * S[0] + g[1] * S[1] + g[2] * S[2]);
+    } else {
+      phys::interior_viscous_flux(WL, WR, gL, gR, l, S, tr, F);
+    }
+    for (int k = 0; k < N; ++k)
       flux[k * v.nFaces + f] -= F[k];
   });
 }
 
+template <class M>
 void viscous_boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
                              const phys::Transport& t, const real_t* W, const real_t* grad,
                              real_t* flux) {
+  constexpr int N = M::kNumVars;
   const ZoneView v = z;
   const phys::BcParams b = bc;
   const phys::Transport tr = t;
   forall("viscous_boundary_fluxes", end - begin, [=] FV_HOST_DEVICE(idx_t i) {
     const idx_t f = begin + i;
-    real_t Wc[kNumEq], gc[kGrad], F[kNumEq];
-    gather_cell(W, grad, v.nTotalCells, v.faceOwner[f], Wc, gc);
-    phys::boundary_viscous_flux(Wc, gc, v.faceOwnerDelta + 3 * f, v.faceArea + 3 * f, b, tr, F);
-    for (int k = 0; k < kNumEq; ++k)
+    real_t Wc[N], gc[3 * N], F[N];
+    gather_cell<N>(W, grad, v.nTotalCells, v.faceOwner[f], Wc, gc);
+    const real_t* d = v.faceOwnerDelta + 3 * f;
+    const real_t* S = v.faceArea + 3 * f;
+    if constexpr (kRans<M>) {
+      constexpr int q = M::kNuTilde;
+      const real_t mu = laminar_viscosity(tr, Wc);
+      const bool wall = b.type == phys::BcType::NoSlipWall;
+      phys::boundary_viscous_flux(Wc, gc, d, S, b, tr, F,
+                                  wall ? 0.0 : phys::sa::eddy_viscosity(Wc[0], Wc[q], mu));
+      real_t g[3] = {gc[3 * q], gc[3 * q + 1], gc[3 * q + 2]};
+      real_t c = phys::sa::diffusion_coefficient(Wc[0], Wc[q], mu);
+      if (wall) { // nu-tilde = 0 at the wall (the wall's viscosity: the mean flow's choice)
+        phys::face_gradient(gc + 3 * q, gc + 3 * q, Wc[q], 0.0, d, g);
+        const real_t Tw = b.wallTemperature > 0.0 ? b.wallTemperature
+                                                  : phys::temperature(Wc, tr.gasConstant);
+        c = phys::sa::diffusion_coefficient(Wc[0], 0.0, phys::viscosity(tr, Tw));
+      }
+      const bool plane = b.type == phys::BcType::SlipWall || b.type == phys::BcType::Symmetry;
+      F[q] = plane ? 0.0 : c * (g[0] * S[0] + g[1] * S[1] + g[2] * S[2]);
+    } else {
+      phys::boundary_viscous_flux(Wc, gc, d, S, b, tr, F);
+    }
+    for (int k = 0; k < N; ++k)
       flux[k * v.nFaces + f] -= F[k];
   });
 }
 
 void wall_viscous_data(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
                        const phys::Transport& t, const real_t* W, const real_t* grad, real_t* out) {
+  // the mean flow's five components of any state model (the eddy viscosity vanishes at walls)
+  constexpr int N = kNumEq;
   const ZoneView v = z;
   const phys::BcParams b = bc;
   const phys::Transport tr = t;
   forall("wall_viscous_data", end - begin, [=] FV_HOST_DEVICE(idx_t i) {
     const idx_t f = begin + i, nb = v.nBoundaryFaces;
-    real_t Wc[kNumEq], gc[kGrad], F[kNumEq];
-    gather_cell(W, grad, v.nTotalCells, v.faceOwner[f], Wc, gc);
+    real_t Wc[N], gc[3 * N], F[N];
+    gather_cell<N>(W, grad, v.nTotalCells, v.faceOwner[f], Wc, gc);
     const real_t* S = v.faceArea + 3 * f;
     const real_t* d = v.faceOwnerDelta + 3 * f;
     phys::boundary_viscous_flux(Wc, gc, d, S, b, tr, F);
@@ -85,17 +145,19 @@ void wall_viscous_data(const ZoneView& z, idx_t begin, idx_t end, const phys::Bc
   });
 }
 
+template <class M>
 void viscous_time_step(const ZoneView& z, const phys::Transport& t, real_t cfl, const real_t* W,
                        real_t* dt) {
+  constexpr int N = M::kNumVars;
   const ZoneView v = z;
   const phys::Transport tr = t;
   forall("viscous_time_step", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
-    real_t w[kNumEq];
-    for (int k = 0; k < kNumEq; ++k)
+    real_t w[N];
+    for (int k = 0; k < N; ++k)
       w[k] = W[k * n + c];
     const real_t a = phys::sound_speed(w, tr.gamma);
-    const real_t mu = phys::viscosity(tr, phys::temperature(w, tr.gasConstant));
+    const real_t mu = laminar_viscosity(tr, w) + eddy_viscosity<M>(tr, w);
     const real_t V = v.cellVolume[c];
     real_t lc = 0.0, lv = 0.0;
     for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
@@ -107,5 +169,39 @@ void viscous_time_step(const ZoneView& z, const phys::Transport& t, real_t cfl, 
     dt[c] = cfl * V / (lc + phys::kViscousTimeStepFactor * lv);
   });
 }
+
+template <class M>
+void turbulence_source(const ZoneView& z, const phys::Transport& t, const real_t* W,
+                       const real_t* grad, real_t* R) {
+  if constexpr (kRans<M>) {
+    constexpr int N = M::kNumVars, q = M::kNuTilde;
+    FV_VERIFY(z.cellWallDistance, "the RANS model needs the wall distance: prepare the zone "
+                                  "file with fvprep --walls (or BCWall* patches)");
+    const ZoneView v = z;
+    const phys::Transport tr = t;
+    forall("turbulence_source", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+      const idx_t n = v.nTotalCells;
+      real_t w[N], g[3 * N];
+      gather_cell<N>(W, grad, n, c, w, g);
+      const real_t omega = phys::sa::vorticity(g + 3);
+      const phys::sa::Source s = phys::sa::source(w[0], w[q], laminar_viscosity(tr, w), omega,
+                                                  v.cellWallDistance[c], g + 3 * q);
+      R[q * n + c] -= s.total() * v.cellVolume[c];
+    });
+  }
+}
+
+#define FV_INSTANTIATE(M)                                                                          \
+  template void viscous_interior_fluxes<M>(const ZoneView&, const phys::Transport&, const real_t*, \
+                                           const real_t*, real_t*);                                \
+  template void viscous_boundary_fluxes<M>(const ZoneView&, idx_t, idx_t, const phys::BcParams&,   \
+                                           const phys::Transport&, const real_t*, const real_t*,   \
+                                           real_t*);                                               \
+  template void viscous_time_step<M>(const ZoneView&, const phys::Transport&, real_t,              \
+                                     const real_t*, real_t*);                                      \
+  template void turbulence_source<M>(const ZoneView&, const phys::Transport&, const real_t*,       \
+                                     const real_t*, real_t*);
+FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
 
 } // namespace fv::kernels

@@ -34,6 +34,9 @@ struct ZoneView {
   const idx_t* nodeCellOffsets = nullptr; ///< nNodes + 1
   const idx_t* nodeCells = nullptr;
   const real_t* nodeCellWeight = nullptr; ///< parallel to nodeCells
+  /// distance from the cell centroid to the nearest no-slip wall face, m; null when the zone
+  /// file has none
+  const real_t* cellWallDistance = nullptr;
 };
 
 } // namespace fv

@@ -88,13 +88,27 @@ void SolutionOutput::write_restart(const std::string& path, const real_t* owned_
 }
 
 SolutionInfo SolutionOutput::read_restart(const std::string& path, real_t* owned_state,
-                                          int n_vars) {
+                                          int n_vars, int min_vars, int* n_read) {
   RestartData d;
+  int held = n_vars;
   on_root(comm_, [&] {
     d = fv::read_restart(path, uuid_, n_cells_);
-    FV_VERIFY(d.nVars == n_vars, path << ": restart holds " << d.nVars
-                                      << " variables per cell, this run needs " << n_vars);
+    held = d.nVars;
+    FV_VERIFY(d.nVars == n_vars || (min_vars > 0 && d.nVars >= min_vars && d.nVars < n_vars),
+              path << ": restart holds " << d.nVars << " variables per cell, this run needs "
+                   << n_vars);
+    if (d.nVars < n_vars) { // the run's extra variables start at 0 (the caller fills them)
+      std::vector<real_t> padded(static_cast<std::size_t>(n_cells_) * n_vars, 0.0);
+      for (gidx_t c = 0; c < n_cells_; ++c)
+        for (int k = 0; k < d.nVars; ++k)
+          padded[static_cast<std::size_t>(c) * n_vars + k] =
+              d.state[static_cast<std::size_t>(c) * d.nVars + k];
+      d.state = std::move(padded);
+      d.nVars = n_vars;
+    }
   });
+  MPI_Bcast(&held, 1, MPI_INT, 0, comm_);
+  if (n_read) *n_read = held;
   scatter_cells(comm_, zone_, d.state.data(), n_vars, n_cells_, owned_state);
   MPI_Bcast(&d.info.iteration, 1, MPI_INT64_T, 0, comm_);
   MPI_Bcast(&d.info.time, 1, MPI_DOUBLE, 0, comm_);

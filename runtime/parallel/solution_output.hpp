@@ -46,9 +46,13 @@ class SolutionOutput {
                      const std::string& config);
 
   /// Reads a restart written on any number of ranks into `owned_state` (nCells * n_vars).
-  /// Refuses another mesh, format version, cell count or variable count on every rank.
-  /// Returns the restart's iteration, time, mesh UUID and configuration on every rank.
-  SolutionInfo read_restart(const std::string& path, real_t* owned_state, int n_vars);
+  /// Refuses another mesh, format version, cell count or variable count on every rank; a file
+  /// with fewer variables, at least min_vars (e.g. a laminar solution starting a RANS run), is
+  /// read into the first ones of each cell and the others are left 0. `n_read` (if given)
+  /// receives the variables the file held. Returns the restart's iteration, time, mesh UUID
+  /// and configuration on every rank.
+  SolutionInfo read_restart(const std::string& path, real_t* owned_state, int n_vars,
+                            int min_vars = 0, int* n_read = nullptr);
 
   /// Writes one surface CSV and one VTK PolyData file (.vtp, for ParaView) per patch in
   /// `patches` (indices into the zone's patches, with their names): `columns(p)` gives the

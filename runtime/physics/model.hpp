@@ -10,10 +10,14 @@
 ///                           their Jacobians, boundary ghost states, 5x5 block algebra
 ///   physics/navier_stokes/  transport properties, viscous fluxes and their Jacobians
 ///
-/// Models of this file (the Spalart-Allmaras model will add a sixth variable):
+/// Models of this file:
 ///   EulerModel          rho, rho u, rho v, rho w, rho E; inviscid
 ///   NavierStokesModel   the same variables; viscous and heat-conduction fluxes
+///   SaModel             the same plus rho nu-tilde: RANS with Spalart-Allmaras (physics/sa/)
+/// A model with more variables than the mean flow's kNumEq provides the scalar hooks that
+/// kernels call under `if constexpr (M::kNumVars > kNumEq)` (see SaModel).
 #include "runtime/physics/euler/euler_state.hpp"
+#include "runtime/physics/sa/sa_model.hpp"
 
 namespace fv::phys {
 
@@ -63,9 +67,51 @@ struct NavierStokesModel : EulerModel {
   static constexpr const char* kName = "navier_stokes";
 };
 
+/// RANS with the Spalart-Allmaras model (SA-neg): the mean flow and rho nu-tilde, coupled.
+struct SaModel : NavierStokesModel {
+  static constexpr int kNumVars = kNumEq + 1;
+  static constexpr const char* kName = "rans_sa";
+  static constexpr int kNuTilde = sa_detail::kNuTilde; ///< index of rho nu-tilde / nu-tilde
+  static constexpr const char* kConservative[kNumVars] = {"rho",  "rhoU", "rhoV",
+                                                          "rhoW", "rhoE", "rhoNuTilde"};
+  static constexpr const char* kPrimitive[kNumVars] = {"rho", "u", "v", "w", "p", "nuTilde"};
+
+  FV_HOST_DEVICE FV_FORCEINLINE static void to_primitive(const real_t* U, real_t* W, real_t gamma) {
+    cons_to_prim(U, W, gamma);
+    W[kNuTilde] = U[kNuTilde] / U[0];
+  }
+  FV_HOST_DEVICE FV_FORCEINLINE static void to_conservative(const real_t* W, real_t* U,
+                                                            real_t gamma) {
+    prim_to_cons(W, U, gamma);
+    U[kNuTilde] = W[0] * W[kNuTilde];
+  }
+  /// Euler's scales and rho nu-tilde of the free stream Winf (kNumVars primitives).
+  static void residual_scales(const real_t* Winf, real_t gamma, real_t* s) {
+    EulerModel::residual_scales(Winf, gamma, s);
+    s[kNuTilde] = Winf[0] * Winf[kNuTilde];
+  }
+  /// Euler's scales and nu-tilde of the free stream.
+  static void primitive_scales(const real_t* Winf, real_t gamma, real_t* s) {
+    EulerModel::primitive_scales(Winf, gamma, s);
+    s[kNuTilde] = Winf[kNuTilde];
+  }
+  FV_HOST_DEVICE FV_FORCEINLINE static void scalar_fluxes(const real_t* WL, const real_t* WR,
+                                                          real_t* F) {
+    sa_detail::scalar_fluxes(WL, WR, F);
+  }
+  FV_HOST_DEVICE FV_FORCEINLINE static void scalar_ghost(const real_t* W, const real_t* n,
+                                                         const BcParams& b, real_t* G) {
+    sa_detail::scalar_ghost(W, n, b, G);
+  }
+  FV_HOST_DEVICE FV_FORCEINLINE static void scalar_scales(const real_t* U, const BcParams& b,
+                                                          real_t* s) {
+    sa_detail::scalar_scales(U, b, s);
+  }
+};
+
 /// The widest cell state a kernel handles (the mean flow plus transport equations): bounds
 /// the fixed-size scratch arrays of model-independent code.
 inline constexpr int kMaxVars = 8;
-static_assert(EulerModel::kNumVars <= kMaxVars, "kMaxVars too small for the Euler model");
+static_assert(SaModel::kNumVars <= kMaxVars, "kMaxVars too small for the models");
 
 } // namespace fv::phys

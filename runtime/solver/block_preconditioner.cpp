@@ -1,4 +1,5 @@
 #include "runtime/solver/block_preconditioner.hpp"
+#include "runtime/solver/state_model.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
 
 #include "common/error.hpp"
@@ -9,12 +10,17 @@
 #include <sstream>
 
 namespace fv {
-using phys::kBlockSize;
-using phys::kNumEq;
+namespace {
+/// Calls f(std::integral_constant<int, N>{}) with the block width N of the case's state model.
+template <class F>
+void with_width(const CaseConfig& cfg, F&& f) {
+  visit_state_model(cfg, [&](auto m) { f(std::integral_constant<int, decltype(m)::kNumVars>{}); });
+}
+} // namespace
 
 BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& cfg,
                                          bool keepDiagonal)
-    : op_(op), kind_(cfg.newtonPreconditioner), sweeps_(cfg.newtonSweeps),
+    : op_(op), nv_(op.num_vars()), kind_(cfg.newtonPreconditioner), sweeps_(cfg.newtonSweeps),
       forward_("preconditioner forward sweep", KernelSequence::Mode::Graph),
       backward_("preconditioner backward sweep", KernelSequence::Mode::Graph),
       factor_("ilu factorisation", KernelSequence::Mode::Graph) {
@@ -58,11 +64,12 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& 
   facePatch_ = DeviceArray<idx_t>(facePatch, "boundary face patch");
   patches_ = DeviceArray<phys::BcParams>(patches, "patch conditions");
   const auto blocks = static_cast<std::size_t>(n);
+  const auto kBlockSize = static_cast<std::size_t>(nv_) * nv_;
   if (!ilu) Dinv_ = DeviceArray<real_t>(kBlockSize * blocks, "inverse diagonal blocks");
   if (keepDiagonal) D_ = DeviceArray<real_t>(kBlockSize * blocks, "diagonal blocks");
   off_ = DeviceArray<real_t>(kBlockSize * static_cast<std::size_t>(zone.cellFaces.nnz()),
                              "off-diagonal blocks");
-  const auto n5 = kNumEq * static_cast<std::size_t>(nt);
+  const auto n5 = static_cast<std::size_t>(nv_) * nt;
   b_ = DeviceArray<real_t>(n5, "preconditioner rhs");
   x_ = DeviceArray<real_t>(n5, "preconditioner x");
   if (kind_ == NewtonPreconditioner::Jacobi) y_ = DeviceArray<real_t>(n5, "preconditioner x new");
@@ -140,6 +147,7 @@ void BlockPreconditioner::build_ilu_lists(const Zone& zone, const std::vector<id
   upperOffsets_ = DeviceArray<idx_t>(upperOff, "ilu upper offsets");
   upper_ = DeviceArray<idx_t>(upper, "ilu upper neighbours");
   upperSlot_ = DeviceArray<idx_t>(upperSlot, "ilu upper slots");
+  const auto kBlockSize = static_cast<std::size_t>(nv_) * nv_;
   lowerBlk_ = DeviceArray<real_t>(kBlockSize * lowerSlot.size(), "ilu lower blocks");
   upperBlk_ = DeviceArray<real_t>(kBlockSize * upperSlot.size(), "ilu upper blocks");
   iluDinv_ =
@@ -183,16 +191,23 @@ std::string BlockPreconditioner::description() const {
 }
 
 void BlockPreconditioner::assemble(const real_t* W, const real_t* dt, real_t dtGlobal) {
-  kernels::assemble_block_jacobian(op_.view(), assembly_, W, dt, dtGlobal, m_);
+  assembly_.grad = op_.gradients();
+  visit_state_model(op_.config(), [&](auto m) {
+    kernels::assemble_block_jacobian<decltype(m)>(op_.view(), assembly_, W, dt, dtGlobal, m_);
+  });
   if (kind_ != NewtonPreconditioner::Ilu) return;
   const ZoneView& z = op_.view();
   const idx_t* cells = groupCells_.data();
   if (nBlocks_ > 0) {
-    kernels::block_ilu_factor(z, m_, ilu_, cells, level_schedule());
+    with_width(op_.config(), [&](auto w) {
+      kernels::block_ilu_factor<decltype(w)::value>(z, m_, ilu_, cells, level_schedule());
+    });
     return;
   }
   const GroupSchedule sched{nGroups_, groupOffsets_.data(), groupOffsetsDevice_.data()};
-  factor_.run([&] { kernels::block_ilu_factor(z, m_, ilu_, cells, sched); });
+  with_width(op_.config(), [&](auto w) {
+    factor_.run([&] { kernels::block_ilu_factor<decltype(w)::value>(z, m_, ilu_, cells, sched); });
+  });
 }
 
 LevelSchedule BlockPreconditioner::level_schedule() const {
@@ -204,30 +219,36 @@ void BlockPreconditioner::sweep(bool forward, const real_t* b, real_t* x) {
   const ZoneView& z = op_.view();
   const idx_t* cells = groupCells_.data();
   if (nBlocks_ > 0) { // one launch: every block sweeps its levels
-    kernels::block_ilu_sweep(z, ilu_, b, x, cells, level_schedule(), forward);
+    with_width(op_.config(), [&](auto w) {
+      kernels::block_ilu_sweep<decltype(w)::value>(z, ilu_, b, x, cells, level_schedule(),
+                                                   forward);
+    });
     return;
   }
   // per-group launches replayed as a CUDA graph: always on the fixed vectors b_, x_
   FV_ASSERT(b == b_.data() && x == x_.data(), "group sweeps run on the fixed vectors");
   const GroupSchedule sched{nGroups_, groupOffsets_.data(), groupOffsetsDevice_.data()};
-  (forward ? forward_ : backward_).run([&, forward] {
-    if (kind_ == NewtonPreconditioner::Ilu)
-      kernels::block_ilu_sweep(z, ilu_, b, x, cells, sched, forward);
-    else
-      kernels::block_gauss_seidel(z, m_, b, x, cells, sched, forward);
+  with_width(op_.config(), [&](auto w) {
+    constexpr int N = decltype(w)::value;
+    (forward ? forward_ : backward_).run([&, forward] {
+      if (kind_ == NewtonPreconditioner::Ilu)
+        kernels::block_ilu_sweep<N>(z, ilu_, b, x, cells, sched, forward);
+      else
+        kernels::block_gauss_seidel<N>(z, m_, b, x, cells, sched, forward);
+    });
   });
 }
 
 void BlockPreconditioner::ilu_solve(const real_t* b, real_t* x) {
   sweep(true, b, x);
-  op_.exchange_cells("preconditioner x", x, kNumEq); // the neighbours' forward result in the halo
+  op_.exchange_cells("preconditioner x", x, nv_); // the neighbours' forward result in the halo
   sweep(false, b, x);
 }
 
 void BlockPreconditioner::apply(const real_t* b, real_t* x) {
   const ZoneView& z = op_.view();
   if (kind_ == NewtonPreconditioner::None) {
-    kernels::vec_axpby(z, 1.0, b, 0.0, x);
+    kernels::vec_axpby(z, nv_, 1.0, b, 0.0, x);
     return;
   }
   if (kind_ == NewtonPreconditioner::Ilu && nBlocks_ > 0 && sweeps_ == 1) {
@@ -235,47 +256,55 @@ void BlockPreconditioner::apply(const real_t* b, real_t* x) {
     return;
   }
   // the sweeps work on the fixed vectors b_, x_ (graph replay needs fixed pointers)
-  kernels::vec_axpby(z, 1.0, b, 0.0, b_.data());
+  kernels::vec_axpby(z, nv_, 1.0, b, 0.0, b_.data());
   if (kind_ == NewtonPreconditioner::Ilu) {
     ilu_solve(b_.data(), x_.data());
     if (sweeps_ > 1) {
       // Richardson: x += ILU^-1 (b - M x), with y_ = x and b_ = b - M x in turn
       if (y_.empty()) y_ = DeviceArray<real_t>(x_.size(), "preconditioner x");
       for (int s = 1; s < sweeps_; ++s) {
-        kernels::vec_axpby(z, 1.0, x_.data(), 0.0, y_.data());
-        op_.exchange_cells("preconditioner x", y_.data(), kNumEq);
-        kernels::block_multiply(z, m_, y_.data(), x_.data());
-        kernels::vec_axpby(z, 1.0, b, -1.0, x_.data());
-        kernels::vec_axpby(z, 1.0, x_.data(), 0.0, b_.data());
+        kernels::vec_axpby(z, nv_, 1.0, x_.data(), 0.0, y_.data());
+        op_.exchange_cells("preconditioner x", y_.data(), nv_);
+        with_width(op_.config(), [&](auto w) {
+          kernels::block_multiply<decltype(w)::value>(z, m_, y_.data(), x_.data());
+        });
+        kernels::vec_axpby(z, nv_, 1.0, b, -1.0, x_.data());
+        kernels::vec_axpby(z, nv_, 1.0, x_.data(), 0.0, b_.data());
         ilu_solve(b_.data(), x_.data());
-        kernels::vec_axpby(z, 1.0, y_.data(), 1.0, x_.data());
+        kernels::vec_axpby(z, nv_, 1.0, y_.data(), 1.0, x_.data());
       }
     }
   } else if (kind_ == NewtonPreconditioner::Jacobi) {
-    kernels::block_diagonal_solve(z, m_, b_.data(), x_.data());
+    with_width(op_.config(), [&](auto w) {
+      kernels::block_diagonal_solve<decltype(w)::value>(z, m_, b_.data(), x_.data());
+    });
     for (int s = 1; s < sweeps_; ++s) {
-      op_.exchange_cells("preconditioner x", x_.data(), kNumEq);
-      kernels::block_jacobi(z, m_, b_.data(), x_.data(), y_.data());
+      op_.exchange_cells("preconditioner x", x_.data(), nv_);
+      with_width(op_.config(), [&](auto w) {
+        kernels::block_jacobi<decltype(w)::value>(z, m_, b_.data(), x_.data(), y_.data());
+      });
       std::swap(x_, y_);
     }
   } else {
-    kernels::vec_zero(z.nTotalCells, x_.data()); // halo cells included: x = 0 everywhere
+    kernels::vec_zero(nv_, z.nTotalCells, x_.data()); // halo cells included: x = 0 everywhere
     for (int s = 0; s < sweeps_; ++s) {
       sweep(true, b_.data(), x_.data());
-      op_.exchange_cells("preconditioner x", x_.data(), kNumEq);
+      op_.exchange_cells("preconditioner x", x_.data(), nv_);
       sweep(false, b_.data(), x_.data());
-      if (s + 1 < sweeps_) op_.exchange_cells("preconditioner x", x_.data(), kNumEq);
+      if (s + 1 < sweeps_) op_.exchange_cells("preconditioner x", x_.data(), nv_);
     }
   }
-  kernels::vec_axpby(z, 1.0, x_.data(), 0.0, x);
+  kernels::vec_axpby(z, nv_, 1.0, x_.data(), 0.0, x);
 }
 
 void BlockPreconditioner::multiply(const real_t* x, real_t* y) {
   FV_VERIFY(m_.D, "BlockPreconditioner::multiply needs the diagonal blocks (keepDiagonal)");
   const ZoneView& z = op_.view();
-  kernels::vec_axpby(z, 1.0, x, 0.0, x_.data());
-  op_.exchange_cells("matvec x", x_.data(), kNumEq);
-  kernels::block_multiply(z, m_, x_.data(), y);
+  kernels::vec_axpby(z, nv_, 1.0, x, 0.0, x_.data());
+  op_.exchange_cells("matvec x", x_.data(), nv_);
+  with_width(op_.config(), [&](auto w) {
+    kernels::block_multiply<decltype(w)::value>(z, m_, x_.data(), y);
+  });
 }
 
 } // namespace fv

@@ -72,6 +72,7 @@ class BlockPreconditioner {
   void ilu_solve(const real_t* b, real_t* x);
 
   SpatialOperator& op_;
+  int nv_; ///< block width: the state model's variables
   NewtonPreconditioner kind_;
   int sweeps_;
   idx_t nGroups_ = 1;

@@ -41,7 +41,7 @@ real_t CflController::cfl() const {
   return start_ + (max_ - start_) * t;
 }
 
-void CflController::observe(const std::array<real_t, kNumVars>& rms) {
+void CflController::observe(const StateArray& rms) {
   if (!haveRef_) { // the first observed residual is the reference
     ref_ = residual_reference(cfg_, rms);
     haveRef_ = true;

@@ -39,7 +39,7 @@ class CflController {
   /// CFL of the next iteration (iteration() completed so far).
   real_t cfl() const;
   /// Residual RMS per equation of the state the current iteration starts from.
-  void observe(const std::array<real_t, kNumVars>& rms);
+  void observe(const StateArray& rms);
   /// The current iteration was accepted; `relaxation` in (0, 1] is the factor its update was
   /// scaled by (1: the full update); `linearResidual` the relative residual its linear solve
   /// reached (0: no linear solve).
@@ -65,7 +65,7 @@ class CflController {
   real_t cfl_ = 0;
   real_t tried_ = 0; ///< the CFL of the iteration being tried (observe() updates cfl_ already)
   bool haveRef_ = false;
-  std::array<real_t, kNumVars> ref_{};
+  StateArray ref_{};
   real_t last_ = -1;      ///< measure of the last observed residual (-1: none yet)
   real_t previous_ = -1;  ///< measure of the residual before it (ser)
   real_t relaxation_ = 1; ///< relaxation of the last accepted update (ser)

@@ -68,6 +68,8 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
                                            << ") has non-positive volume " << z.cellVolume[c]);
 
   cellVolume_ = DeviceArray<real_t>(z.cellVolume, "cells/volume");
+  if (!z.cellWallDistance.empty())
+    cellWallDistance_ = DeviceArray<real_t>(z.cellWallDistance, "cells/wallDistance");
   cellCentroid_ = DeviceArray<real_t>(z.cellCentroid, "cells/centroid");
   faceArea_ = DeviceArray<real_t>(z.faceArea, "faces/area");
   faceCentroid_ = DeviceArray<real_t>(z.faceCentroid, "faces/centroid");
@@ -99,6 +101,7 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
   view_.nBoundaryFaces = z.nBoundaryFaces;
   view_.nNodes = z.nNodes;
   view_.cellVolume = cellVolume_.data();
+  view_.cellWallDistance = cellWallDistance_.empty() ? nullptr : cellWallDistance_.data();
   view_.cellCentroid = cellCentroid_.data();
   view_.faceOwner = faceOwner_.data();
   view_.faceNeighbour = faceNeighbour_.data();

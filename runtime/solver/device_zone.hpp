@@ -31,7 +31,7 @@ class DeviceZone {
 
  private:
   DeviceArray<real_t> cellVolume_, cellCentroid_, faceArea_, faceCentroid_, faceOwnerDelta_,
-      faceNeighbourDelta_, nodeCellWeight_;
+      faceNeighbourDelta_, nodeCellWeight_, cellWallDistance_;
   DeviceArray<idx_t> faceOwner_, faceNeighbour_, cellFaceOffsets_, cellFaces_, cellCellOffsets_,
       cellCells_, faceNodeOffsets_, faceNodes_, nodeCellOffsets_, nodeCells_;
   DeviceArray<std::int8_t> cellFaceSign_;

@@ -25,8 +25,9 @@ constexpr real_t kBlowUp = 1e3;
 EulerSolver::EulerSolver(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par)
     : zone_(zone), cfg_(cfg), op_(std::make_unique<SpatialOperator>(zone, cfg, par)), cfl_(cfg) {
   const auto nt = static_cast<std::size_t>(zone.nTotalCells());
-  U_ = DeviceArray<real_t>(kNumVars * nt, "U");
-  U0_ = DeviceArray<real_t>(kNumVars * nt, "U0");
+  const auto nv = static_cast<std::size_t>(op_->num_vars());
+  U_ = DeviceArray<real_t>(nv * nt, "U");
+  U0_ = DeviceArray<real_t>(nv * nt, "U0");
   dt_ = DeviceArray<real_t>(nt, "dt");
   integrator_ = make_integrator(*op_, cfg_);
   monitor_ = std::make_unique<Monitor>(*op_, cfg_);
@@ -40,15 +41,22 @@ std::size_t EulerSolver::device_bytes() const {
 
 void EulerSolver::initialise() {
   const idx_t n = zone_.nTotalCells();
-  std::vector<real_t> U(kNumVars * static_cast<std::size_t>(n));
+  const StateModel& sm = op_->state();
+  const int nv = sm.nVars;
+  // the primitive states of the free stream and of the split's two sides (the model's scalars
+  // from the free stream)
+  std::vector<real_t> inf = sm.freestream(cfg_), left = inf, right = inf;
+  std::copy(cfg_.left.begin(), cfg_.left.end(), left.begin());
+  std::copy(cfg_.right.begin(), cfg_.right.end(), right.begin());
+  std::vector<real_t> U(nv * static_cast<std::size_t>(n));
   for (idx_t c = 0; c < n; ++c) {
-    const real_t* W = cfg_.freestream.data();
+    const real_t* W = inf.data();
     if (cfg_.initial == InitialKind::Split)
-      W = zone_.cellCentroid[3 * c + cfg_.splitAxis] < cfg_.splitPosition ? cfg_.left.data()
-                                                                          : cfg_.right.data();
-    real_t u[kNumVars];
-    phys::prim_to_cons(W, u, cfg_.gamma);
-    for (int k = 0; k < kNumVars; ++k)
+      W = zone_.cellCentroid[3 * c + cfg_.splitAxis] < cfg_.splitPosition ? left.data()
+                                                                          : right.data();
+    real_t u[phys::kMaxVars];
+    sm.to_conservative(W, u, cfg_.gamma);
+    for (int k = 0; k < nv; ++k)
       U[k * n + c] = u[k];
   }
   U_.assign(U.data());
@@ -109,8 +117,8 @@ std::string EulerSolver::unphysical_message(idx_t bad) const {
   if (bad == kNone) return {};
   const std::vector<real_t> Ubad = U_.to_host();
   const idx_t n = zone_.nTotalCells();
-  real_t u[kNumVars], w[kNumVars];
-  for (int k = 0; k < kNumVars; ++k)
+  real_t u[phys::kNumEq], w[phys::kNumEq];
+  for (int k = 0; k < phys::kNumEq; ++k)
     u[k] = Ubad[k * n + bad];
   phys::cons_to_prim(u, w, cfg_.gamma);
   const gidx_t gid = zone_.cellGlobalId.empty() ? bad : zone_.cellGlobalId[bad];
@@ -221,12 +229,13 @@ std::vector<real_t> EulerSolver::primitive() const {
   const std::vector<real_t> U = U_.to_host();
   const idx_t n = zone_.nTotalCells();
   std::vector<real_t> W(U.size());
+  const StateModel& sm = op_->state();
   for (idx_t c = 0; c < n; ++c) {
-    real_t u[kNumVars], w[kNumVars];
-    for (int k = 0; k < kNumVars; ++k)
+    real_t u[phys::kMaxVars], w[phys::kMaxVars];
+    for (int k = 0; k < sm.nVars; ++k)
       u[k] = U[k * n + c];
-    phys::cons_to_prim(u, w, cfg_.gamma);
-    for (int k = 0; k < kNumVars; ++k)
+    sm.to_primitive(u, w, cfg_.gamma);
+    for (int k = 0; k < sm.nVars; ++k)
       W[k * n + c] = w[k];
   }
   return W;

@@ -40,7 +40,7 @@ struct IterationStats {
   real_t time = 0;                    ///< physical time after it (global stepping), s
   real_t dt = 0;                      ///< global time step (global stepping) or minimum local step
   real_t cfl = 0;                     ///< CFL number of the iteration
-  std::array<real_t, kNumVars> rms{}; ///< RMS over cells of R/V per equation, of the start state
+  StateArray rms{}; ///< RMS over cells of R/V per equation, of the start state
   std::array<real_t, 6> forces{};     ///< force (x, y, z) and moment about the origin, pressure
                                       ///< and (Navier-Stokes) viscous, on the monitored patches
   std::array<real_t, 3> viscousForce{}; ///< the viscous part of forces[0..2] (0 for Euler)
@@ -95,6 +95,8 @@ class EulerSolver {
   /// Bytes the solver holds on the device (zone + fields).
   std::size_t device_bytes() const;
   SpatialOperator& spatial_operator() { return *op_; }
+  /// The case's state model (the layout of conservative() and primitive()).
+  const StateModel& state() const { return op_->state(); }
   const CflController& cfl_controller() const { return cfl_; }
   /// True once the limiter was frozen (limiter_freeze, limiter_freeze_stall).
   bool limiter_frozen() const { return op_->limiter_frozen(); }
@@ -120,7 +122,7 @@ class EulerSolver {
   real_t time_ = 0;
   bool evaluated_ = false; ///< the operator holds R(U) of the current state
   bool haveRms_ = false;   ///< rms_ holds the residual norms of that evaluation
-  std::array<real_t, kNumVars> rms_{};
+  StateArray rms_{};
   real_t bestMeasure_ = 1e300; ///< lowest convergence measure so far (freezing by stall)
   int sinceBest_ = 0;
 };

@@ -1,5 +1,4 @@
 #include "runtime/solver/explicit_rk.hpp"
-#include "runtime/solver/state_model.hpp"
 
 #include "common/error.hpp"
 #include "runtime/kernels/kernels.hpp"
@@ -11,7 +10,7 @@ ExplicitRk::ExplicitRk(SpatialOperator& op, TimeScheme scheme) : op_(op), scheme
   FV_VERIFY(scheme == TimeScheme::Rk2 || scheme == TimeScheme::SspRk3 || scheme == TimeScheme::Rk4,
             "ExplicitRk: not an explicit scheme");
   if (scheme_ == TimeScheme::Rk4)
-    acc_ = DeviceArray<real_t>(kNumVars * static_cast<std::size_t>(op.zone().nTotalCells()),
+    acc_ = DeviceArray<real_t>(op.num_vars() * static_cast<std::size_t>(op.zone().nTotalCells()),
                                "rk4 accumulator");
 }
 
@@ -27,6 +26,12 @@ std::string ExplicitRk::name() const {
 }
 
 StepOutcome ExplicitRk::advance(const StepInput& in) {
+  visit_state_model(op_.config(), [&](auto m) { advance_model<decltype(m)::kNumVars>(in); });
+  return {};
+}
+
+template <int kNumVars>
+void ExplicitRk::advance_model(const StepInput& in) {
   const ZoneView& z = op_.view();
   real_t* U = in.U;
   const real_t* U0 = in.U0;
@@ -60,7 +65,6 @@ StepOutcome ExplicitRk::advance(const StepInput& in) {
     stage(1.0 / 3.0, 2.0 / 3.0, 1.0, false);
     break;
   }
-  return {};
 }
 
 } // namespace fv

@@ -16,6 +16,8 @@ class ExplicitRk : public Integrator {
   std::string name() const override;
 
  private:
+  template <int kNumVars>
+  void advance_model(const StepInput& in);
   SpatialOperator& op_;
   TimeScheme scheme_;
   DeviceArray<real_t> acc_; ///< rk4: the weighted sum of the stage residuals

@@ -1,5 +1,4 @@
 #include "runtime/solver/gmres.hpp"
-#include "runtime/solver/state_model.hpp"
 
 #include "common/error.hpp"
 #include "runtime/parallel/reduce.hpp"
@@ -9,9 +8,9 @@
 
 namespace fv {
 
-Gmres::Gmres(const ZoneView& z, MPI_Comm comm, int dim, const kernels::VectorWeights& w)
+Gmres::Gmres(const ZoneView& z, int nv, MPI_Comm comm, int dim, const kernels::VectorWeights& w)
     : z_(z), comm_(comm), dim_(dim), w_(w),
-      stride_(kNumVars * static_cast<std::size_t>(z.nTotalCells)) {
+      nv_(nv), stride_(nv * static_cast<std::size_t>(z.nTotalCells)) {
   FV_VERIFY_USAGE(dim >= 1 && dim <= kernels::kMaxKrylov, "newton_krylov_dim must be in [1, "
                                                               << kernels::kMaxKrylov << "] (got "
                                                               << dim << ")");
@@ -20,7 +19,7 @@ Gmres::Gmres(const ZoneView& z, MPI_Comm comm, int dim, const kernels::VectorWei
 }
 
 void Gmres::dots(int count, const real_t* x, real_t* out) const {
-  kernels::vec_dots(z_, count, V_.data(), stride_, x, w_, out);
+  kernels::vec_dots(z_, nv_, count, V_.data(), stride_, x, w_, out);
   if (comm_ != MPI_COMM_NULL) {
     std::vector<real_t> v(out, out + count);
     parallel::sum_all(comm_, v);
@@ -31,7 +30,7 @@ void Gmres::dots(int count, const real_t* x, real_t* out) const {
 
 real_t Gmres::dot(const real_t* x, const real_t* y) const {
   real_t d = 0;
-  kernels::vec_dots(z_, 1, x, stride_, y, w_, &d);
+  kernels::vec_dots(z_, nv_, 1, x, stride_, y, w_, &d);
   if (comm_ != MPI_COMM_NULL) d = parallel::sum_all(comm_, d);
   return d;
 }
@@ -45,7 +44,7 @@ Gmres::Result Gmres::solve(const Operator& A, const Operator& P, const real_t* b
   Result res;
   real_t* Pv = work_.data();
   real_t* AP = work_.data() + stride_;
-  kernels::vec_zero(z_.nTotalCells, x);
+  kernels::vec_zero(nv_, z_.nTotalCells, x);
   real_t beta = norm(b);
   res.initialNorm = beta;
   if (!std::isfinite(beta)) {
@@ -57,7 +56,7 @@ Gmres::Result Gmres::solve(const Operator& A, const Operator& P, const real_t* b
     return res;
   }
   const real_t target = tolerance * res.initialNorm;
-  kernels::vec_axpby(z_, 1.0, b, 0.0, basis(0)); // r = b (x = 0)
+  kernels::vec_axpby(z_, nv_, 1.0, b, 0.0, basis(0)); // r = b (x = 0)
   const int m = dim_;
   std::vector<real_t> H(static_cast<std::size_t>(m + 1) * m), cs(m), sn(m), g(m + 1), h(m + 2),
       h2(m + 2);
@@ -67,7 +66,7 @@ Gmres::Result Gmres::solve(const Operator& A, const Operator& P, const real_t* b
     // a cycle from r in basis(0) with norm beta
     kernels::KrylovCoeffs c;
     c.c[0] = 1.0 / beta;
-    kernels::vec_combine(z_, 1, basis(0), stride_, c, 0.0, basis(0));
+    kernels::vec_combine(z_, nv_, 1, basis(0), stride_, c, 0.0, basis(0));
     std::fill(g.begin(), g.end(), 0.0);
     g[0] = beta;
     int k = 0;
@@ -84,7 +83,7 @@ Gmres::Result Gmres::solve(const Operator& A, const Operator& P, const real_t* b
         c.c[i] = -h[i];
         removed += h[i] * h[i];
       }
-      kernels::vec_combine(z_, j + 1, basis(0), stride_, c, 1.0, w);
+      kernels::vec_combine(z_, nv_, j + 1, basis(0), stride_, c, 1.0, w);
       real_t hn2 = ww - removed;
       if (!(hn2 > 0.5 * ww)) {
         dots(j + 2, w, h2.data());
@@ -95,7 +94,7 @@ Gmres::Result Gmres::solve(const Operator& A, const Operator& P, const real_t* b
           h[i] += h2[i];
           removed += h2[i] * h2[i];
         }
-        kernels::vec_combine(z_, j + 1, basis(0), stride_, c, 1.0, w);
+        kernels::vec_combine(z_, nv_, j + 1, basis(0), stride_, c, 1.0, w);
         hn2 = ww - removed;
       }
       const real_t hn = std::sqrt(std::max<real_t>(hn2, 0));
@@ -109,7 +108,7 @@ Gmres::Result Gmres::solve(const Operator& A, const Operator& P, const real_t* b
       if (hn > 0.0) {
         kernels::KrylovCoeffs s;
         s.c[0] = 1.0 / hn;
-        kernels::vec_combine(z_, 1, w, stride_, s, 0.0, w);
+        kernels::vec_combine(z_, nv_, 1, w, stride_, s, 0.0, w);
       }
       // previous Givens rotations, then a new one that zeroes H(j+1, j)
       for (int i = 0; i < j; ++i) {
@@ -139,9 +138,9 @@ Gmres::Result Gmres::solve(const Operator& A, const Operator& P, const real_t* b
     }
     for (int i = 0; i < k; ++i)
       c.c[i] = y[i];
-    kernels::vec_combine(z_, k, basis(0), stride_, c, 0.0, AP);
+    kernels::vec_combine(z_, nv_, k, basis(0), stride_, c, 0.0, AP);
     P(AP, Pv);
-    kernels::vec_axpby(z_, 1.0, Pv, 1.0, x);
+    kernels::vec_axpby(z_, nv_, 1.0, Pv, 1.0, x);
     res.relative = resid / res.initialNorm;
     res.converged = resid <= target;
     if (!std::isfinite(res.relative)) {
@@ -151,8 +150,8 @@ Gmres::Result Gmres::solve(const Operator& A, const Operator& P, const real_t* b
     if (res.converged || res.iterations >= maxIterations || k == 0) return res;
     // restart from the true residual r = b - A x
     A(x, AP);
-    kernels::vec_axpby(z_, 1.0, b, 0.0, basis(0));
-    kernels::vec_axpby(z_, -1.0, AP, 1.0, basis(0));
+    kernels::vec_axpby(z_, nv_, 1.0, b, 0.0, basis(0));
+    kernels::vec_axpby(z_, nv_, -1.0, AP, 1.0, basis(0));
     beta = norm(basis(0));
     if (!std::isfinite(beta)) {
       res.finite = false;

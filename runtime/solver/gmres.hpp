@@ -20,7 +20,7 @@ namespace fv {
 
 class Gmres {
  public:
-  /// y = Op(x); both device vectors (5 x nTotalCells; the owned cells count).
+  /// y = Op(x); both device vectors (nv x nTotalCells; the owned cells count).
   using Operator = std::function<void(const real_t* x, real_t* y)>;
 
   struct Result {
@@ -33,7 +33,7 @@ class Gmres {
 
   /// Work vectors for a restart length `dim` (<= kernels::kMaxKrylov) on the active device.
   /// `z` must outlive the solver. comm: MPI_COMM_NULL for one zone.
-  Gmres(const ZoneView& z, MPI_Comm comm, int dim, const kernels::VectorWeights& w);
+  Gmres(const ZoneView& z, int nv, MPI_Comm comm, int dim, const kernels::VectorWeights& w);
 
   /// x ~ A^-1 b (see file comment): stops at `tolerance` relative residual or after
   /// `maxIterations` products with A (restarting every dim iterations). COLLECTIVE.
@@ -43,6 +43,9 @@ class Gmres {
   /// Weighted inner product and norm over every rank's owned cells. COLLECTIVE.
   real_t dot(const real_t* x, const real_t* y) const;
   real_t norm(const real_t* x) const;
+
+  /// Replaces the weights of the inner product (between solves).
+  void set_weights(const kernels::VectorWeights& w) { w_ = w; }
 
   /// Device bytes of the Krylov basis and work vectors.
   std::size_t bytes() const { return V_.bytes() + work_.bytes(); }
@@ -56,6 +59,7 @@ class Gmres {
   MPI_Comm comm_;
   int dim_;
   kernels::VectorWeights w_;
+  int nv_;               ///< vector components (the state model's variables)
   std::size_t stride_;
   DeviceArray<real_t> V_;    ///< dim + 1 basis vectors
   DeviceArray<real_t> work_; ///< two work vectors (P v, and the final combination)

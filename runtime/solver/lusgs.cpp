@@ -96,9 +96,9 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
   neighbours_ = kernels::SweepNeighbours(zone, rank);
   lambda_ = DeviceArray<real_t>(static_cast<std::size_t>(zone.nFaces), "lusgs face radius");
   D_ = DeviceArray<real_t>(static_cast<std::size_t>(n), "lusgs diagonal");
-  dU_ = DeviceArray<real_t>(kNumVars * static_cast<std::size_t>(nt), "lusgs dU");
-  lower_ = DeviceArray<real_t>(kNumVars * static_cast<std::size_t>(n), "lusgs lower sums");
-  upper_ = DeviceArray<real_t>(kNumVars * static_cast<std::size_t>(n), "lusgs upper sums");
+  dU_ = DeviceArray<real_t>(phys::kNumEq * static_cast<std::size_t>(nt), "lusgs dU");
+  lower_ = DeviceArray<real_t>(phys::kNumEq * static_cast<std::size_t>(n), "lusgs lower sums");
+  upper_ = DeviceArray<real_t>(phys::kNumEq * static_cast<std::size_t>(n), "lusgs upper sums");
   if (s_.boundaryJacobian) {
     FV_VERIFY(static_cast<idx_t>(s_.patches.size()) == zone.nPatches(),
               "LU-SGS boundary Jacobian: settings hold "
@@ -218,7 +218,7 @@ void LusgsSolver::solve(const real_t* W, const real_t* R, const real_t* dt, real
   kernels::lusgs_zero(z.nCells, z.nCells, upper_.data());
   for (int k = 0; k < s_.sweeps; ++k) {
     sweep(true);
-    if (exchange) exchange("lusgs dU*", dU_.data(), kNumVars);
+    if (exchange) exchange("lusgs dU*", dU_.data(), phys::kNumEq);
     sweep(false);
   }
 }

@@ -13,17 +13,18 @@
 namespace fv {
 
 namespace {
-/// Each equation's RMS, at least 1e-3 of the largest equation's in free-stream units; entries
-/// still not above 1e-300 (an exactly zero residual) become `zero`.
-std::array<real_t, kNumVars> floored(const CaseConfig& cfg, const std::array<real_t, kNumVars>& rms,
-                                     real_t zero) {
-  real_t scale[kNumVars];
-  Model::residual_scales(cfg.freestream.data(), cfg.gamma, scale);
+/// Each equation's RMS, at least 1e-3 of the largest mean-flow equation's in free-stream units
+/// (a model's transported scalars, whose free-stream magnitudes say little about their values
+/// in boundary layers, do not set the level); entries still not above 1e-300 (an exactly zero
+/// residual) become `zero`.
+StateArray floored(const CaseConfig& cfg, const StateArray& rms, real_t zero) {
+  const StateModel sm = StateModel::of(cfg);
+  const std::vector<real_t> scale = sm.residual_scales(cfg);
   real_t level = 0; // the largest equation's residual in free-stream units
-  for (int k = 0; k < kNumVars; ++k)
+  for (int k = 0; k < phys::kNumEq; ++k)
     level = std::max(level, rms[k] / scale[k]);
-  std::array<real_t, kNumVars> out;
-  for (int k = 0; k < kNumVars; ++k) {
+  StateArray out{};
+  for (int k = 0; k < sm.nVars; ++k) {
     out[k] = std::max(rms[k], 1e-3 * level * scale[k]);
     if (!(out[k] > 1e-300)) out[k] = zero;
   }
@@ -31,15 +32,14 @@ std::array<real_t, kNumVars> floored(const CaseConfig& cfg, const std::array<rea
 }
 } // namespace
 
-std::array<real_t, kNumVars> residual_reference(const CaseConfig& cfg,
-                                                const std::array<real_t, kNumVars>& rms) {
+StateArray residual_reference(const CaseConfig& cfg, const StateArray& rms) {
   return floored(cfg, rms, 1.0);
 }
 
-real_t residual_measure(const CaseConfig& cfg, const std::array<real_t, kNumVars>& rms,
-                        const std::array<real_t, kNumVars>& ref) {
-  const std::array<real_t, kNumVars> r = floored(cfg, rms, 1e-300);
-  constexpr int d = Model::kDensity, e = Model::kEnergy;
+real_t residual_measure(const CaseConfig& cfg, const StateArray& rms,
+                        const StateArray& ref) {
+  const StateArray r = floored(cfg, rms, 1e-300);
+  constexpr int d = StateModel::kDensity, e = StateModel::kEnergy;
   return std::max(r[d] / ref[d], r[e] / ref[e]);
 }
 
@@ -78,13 +78,17 @@ std::vector<real_t> Monitor::wall_viscous_data() const {
   return wall_.to_host();
 }
 
-std::array<real_t, kNumVars> Monitor::residual_rms() const {
-  real_t ss[kNumVars];
-  kernels::residual_sum_squares<kNumVars>(op_.view(), op_.residual(), ss);
-  std::vector<real_t> v(ss, ss + kNumVars);
+StateArray Monitor::residual_rms() const {
+  std::vector<real_t> v;
+  visit_state_model(op_.config(), [&](auto m) {
+    constexpr int N = decltype(m)::kNumVars;
+    real_t ss[N];
+    kernels::residual_sum_squares<N>(op_.view(), op_.residual(), ss);
+    v.assign(ss, ss + N);
+  });
   if (op_.comm() != MPI_COMM_NULL) parallel::sum_all(op_.comm(), v);
-  std::array<real_t, kNumVars> rms{};
-  for (int k = 0; k < kNumVars; ++k)
+  StateArray rms{};
+  for (int k = 0; k < op_.num_vars(); ++k)
     rms[k] = std::sqrt(v[k] / static_cast<real_t>(op_.global_cells()));
   return rms;
 }

@@ -21,22 +21,22 @@ class SpatialOperator;
 /// viscous walls starts with only the momentum residuals: its density and energy residuals
 /// are rounding noise, and orders counted from them would mean nothing. Where every equation
 /// has a residual of its own (any inviscid start) the reference is the RMS itself.
-std::array<real_t, kNumVars> residual_reference(const CaseConfig& cfg,
-                                                const std::array<real_t, kNumVars>& rms);
+StateArray residual_reference(const CaseConfig& cfg,
+                                                const StateArray& rms);
 
 /// The convergence measure of a residual against a reference: the larger of the density and
 /// the energy RMS over their references (the momentum components can be identically zero in
 /// 2D flows), each first floored as residual_reference() does, so that rounding noise in one
 /// equation reads as the level of the others.
-real_t residual_measure(const CaseConfig& cfg, const std::array<real_t, kNumVars>& rms,
-                        const std::array<real_t, kNumVars>& ref);
+real_t residual_measure(const CaseConfig& cfg, const StateArray& rms,
+                        const StateArray& ref);
 
 class Monitor {
  public:
   /// `op` must outlive the monitor.
   Monitor(const SpatialOperator& op, const CaseConfig& cfg);
   /// RMS over the owned cells of every rank of R/V per equation (the operator's residual).
-  std::array<real_t, kNumVars> residual_rms() const;
+  StateArray residual_rms() const;
   /// Pressure force (x, y, z) and moment about moment_origin on the monitored patches, from
   /// the operator's face fluxes, summed over the ranks.
   std::array<real_t, 6> forces() const;

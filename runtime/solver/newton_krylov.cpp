@@ -4,6 +4,7 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "runtime/kernels/krylov.hpp"
+#include "runtime/kernels/reductions.hpp"
 #include "runtime/parallel/reduce.hpp"
 #include "runtime/solver/spatial_operator.hpp"
 
@@ -22,15 +23,37 @@ kernels::VectorWeights NewtonKrylov::weights(const CaseConfig& cfg) {
   kernels::VectorWeights w;
   for (int k = 0; k < kNumEq; ++k)
     w.w[k] = 1.0 / (s[k] * s[k]);
+  if (cfg.rans()) { // rho nu-tilde: the free stream's until prepare() sees the solution's
+    const real_t r = f[0] * cfg.nuTildeFreestream;
+    w.w[phys::SaModel::kNuTilde] = 1.0 / (r * r);
+  }
   return w;
+}
+
+void NewtonKrylov::update_scalar_weights() {
+  const CaseConfig& cfg = op_.config();
+  if (!cfg.rans()) return;
+  // rho nu-tilde weighs as its largest value: nu-tilde grows from the free stream's by orders
+  // of magnitude in boundary layers and wakes, and a free-stream weight would let its
+  // equation dominate the Krylov norms
+  constexpr int N = phys::SaModel::kNumVars, q = phys::SaModel::kNuTilde;
+  real_t lo[N], hi[N];
+  kernels::primitive_range<N>(op_.view(), op_.W(), lo, hi);
+  real_t top = hi[q];
+  if (op_.comm() != MPI_COMM_NULL) top = parallel::max_all(op_.comm(), top);
+  const real_t r = cfg.freestream[0] * std::max(top, cfg.nuTildeFreestream);
+  kernels::VectorWeights w = weights(cfg);
+  w.w[q] = 1.0 / (r * r);
+  gmres_->set_weights(w);
 }
 
 NewtonKrylov::NewtonKrylov(SpatialOperator& op, const CaseConfig& cfg)
     : op_(op), matvec_(cfg.newtonMatvec), linearIterations_(cfg.linearIterations),
       linearTolerance_(cfg.linearTolerance), maxChange_(cfg.maxChange), jfnkStep_(cfg.jfnkStep) {
   pre_ = std::make_unique<BlockPreconditioner>(op, cfg, matvec_ == NewtonMatvec::Assembled);
-  gmres_ = std::make_unique<Gmres>(op.view(), op.comm(), cfg.krylovDim, weights(cfg));
-  const auto n5 = kNumEq * static_cast<std::size_t>(op.zone().nTotalCells());
+  gmres_ = std::make_unique<Gmres>(op.view(), op.num_vars(), op.comm(), cfg.krylovDim,
+                                   weights(cfg));
+  const auto n5 = op.num_vars() * static_cast<std::size_t>(op.zone().nTotalCells());
   R0_ = DeviceArray<real_t>(n5, "newton R(U)");
   rhs_ = DeviceArray<real_t>(n5, "newton rhs");
   dU_ = DeviceArray<real_t>(n5, "newton dU");
@@ -47,8 +70,10 @@ NewtonKrylov::~NewtonKrylov() = default;
 void NewtonKrylov::prepare(const StepInput& in) {
   in_ = in;
   const ZoneView& z = op_.view();
-  kernels::vec_axpby(z, 1.0, op_.residual(), 0.0, R0_.data()); // R(U), kept for the products
-  kernels::vec_axpby(z, -1.0, op_.residual(), 0.0, rhs_.data());
+  const int nv = op_.num_vars();
+  update_scalar_weights();
+  kernels::vec_axpby(z, nv, 1.0, op_.residual(), 0.0, R0_.data()); // R(U), kept for the products
+  kernels::vec_axpby(z, nv, -1.0, op_.residual(), 0.0, rhs_.data());
   pre_->assemble(op_.W(), in.dt, in.dtGlobal);
   unorm_ = gmres_->norm(in.U);
 }
@@ -59,16 +84,17 @@ void NewtonKrylov::multiply(const real_t* x, real_t* y) {
     return;
   }
   const ZoneView& z = op_.view();
+  const int nv = op_.num_vars();
   const real_t xn = gmres_->norm(x);
   if (!(xn > 0.0)) {
-    kernels::vec_axpby(z, 0.0, x, 0.0, y);
+    kernels::vec_axpby(z, nv, 0.0, x, 0.0, y);
     return;
   }
   const real_t eps = jfnkStep_ * (1.0 + unorm_) / xn;
-  kernels::vec_axpby(z, 1.0, in_.U, 0.0, Up_.data());
-  kernels::vec_axpby(z, eps, x, 1.0, Up_.data());
+  kernels::vec_axpby(z, nv, 1.0, in_.U, 0.0, Up_.data());
+  kernels::vec_axpby(z, nv, eps, x, 1.0, Up_.data());
   op_.evaluate(Up_.data());
-  kernels::jfnk_combine(z, in_.dt, in_.dtGlobal, eps, x, op_.residual(), R0_.data(), y);
+  kernels::jfnk_combine(z, nv, in_.dt, in_.dtGlobal, eps, x, op_.residual(), R0_.data(), y);
 }
 
 StepOutcome NewtonKrylov::advance(const StepInput& in) {
@@ -94,7 +120,7 @@ StepOutcome NewtonKrylov::advance(const StepInput& in) {
     out.reason = "the Newton update is NaN";
     return out;
   }
-  kernels::vec_axpby(z, out.relaxation, dU_.data(), 1.0, in.U);
+  kernels::vec_axpby(z, op_.num_vars(), out.relaxation, dU_.data(), 1.0, in.U);
   op_.evaluate(in.U, true); // the next iteration starts from R of the new state
   out.evaluatedNewState = true;
   return out;

@@ -49,6 +49,8 @@ class NewtonKrylov : public Integrator {
   void prepare(const StepInput& in);
 
  private:
+  /// RANS: the Krylov weight of rho nu-tilde from the largest nu-tilde of the current state.
+  void update_scalar_weights();
   SpatialOperator& op_;
   NewtonMatvec matvec_;
   int linearIterations_;

@@ -44,34 +44,33 @@ Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f,
 namespace {
 /// history.csv's columns: time, dt, the log residual of every conserved variable of the model,
 /// the raw RMS of density and energy, the coefficients, cfl, linear_its, wall_s, CDp, CDv.
-const std::vector<std::string>& history_columns() {
-  static const std::vector<std::string> c = [] {
-    std::vector<std::string> v = {"time", "dt"};
-    for (const char* name : Model::kConservative)
-      v.push_back(std::string("res_") + name);
-    for (const char* name : {"rms_rho", "rms_rhoE", "CL", "CD", "CS", "CMx", "CMy", "CMz", "cfl",
-                             "linear_its", "wall_s", "CDp", "CDv"})
-      v.push_back(name);
-    return v;
-  }();
-  return c;
+std::vector<std::string> history_columns(const StateModel& sm) {
+  std::vector<std::string> v = {"time", "dt"};
+  for (const std::string& name : sm.conservative)
+    v.push_back("res_" + name);
+  for (const char* name : {"rms_rho", "rms_rhoE", "CL", "CD", "CS", "CMx", "CMy", "CMz", "cfl",
+                           "linear_its", "wall_s", "CDp", "CDv"})
+    v.push_back(name);
+  return v;
 }
 /// Index of wall_s among history_columns() (time = 0).
-constexpr std::size_t kWallColumn = 2 + kNumVars + 10;
+std::size_t wall_column(const StateModel& sm) {
+  return 2 + static_cast<std::size_t>(sm.nVars) + 10;
+}
 constexpr const char* kRefKey = "residual_reference = ";
 constexpr const char* kRestartKey = "restarted at iteration ";
 
 /// The history comment block: the resolved configuration, the residual reference once known,
 /// and the restart points of the runs this history continues.
-std::string history_comments(const CaseConfig& cfg, bool haveRef,
-                             const std::array<real_t, kNumVars>& ref,
+std::string history_comments(const CaseConfig& cfg, bool haveRef, const StateArray& ref,
                              const std::vector<std::string>& restarts) {
+  const int nv = StateModel::of(cfg).nVars;
   std::ostringstream out;
   out << cfg.resolvedIni;
   if (!cfg.resolvedIni.empty() && cfg.resolvedIni.back() != '\n') out << "\n";
   if (haveRef) {
     out << kRefKey;
-    for (int k = 0; k < kNumVars; ++k) {
+    for (int k = 0; k < nv; ++k) {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%s%.17g", k ? ", " : "", ref[k]);
       out << buf;
@@ -113,14 +112,16 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   // (solver.iteration() > 0) continues the history of the run that wrote it: rows after the
   // restart iteration are dropped, the residual reference and the wall clock carry on.
   const int startIteration = solver.iteration();
+  const StateModel sm = StateModel::of(cfg);
+  const int nv = sm.nVars;
   std::unique_ptr<HistoryFile> history;
-  std::array<real_t, kNumVars> ref{};
+  StateArray ref{};
   bool haveRef = false;
   double wallOffset = 0;
   std::vector<std::string> restarts;
   if (writeFiles) {
     history =
-        std::make_unique<HistoryFile>((fs::path(dir) / "history.csv").string(), history_columns());
+        std::make_unique<HistoryFile>((fs::path(dir) / "history.csv").string(), history_columns(sm));
     history->set_precision(17);
   }
   if (startIteration > 0) {
@@ -134,11 +135,11 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
           std::istringstream in(c.substr(std::string(kRefKey).size()));
           std::string item;
           int k = 0;
-          while (k < kNumVars && std::getline(in, item, ','))
+          while (k < nv && std::getline(in, item, ','))
             ref[k++] = std::strtod(item.c_str(), nullptr);
-          haveRef = k == kNumVars;
+          haveRef = k == nv;
         }
-        if (kept > 0) wallOffset = history->value(kept - 1, kWallColumn);
+        if (kept > 0) wallOffset = history->value(kept - 1, wall_column(sm));
         FV_LOG_INFO("history: continuing " << history->path() << " (" << kept
                                            << " rows up to iteration " << startIteration << ")");
       } catch (const Error& e) {
@@ -146,13 +147,13 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
       }
     }
     if (solver.comm() != MPI_COMM_NULL) { // every rank needs the reference (convergence stop)
-      double buf[7] = {
-          failure.empty() ? 0.0 : 1.0, haveRef ? 1.0 : 0.0, ref[0], ref[1], ref[2], ref[3], ref[4]};
-      MPI_Bcast(buf, 7, MPI_DOUBLE, 0, solver.comm());
+      std::vector<double> buf = {failure.empty() ? 0.0 : 1.0, haveRef ? 1.0 : 0.0};
+      buf.insert(buf.end(), ref.begin(), ref.begin() + nv);
+      MPI_Bcast(buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, 0, solver.comm());
       FV_VERIFY(buf[0] == 0.0,
                 (failure.empty() ? "rank 0 could not continue history.csv" : failure));
       haveRef = buf[1] != 0.0;
-      for (int k = 0; k < kNumVars; ++k)
+      for (int k = 0; k < nv; ++k)
         ref[k] = buf[2 + k];
     }
     FV_VERIFY(failure.empty(), failure);
@@ -171,9 +172,9 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   const real_t nCells = static_cast<real_t>(solver.global_cells());
   {
     std::string head = "  iter";
-    for (const char* name : Model::kConservative) {
-      char col[16];
-      std::snprintf(col, sizeof col, " %9s", (std::string("log(") + name + ")").c_str());
+    for (const std::string& name : sm.conservative) {
+      char col[24];
+      std::snprintf(col, sizeof col, " %9s", ("log(" + name + ")").c_str());
       head += col;
     }
     FV_LOG_INFO(head << "        CL        CD     wall s  ms/iter  ns/cell/iter       CFL  lin");
@@ -199,19 +200,19 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
       ref = residual_reference(cfg, st.rms);
       haveRef = true;
     }
-    for (int k = 0; k < kNumVars; ++k)
+    for (int k = 0; k < nv; ++k)
       row.logResidual[k] = std::log10(std::max(st.rms[k], 1e-300) / ref[k]);
     row.coeff = coefficients(cfg, st.forces, st.viscousForce);
     row.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sum.history.push_back(row);
     if (history) {
       std::vector<real_t> values;
-      values.reserve(history_columns().size());
+      values.reserve(wall_column(sm) + 3);
       values.push_back(st.time);
       values.push_back(st.dt);
-      for (real_t r : row.logResidual)
-        values.push_back(r);
-      for (real_t x : {st.rms[Model::kDensity], st.rms[Model::kEnergy], row.coeff.CL,
+      for (int k = 0; k < nv; ++k)
+        values.push_back(row.logResidual[k]);
+      for (real_t x : {st.rms[StateModel::kDensity], st.rms[StateModel::kEnergy], row.coeff.CL,
                        row.coeff.CD, row.coeff.CS, row.coeff.CMx, row.coeff.CMy, row.coeff.CMz,
                        st.cfl, static_cast<real_t>(st.linearIterations),
                        wallOffset + row.wallSeconds, row.coeff.CDp, row.coeff.CDv})
@@ -243,7 +244,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
       char buf[256];
       std::snprintf(buf, sizeof buf, "%6d", st.iteration);
       line += buf;
-      for (int k = 0; k < kNumVars; ++k) {
+      for (int k = 0; k < nv; ++k) {
         std::snprintf(buf, sizeof buf, " %9.4f", row.logResidual[k]);
         line += buf;
       }

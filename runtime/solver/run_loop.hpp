@@ -28,7 +28,7 @@ Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& fo
 /// One row of history.csv.
 struct HistoryRow {
   IterationStats stats;
-  std::array<real_t, kNumVars> logResidual{}; ///< log10(rms / rms of the first iteration)
+  StateArray logResidual{}; ///< log10(rms / rms of the first iteration)
   Coefficients coeff;
   double wallSeconds = 0;
 };

@@ -1,11 +1,11 @@
 #include "runtime/solver/solution_output.hpp"
-#include "runtime/solver/state_model.hpp"
 
 #include "common/log.hpp"
 #include "formats/solution_cgns.hpp"
 #include "formats/solution_file.hpp"
 #include "runtime/parallel/gather.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
+#include "runtime/physics/sa/spalart_allmaras.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -18,27 +18,36 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
     const CaseConfig& cfg = s.config();
     const std::vector<real_t> U = s.conservative();
     const idx_t n = z.nTotalCells();
-    // owned cells, interleaved: rho, u, v, w, p, Mach, the conservative state, Cp
-    // (Navier-Stokes adds the temperature T = p / (rho R) in the last column)
-    const int K = kNumVars + 1 + kNumVars + 1 + (cfg.viscous() ? 1 : 0);
-    const int cpCol = 2 * kNumVars + 1;
+    // owned cells, interleaved: rho, u, v, w, p, Mach, the mean flow's conservative state, Cp
+    // (Navier-Stokes adds the temperature T = p / (rho R); RANS nu-tilde and the eddy
+    // viscosity mu_t)
+    const StateModel& sm = s.state();
+    constexpr int E = phys::kNumEq;
+    const int K = E + 1 + E + 1 + (cfg.viscous() ? 1 : 0) + (sm.rans ? 2 : 0);
+    const int cpCol = 2 * E + 1, tCol = cpCol + 1, ntCol = tCol + 1;
     const real_t pInf = cfg.freestream[4];
     const real_t qInf = cfg.dynamic_pressure() > 0 ? cfg.dynamic_pressure() : 1.0;
     std::vector<real_t> owned(static_cast<std::size_t>(z.nCells) * K);
     for (idx_t c = 0; c < z.nCells; ++c) {
-      real_t u[kNumVars], w[kNumVars];
-      for (int k = 0; k < kNumVars; ++k)
+      real_t u[phys::kMaxVars], w[phys::kMaxVars];
+      for (int k = 0; k < sm.nVars; ++k)
         u[k] = U[k * n + c];
-      Model::to_primitive(u, w, cfg.gamma);
+      sm.to_primitive(u, w, cfg.gamma);
       const real_t a = std::sqrt(std::fabs(cfg.gamma * w[4] / w[0]));
       real_t* o = &owned[static_cast<std::size_t>(c) * K];
-      for (int k = 0; k < kNumVars; ++k)
+      for (int k = 0; k < E; ++k)
         o[k] = w[k];
-      o[kNumVars] = std::sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) / a;
-      for (int k = 0; k < kNumVars; ++k)
-        o[kNumVars + 1 + k] = u[k];
+      o[E] = std::sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) / a;
+      for (int k = 0; k < E; ++k)
+        o[E + 1 + k] = u[k];
       o[cpCol] = (w[4] - pInf) / qInf; // pressure coefficient
-      if (cfg.viscous()) o[cpCol + 1] = w[4] / (w[0] * cfg.gasConstant);
+      if (cfg.viscous()) o[tCol] = w[4] / (w[0] * cfg.gasConstant);
+      if (sm.rans) {
+        const real_t nuTilde = w[phys::SaModel::kNuTilde];
+        o[ntCol] = nuTilde;
+        o[ntCol + 1] = phys::sa::eddy_viscosity(
+            w[0], nuTilde, phys::viscosity(cfg.transport, o[tCol]));
+      }
     }
     const std::vector<real_t> g =
         parallel::gather_cells(comm, z, owned.data(), K, header.nGlobalCells);
@@ -68,9 +77,13 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
       return f;
     };
     std::vector<CellField> fields = {field("rho", 0, 1),    field("velocity", 1, 3),
-                                     field("p", 4, 1),      field("mach", kNumVars, 1),
-                                     field("Cp", cpCol, 1), field("rhoU", kNumVars + 1, kNumVars)};
-    if (cfg.viscous()) fields.push_back(field("T", cpCol + 1, 1));
+                                     field("p", 4, 1),      field("mach", E, 1),
+                                     field("Cp", cpCol, 1), field("rhoU", E + 1, E)};
+    if (cfg.viscous()) fields.push_back(field("T", tCol, 1));
+    if (sm.rans) {
+      fields.push_back(field("nuTilde", ntCol, 1));
+      fields.push_back(field("mu_t", ntCol + 1, 1));
+    }
     SolutionInfo info;
     info.iteration = s.iteration();
     info.time = s.time();

@@ -1,6 +1,5 @@
 #include "runtime/solver/spatial_operator.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
-#include "runtime/solver/state_model.hpp"
 
 #include "common/error.hpp"
 #include "runtime/kernels/reductions.hpp"
@@ -41,43 +40,42 @@ DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, MPI_Comm co
   return DeviceZone(zone);
 }
 
-/// Free-stream magnitudes of the primitives (rho, |u|+c (x3), p): Venkatakrishnan's reference
-/// scales (dimensionally consistent epsilon).
-std::array<real_t, kNumVars> freestream_magnitudes(const CaseConfig& cfg) {
-  std::array<real_t, kNumVars> s;
-  Model::primitive_scales(cfg.freestream.data(), cfg.gamma, s.data());
-  return s;
-}
 } // namespace
 
 SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par)
     : zone_(zone), cfg_(cfg), par_(par), dz_(make_device_zone(zone, cfg, par.comm)),
-      flux_settings_(flux_settings(cfg)) {
+      flux_settings_(flux_settings(cfg)), state_(StateModel::of(cfg)), nv_(state_.nVars) {
   FV_VERIFY(static_cast<idx_t>(cfg_.patches.size()) == zone.nPatches(),
             "case has " << cfg_.patches.size() << " patches but the zone has " << zone.nPatches());
+  FV_VERIFY(!cfg_.rans() || !zone.cellWallDistance.empty(),
+            "zone " << zone.zoneId
+                    << " has no wall distance (cells/wallDistance), which [physics] model = "
+                       "rans_sa needs: prepare the zone file again with fvprep, naming the "
+                       "no-slip walls with --walls if their CGNS types do not say so");
   globalCells_ = zone.nCells;
   if (par_.comm != MPI_COMM_NULL) {
     globalCells_ = parallel::sum_all<gidx_t>(par_.comm, zone.nCells);
-    // one message per neighbour and exchange: at most grad (3 kNumVars) + phi (kNumVars) components
+    // one message per neighbour and exchange: at most grad (3 nVars) + phi (nVars) components
     cells_ = std::make_unique<parallel::HaloExchange>(
-        par_.comm, zone.cellExchange, zone.nTotalCells(), 4 * kNumVars, parallel::HaloMode::Copy,
+        par_.comm, zone.cellExchange, zone.nTotalCells(), 4 * nv_, parallel::HaloMode::Copy,
         par_.transport, "cells");
     nodes_ = std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes,
-                                                      kNumVars, parallel::HaloMode::Sum,
+                                                      nv_, parallel::HaloMode::Sum,
                                                       par_.transport, "nodes");
     cells_->set_timing(par_.commTiming);
     nodes_->set_timing(par_.commTiming);
   }
+  const auto nv = static_cast<std::size_t>(nv_);
   const auto nt = static_cast<std::size_t>(zone.nTotalCells());
-  W_ = DeviceArray<real_t>(kNumVars * nt, "W");
-  R_ = DeviceArray<real_t>(kNumVars * nt, "R");
-  flux_ = DeviceArray<real_t>(kNumVars * static_cast<std::size_t>(zone.nFaces), "face flux");
+  W_ = DeviceArray<real_t>(nv * nt, "W");
+  R_ = DeviceArray<real_t>(nv * nt, "R");
+  flux_ = DeviceArray<real_t>(nv * static_cast<std::size_t>(zone.nFaces), "face flux");
   if (cfg_.order == 2 || cfg_.viscous()) { // the viscous fluxes need gradients at any order
-    Wn_ = DeviceArray<real_t>(kNumVars * static_cast<std::size_t>(zone.nNodes), "node values");
-    grad_ = DeviceArray<real_t>(3 * kNumVars * nt, "gradients");
-    wmin_ = DeviceArray<real_t>(kNumVars * nt, "local min");
-    wmax_ = DeviceArray<real_t>(kNumVars * nt, "local max");
-    phi_ = DeviceArray<real_t>(kNumVars * nt, "limiter");
+    Wn_ = DeviceArray<real_t>(nv * static_cast<std::size_t>(zone.nNodes), "node values");
+    grad_ = DeviceArray<real_t>(3 * nv * nt, "gradients");
+    wmin_ = DeviceArray<real_t>(nv * nt, "local min");
+    wmax_ = DeviceArray<real_t>(nv * nt, "local max");
+    phi_ = DeviceArray<real_t>(nv * nt, "limiter");
   }
   switch (cfg_.limiter) {
   case LimiterKind::Venkat:
@@ -92,9 +90,9 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
     break;
   }
   // constant scales (venkat); venkat_wang's follow the solution (refresh_limiter_scales)
-  const std::array<real_t, kNumVars> q = freestream_magnitudes(cfg_);
+  const std::vector<real_t> q = state_.primitive_scales(cfg_);
   const real_t global = cfg_.venkatLength > 0 ? std::pow(cfg_.venkatK * cfg_.venkatLength, 1.5) : 1;
-  for (int k = 0; k < kNumVars; ++k)
+  for (int k = 0; k < nv_; ++k)
     scales_.s[k] = global * q[k];
   scales_.cellSize = cfg_.limiter == LimiterKind::Venkat && !(cfg_.venkatLength > 0);
   if (cfg_.limiter == LimiterKind::VenkatWang) scales_.cellSize = false;
@@ -151,18 +149,22 @@ void SpatialOperator::exchange_cells(const char* what, real_t* field, int ncomp)
 
 void SpatialOperator::primitives(const real_t* U) {
   const ZoneView& z = dz_.view();
-  kernels::primitives<Model>(z.nCells, z.nTotalCells, cfg_.gamma, U, W_.data());
+  visit_state_model(cfg_, [&](auto m) {
+    kernels::primitives<decltype(m)>(z.nCells, z.nTotalCells, cfg_.gamma, U, W_.data());
+  });
   if (cells_) {
-    cells_->begin({parallel::FieldView::blocked(W_.data(), kNumVars, z.nTotalCells)});
+    cells_->begin({parallel::FieldView::blocked(W_.data(), nv_, z.nTotalCells)});
     cells_->finish();
   }
-  hook("primitives", W_, kNumVars);
+  hook("primitives", W_, nv_);
 }
 
 real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
   const ZoneView& z = dz_.view();
   if (cfg_.viscous())
-    kernels::viscous_time_step(z, cfg_.transport, cfl, W_.data(), dt);
+    visit_state_model(cfg_, [&](auto m) {
+      kernels::viscous_time_step<decltype(m)>(z, cfg_.transport, cfl, W_.data(), dt);
+    });
   else
     kernels::local_time_step(z, cfg_.gamma, cfl, W_.data(), dt);
   real_t m = kernels::min_value(z.nCells, dt);
@@ -172,19 +174,22 @@ real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
 
 void SpatialOperator::refresh_limiter_scales() {
   if (cfg_.limiter != LimiterKind::VenkatWang || cfg_.order != 2) return;
-  real_t lo[kNumVars], hi[kNumVars];
-  kernels::primitive_range(dz_.view(), W_.data(), lo, hi);
+  std::vector<real_t> lo(nv_), hi(nv_);
+  visit_state_model(cfg_, [&](auto m) {
+    constexpr int N = decltype(m)::kNumVars;
+    real_t l[N], h[N];
+    kernels::primitive_range<N>(dz_.view(), W_.data(), l, h);
+    lo.assign(l, l + N);
+    hi.assign(h, h + N);
+  });
   if (par_.comm != MPI_COMM_NULL) {
-    std::vector<real_t> a(lo, lo + kNumVars), b(hi, hi + kNumVars);
-    parallel::min_all(par_.comm, a);
-    parallel::max_all(par_.comm, b);
-    std::copy(a.begin(), a.end(), lo);
-    std::copy(b.begin(), b.end(), hi);
+    parallel::min_all(par_.comm, lo);
+    parallel::max_all(par_.comm, hi);
   }
   // a uniform variable (e.g. w of a 2D flow) has no range: a tiny floor of its free-stream
   // magnitude keeps epsilon positive without limiting anything
-  const std::array<real_t, kNumVars> q = freestream_magnitudes(cfg_);
-  for (int k = 0; k < kNumVars; ++k)
+  const std::vector<real_t> q = state_.primitive_scales(cfg_);
+  for (int k = 0; k < nv_; ++k)
     scales_.s[k] = cfg_.venkatWangK * std::max(hi[k] - lo[k], 1e-8 * q[k]);
 }
 
@@ -206,28 +211,29 @@ void SpatialOperator::set_assembly(kernels::FluxSumVariant v) {
   assembly_ = v;
 }
 
+template <class M>
 void SpatialOperator::face_fluxes(bool split) {
   const ZoneView& z = dz_.view();
   const kernels::FluxSettings& fs = flux_settings_;
   for (idx_t p = 0; p < zone_.nPatches(); ++p)
-    kernels::boundary_fluxes(z, zone_.patchFaceOffsets[p], zone_.patchFaceOffsets[p + 1],
-                             cfg_.patches[p].params, fs, W_.data(), grad_.data(), phi_.data(),
-                             flux_.data());
+    kernels::boundary_fluxes<M>(z, zone_.patchFaceOffsets[p], zone_.patchFaceOffsets[p + 1],
+                                cfg_.patches[p].params, fs, W_.data(), grad_.data(), phi_.data(),
+                                flux_.data());
   if (assembly_ != kernels::FluxSumVariant::Gather) { // a benchmark variant (one zone)
     kernels::residual_with(assembly_, z, colours_, fs, W_.data(), grad_.data(), phi_.data(),
                            flux_.data(), R_.data());
     return;
   }
   halo_progress(cells_.get());
-  kernels::interior_fluxes(z, fs, W_.data(), grad_.data(), phi_.data(), flux_.data(),
-                           split ? kernels::FaceSet::OwnedOnly : kernels::FaceSet::All);
+  kernels::interior_fluxes<M>(z, fs, W_.data(), grad_.data(), phi_.data(), flux_.data(),
+                              split ? kernels::FaceSet::OwnedOnly : kernels::FaceSet::All);
   halo_progress(cells_.get());
   halo_finish(cells_.get());
   // interface faces after the halo values arrived
   if (split)
-    kernels::interior_fluxes(z, fs, W_.data(), grad_.data(), phi_.data(), flux_.data(),
-                             kernels::FaceSet::InterfaceOnly);
-  if (cfg_.viscous()) viscous_fluxes();
+    kernels::interior_fluxes<M>(z, fs, W_.data(), grad_.data(), phi_.data(), flux_.data(),
+                                kernels::FaceSet::InterfaceOnly);
+  if (cfg_.viscous()) viscous_fluxes<M>();
 }
 
 void SpatialOperator::wall_viscous_data(real_t* out) const {
@@ -239,32 +245,46 @@ void SpatialOperator::wall_viscous_data(real_t* out) const {
                                out);
 }
 
+template <class M>
 void SpatialOperator::viscous_fluxes() {
   const ZoneView& z = dz_.view();
   for (idx_t p = 0; p < zone_.nPatches(); ++p)
-    kernels::viscous_boundary_fluxes(z, zone_.patchFaceOffsets[p], zone_.patchFaceOffsets[p + 1],
-                                     cfg_.patches[p].params, cfg_.transport, W_.data(),
-                                     grad_.data(), flux_.data());
-  kernels::viscous_interior_fluxes(z, cfg_.transport, W_.data(), grad_.data(), flux_.data());
+    kernels::viscous_boundary_fluxes<M>(z, zone_.patchFaceOffsets[p],
+                                        zone_.patchFaceOffsets[p + 1], cfg_.patches[p].params,
+                                        cfg_.transport, W_.data(), grad_.data(), flux_.data());
+  kernels::viscous_interior_fluxes<M>(z, cfg_.transport, W_.data(), grad_.data(), flux_.data());
 }
 
 void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
+  visit_state_model(cfg_, [&](auto m) { evaluate_model<decltype(m)>(U, refreshLimiterScales); });
+}
+
+template <class M>
+void SpatialOperator::finish_residual() {
+  const ZoneView& z = dz_.view();
+  if (assembly_ == kernels::FluxSumVariant::Gather)
+    kernels::flux_sum<M::kNumVars>(z, flux_.data(), R_.data());
+  if (cfg_.rans()) kernels::turbulence_source<M>(z, cfg_.transport, W_.data(), grad_.data(), R_.data());
+  if (!source_.empty()) kernels::subtract_source<M::kNumVars>(z, source_.data(), R_.data());
+}
+
+template <class M>
+void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales) {
   using parallel::FieldView;
+  constexpr int kNumVars = M::kNumVars;
   const ZoneView& z = dz_.view();
   const idx_t nt = z.nTotalCells;
   const bool split = cells_ != nullptr;
 
   // 1. primitives of owned cells; halo cells' through the cell exchange
-  kernels::primitives<Model>(z.nCells, nt, cfg_.gamma, U, W_.data());
+  kernels::primitives<M>(z.nCells, nt, cfg_.gamma, U, W_.data());
   if (refreshLimiterScales) refresh_limiter_scales(); // owned cells' W suffice
   halo_begin(cells_.get(), {FieldView::blocked(W_.data(), kNumVars, nt)});
   if (!flux_settings_.secondOrder && !cfg_.viscous()) {
     hook("primitives", W_,
          kNumVars); // the optional hook fills halo values before any face uses them
-    face_fluxes(split);
-    if (assembly_ == kernels::FluxSumVariant::Gather)
-      kernels::flux_sum<kNumVars>(z, flux_.data(), R_.data());
-    if (!source_.empty()) kernels::subtract_source<kNumVars>(z, source_.data(), R_.data());
+    face_fluxes<M>(split);
+    finish_residual<M>();
     return;
   }
   // 2. cell -> node interpolation: owned cells' contributions (needs no halo value), then the
@@ -294,11 +314,10 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
   //    from exactly the values the owning zone computed
   halo_begin(cells_.get(), {FieldView::blocked(grad_.data(), 3 * kNumVars, nt),
                             FieldView::blocked(phi_.data(), kNumVars, nt)});
-  face_fluxes(split);
-  // 6. flux summation per cell (deterministic gather; a benchmark variant summed already)
-  if (assembly_ == kernels::FluxSumVariant::Gather)
-    kernels::flux_sum<kNumVars>(z, flux_.data(), R_.data());
-  if (!source_.empty()) kernels::subtract_source<kNumVars>(z, source_.data(), R_.data());
+  face_fluxes<M>(split);
+  // 6. flux summation per cell (deterministic gather; a benchmark variant summed already), the
+  //    model's volume sources, the fixed source
+  finish_residual<M>();
 }
 
 void SpatialOperator::set_source(const std::vector<real_t>& Q) {
@@ -306,9 +325,9 @@ void SpatialOperator::set_source(const std::vector<real_t>& Q) {
     source_ = DeviceArray<real_t>();
     return;
   }
-  FV_VERIFY(Q.size() == kNumVars * static_cast<std::size_t>(zone_.nTotalCells()),
+  FV_VERIFY(Q.size() == static_cast<std::size_t>(nv_) * zone_.nTotalCells(),
             "source: " << Q.size() << " values for " << zone_.nTotalCells() << " cells x "
-                       << kNumVars);
+                       << nv_);
   source_ = DeviceArray<real_t>(Q, "source");
 }
 

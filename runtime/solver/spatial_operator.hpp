@@ -11,7 +11,9 @@
 /// The Navier-Stokes model ([physics] model = navier_stokes) subtracts the viscous flux of
 /// every face after the convective ones (kernels::viscous_*_fluxes, from the same unlimited
 /// gradients; computed at first order too) and adds the viscous spectral radius to the local
-/// time step.
+/// time step. RANS (model = rans_sa) carries rho nu-tilde as a sixth variable through the same
+/// pipeline (the kernels are instantiated per state model, solver/state_model.hpp) and
+/// subtracts the Spalart-Allmaras source after the flux sum.
 ///
 /// On several MPI ranks (ParallelSetup with a communicator; one zone per rank) it owns two
 /// parallel::HaloExchange objects and a second-order evaluation runs (docs/parallel.md)
@@ -37,6 +39,7 @@
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/solver/device_zone.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include <functional>
 #include <memory>
@@ -75,7 +78,7 @@ class SpatialOperator {
   SpatialOperator(const SpatialOperator&) = delete;
   SpatialOperator& operator=(const SpatialOperator&) = delete;
 
-  /// R(U) into residual() (owned cells; 5 x nTotalCells, stride nTotalCells), with W, the
+  /// R(U) into residual() (owned cells; nVars x nTotalCells, stride nTotalCells), with W, the
   /// gradients, the limiter and the face fluxes of U left in their arrays. U: conservative
   /// state of owned cells (halo entries are not read: the primitives are exchanged).
   /// `refreshLimiterScales`: first refresh_limiter_scales() from U's primitives (the first
@@ -111,7 +114,7 @@ class SpatialOperator {
   void set_assembly(kernels::FluxSumVariant v);
   kernels::FluxSumVariant assembly() const { return assembly_; }
 
-  /// A fixed volumetric source (5 x nTotalCells SoA, owned cells read; each cell's source
+  /// A fixed volumetric source (nVars x nTotalCells SoA, owned cells read; each cell's source
   /// integrated over its volume, residual units) subtracted from every residual evaluation:
   /// R(U) = net outflow - Q. The manufactured-solution tests' forcing; empty: none.
   void set_source(const std::vector<real_t>& Q);
@@ -121,6 +124,9 @@ class SpatialOperator {
   const CellExchange& exchange_hook() const { return hook_; }
 
   const Zone& zone() const { return zone_; }
+  /// The case's state model: its fields are state().nVars x nTotalCells.
+  const StateModel& state() const { return state_; }
+  int num_vars() const { return nv_; }
   const CaseConfig& config() const { return cfg_; }
   const ZoneView& view() const { return dz_.view(); }
   const ParallelSetup& parallel() const { return par_; }
@@ -152,14 +158,22 @@ class SpatialOperator {
   void halo_progress(parallel::HaloExchange* h);
   void halo_finish(parallel::HaloExchange* h);
   void hook(const char* what, DeviceArray<real_t>& field, int ncomp);
+  template <class M>
+  void evaluate_model(const real_t* U, bool refreshLimiterScales);
+  template <class M>
   void face_fluxes(bool split);
+  template <class M>
   void viscous_fluxes(); ///< subtracts F_v from every face flux (halo W and grad in place)
+  template <class M>
+  void finish_residual(); ///< flux sum, the model's volume sources, the fixed source
 
   const Zone& zone_;
   CaseConfig cfg_;
   ParallelSetup par_;
   DeviceZone dz_;
   kernels::FluxSettings flux_settings_;
+  StateModel state_;
+  int nv_ = 5; ///< state_.nVars
   kernels::Limiter limiter_ = kernels::Limiter::None;
   kernels::LimiterScales scales_;
   bool limiterFrozen_ = false;

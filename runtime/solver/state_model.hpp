@@ -1,15 +1,54 @@
 #pragma once
 /// \file state_model.hpp
-/// The model whose cell state the solver components store and iterate over (one place: a
-/// model with other variables changes this alias and the width instantiations of
-/// kernels::FV_FOR_EACH_FIELD_WIDTH). The Euler and Navier-Stokes models share the state
-/// (rho, rho u, rho v, rho w, rho E); [physics] model switches the viscous terms on.
+/// The cell state a run stores and iterates over, chosen at run time from [physics] model: the
+/// mean flow (phys::EulerModel: rho, rho u, rho v, rho w, rho E; the Euler and laminar
+/// Navier-Stokes cases share it, the viscous terms are switched on by the case) or RANS with
+/// Spalart-Allmaras (phys::SaModel: the same plus rho nu-tilde). Solver components size their
+/// fields with StateModel::nVars (nVars x nTotalCells, SoA) and call the model-templated
+/// kernels through visit_state_model(), the one place that maps a case to a kernel
+/// instantiation (kernels::FV_FOR_EACH_STATE_MODEL).
+#include "runtime/config/case_config.hpp"
 #include "runtime/physics/model.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
 
 namespace fv {
 
-using Model = phys::EulerModel;
-/// Conserved variables per cell (fields are kNumVars x nTotalCells, SoA).
-inline constexpr int kNumVars = Model::kNumVars;
+/// Per-equation host values (residual norms, references) of a state of at most
+/// phys::kMaxVars variables; the first StateModel::nVars are used, the rest stay 0.
+using StateArray = std::array<real_t, phys::kMaxVars>;
+
+/// Calls f(M{}) with the state model type M of the case (an empty tag object) and returns what
+/// f returns.
+template <class F>
+decltype(auto) visit_state_model(const CaseConfig& cfg, F&& f) {
+  if (cfg.rans()) return f(phys::SaModel{});
+  return f(phys::EulerModel{});
+}
+
+/// Host-side description of a case's state model (names, conversions, reference scales).
+struct StateModel {
+  int nVars = phys::EulerModel::kNumVars; ///< conserved variables per cell
+  bool rans = false;                      ///< rho nu-tilde is variable 5
+  /// Variables judged for convergence (the momentum components can vanish in 2D flows).
+  static constexpr int kDensity = 0, kEnergy = 4;
+  std::vector<std::string> conservative; ///< names in storage order (restart, residual columns)
+  std::vector<std::string> primitive;    ///< names of the primitives (gradients, reconstruction)
+
+  /// The state model of a case.
+  static StateModel of(const CaseConfig& cfg);
+  /// The free-stream primitive state (nVars values).
+  std::vector<real_t> freestream(const CaseConfig& cfg) const;
+  /// Magnitudes of the conservative variables in the free stream (the residual reference and
+  /// the Krylov weights compare equations in them).
+  std::vector<real_t> residual_scales(const CaseConfig& cfg) const;
+  /// Magnitudes of the primitives in the free stream (Venkatakrishnan's reference scales).
+  std::vector<real_t> primitive_scales(const CaseConfig& cfg) const;
+  /// Point-wise conversions of one cell (nVars values each).
+  void to_primitive(const real_t* U, real_t* W, real_t gamma) const;
+  void to_conservative(const real_t* W, real_t* U, real_t gamma) const;
+};
 
 } // namespace fv

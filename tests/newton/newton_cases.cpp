@@ -21,15 +21,20 @@ const PreparedZones& naca0012_zones(int parts) {
       const Mesh mesh = read_mesh(path, ro);
       PrepareOptions po;
       po.parts = parts;
+      po.prep.walls = walls;
       *z = prepare_zones(mesh, build_faces(mesh, po.prep.faces), po);
     }
   }
   return *z;
 }
 
-const PreparedZones& shared_2d_zones(const std::string& rel, double span, int parts) {
+const PreparedZones& shared_2d_zones(const std::string& rel, double span, int parts,
+                                     const std::vector<std::string>& walls) {
   static std::map<std::string, std::unique_ptr<PreparedZones>> cache;
-  auto& z = cache[rel + "/" + std::to_string(span) + "/" + std::to_string(parts)];
+  std::string key = rel + "/" + std::to_string(span) + "/" + std::to_string(parts);
+  for (const std::string& w : walls)
+    key += "/" + w;
+  auto& z = cache[key];
   if (!z) {
     z = std::make_unique<PreparedZones>();
     const std::string path = shared_mesh(rel);
@@ -39,6 +44,7 @@ const PreparedZones& shared_2d_zones(const std::string& rel, double span, int pa
       const Mesh mesh = read_mesh(path, ro);
       PrepareOptions po;
       po.parts = parts;
+      po.prep.walls = walls;
       *z = prepare_zones(mesh, build_faces(mesh, po.prep.faces), po);
     }
   }

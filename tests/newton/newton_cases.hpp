@@ -17,7 +17,8 @@ const PreparedZones& naca0012_zones(int parts);
 
 /// The zones of a 2D mesh of ../shared/meshes (path relative to it) extruded by `span`, in
 /// `parts` parts (cached); empty zones when ../shared/meshes is absent.
-const PreparedZones& shared_2d_zones(const std::string& rel, double span, int parts);
+const PreparedZones& shared_2d_zones(const std::string& rel, double span, int parts,
+                                     const std::vector<std::string>& walls = {});
 
 /// Case file of the NACA 0012 Euler case (M 0.8, AoA 1.25, lift along y) with only the free
 /// stream, the patches and `extra` (more sections / keys).

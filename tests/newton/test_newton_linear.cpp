@@ -120,12 +120,12 @@ TEST(NewtonLinear, IluIsExactOnAChain) {
     op.local_time_step(cfl, dt.data());
     fv::BlockPreconditioner P(op, s.cfg, true);
     P.assemble(op.W(), dt.data(), -1);
-    fv::kernels::vec_axpby(z, 1.0, op.residual(), 0.0, b.data());
+    fv::kernels::vec_axpby(z, 5, 1.0, op.residual(), 0.0, b.data());
     P.apply(b.data(), x.data());
     P.multiply(x.data(), y.data());
-    fv::Gmres g(z, MPI_COMM_NULL, 1, fv::NewtonKrylov::weights(s.cfg));
+    fv::Gmres g(z, 5, MPI_COMM_NULL, 1, fv::NewtonKrylov::weights(s.cfg));
     const real_t bn = g.norm(b.data());
-    fv::kernels::vec_axpby(z, 1.0, b.data(), -1.0, y.data());
+    fv::kernels::vec_axpby(z, 5, 1.0, b.data(), -1.0, y.data());
     EXPECT_LT(g.norm(y.data()) / bn, 1e-12) << "CFL " << cfl;
   }
 }
@@ -165,7 +165,7 @@ TEST(NewtonLinear, GmresMatchesADirectSolve) {
       }
     b.assign(bh.data());
     const std::vector<real_t> ref = direct_solve(A, rhs);
-    fv::Gmres g(z, MPI_COMM_NULL, 100, fv::NewtonKrylov::weights(cfg));
+    fv::Gmres g(z, 5, MPI_COMM_NULL, 100, fv::NewtonKrylov::weights(cfg));
     const fv::Gmres::Result r =
         g.solve([&](const real_t* a, real_t* y) { P.multiply(a, y); },
                 [&](const real_t* a, real_t* y) { P.apply(a, y); }, b.data(), x.data(), 200, 1e-13);
@@ -208,25 +208,25 @@ TEST(NewtonLinear, JacobianFreeProductMatchesFiniteDifferences) {
     x.assign(xh.data());
     nk.multiply(x.data(), y.data());
     // linearity: the product of 3 x is three times the product of x
-    fv::kernels::vec_axpby(z, 3.0, x.data(), 0.0, y2.data());
+    fv::kernels::vec_axpby(z, 5, 3.0, x.data(), 0.0, y2.data());
     nk.multiply(y2.data(), Up.data());
-    fv::kernels::vec_axpby(z, -3.0, y.data(), 1.0, Up.data());
+    fv::kernels::vec_axpby(z, 5, -3.0, y.data(), 1.0, Up.data());
     const real_t yn = nk.gmres().norm(y.data());
     EXPECT_LT(nk.gmres().norm(Up.data()) / yn, 1e-6);
     // central difference with h = 1e-5 (relative to the state; the limiter's scales are kept).
     // Measured: 3e-7 with and without the limiter (the forward difference's truncation); a step
     // of 1e-4 crosses kinks of the limiter (1e-4 with it).
     const real_t h = 1e-5;
-    fv::kernels::vec_axpby(z, 1.0, U.data(), 0.0, Up.data());
-    fv::kernels::vec_axpby(z, h, x.data(), 1.0, Up.data());
-    fv::kernels::vec_axpby(z, 1.0, U.data(), 0.0, Um.data());
-    fv::kernels::vec_axpby(z, -h, x.data(), 1.0, Um.data());
+    fv::kernels::vec_axpby(z, 5, 1.0, U.data(), 0.0, Up.data());
+    fv::kernels::vec_axpby(z, 5, h, x.data(), 1.0, Up.data());
+    fv::kernels::vec_axpby(z, 5, 1.0, U.data(), 0.0, Um.data());
+    fv::kernels::vec_axpby(z, 5, -h, x.data(), 1.0, Um.data());
     op.evaluate(Up.data());
-    fv::kernels::vec_axpby(z, 1.0, op.residual(), 0.0, Rp.data());
+    fv::kernels::vec_axpby(z, 5, 1.0, op.residual(), 0.0, Rp.data());
     op.evaluate(Um.data());
-    fv::kernels::jfnk_combine(z, dt.data(), -1.0, 2 * h, x.data(), Rp.data(), op.residual(),
+    fv::kernels::jfnk_combine(z, 5, dt.data(), -1.0, 2 * h, x.data(), Rp.data(), op.residual(),
                               fd.data());
-    fv::kernels::vec_axpby(z, -1.0, y.data(), 1.0, fd.data());
+    fv::kernels::vec_axpby(z, 5, -1.0, y.data(), 1.0, fd.data());
     const real_t rel = nk.gmres().norm(fd.data()) / yn;
     EXPECT_LT(rel, 1e-5) << "|Jx (jfnk) - Jx (central difference)| / |Jx|";
   }

@@ -34,6 +34,7 @@ struct BcParams {
   real_t direction[3] = {0, 0, 0};    ///< inflow direction (unit); zero = along -normal
   real_t wallTemperature = 0;         ///< no-slip wall: imposed temperature, K; <= 0: adiabatic
   real_t wallVelocity[3] = {0, 0, 0}; ///< no-slip wall: velocity of the wall, m/s
+  real_t nuTilde = 0; ///< RANS (Spalart-Allmaras): nu-tilde entering at far field / inflow, m^2/s
 };
 
 /// Ghost state of a no-slip wall moving with velocity u_w: same density and pressure, velocity

@@ -12,11 +12,12 @@ namespace fv::phys {
 
 /// Interior face between cells L and R: face gradients of u, v, w and T by face_gradient
 /// along l = x_R - x_L, face values the averages of the two cells, mu and k at the face
-/// temperature.
+/// temperature; muT: the face's eddy viscosity (RANS; 0 laminar), added to mu, and its
+/// conductivity to k.
 FV_HOST_DEVICE inline void interior_viscous_flux(const real_t* WL, const real_t* WR,
                                                  const real_t* gL, const real_t* gR,
                                                  const real_t* l, const real_t* S,
-                                                 const Transport& t, real_t* F) {
+                                                 const Transport& t, real_t* F, real_t muT = 0.0) {
   const real_t R = t.gasConstant;
   real_t tL[3], tR[3], G[9], gT[3], u[3];
   temperature_gradient(WL, gL, gL + 12, R, tL);
@@ -28,7 +29,10 @@ FV_HOST_DEVICE inline void interior_viscous_flux(const real_t* WL, const real_t*
   }
   face_gradient(tL, tR, TL, TR, l, gT);
   const real_t mu = viscosity(t, 0.5 * (TL + TR));
-  viscous_flux(u, G, gT, mu, conductivity(t, mu), S, F);
+  if (muT > 0.0)
+    viscous_flux(u, G, gT, mu + muT, conductivity(t, mu) + turbulent_conductivity(t, muT), S, F);
+  else
+    viscous_flux(u, G, gT, mu, conductivity(t, mu), S, F);
 }
 
 /// Boundary face of cell c (state Wc, gradients gc) with d = face centroid - cell centroid:
@@ -40,9 +44,12 @@ FV_HOST_DEVICE inline void interior_viscous_flux(const real_t* WL, const real_t*
 ///   viscous stress of the cell's gradients;
 /// - far field, inflow, outflow: the cell's gradients, the face values averaged between the
 ///   cell and the ghost state.
+/// muT: the cell's eddy viscosity (RANS; 0 laminar), used but at no-slip walls (where it
+/// vanishes).
 FV_HOST_DEVICE inline void boundary_viscous_flux(const real_t* Wc, const real_t* gc,
                                                  const real_t* d, const real_t* S,
-                                                 const BcParams& b, const Transport& t, real_t* F) {
+                                                 const BcParams& b, const Transport& t, real_t* F,
+                                                 real_t muT = 0.0) {
   const real_t R = t.gasConstant;
   real_t tc[3], G[9], gT[3];
   temperature_gradient(Wc, gc, gc + 12, R, tc);
@@ -73,7 +80,10 @@ FV_HOST_DEVICE inline void boundary_viscous_flux(const real_t* Wc, const real_t*
       G[3 * i + j] = gc[3 * (1 + i) + j];
   }
   const real_t mu = viscosity(t, 0.5 * (Tc + temperature(Wg, R)));
-  viscous_flux(u, G, tc, mu, conductivity(t, mu), S, F);
+  if (muT > 0.0)
+    viscous_flux(u, G, tc, mu + muT, conductivity(t, mu) + turbulent_conductivity(t, muT), S, F);
+  else
+    viscous_flux(u, G, tc, mu, conductivity(t, mu), S, F);
   if (b.type == BcType::SlipWall || b.type == BcType::Symmetry) {
     const real_t fn = F[1] * n[0] + F[2] * n[1] + F[3] * n[2];
     for (int i = 0; i < 3; ++i)

@@ -25,6 +25,7 @@ struct Transport {
   real_t tRef = 273.15;        ///< reference temperature of Sutherland's law, K
   real_t sutherland = 110.4;   ///< Sutherland's constant S, K (air)
   real_t prandtl = 0.72;       ///< laminar Prandtl number mu cp / k
+  real_t prandtlTurbulent = 0.9; ///< turbulent Prandtl number mu_t cp / k_t (RANS)
   real_t gamma = 1.4;          ///< ratio of specific heats
   real_t gasConstant = 287.05; ///< R, J/(kg K)
 };
@@ -50,6 +51,11 @@ FV_HOST_DEVICE FV_FORCEINLINE real_t viscosity(const Transport& t, real_t T) {
 /// Thermal conductivity k = mu cp / Pr, cp = gamma R / (gamma - 1).
 FV_HOST_DEVICE FV_FORCEINLINE real_t conductivity(const Transport& t, real_t mu) {
   return mu * t.gamma * t.gasConstant / ((t.gamma - 1.0) * t.prandtl);
+}
+
+/// Turbulent thermal conductivity k_t = mu_t cp / Pr_t of an eddy viscosity mu_t (RANS).
+FV_HOST_DEVICE FV_FORCEINLINE real_t turbulent_conductivity(const Transport& t, real_t muT) {
+  return muT * t.gamma * t.gasConstant / ((t.gamma - 1.0) * t.prandtlTurbulent);
 }
 
 /// Gradient of the temperature (3 reals) from the primitive state W and the gradients of rho
