@@ -107,11 +107,12 @@ std::string csv_field(const std::string& s) {
 /// The case of the whole-stage measurement: the benchmark's free stream on every patch (far
 /// field), Roe or Rusanov, second order with the classical Venkatakrishnan limiter (K = 5) or
 /// first order, the zone's own node weights (as the per-kernel measurements use); the Euler
-/// or (--model navier_stokes) the Navier-Stokes model at Re 1e6.
+/// or (--model navier_stokes) the Navier-Stokes model at Re 1e6, or (--model rans_sa) RANS with
+/// Spalart-Allmaras (the zone file must hold the wall distance).
 CaseConfig bench_case(const ZoneFileHeader& h, const real_t (&fs)[5], const BenchOptions& o) {
   std::ostringstream ini;
   ini << "[freestream]\nnondimensional = true\nreynolds = 1e6\n[physics]\nmodel = "
-      << (o.viscous ? "navier_stokes" : "euler")
+      << (o.rans ? "rans_sa" : o.viscous ? "navier_stokes" : "euler")
       << "\n[scheme]\nflux = " << (o.flux == kernels::Flux::Roe ? "roe" : "rusanov")
       << "\norder = " << (o.secondOrder ? 2 : 1)
       << "\nlimiter = venkat\nvenkat_k = 5\nnode_weights = inverse_distance\n";
@@ -458,10 +459,27 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   // ---- 6. whole explicit stage: the solver's SpatialOperator (one zone, no halo exchange) on
   //         the same state and boundary conditions, then the Runge-Kutta update
   SpatialOperator op(z, bench_case(h, fs, o), ParallelSetup{});
-  if (o.viscous) stageVariants = {FluxSumVariant::Gather}; // the variants are Euler-only
+  if (o.viscous || o.rans) stageVariants = {FluxSumVariant::Gather}; // variants: Euler only
+  // RANS: the state gains rho nu-tilde, 1000 times the free stream's (a boundary layer's)
+  DeviceArray<real_t> U6, Unew6;
+  if (o.rans) {
+    std::vector<real_t> u6(Uh);
+    const real_t nt6 = 1000 * op.config().nuTildeFreestream;
+    for (idx_t c = 0; c < nt; ++c)
+      u6.push_back(Uh[c] * nt6);
+    U6 = DeviceArray<real_t>(u6, "U (RANS)");
+    Unew6 = DeviceArray<real_t>(u6.size(), "U new (RANS)");
+  }
   for (FluxSumVariant var : stageVariants) {
     op.set_assembly(var);
     auto stage = [&] {
+      if (o.rans) {
+        op.evaluate(U6.data());
+        kernels::rk_stage<phys::SaModel::kNumVars>(op.view(), 0.5, 0.5, 1.0, dt.data(), -1.0,
+                                                   U6.data(), U6.data(), op.residual(),
+                                                   Unew6.data());
+        return;
+      }
       op.evaluate(U.data());
       kernels::rk_stage<kNumVars>(op.view(), 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(),
                                   op.residual(), Unew.data());

@@ -25,6 +25,7 @@ struct BenchOptions {
   bool secondOrder = true;
   kernels::Flux flux = kernels::Flux::Roe;
   bool viscous = false; ///< whole stage with the Navier-Stokes model (--model navier_stokes)
+  bool rans = false;    ///< whole stage with RANS, Spalart-Allmaras (--model rans_sa)
 };
 
 /// One measured line. section: "ceiling", "kernel", "variant", "stage", "choice".

@@ -43,8 +43,10 @@ int main(int argc, char** argv) {
     app.add_option("--flux", flux, "roe or rusanov (default roe)");
     std::string model = "euler";
     app.add_option("--model", model,
-                   "euler or navier_stokes: the equations of the whole-stage measurement "
-                   "(default euler; navier_stokes adds the viscous fluxes, Re 1e6)");
+                   "euler, navier_stokes or rans_sa: the equations of the whole-stage "
+                   "measurement (default euler; navier_stokes adds the viscous fluxes, Re 1e6; "
+                   "rans_sa also the Spalart-Allmaras variable, and needs a zone file with the "
+                   "wall distance, fvprep --walls)");
     app.add_option("--csv", csv, "append the rows to this CSV file");
     app.add_option("--label", label, "mesh name in the output (default: file name)");
     app.add_flag("--no-checksum", noChecksum, "skip the zone checksum pass when mapping");
@@ -57,9 +59,10 @@ int main(int argc, char** argv) {
     FV_VERIFY_USAGE(runs >= 1 && runs <= 10, "--runs must be 1 to 10, got " << runs);
     FV_VERIFY_USAGE(order == 1 || order == 2, "--order must be 1 or 2, got " << order);
     FV_VERIFY_USAGE(flux == "roe" || flux == "rusanov", "--flux must be roe or rusanov");
-    FV_VERIFY_USAGE(model == "euler" || model == "navier_stokes",
-                    "--model must be euler or navier_stokes");
+    FV_VERIFY_USAGE(model == "euler" || model == "navier_stokes" || model == "rans_sa",
+                    "--model must be euler, navier_stokes or rans_sa");
     o.viscous = model == "navier_stokes";
+    o.rans = model == "rans_sa";
     o.secondOrder = order == 2;
     o.flux = flux == "roe" ? fv::kernels::Flux::Roe : fv::kernels::Flux::Rusanov;
     o.cachePath = cache;

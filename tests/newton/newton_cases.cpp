@@ -21,7 +21,6 @@ const PreparedZones& naca0012_zones(int parts) {
       const Mesh mesh = read_mesh(path, ro);
       PrepareOptions po;
       po.parts = parts;
-      po.prep.walls = walls;
       *z = prepare_zones(mesh, build_faces(mesh, po.prep.faces), po);
     }
   }
