@@ -1,7 +1,8 @@
 #pragma once
 /// \file zone.hpp
 /// The zone-file schema: what one zone of a prepared mesh holds, and the one list of its arrays
-/// (visit_zone()) that the writer, the memory-mapping reader, the checker and the checksums all
+/// (visit_zone_arrays(), with each array's entity, components and device flag) that the writer,
+/// the memory-mapping reader, the checker, the checksums and the device upload (DeviceZone) all
 /// iterate over, so that the layout is written down exactly once.
 ///
 /// Numbering inside a zone (all local, 0-based, idx_t):
@@ -155,46 +156,119 @@ void visit_zone_counts(Z& z, V&& v) {
   v("nNodes", z.nNodes);
 }
 
-/// Every array of a zone with its dataset path, in schema order. `v` is called as
-///   v.array(name, Array<T>&)           for plain arrays,
-///   v.optional_array(name, Array<T>&)  for arrays a zone (or an older file) may lack: empty
-///                                      or of the full size, and
-///   v.csr(name, Csr&)                  for CSR relations (stored as name/offsets, name/indices).
-/// Z is Zone or const Zone.
+/// What the entries of a zone array, or the rows of a CSR relation, belong to: an array of
+/// `components` entries per entity has components * entity_count() entries.
+enum class Entity : std::int8_t {
+  Cells,             ///< owned + halo cells: nTotalCells()
+  OwnedCells,        ///< owned cells: nCells
+  Faces,             ///< all faces: nFaces
+  BoundaryFaces,     ///< physical boundary faces: nBoundaryFaces
+  Nodes,             ///< nNodes
+  PatchBounds,       ///< patch boundaries: nPatches + 1 (the offsets of patchFaceOffsets)
+  CellFaceEntries,   ///< entries of conn/cellFaces (arrays parallel to it): cellFaces.nnz()
+  NodeCellEntries,   ///< entries of conn/nodeCells: nodeCells.nnz()
+  CellExchangeZones, ///< neighbour zones of the cell exchange: cellExchange.neighbours.size()
+  NodeExchangeZones, ///< neighbour zones of the node exchange: nodeExchange.neighbours.size()
+  Groups, ///< rows of an ordering, any number: their indices list each column entity once
+};
+
+/// Schema entry of a plain zone array (visit_zone_arrays()).
+struct ArrayInfo {
+  const char* name;    ///< dataset path inside the zone group, e.g. "cells/centroid"
+  Entity entity;       ///< what each group of `components` entries belongs to
+  int components = 1;  ///< entries per entity: 3 for vectors (interleaved x0,y0,z0,x1,...)
+  bool device = false; ///< the kernels read it: DeviceZone copies it into fv::ZoneView
+};
+
+/// Schema entry of a CSR relation (visit_zone_arrays()), stored as name/offsets, name/indices.
+struct CsrInfo {
+  const char* name;    ///< dataset path prefix inside the zone group, e.g. "conn/cellFaces"
+  Entity rows;         ///< what each row belongs to (Entity::Groups: an ordering)
+  Entity columns;      ///< what the indices number: each lies in [0, entity_count(columns))
+  bool device = false; ///< the kernels read it: DeviceZone copies offsets and indices
+};
+
+/// Number of entities of kind `e` in zone `z`: the length of a one-component array of them
+/// and the row count of a CSR relation of them; -1 for Entity::Groups (any number of rows).
+/// `nPatches` is the patch count of the zone file (the zone's own is z.nPatches()).
+inline std::int64_t entity_count(const Zone& z, Entity e, std::int64_t nPatches) {
+  switch (e) {
+  case Entity::Cells:
+    return z.nTotalCells();
+  case Entity::OwnedCells:
+    return z.nCells;
+  case Entity::Faces:
+    return z.nFaces;
+  case Entity::BoundaryFaces:
+    return z.nBoundaryFaces;
+  case Entity::Nodes:
+    return z.nNodes;
+  case Entity::PatchBounds:
+    return nPatches + 1;
+  case Entity::CellFaceEntries:
+    return z.cellFaces.nnz();
+  case Entity::NodeCellEntries:
+    return z.nodeCells.nnz();
+  case Entity::CellExchangeZones:
+    return static_cast<std::int64_t>(z.cellExchange.neighbours.size());
+  case Entity::NodeExchangeZones:
+    return static_cast<std::int64_t>(z.nodeExchange.neighbours.size());
+  case Entity::Groups:
+    return -1;
+  }
+  return -1;
+}
+
+/// Expected number of entries of a (present) array of zone `z`: components * entity_count().
+inline std::int64_t expected_size(const Zone& z, const ArrayInfo& a, std::int64_t nPatches) {
+  return a.components * entity_count(z, a.entity, nPatches);
+}
+
+/// Every array of a zone, in schema order, with its dataset path and metadata (entity,
+/// components, device upload): the one list that the zone-file writer and reader, the
+/// checksums, `fvprep check` (sizes) and DeviceZone (uploads, sizes) iterate. `v` is called as
+///   v.array(ArrayInfo, Array<T>&)           for plain arrays,
+///   v.optional_array(ArrayInfo, Array<T>&)  for arrays a zone (or an older file) may lack:
+///                                           empty or of the full size, and
+///   v.csr(CsrInfo, Csr&)                    for CSR relations (name/offsets, name/indices).
+/// Z is Zone or const Zone. A new array is one entry here (and, when the kernels read it, one
+/// fv::ZoneView member bound to its name in runtime/kernels/zone_view.hpp).
 template <class Z, class V>
 void visit_zone_arrays(Z& z, V&& v) {
-  v.array("patchFaceOffsets", z.patchFaceOffsets);
-  v.array("cells/globalId", z.cellGlobalId);
-  v.array("cells/type", z.cellType);
-  v.array("cells/volume", z.cellVolume);
-  v.array("cells/centroid", z.cellCentroid);
-  v.array("faces/globalId", z.faceGlobalId);
-  v.array("faces/owner", z.faceOwner);
-  v.array("faces/neighbour", z.faceNeighbour);
-  v.array("faces/area", z.faceArea);
-  v.array("faces/centroid", z.faceCentroid);
-  v.array("faces/ownerDelta", z.faceOwnerDelta);
-  v.array("faces/neighbourDelta", z.faceNeighbourDelta);
-  v.array("nodes/globalId", z.nodeGlobalId);
-  v.array("nodes/xyz", z.nodeXyz);
-  v.csr("conn/cellFaces", z.cellFaces);
-  v.array("conn/cellFaceSign", z.cellFaceSign);
-  v.csr("conn/cellCells", z.cellCells);
-  v.csr("conn/cellNodes", z.cellNodes);
-  v.csr("conn/faceNodes", z.faceNodes);
-  v.csr("conn/nodeFaces", z.nodeFaces);
-  v.csr("conn/nodeCells", z.nodeCells);
-  v.array("conn/nodeCellWeight", z.nodeCellWeight);
-  v.csr("order/faceColours", z.faceColours);
-  v.csr("order/cellColours", z.cellColours);
-  v.csr("order/hyperplanes", z.hyperplanes);
-  v.array("exchange/cells/neighbours", z.cellExchange.neighbours);
-  v.csr("exchange/cells/send", z.cellExchange.send);
-  v.csr("exchange/cells/recv", z.cellExchange.recv);
-  v.array("exchange/nodes/neighbours", z.nodeExchange.neighbours);
-  v.csr("exchange/nodes/send", z.nodeExchange.send);
-  v.csr("exchange/nodes/recv", z.nodeExchange.recv);
-  v.optional_array("cells/wallDistance", z.cellWallDistance);
+  using E = Entity;
+  constexpr bool kDevice = true; // copied to the device for the kernels
+  v.array(ArrayInfo{"patchFaceOffsets", E::PatchBounds}, z.patchFaceOffsets);
+  v.array(ArrayInfo{"cells/globalId", E::Cells}, z.cellGlobalId);
+  v.array(ArrayInfo{"cells/type", E::Cells}, z.cellType);
+  v.array(ArrayInfo{"cells/volume", E::Cells, 1, kDevice}, z.cellVolume);
+  v.array(ArrayInfo{"cells/centroid", E::Cells, 3, kDevice}, z.cellCentroid);
+  v.array(ArrayInfo{"faces/globalId", E::Faces}, z.faceGlobalId);
+  v.array(ArrayInfo{"faces/owner", E::Faces, 1, kDevice}, z.faceOwner);
+  v.array(ArrayInfo{"faces/neighbour", E::Faces, 1, kDevice}, z.faceNeighbour);
+  v.array(ArrayInfo{"faces/area", E::Faces, 3, kDevice}, z.faceArea);
+  v.array(ArrayInfo{"faces/centroid", E::Faces, 3, kDevice}, z.faceCentroid);
+  v.array(ArrayInfo{"faces/ownerDelta", E::Faces, 3, kDevice}, z.faceOwnerDelta);
+  v.array(ArrayInfo{"faces/neighbourDelta", E::Faces, 3, kDevice}, z.faceNeighbourDelta);
+  v.array(ArrayInfo{"nodes/globalId", E::Nodes}, z.nodeGlobalId);
+  v.array(ArrayInfo{"nodes/xyz", E::Nodes, 3}, z.nodeXyz);
+  v.csr(CsrInfo{"conn/cellFaces", E::OwnedCells, E::Faces, kDevice}, z.cellFaces);
+  v.array(ArrayInfo{"conn/cellFaceSign", E::CellFaceEntries, 1, kDevice}, z.cellFaceSign);
+  v.csr(CsrInfo{"conn/cellCells", E::OwnedCells, E::Cells, kDevice}, z.cellCells);
+  v.csr(CsrInfo{"conn/cellNodes", E::OwnedCells, E::Nodes}, z.cellNodes);
+  v.csr(CsrInfo{"conn/faceNodes", E::Faces, E::Nodes, kDevice}, z.faceNodes);
+  v.csr(CsrInfo{"conn/nodeFaces", E::Nodes, E::Faces}, z.nodeFaces);
+  v.csr(CsrInfo{"conn/nodeCells", E::Nodes, E::OwnedCells, kDevice}, z.nodeCells);
+  v.array(ArrayInfo{"conn/nodeCellWeight", E::NodeCellEntries, 1, kDevice}, z.nodeCellWeight);
+  v.csr(CsrInfo{"order/faceColours", E::Groups, E::Faces}, z.faceColours);
+  v.csr(CsrInfo{"order/cellColours", E::Groups, E::OwnedCells}, z.cellColours);
+  v.csr(CsrInfo{"order/hyperplanes", E::Groups, E::OwnedCells}, z.hyperplanes);
+  v.array(ArrayInfo{"exchange/cells/neighbours", E::CellExchangeZones}, z.cellExchange.neighbours);
+  v.csr(CsrInfo{"exchange/cells/send", E::CellExchangeZones, E::OwnedCells}, z.cellExchange.send);
+  v.csr(CsrInfo{"exchange/cells/recv", E::CellExchangeZones, E::Cells}, z.cellExchange.recv);
+  v.array(ArrayInfo{"exchange/nodes/neighbours", E::NodeExchangeZones}, z.nodeExchange.neighbours);
+  v.csr(CsrInfo{"exchange/nodes/send", E::NodeExchangeZones, E::Nodes}, z.nodeExchange.send);
+  v.csr(CsrInfo{"exchange/nodes/recv", E::NodeExchangeZones, E::Nodes}, z.nodeExchange.recv);
+  v.optional_array(ArrayInfo{"cells/wallDistance", E::Cells, 1, kDevice}, z.cellWallDistance);
 }
 
 } // namespace fv

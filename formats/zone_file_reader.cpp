@@ -123,21 +123,21 @@ struct Locator {
     out.push_back(std::move(info));
   }
   template <class T>
-  void array(const char* name, Array<T>&) {
-    locate<T>(name);
+  void array(const ArrayInfo& info, Array<T>&) {
+    locate<T>(info.name);
   }
   /// An optional dataset a file may lack (written before it existed): an empty array then.
   template <class T>
-  void optional_array(const char* name, Array<T>&) {
-    if (H5Lexists(group, name, H5P_DEFAULT) > 0) {
-      locate<T>(name);
+  void optional_array(const ArrayInfo& info, Array<T>&) {
+    if (H5Lexists(group, info.name, H5P_DEFAULT) > 0) {
+      locate<T>(info.name);
       return;
     }
-    out.push_back(ZoneDatasetInfo{name, 0, 0, 0, xxh64(nullptr, 0)});
+    out.push_back(ZoneDatasetInfo{info.name, 0, 0, 0, xxh64(nullptr, 0)});
   }
-  void csr(const char* name, Csr&) {
-    locate<idx_t>(std::string(name) + "/offsets");
-    locate<idx_t>(std::string(name) + "/indices");
+  void csr(const CsrInfo& info, Csr&) {
+    locate<idx_t>(std::string(info.name) + "/offsets");
+    locate<idx_t>(std::string(info.name) + "/indices");
   }
 };
 
@@ -172,14 +172,14 @@ struct Binder {
     return Array<T>::view(p, static_cast<std::size_t>(d.count), keep);
   }
   template <class T>
-  void array(const char*, Array<T>& a) {
+  void array(const ArrayInfo&, Array<T>& a) {
     a = bind<T>();
   }
   template <class T>
-  void optional_array(const char*, Array<T>& a) {
+  void optional_array(const ArrayInfo&, Array<T>& a) {
     a = bind<T>();
   }
-  void csr(const char*, Csr& c) {
+  void csr(const CsrInfo&, Csr& c) {
     Array<idx_t> off = bind<idx_t>();
     Array<idx_t> ind = bind<idx_t>();
     c = Csr(std::move(off), std::move(ind));

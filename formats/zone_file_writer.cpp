@@ -49,16 +49,16 @@ struct DatasetWriter {
   hid_t g;
   int id;
   template <class T>
-  void array(const char* name, const Array<T>& a) {
-    m.write_dataset(g, name, a, id);
+  void array(const ArrayInfo& info, const Array<T>& a) {
+    m.write_dataset(g, info.name, a, id);
   }
   template <class T>
-  void optional_array(const char* name, const Array<T>& a) {
-    m.write_dataset(g, name, a, id);
+  void optional_array(const ArrayInfo& info, const Array<T>& a) {
+    m.write_dataset(g, info.name, a, id);
   }
-  void csr(const char* name, const Csr& c) {
-    m.write_dataset(g, std::string(name) + "/offsets", c.offsets(), id);
-    m.write_dataset(g, std::string(name) + "/indices", c.indices(), id);
+  void csr(const CsrInfo& info, const Csr& c) {
+    m.write_dataset(g, std::string(info.name) + "/offsets", c.offsets(), id);
+    m.write_dataset(g, std::string(info.name) + "/indices", c.indices(), id);
   }
 };
 } // namespace

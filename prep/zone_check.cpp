@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <vector>
 
@@ -163,40 +162,30 @@ class Checker {
     return true;
   }
 
-  /// Expected shape of one array of a zone.
-  struct Shape {
-    enum Kind { Size, Rows, Groups } kind;
-    std::size_t size; ///< Size: number of elements
-    idx_t rows, cols; ///< Rows: CSR rows and column range; Groups: cols = entities ordered
-  };
-  /// Visitor of visit_zone_arrays() that checks each array against its Shape.
-  struct ShapeChecker {
+  /// Visitor of visit_zone_arrays() that checks each array's size, and each CSR relation's
+  /// rows and index range (or, for orderings, that it is a permutation), against the counts
+  /// through the schema's entity and components.
+  struct SizeChecker {
     Checker& ck;
     const Zone& z;
-    const std::map<const void*, Shape>& shapes;
+    std::int64_t nPatches; ///< patches of the file (header)
     bool ok = true;
-    const Shape* find(const char* name, const void* a) {
-      const auto it = shapes.find(a);
-      if (it != shapes.end()) return &it->second;
-      ck.report(z.zoneId,
-                std::string("internal: zone_check has no shape rule for dataset ") + name);
-      ok = false;
-      return nullptr;
+    std::int64_t count(Entity e) const { return entity_count(z, e, nPatches); }
+    template <class T>
+    void array(const ArrayInfo& info, const Array<T>& a) {
+      ok &= ck.size_is(z, info.name, a.size(),
+                       static_cast<std::size_t>(expected_size(z, info, nPatches)));
     }
     template <class T>
-    void array(const char* name, const Array<T>& a) {
-      if (const Shape* s = find(name, &a)) ok &= ck.size_is(z, name, a.size(), s->size);
-    }
-    template <class T>
-    void optional_array(const char* name, const Array<T>& a) {
+    void optional_array(const ArrayInfo& info, const Array<T>& a) {
       if (a.empty()) return; // absent: the zone has none (or the file predates the array)
-      array(name, a);
+      array(info, a);
     }
-    void csr(const char* name, const Csr& c) {
-      const Shape* s = find(name, &c);
-      if (!s) return;
-      ok &= s->kind == Shape::Groups ? ck.permutation_is(z, name, c, s->cols)
-                                     : ck.csr_is(z, name, c, s->rows, s->cols);
+    void csr(const CsrInfo& info, const Csr& c) {
+      const auto cols = static_cast<idx_t>(count(info.columns));
+      ok &= info.rows == Entity::Groups
+                ? ck.permutation_is(z, info.name, c, cols)
+                : ck.csr_is(z, info.name, c, static_cast<idx_t>(count(info.rows)), cols);
     }
   };
 
@@ -211,50 +200,9 @@ class Checker {
                             << ", nBoundaryFaces " << z.nBoundaryFaces << ", nNodes " << z.nNodes);
       return false;
     }
-    // The expected shape of every array, keyed by the array's address. The arrays themselves
-    // (and their dataset names) come from visit_zone_arrays(), so an array added to the schema
-    // without a rule here is reported rather than silently skipped.
-    const auto nT = static_cast<std::size_t>(z.nTotalCells());
-    const auto nF = static_cast<std::size_t>(z.nFaces);
-    const auto nN = static_cast<std::size_t>(z.nNodes);
-    std::map<const void*, Shape> shapes;
-    auto size = [&](const auto& a, std::size_t n) { shapes[&a] = Shape{Shape::Size, n, 0, 0}; };
-    auto rows = [&](const Csr& c, idx_t r, idx_t cols) {
-      shapes[&c] = Shape{Shape::Rows, 0, r, cols};
-    };
-    auto groups = [&](const Csr& c, idx_t n) { shapes[&c] = Shape{Shape::Groups, 0, 0, n}; };
-    size(z.patchFaceOffsets, h.patches.size() + 1);
-    size(z.cellGlobalId, nT);
-    size(z.cellType, nT);
-    size(z.cellVolume, nT);
-    size(z.cellCentroid, 3 * nT);
-    size(z.cellWallDistance, nT); // when present
-    size(z.faceGlobalId, nF);
-    for (const auto* a : {&z.faceOwner, &z.faceNeighbour})
-      size(*a, nF);
-    for (const auto* a : {&z.faceArea, &z.faceCentroid, &z.faceOwnerDelta, &z.faceNeighbourDelta})
-      size(*a, 3 * nF);
-    size(z.nodeGlobalId, nN);
-    size(z.nodeXyz, 3 * nN);
-    rows(z.cellFaces, z.nCells, z.nFaces);
-    size(z.cellFaceSign, static_cast<std::size_t>(z.cellFaces.nnz()));
-    rows(z.cellCells, z.nCells, z.nTotalCells());
-    rows(z.cellNodes, z.nCells, z.nNodes);
-    rows(z.faceNodes, z.nFaces, z.nNodes);
-    rows(z.nodeFaces, z.nNodes, z.nFaces);
-    rows(z.nodeCells, z.nNodes, z.nCells);
-    size(z.nodeCellWeight, static_cast<std::size_t>(z.nodeCells.nnz()));
-    groups(z.faceColours, z.nFaces);
-    groups(z.cellColours, z.nCells);
-    groups(z.hyperplanes, z.nCells);
-    for (const ExchangeLists* ex : {&z.cellExchange, &z.nodeExchange}) {
-      const bool cells = ex == &z.cellExchange;
-      const auto nb = static_cast<idx_t>(ex->neighbours.size());
-      size(ex->neighbours, ex->neighbours.size()); // any length; contents checked below
-      rows(ex->send, nb, cells ? z.nCells : z.nNodes);
-      rows(ex->recv, nb, cells ? z.nTotalCells() : z.nNodes);
-    }
-    ShapeChecker sc{*this, z, shapes};
+    // Every array of the schema (visit_zone_arrays()), sized by its entity and components: an
+    // array added to the schema is checked without a rule here.
+    SizeChecker sc{*this, z, static_cast<std::int64_t>(h.patches.size())};
     visit_zone_arrays(z, sc);
     ok &= sc.ok;
 

@@ -3,6 +3,9 @@
 #include "common/error.hpp"
 
 #include <limits>
+#include <string>
+#include <type_traits>
+#include <variant>
 
 namespace fv {
 namespace {
@@ -11,11 +14,60 @@ void check_size(const Array<T>& a, std::size_t expected, const char* name) {
   FV_VERIFY(a.size() == expected,
             "zone array " << name << " has " << a.size() << " entries, expected " << expected);
 }
-void check_csr(const Csr& c, idx_t rows, idx_t cols, const char* name) {
-  FV_VERIFY(c.rows() == rows,
-            "zone relation " << name << " has " << c.rows() << " rows, expected " << rows);
-  c.check(name, cols);
-}
+
+/// Visitor of visit_zone_arrays(): checks the size of every array flagged `device` against the
+/// zone's counts (the schema's entity and components; a CSR relation's rows and index range).
+struct DeviceSizeCheck {
+  const Zone& z;
+  template <class T>
+  void array(const ArrayInfo& a, const Array<T>& x) {
+    if (a.device)
+      check_size(x, static_cast<std::size_t>(expected_size(z, a, z.nPatches())), a.name);
+  }
+  template <class T>
+  void optional_array(const ArrayInfo& a, const Array<T>& x) {
+    if (!x.empty()) array(a, x); // absent: its ZoneView pointer stays null
+  }
+  void csr(const CsrInfo& c, const Csr& x) {
+    if (!c.device) return;
+    const auto rows = static_cast<idx_t>(entity_count(z, c.rows, z.nPatches()));
+    FV_VERIFY(x.rows() == rows,
+              "zone relation " << c.name << " has " << x.rows() << " rows, expected " << rows);
+    x.check(c.name, static_cast<idx_t>(entity_count(z, c.columns, z.nPatches())));
+  }
+};
+
+/// Visitor of visit_zone_arrays(): copies every array flagged `device` to the active device.
+struct Uploader {
+  const Zone& z;
+  const std::vector<real_t>* nodeWeights;
+  std::vector<DeviceZone::Upload>& out;
+  template <class T>
+  void add(std::string name, const T* host, std::size_t n) {
+    DeviceArray<T> d(host, n, name.c_str());
+    out.push_back(DeviceZone::Upload{std::move(name), std::move(d)});
+  }
+  template <class T>
+  void array(const ArrayInfo& a, const Array<T>& x) {
+    if (!a.device) return;
+    if (nodeWeights && static_cast<const void*>(&x) == &z.nodeCellWeight) {
+      FV_VERIFY(nodeWeights->size() == x.size(),
+                "node weights: " << nodeWeights->size() << " entries, expected " << x.size());
+      add<real_t>(a.name, nodeWeights->data(), nodeWeights->size());
+      return;
+    }
+    add<T>(a.name, x.data(), x.size());
+  }
+  template <class T>
+  void optional_array(const ArrayInfo& a, const Array<T>& x) {
+    array(a, x); // empty when absent: a null device pointer
+  }
+  void csr(const CsrInfo& c, const Csr& x) {
+    if (!c.device) return;
+    add<idx_t>(std::string(c.name) + "/offsets", x.offsets().data(), x.offsets().size());
+    add<idx_t>(std::string(c.name) + "/indices", x.indices().data(), x.indices().size());
+  }
+};
 } // namespace
 
 bool fits_kernel_indexing(std::int64_t nTotalCells, std::int64_t nFaces, std::int64_t nNodes) {
@@ -31,25 +83,11 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
                     << " nodes; at most 143,165,576 cells and 429,496,729 faces or nodes per "
                        "zone): prepare it in more parts (fvprep --parts)");
   const idx_t nTot = z.nTotalCells();
-  const auto nt = static_cast<std::size_t>(nTot);
-  const auto nf = static_cast<std::size_t>(z.nFaces);
   FV_VERIFY(z.nCells > 0 && z.nFaces > 0 && z.nNodes > 0,
             "zone " << z.zoneId << " is empty (" << z.nCells << " cells, " << z.nFaces << " faces, "
                     << z.nNodes << " nodes)");
-  check_size(z.cellVolume, nt, "cells/volume");
-  check_size(z.cellCentroid, 3 * nt, "cells/centroid");
-  check_size(z.faceOwner, nf, "faces/owner");
-  check_size(z.faceNeighbour, nf, "faces/neighbour");
-  check_size(z.faceArea, 3 * nf, "faces/area");
-  check_size(z.faceCentroid, 3 * nf, "faces/centroid");
-  check_size(z.faceOwnerDelta, 3 * nf, "faces/ownerDelta");
-  check_size(z.faceNeighbourDelta, 3 * nf, "faces/neighbourDelta");
-  check_csr(z.cellFaces, z.nCells, z.nFaces, "conn/cellFaces");
-  check_size(z.cellFaceSign, static_cast<std::size_t>(z.cellFaces.nnz()), "conn/cellFaceSign");
-  check_csr(z.cellCells, z.nCells, nTot, "conn/cellCells");
-  check_csr(z.faceNodes, z.nFaces, z.nNodes, "conn/faceNodes");
-  check_csr(z.nodeCells, z.nNodes, z.nCells, "conn/nodeCells");
-  check_size(z.nodeCellWeight, static_cast<std::size_t>(z.nodeCells.nnz()), "conn/nodeCellWeight");
+  visit_zone_arrays(z, DeviceSizeCheck{z});
+  // read on the host (node-weight reconstruction, output), not uploaded
   check_size(z.nodeXyz, 3 * static_cast<std::size_t>(z.nNodes), "nodes/xyz");
   FV_VERIFY(z.nPatches() >= 0 &&
                 (z.patchFaceOffsets.empty() ||
@@ -67,67 +105,40 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
     FV_VERIFY(z.cellVolume[c] > 0, "cell " << c << " (global " << z.cellGlobalId[c]
                                            << ") has non-positive volume " << z.cellVolume[c]);
 
-  cellVolume_ = DeviceArray<real_t>(z.cellVolume, "cells/volume");
-  if (!z.cellWallDistance.empty())
-    cellWallDistance_ = DeviceArray<real_t>(z.cellWallDistance, "cells/wallDistance");
-  cellCentroid_ = DeviceArray<real_t>(z.cellCentroid, "cells/centroid");
-  faceArea_ = DeviceArray<real_t>(z.faceArea, "faces/area");
-  faceCentroid_ = DeviceArray<real_t>(z.faceCentroid, "faces/centroid");
-  faceOwnerDelta_ = DeviceArray<real_t>(z.faceOwnerDelta, "faces/ownerDelta");
-  faceNeighbourDelta_ = DeviceArray<real_t>(z.faceNeighbourDelta, "faces/neighbourDelta");
-  if (nodeWeights) {
-    FV_VERIFY(nodeWeights->size() == z.nodeCellWeight.size(),
-              "node weights: " << nodeWeights->size() << " entries, expected "
-                               << z.nodeCellWeight.size());
-    nodeCellWeight_ = DeviceArray<real_t>(*nodeWeights, "node weights (linear exact)");
-  } else {
-    nodeCellWeight_ = DeviceArray<real_t>(z.nodeCellWeight, "conn/nodeCellWeight");
-  }
-  faceOwner_ = DeviceArray<idx_t>(z.faceOwner, "faces/owner");
-  faceNeighbour_ = DeviceArray<idx_t>(z.faceNeighbour, "faces/neighbour");
-  cellFaceOffsets_ = DeviceArray<idx_t>(z.cellFaces.offsets(), "conn/cellFaces/offsets");
-  cellFaces_ = DeviceArray<idx_t>(z.cellFaces.indices(), "conn/cellFaces/indices");
-  cellFaceSign_ = DeviceArray<std::int8_t>(z.cellFaceSign, "conn/cellFaceSign");
-  cellCellOffsets_ = DeviceArray<idx_t>(z.cellCells.offsets(), "conn/cellCells/offsets");
-  cellCells_ = DeviceArray<idx_t>(z.cellCells.indices(), "conn/cellCells/indices");
-  faceNodeOffsets_ = DeviceArray<idx_t>(z.faceNodes.offsets(), "conn/faceNodes/offsets");
-  faceNodes_ = DeviceArray<idx_t>(z.faceNodes.indices(), "conn/faceNodes/indices");
-  nodeCellOffsets_ = DeviceArray<idx_t>(z.nodeCells.offsets(), "conn/nodeCells/offsets");
-  nodeCells_ = DeviceArray<idx_t>(z.nodeCells.indices(), "conn/nodeCells/indices");
+  visit_zone_arrays(z, Uploader{z, nodeWeights, uploads_});
 
   view_.nCells = z.nCells;
   view_.nTotalCells = nTot;
   view_.nFaces = z.nFaces;
   view_.nBoundaryFaces = z.nBoundaryFaces;
   view_.nNodes = z.nNodes;
-  view_.cellVolume = cellVolume_.data();
-  view_.cellWallDistance = cellWallDistance_.empty() ? nullptr : cellWallDistance_.data();
-  view_.cellCentroid = cellCentroid_.data();
-  view_.faceOwner = faceOwner_.data();
-  view_.faceNeighbour = faceNeighbour_.data();
-  view_.faceArea = faceArea_.data();
-  view_.faceCentroid = faceCentroid_.data();
-  view_.faceOwnerDelta = faceOwnerDelta_.data();
-  view_.faceNeighbourDelta = faceNeighbourDelta_.data();
-  view_.cellFaceOffsets = cellFaceOffsets_.data();
-  view_.cellFaces = cellFaces_.data();
-  view_.cellFaceSign = cellFaceSign_.data();
-  view_.cellCellOffsets = cellCellOffsets_.data();
-  view_.cellCells = cellCells_.data();
-  view_.faceNodeOffsets = faceNodeOffsets_.data();
-  view_.faceNodes = faceNodes_.data();
-  view_.nodeCellOffsets = nodeCellOffsets_.data();
-  view_.nodeCells = nodeCells_.data();
-  view_.nodeCellWeight = nodeCellWeight_.data();
+  // Bind every ZoneView pointer to its upload by name; each upload must be bound exactly once.
+  std::vector<int> bound(uploads_.size(), 0);
+  visit_zone_view_arrays(view_, [&](const char* name, auto& member) {
+    using T = std::remove_const_t<std::remove_pointer_t<std::remove_reference_t<decltype(member)>>>;
+    std::size_t k = 0;
+    while (k < uploads_.size() && uploads_[k].name != name)
+      ++k;
+    FV_VERIFY(k < uploads_.size(), "internal: ZoneView member for "
+                                       << name
+                                       << " names no device dataset of visit_zone_arrays()");
+    const auto* d = std::get_if<DeviceArray<T>>(&uploads_[k].data);
+    FV_VERIFY(d, "internal: ZoneView member for " << name
+                                                  << " has another element type than the dataset");
+    member = d->data();
+    ++bound[k];
+  });
+  for (std::size_t k = 0; k < uploads_.size(); ++k)
+    FV_VERIFY(bound[k] == 1, "internal: device dataset "
+                                 << uploads_[k].name << " is bound to " << bound[k]
+                                 << " ZoneView members (expected 1: visit_zone_view_arrays())");
 }
 
 std::size_t DeviceZone::bytes() const {
-  return cellVolume_.bytes() + cellCentroid_.bytes() + faceArea_.bytes() + faceCentroid_.bytes() +
-         faceOwnerDelta_.bytes() + faceNeighbourDelta_.bytes() + nodeCellWeight_.bytes() +
-         faceOwner_.bytes() + faceNeighbour_.bytes() + cellFaceOffsets_.bytes() +
-         cellFaces_.bytes() + cellCellOffsets_.bytes() + cellCells_.bytes() +
-         faceNodeOffsets_.bytes() + faceNodes_.bytes() + nodeCellOffsets_.bytes() +
-         nodeCells_.bytes() + cellFaceSign_.bytes();
+  std::size_t b = 0;
+  for (const Upload& u : uploads_)
+    b += std::visit([](const auto& d) { return d.bytes(); }, u.data);
+  return b;
 }
 
 } // namespace fv

@@ -1,12 +1,15 @@
 #pragma once
 /// \file device_zone.hpp
-/// fv::DeviceZone: the arrays of one fv::Zone that the kernels read, copied once to the active
-/// device (owned, RAII). view() gives the raw-pointer ZoneView that kernels capture.
+/// fv::DeviceZone: the arrays of one fv::Zone that the kernels read (those flagged `device` in
+/// visit_zone_arrays()), copied once to the active device (owned, RAII). view() gives the
+/// raw-pointer ZoneView that kernels capture, bound by dataset name (visit_zone_view_arrays()).
 #include "common/zone.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/kernels/zone_view.hpp"
 
 #include <cstdint>
+#include <string>
+#include <variant>
 #include <vector>
 
 namespace fv {
@@ -18,10 +21,13 @@ namespace fv {
 /// with fvprep --parts).
 bool fits_kernel_indexing(std::int64_t nTotalCells, std::int64_t nFaces, std::int64_t nNodes);
 
+/// The device copy of one zone: every dataset of visit_zone_arrays() flagged `device` (a CSR
+/// relation as its offsets and indices), and the ZoneView of pointers to them.
 class DeviceZone {
  public:
-  /// Checks the zone's array sizes against its counts (fv::Error naming the array) and copies
-  /// the arrays to the active device.
+  /// Checks the sizes of the device arrays (and of nodes/xyz) against the zone's counts through
+  /// the schema (fv::Error naming the array) and copies them to the active device. An optional
+  /// array the zone lacks (cells/wallDistance) leaves its ZoneView pointer null.
   /// `nodeWeights` (parallel to zone.nodeCells) replaces zone.nodeCellWeight when given.
   explicit DeviceZone(const Zone& zone, const std::vector<real_t>* nodeWeights = nullptr);
 
@@ -29,12 +35,18 @@ class DeviceZone {
   /// Bytes held on the device by the zone arrays.
   std::size_t bytes() const;
 
+  /// One device array, by its dataset name (a CSR relation's as name/offsets, name/indices);
+  /// public only for the upload visitor in device_zone.cpp.
+  struct Upload {
+    std::string name;
+    /// one alternative per element type of the schema's arrays
+    std::variant<DeviceArray<real_t>, DeviceArray<idx_t>, DeviceArray<gidx_t>,
+                 DeviceArray<std::int8_t>>
+        data;
+  };
+
  private:
-  DeviceArray<real_t> cellVolume_, cellCentroid_, faceArea_, faceCentroid_, faceOwnerDelta_,
-      faceNeighbourDelta_, nodeCellWeight_, cellWallDistance_;
-  DeviceArray<idx_t> faceOwner_, faceNeighbour_, cellFaceOffsets_, cellFaces_, cellCellOffsets_,
-      cellCells_, faceNodeOffsets_, faceNodes_, nodeCellOffsets_, nodeCells_;
-  DeviceArray<std::int8_t> cellFaceSign_;
+  std::vector<Upload> uploads_; ///< in schema order
   ZoneView view_;
 };
 

@@ -1,12 +1,17 @@
 // The solver on zones made by the real pipeline: meshes read from ../shared/meshes or made by
-// generate_mesh, zones from prep's build_zones, and a zone file round trip (what fvrun maps).
+// generate_mesh, zones from prep's build_zones, and a zone file round trip (what fvrun maps);
+// DeviceZone on such zones: exactly the schema's device arrays, cells/wallDistance included.
 #include "common/error.hpp"
 #include "formats/mesh_reader.hpp"
 #include "formats/zone_file_reader.hpp"
 #include "formats/zone_file_writer.hpp"
 #include "prep/generate_mesh.hpp"
+#include "prep/global_mesh.hpp"
+#include "prep/partition.hpp"
 #include "prep/zones.hpp"
+#include "runtime/backend/memory.hpp"
 #include "runtime/config/case_config.hpp"
+#include "runtime/solver/device_zone.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"
 #include "tests/testing/testing.hpp"
@@ -14,7 +19,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <map>
 #include <sstream>
+#include <string>
 
 using fv::real_t;
 
@@ -46,7 +54,193 @@ real_t max_deviation(const fv::EulerSolver& s) {
   return dev;
 }
 
+/// n entries of the device array at `p` (a ZoneView pointer), copied to the host.
+template <class T>
+std::vector<T> to_host(const T* p, std::size_t n) {
+  std::vector<T> h(n);
+  if (n > 0) fv::backend::copy_to_host(fv::active_device(), h.data(), p, n * sizeof(T));
+  return h;
+}
+
+/// Raw bytes of every dataset of a zone flagged `device` in the schema, by dataset name.
+struct DeviceDatasets {
+  std::map<std::string, std::string> bytes;
+  template <class T>
+  void add(const std::string& name, const fv::Array<T>& a) {
+    bytes[name] = std::string(reinterpret_cast<const char*>(a.data()), a.bytes());
+  }
+  template <class T>
+  void array(const fv::ArrayInfo& info, const fv::Array<T>& a) {
+    if (info.device) add(info.name, a);
+  }
+  template <class T>
+  void optional_array(const fv::ArrayInfo& info, const fv::Array<T>& a) {
+    array(info, a);
+  }
+  void csr(const fv::CsrInfo& info, const fv::Csr& c) {
+    if (!info.device) return;
+    add(std::string(info.name) + "/offsets", c.offsets());
+    add(std::string(info.name) + "/indices", c.indices());
+  }
+};
+
+/// Every ZoneView pointer of `dz`, read back from the device, equals the zone's dataset of its
+/// name byte for byte; a dataset the zone lacks gives a null pointer. Returns the bytes seen.
+std::size_t expect_device_copy_of(const fv::Zone& z, const fv::DeviceZone& dz) {
+  DeviceDatasets host;
+  fv::visit_zone_arrays(z, host);
+  std::size_t bytes = 0, members = 0;
+  fv::visit_zone_view_arrays(dz.view(), [&](const char* name, const auto* p) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(p)>>;
+    ++members;
+    const auto it = host.bytes.find(name);
+    if (it == host.bytes.end()) {
+      ADD_FAILURE() << "ZoneView member " << name << " has no device dataset";
+      return;
+    }
+    const std::string& h = it->second;
+    EXPECT_EQ(p == nullptr, h.empty()) << name;
+    const std::vector<T> d = to_host(p, h.size() / sizeof(T));
+    EXPECT_TRUE(d.size() * sizeof(T) == h.size() && std::memcmp(d.data(), h.data(), h.size()) == 0)
+        << name << " differs on the device";
+    bytes += h.size();
+  });
+  EXPECT_EQ(members, host.bytes.size()) << "device datasets without a ZoneView member";
+  return bytes;
+}
+
+/// The device copy of `host` at `p` equals it (a null `p` for an empty `host`).
+template <class T>
+bool same_on_device(const T* p, const fv::Array<T>& host) {
+  return (p == nullptr) == host.empty() &&
+         to_host(p, host.size()) == std::vector<T>(host.begin(), host.end());
+}
+
+/// Each ZoneView member, member by member: catches a member bound to the wrong dataset name in
+/// visit_zone_view_arrays() (which expect_device_copy_of() trusts).
+void expect_members_match(const fv::Zone& z, const fv::ZoneView& v) {
+  EXPECT_TRUE(same_on_device(v.cellVolume, z.cellVolume));
+  EXPECT_TRUE(same_on_device(v.cellCentroid, z.cellCentroid));
+  EXPECT_TRUE(same_on_device(v.cellWallDistance, z.cellWallDistance));
+  EXPECT_TRUE(same_on_device(v.faceOwner, z.faceOwner));
+  EXPECT_TRUE(same_on_device(v.faceNeighbour, z.faceNeighbour));
+  EXPECT_TRUE(same_on_device(v.faceArea, z.faceArea));
+  EXPECT_TRUE(same_on_device(v.faceCentroid, z.faceCentroid));
+  EXPECT_TRUE(same_on_device(v.faceOwnerDelta, z.faceOwnerDelta));
+  EXPECT_TRUE(same_on_device(v.faceNeighbourDelta, z.faceNeighbourDelta));
+  EXPECT_TRUE(same_on_device(v.cellFaceOffsets, z.cellFaces.offsets()));
+  EXPECT_TRUE(same_on_device(v.cellFaces, z.cellFaces.indices()));
+  EXPECT_TRUE(same_on_device(v.cellFaceSign, z.cellFaceSign));
+  EXPECT_TRUE(same_on_device(v.cellCellOffsets, z.cellCells.offsets()));
+  EXPECT_TRUE(same_on_device(v.cellCells, z.cellCells.indices()));
+  EXPECT_TRUE(same_on_device(v.faceNodeOffsets, z.faceNodes.offsets()));
+  EXPECT_TRUE(same_on_device(v.faceNodes, z.faceNodes.indices()));
+  EXPECT_TRUE(same_on_device(v.nodeCellOffsets, z.nodeCells.offsets()));
+  EXPECT_TRUE(same_on_device(v.nodeCells, z.nodeCells.indices()));
+  EXPECT_TRUE(same_on_device(v.nodeCellWeight, z.nodeCellWeight));
+  EXPECT_EQ(v.nCells, z.nCells);
+  EXPECT_EQ(v.nTotalCells, z.nTotalCells());
+  EXPECT_EQ(v.nFaces, z.nFaces);
+  EXPECT_EQ(v.nBoundaryFaces, z.nBoundaryFaces);
+  EXPECT_EQ(v.nNodes, z.nNodes);
+}
+
+/// A generated box (y in [0, 1]) in `parts` zones through the zone file, walls at y = 0 and
+/// y = 1 when `walls`.
+std::vector<fv::Zone> box_zones_through_file(bool walls, int parts, const std::string& name) {
+  fv::GenOptions o;
+  o.family = fv::MeshFamily::Box;
+  o.cells = fv::GenCells::Mixed;
+  o.n = {6, 8, 4};
+  o.extent = {2, 1, 1};
+  const fv::Mesh mesh = fv::generate_mesh(o);
+  fv::PrepOptions po;
+  if (walls) po.walls = {"ymin", "ymax"};
+  const fv::GlobalMesh g = fv::build_global_mesh(mesh, po);
+  const std::vector<fv::Zone> zones = fv::build_zones(
+      g, fv::parts_in_mesh_order(g, fv::partition_cells(g.cellCells, parts, {})), parts, po);
+  const std::string path = fv::testing::scratch_dir() + "/" + name;
+  fv::write_zone_file(path, fv::make_zone_header(mesh, g, parts), zones);
+  const fv::ZoneFile file = fv::open_zone_file(path);
+  std::vector<fv::Zone> mapped;
+  for (int z = 0; z < parts; ++z)
+    mapped.push_back(fv::map_zone(file, z));
+  return mapped;
+}
+
 } // namespace
+
+TEST(DeviceZone, WallDistanceOnTheDeviceWhenTheZoneFileHasIt) {
+  const std::vector<fv::Zone> zones = box_zones_through_file(true, 2, "walls.zones.h5");
+  for (const fv::Zone& z : zones) {
+    SCOPED_TRACE("zone " + std::to_string(z.zoneId));
+    ASSERT_GT(z.nHaloCells, 0);
+    ASSERT_EQ(z.cellWallDistance.size(), static_cast<std::size_t>(z.nTotalCells()));
+    const fv::DeviceZone dz(z);
+    const fv::ZoneView& v = dz.view();
+    ASSERT_NE(v.cellWallDistance, nullptr);
+    const std::vector<real_t> d = to_host(v.cellWallDistance, z.cellWallDistance.size());
+    for (fv::idx_t c = 0; c < z.nTotalCells(); ++c) { // halo cells included
+      const real_t y = z.cellCentroid[3 * c + 1];
+      ASSERT_EQ(d[c], z.cellWallDistance[c]) << "cell " << c;
+      EXPECT_NEAR(d[c], std::min(y, 1 - y), 1e-12) << "cell " << c;
+    }
+    EXPECT_EQ(expect_device_copy_of(z, dz), dz.bytes());
+    expect_members_match(z, v);
+  }
+}
+
+TEST(DeviceZone, NoWallDistanceGivesANullPointer) {
+  const std::vector<fv::Zone> zones = box_zones_through_file(false, 2, "nowalls.zones.h5");
+  for (const fv::Zone& z : zones) {
+    SCOPED_TRACE("zone " + std::to_string(z.zoneId));
+    EXPECT_TRUE(z.cellWallDistance.empty());
+    const fv::DeviceZone dz(z);
+    EXPECT_EQ(dz.view().cellWallDistance, nullptr);
+    EXPECT_NE(dz.view().cellVolume, nullptr);
+    EXPECT_NE(dz.view().nodeCellWeight, nullptr);
+    // every other member is bound to its dataset, and nothing else is uploaded
+    EXPECT_EQ(expect_device_copy_of(z, dz), dz.bytes());
+    expect_members_match(z, dz.view());
+  }
+}
+
+TEST(DeviceZone, NodeWeightsOverrideAndSizeErrorsNameTheArray) {
+  fv::GenOptions o;
+  o.n = {4, 3, 2};
+  const fv::Mesh mesh = fv::generate_mesh(o);
+  fv::PrepOptions po;
+  po.walls = {"ymin"};
+  std::vector<fv::Zone> zones =
+      fv::build_zones(mesh, std::vector<fv::idx_t>(mesh.nCells(), 0), 1, po);
+  fv::Zone& z = zones.at(0);
+  ASSERT_FALSE(z.cellWallDistance.empty());
+  {
+    const std::vector<real_t> w(z.nodeCellWeight.size(), 0.25);
+    const fv::DeviceZone dz(z, &w);
+    EXPECT_EQ(to_host(dz.view().nodeCellWeight, w.size()), w);
+    const std::vector<real_t> shortW(3, 0.25);
+    EXPECT_THROW((void)fv::DeviceZone(z, &shortW), fv::Error);
+  }
+  auto error_of = [&]() -> std::string {
+    try {
+      const fv::DeviceZone dz(z);
+    } catch (const fv::Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  z.cellWallDistance = fv::Array<real_t>(5, 1.0); // neither absent nor nTotalCells long
+  EXPECT_NE(error_of().find("zone array cells/wallDistance has 5 entries, expected " +
+                            std::to_string(z.nTotalCells())),
+            std::string::npos)
+      << error_of();
+  z.cellWallDistance = fv::Array<real_t>();
+  EXPECT_EQ(error_of(), "");
+  z.faceArea = fv::Array<real_t>(3, 0.0);
+  EXPECT_NE(error_of().find("zone array faces/area has 3 entries"), std::string::npos)
+      << error_of();
+}
 
 TEST(Pipeline, FreeStreamOnSharedMeshes) {
   const auto meshes = fv::testing::shared_mesh_list();

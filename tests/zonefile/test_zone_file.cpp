@@ -27,18 +27,22 @@ struct Collector {
   std::map<std::string, const void*> data;
   std::map<std::string, bool> views;
   template <class T>
-  void array(const std::string& name, const fv::Array<T>& a) {
+  void add(const std::string& name, const fv::Array<T>& a) {
     bytes[name] = std::string(reinterpret_cast<const char*>(a.data()), a.bytes());
     data[name] = a.data();
     views[name] = a.is_view();
   }
   template <class T>
-  void optional_array(const std::string& name, const fv::Array<T>& a) {
-    array(name, a);
+  void array(const fv::ArrayInfo& info, const fv::Array<T>& a) {
+    add(info.name, a);
   }
-  void csr(const std::string& name, const fv::Csr& c) {
-    array(name + "/offsets", c.offsets());
-    array(name + "/indices", c.indices());
+  template <class T>
+  void optional_array(const fv::ArrayInfo& info, const fv::Array<T>& a) {
+    add(info.name, a);
+  }
+  void csr(const fv::CsrInfo& info, const fv::Csr& c) {
+    add(std::string(info.name) + "/offsets", c.offsets());
+    add(std::string(info.name) + "/indices", c.indices());
   }
 };
 
