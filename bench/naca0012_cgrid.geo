@@ -5,8 +5,9 @@
 // refine K gives (224 K + 1) x (64 K + 1) nodes like the TMR grids (K = 1: 225 x 65, 2: 449 x 129,
 // 4: 897 x 257): 128 K cells along the airfoil, 48 K along each side of the wake cut, 64 K normal
 // to the wall. Defaults follow the TMR / SU2 225 x 65 grid divided by K: first wall spacing
-// 3.66e-6 / K (y+ < 1 at Re 6M for K >= 2), streamwise spacing 4.27e-4 / K at the leading edge and
-// 4.2e-3 / K at the trailing edge, far field about 500 chords away.
+// 3.66e-6 / K, streamwise spacing 4.27e-4 / K at the leading edge and 4.2e-3 / K at the trailing
+// edge (like the TMR validation grids and grid family I, not family II's finer trailing edge:
+// set dste), far field 500 chords from the trailing edge, outflow plane at x = 501.
 //
 // Layout (upper half; the lower half is its mirror image): an inner layer of thickness D where
 // the grid lines are the airfoil normals (exact, since every block is a ruled transfinite
@@ -22,7 +23,7 @@ DefineConstant[ refine = 1,        // K: cells x K in each direction
                 h1 = 3.66e-6,      // first wall spacing at refine 1 (divided by K)
                 dsle = 4.27e-4,    // streamwise spacing at the leading edge at refine 1
                 dste = 4.2e-3,     // streamwise spacing at the trailing edge at refine 1
-                lambda = 0.6 ];    // far-field point angles: lambda x (uniform in offset-curve
+                lambda = 0.45 ];   // far-field point angles: lambda x (uniform in offset-curve
                                    // arclength) + (1 - lambda) x (direction of the wall normal)
 K = Round(refine);
 If (K < 1)
@@ -39,7 +40,6 @@ Mesh.Smoothing = 0;
 // TMR NACA 0012, sharp trailing edge: y = a (c0 t + c1 t^2 + c2 t^4 + c3 t^6 + c4 t^8), x = t^2
 ca = 0.594689181;
 c0 = 0.298222773; c1 = -0.127125232; c2 = -0.357907906; c3 = 0.291984971; c4 = -0.105174606;
-
 
 // Normalised wall-normal distributions: inner layer geometric from hw over D; outer layer
 // geometric from the next inner spacing over R - D (the length of the trailing-edge ray).
@@ -107,7 +107,7 @@ vb = 1/(Ns*Sqrt(st0*st1));
 If (vb <= 1)
   Error("leading/trailing-edge spacings too large for %g cells", Ns);
 EndIf
-vd = Log(2*vb) + 1; // Newton for sinh(d)/d = vb, from above
+vd = 2*Log(2*vb) + 2; // Newton for sinh(d)/d = vb, from above the root (monotone)
 For it In {1:100}
   vd -= (Sinh(vd)/vd - vb)/(Cosh(vd)/vd - Sinh(vd)/vd^2);
 EndFor
@@ -147,6 +147,24 @@ For i In {0:Ns}
     th = Pi;
   EndIf
   fx[i] = 1 + R*Cos(th); fy[i] = R*Sin(th);
+EndFor
+// Far-field top above the wake: geometric from the far-field spacing at the trailing-edge ray.
+gr_h = Sqrt((fx[Ns] - fx[Ns-1])^2 + (fy[Ns] - fy[Ns-1])^2); gr_L = xout - fx[Ns]; gr_N = Nw;
+gr_lo = 0.5; gr_hi = 4;
+For gr_it In {1:200}
+  gr_r = 0.5*(gr_lo + gr_hi);
+  If (gr_h*(gr_r^gr_N - 1)/(gr_r - 1) > gr_L)
+    gr_hi = gr_r;
+  Else
+    gr_lo = gr_r;
+  EndIf
+EndFor
+wf[0] = 0; s = 0; ds = gr_h;
+For m In {1:Nw}
+  s += ds; wf[m] = s; ds *= gr_r;
+EndFor
+For m In {1:Nw}
+  wf[m] /= wf[Nw];
 EndFor
 
 // Points. Upper half first; sign sg = +1 upper, -1 lower; points on y = 0 are shared.
@@ -189,11 +207,11 @@ For h In {0:1}
     TO~{h}[k] = newp;
     Point(TO~{h}[k]) = {qx[Ns] + vout[k]*(fx[Ns] - qx[Ns]), sg*(qy[Ns] + vout[k]*(fy[Ns] - qy[Ns])), 0};
   EndFor
-  // top of the inner wake block (same distribution as the wake) and far-field top (uniform)
+  // top of the inner wake block (same distribution as the wake) and far-field top
   WI~{h}[0] = Q~{h}[Ns]; WF~{h}[0] = F~{h}[Ns];
   For m In {1:Nw}
     WI~{h}[m] = newp; Point(WI~{h}[m]) = {qx[Ns] + wk[m]*(xout - qx[Ns]), sg*qy[Ns], 0};
-    WF~{h}[m] = newp; Point(WF~{h}[m]) = {fx[Ns] + m/Nw*(xout - fx[Ns]), sg*fy[Ns], 0};
+    WF~{h}[m] = newp; Point(WF~{h}[m]) = {fx[Ns] + wf[m]*(xout - fx[Ns]), sg*fy[Ns], 0};
   EndFor
   // outflow plane: inner and outer parts
   OI~{h}[0] = pWO; OI~{h}[Nin] = WI~{h}[Nw];

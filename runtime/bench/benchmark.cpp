@@ -112,7 +112,9 @@ std::string csv_field(const std::string& s) {
 CaseConfig bench_case(const ZoneFileHeader& h, const real_t (&fs)[5], const BenchOptions& o) {
   std::ostringstream ini;
   ini << "[freestream]\nnondimensional = true\nreynolds = 1e6\n[physics]\nmodel = "
-      << (o.rans ? "rans_sa" : o.viscous ? "navier_stokes" : "euler")
+      << (o.rans      ? "rans_sa"
+          : o.viscous ? "navier_stokes"
+                      : "euler")
       << "\n[scheme]\nflux = " << (o.flux == kernels::Flux::Roe ? "roe" : "rusanov")
       << "\norder = " << (o.secondOrder ? 2 : 1)
       << "\nlimiter = venkat\nvenkat_k = 5\nnode_weights = inverse_distance\n";
@@ -268,12 +270,14 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
                                phi.data());
   };
   auto k_iflux = [&] {
-    kernels::interior_fluxes<phys::EulerModel>(v, fsSet, W.data(), grad.data(), phi.data(), flux.data());
+    kernels::interior_fluxes<phys::EulerModel>(v, fsSet, W.data(), grad.data(), phi.data(),
+                                               flux.data());
   };
   auto k_bflux = [&] {
     for (idx_t p = 0; p < z.nPatches(); ++p)
-      kernels::boundary_fluxes<phys::EulerModel>(v, z.patchFaceOffsets[p], z.patchFaceOffsets[p + 1], bcs[p], fsSet,
-                               W.data(), grad.data(), phi.data(), flux.data());
+      kernels::boundary_fluxes<phys::EulerModel>(v, z.patchFaceOffsets[p],
+                                                 z.patchFaceOffsets[p + 1], bcs[p], fsSet, W.data(),
+                                                 grad.data(), phi.data(), flux.data());
   };
   auto k_sum = [&] { kernels::flux_sum<kNumVars>(v, flux.data(), R.data()); };
   auto k_rk = [&] {

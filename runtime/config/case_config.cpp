@@ -52,7 +52,8 @@ const std::vector<CaseKey>& case_keys() {
        "navier_stokes: Sutherland's constant S, K (air; nondimensional cases: divided by "
        "[freestream] temperature)"},
       {"physics", "prandtl", "0.72", "navier_stokes: laminar Prandtl number"},
-      {"physics", "turbulent_prandtl", "0.9", "rans_sa: turbulent Prandtl number of the eddy "
+      {"physics", "turbulent_prandtl", "0.9",
+       "rans_sa: turbulent Prandtl number of the eddy "
        "heat flux"},
       {"scheme", "flux", "roe", "convective flux: roe | rusanov"},
       {"scheme", "entropy_fix", "0.1", "Harten entropy fix of the Roe flux, fraction of |Vn|+c"},
@@ -452,8 +453,8 @@ void resolve_physics(const IniFile& ini, std::ostringstream& dump, real_t dimens
                      CaseConfig& c) {
   SectionReader r(ini, "physics", dump);
   r.check_known(keys_of("physics"));
-  c.model = static_cast<PhysicsModel>(
-      r.choice("model", "euler", {"euler", "navier_stokes", "rans_sa"}));
+  c.model =
+      static_cast<PhysicsModel>(r.choice("model", "euler", {"euler", "navier_stokes", "rans_sa"}));
   phys::Transport& t = c.transport;
   t.law = r.choice("viscosity", "sutherland", {"constant", "sutherland"}) == 0
               ? phys::ViscosityLaw::Constant

@@ -6,9 +6,9 @@
 #include "runtime/backend/forall_levels.hpp"
 #include "runtime/kernels/face_flux.hpp"
 #include "runtime/physics/block.hpp"
-#include "runtime/physics/sa/spalart_allmaras.hpp"
 #include "runtime/physics/euler/flux_jacobian.hpp"
 #include "runtime/physics/navier_stokes/viscous_jacobian.hpp"
+#include "runtime/physics/sa/spalart_allmaras.hpp"
 
 namespace fv::kernels {
 using phys::kNumEq;
@@ -130,8 +130,8 @@ FV_HOST_DEVICE inline void add_interior_sa_jacobians(const ZoneView& v, const Bl
   const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
   const real_t* dc = (own ? v.faceOwnerDelta : v.faceNeighbourDelta) + 3 * f;
   const real_t* dj = (own ? v.faceNeighbourDelta : v.faceOwnerDelta) + 3 * f;
-  const real_t dn = std::fabs((dc[0] - dj[0]) * S[0] + (dc[1] - dj[1]) * S[1] +
-                              (dc[2] - dj[2]) * S[2]) / area;
+  const real_t dn =
+      std::fabs((dc[0] - dj[0]) * S[0] + (dc[1] - dj[1]) * S[1] + (dc[2] - dj[2]) * S[2]) / area;
   const real_t muc = phys::viscosity(t, phys::temperature(Wc, t.gasConstant));
   const real_t muj = phys::viscosity(t, phys::temperature(Wj, t.gasConstant));
   const real_t a = 0.5 *
@@ -145,8 +145,8 @@ FV_HOST_DEVICE inline void add_interior_sa_jacobians(const ZoneView& v, const Bl
 /// RANS rows of the diagonal block of the cell c: the nu-tilde diffusion to a no-slip wall
 /// (boundary face f; nu-tilde = 0 there) ...
 template <class M>
-FV_HOST_DEVICE inline void add_wall_sa_jacobian(const ZoneView& v, const BlockAssembly& as,
-                                                idx_t f, const real_t* Wc, real_t* Mc) {
+FV_HOST_DEVICE inline void add_wall_sa_jacobian(const ZoneView& v, const BlockAssembly& as, idx_t f,
+                                                const real_t* Wc, real_t* Mc) {
   constexpr int N = M::kNumVars, k = M::kNuTilde;
   if (as.patches[as.facePatch[f]].type != phys::BcType::NoSlipWall) return;
   const phys::Transport& t = as.transport;
@@ -173,19 +173,23 @@ FV_HOST_DEVICE inline void add_sa_source_jacobian(const ZoneView& v, const Block
   for (int e = 0; e < 3; ++e)
     gn[e] = as.grad[(3 * k + e) * n + c];
   const real_t mu = phys::viscosity(t, phys::temperature(Wc, t.gasConstant));
-  const phys::sa::Source s = phys::sa::source(Wc[0], Wc[k], mu, phys::sa::vorticity(gu),
-                                              v.cellWallDistance[c], gn);
+  const phys::sa::Source s =
+      phys::sa::source(Wc[0], Wc[k], mu, phys::sa::vorticity(gu), v.cellWallDistance[c], gn);
   const real_t d = -s.dQdNu / Wc[0]; // d(-Q)/d(rho nu-tilde) at fixed rho
   if (d > 0.0) Mc[N * k + k] += d * v.cellVolume[c];
 }
 } // namespace
 
+/// True for the state models with the Spalart-Allmaras variable (a variable template: device
+/// lambdas may not capture a local constant for `if constexpr`).
+template <class Mod>
+inline constexpr bool kRansModel = Mod::kNumVars > kNumEq;
+
 template <class Mod>
 void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const real_t* W,
                              const real_t* dt, real_t dtGlobal, const BlockMatrix& m) {
   constexpr int N = Mod::kNumVars, NN = N * N;
-  constexpr bool rans = N > kNumEq;
-  FV_VERIFY(!rans || (a.grad && z.cellWallDistance),
+  FV_VERIFY(!kRansModel<Mod> || (a.grad && z.cellWallDistance),
             "the RANS block Jacobian needs the gradients and the wall distance");
   const ZoneView v = z;
   const BlockAssembly as = a;
@@ -202,16 +206,17 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
     for (int k = 0; k < NN; ++k)
       M[k] = k % (N + 1) == 0 ? d : 0.0;
     real_t muT = 0.0; // the cell's eddy viscosity (RANS)
-    if constexpr (rans)
+    if constexpr (kRansModel<Mod>)
       muT = phys::sa::eddy_viscosity(
-          Wc[0], Wc[Mod::kNuTilde], phys::viscosity(as.transport, phys::temperature(Wc, as.transport.gasConstant)));
+          Wc[0], Wc[Mod::kNuTilde],
+          phys::viscosity(as.transport, phys::temperature(Wc, as.transport.gasConstant)));
     for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
       const idx_t f = v.cellFaces[q];
       if (f < v.nBoundaryFaces) { // the cell owns every boundary face: S points out of it
-        detail::add_boundary_flux_jacobian<Mod>(Wc, v.faceArea + 3 * f,
-                                                as.patches[as.facePatch[f]], as.flux, 0.0, M);
+        detail::add_boundary_flux_jacobian<Mod>(Wc, v.faceArea + 3 * f, as.patches[as.facePatch[f]],
+                                                as.flux, 0.0, M);
         if (as.viscous) {
-          if constexpr (rans) {
+          if constexpr (kRansModel<Mod>) {
             real_t m5[phys::kBlockSize] = {};
             add_wall_viscous_jacobian(v, as, f, Wc, m5);
             add_mean_flow_block<N>(m5, M);
@@ -231,11 +236,12 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
       for (int k = 0; k < N; ++k)
         Wj[k] = W[k * n + j];
       real_t* O = mm.off + NN * static_cast<std::size_t>(q);
-      if constexpr (rans) {
+      if constexpr (kRansModel<Mod>) {
         real_t dL[phys::kBlockSize], dR[phys::kBlockSize];
         phys::face_flux_jacobians(Wc, Wj, S, gamma, roe, as.flux.entropyFix, dL, dR);
         if (as.viscous) {
-          const real_t muj = phys::viscosity(as.transport, phys::temperature(Wj, as.transport.gasConstant));
+          const real_t muj =
+              phys::viscosity(as.transport, phys::temperature(Wj, as.transport.gasConstant));
           const real_t muTf = 0.5 * (muT + phys::sa::eddy_viscosity(Wj[0], Wj[Mod::kNuTilde], muj));
           add_interior_viscous_jacobians(v, as, q, Wc, Wj, dL, dR, muTf);
         }
@@ -252,7 +258,7 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
         if (as.viscous) add_interior_viscous_jacobians(v, as, q, Wc, Wj, M, O);
       }
     }
-    if constexpr (rans) add_sa_source_jacobian<Mod>(v, as, c, Wc, M);
+    if constexpr (kRansModel<Mod>) add_sa_source_jacobian<Mod>(v, as, c, Wc, M);
     if (mm.D)
       for (int k = 0; k < NN; ++k)
         mm.D[NN * static_cast<std::size_t>(c) + k] = M[k];
@@ -326,8 +332,7 @@ namespace {
 template <int N>
 FV_HOST_DEVICE inline void ilu_factor_cell(const BlockMatrix& m, const IluOrder& o, idx_t n,
                                            idx_t i, idx_t c) {
-  real_t M[(N * N)], Dj[(N * N)], Ojc[(N * N)], T[(N * N)], P[(N * N)],
-      Ocj[(N * N)];
+  real_t M[(N * N)], Dj[(N * N)], Ojc[(N * N)], T[(N * N)], P[(N * N)], Ocj[(N * N)];
   const real_t* D = m.D + (N * N) * static_cast<std::size_t>(c);
   for (int k = 0; k < (N * N); ++k)
     M[k] = D[k];
@@ -445,8 +450,8 @@ void block_ilu_sweep(const ZoneView& z, const IluOrder& o, const real_t* b, real
   const IluOrder oo = o;
   forall_groups(
       forward ? "block_ilu_forward" : "block_ilu_backward", s,
-      [=] FV_HOST_DEVICE(idx_t i) { ilu_sweep_cell<N>(v, oo, b, x, forward, i, cells[i]); }, !forward,
-      GroupLaunch::PerGroup);
+      [=] FV_HOST_DEVICE(idx_t i) { ilu_sweep_cell<N>(v, oo, b, x, forward, i, cells[i]); },
+      !forward, GroupLaunch::PerGroup);
 }
 
 template <int N>
@@ -468,7 +473,8 @@ void block_ilu_sweep(const ZoneView& z, const IluOrder& o, const real_t* b, real
   const IluOrder oo = o;
   forall_block_levels<kLevelThreads>(
       forward ? "block_ilu_forward" : "block_ilu_backward", s,
-      [=] FV_HOST_DEVICE(idx_t i) { ilu_sweep_cell<N>(v, oo, b, x, forward, i, cells[i]); }, !forward);
+      [=] FV_HOST_DEVICE(idx_t i) { ilu_sweep_cell<N>(v, oo, b, x, forward, i, cells[i]); },
+      !forward);
 }
 
 #define FV_INSTANTIATE(M)                                                                          \
@@ -478,10 +484,10 @@ FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 #define FV_INSTANTIATE(N)                                                                          \
   template void block_multiply<N>(const ZoneView&, const BlockMatrix&, const real_t*, real_t*);    \
-  template void block_gauss_seidel<N>(const ZoneView&, const BlockMatrix&, const real_t*,          \
-                                      real_t*, const idx_t*, const GroupSchedule&, bool);          \
-  template void block_jacobi<N>(const ZoneView&, const BlockMatrix&, const real_t*,                \
-                                const real_t*, real_t*);                                           \
+  template void block_gauss_seidel<N>(const ZoneView&, const BlockMatrix&, const real_t*, real_t*, \
+                                      const idx_t*, const GroupSchedule&, bool);                   \
+  template void block_jacobi<N>(const ZoneView&, const BlockMatrix&, const real_t*, const real_t*, \
+                                real_t*);                                                          \
   template void block_diagonal_solve<N>(const ZoneView&, const BlockMatrix&, const real_t*,        \
                                         real_t*);                                                  \
   template void ilu_gather_blocks<N>(const BlockMatrix&, const IluOrder&);                         \

@@ -7,10 +7,10 @@
 /// Storage follows the zone's cellFaces order: owned cell c has the diagonal block D_c (and its
 /// inverse) and one off-diagonal block per entry q of its cellFaces row, O_q = dR_c/dU_j for the
 /// neighbour j across face cellFaces[q] (unused on boundary faces, whose Jacobian is in D_c).
-/// Blocks are N x N row-major (N the state model's variables: 25 reals for the mean flow); a row of M is assembled by its own cell (every
-/// interior face's flux Jacobian is formed once from each side), so no atomics are needed.
-/// Vectors are cell fields of N components (stride nTotalCells) as in krylov.hpp. The
-/// assembly is templated on the state model, the rest on its width N.
+/// Blocks are N x N row-major (N the state model's variables: 25 reals for the mean flow); a row of
+/// M is assembled by its own cell (every interior face's flux Jacobian is formed once from each
+/// side), so no atomics are needed. Vectors are cell fields of N components (stride nTotalCells) as
+/// in krylov.hpp. The assembly is templated on the state model, the rest on its width N.
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/forall_levels.hpp"
 #include "runtime/kernels/kernels.hpp"

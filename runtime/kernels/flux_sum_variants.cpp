@@ -47,10 +47,10 @@ FV_HOST_DEVICE FV_FORCEINLINE void face_flux(const ZoneView& v, const FluxSettin
   }
   const idx_t n = v.nTotalCells;
   real_t WL[5], WR[5];
-  detail::reconstruct<phys::kNumEq>(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f, st.secondOrder,
-                      WL);
-  detail::reconstruct<phys::kNumEq>(W, grad, phi, n, v.faceNeighbour[f], v.faceNeighbourDelta + 3 * f,
-                      st.secondOrder, WR);
+  detail::reconstruct<phys::kNumEq>(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f,
+                                    st.secondOrder, WL);
+  detail::reconstruct<phys::kNumEq>(W, grad, phi, n, v.faceNeighbour[f],
+                                    v.faceNeighbourDelta + 3 * f, st.secondOrder, WR);
   detail::riemann<phys::EulerModel>(st, WL, WR, v.faceArea + 3 * f, F);
 }
 

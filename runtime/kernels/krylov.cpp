@@ -135,9 +135,8 @@ void vec_dots(const ZoneView& z, int nv, int count, const real_t* basis, std::si
 }
 
 void jfnk_combine(const ZoneView& z, int nv, const real_t* dt, real_t dtGlobal, real_t eps,
-                  const real_t* x, const real_t* R1, const real_t* R0, real_t* y) {
-  FV_WITH_WIDTH(nv, jfnk_combine_n<N>(z, dt, dtGlobal, eps, x, R1, R0, y))
-}
+                  const real_t* x, const real_t* R1, const real_t* R0, real_t* y){
+    FV_WITH_WIDTH(nv, jfnk_combine_n<N>(z, dt, dtGlobal, eps, x, R1, R0, y))}
 
 real_t update_relaxation(const ZoneView& z, real_t gamma, real_t beta, const real_t* U,
                          const real_t* dU) {

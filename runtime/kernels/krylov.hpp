@@ -2,8 +2,8 @@
 /// \file krylov.hpp
 /// Vector kernels of the Krylov solver (runtime/solver/gmres.hpp) and of Newton's update. A
 /// vector is a cell field of nv components (the state model's variables) laid out like the
-/// state: component k of cell c at [k * nTotalCells + c]. The kernels touch the owned cells [0, nCells) only (halo entries are
-/// neither read nor written) and every pointer is a device pointer.
+/// state: component k of cell c at [k * nTotalCells + c]. The kernels touch the owned cells [0,
+/// nCells) only (halo entries are neither read nor written) and every pointer is a device pointer.
 ///
 /// Inner products are weighted, <x, y> = sum_c sum_k x_k y_k w_k with w_k = 1 / s_k^2 and s_k a
 /// reference magnitude of conservative variable k, so that density, momentum and energy weigh

@@ -172,8 +172,8 @@ void lusgs_boundary_blocks(const ZoneView& z, const LusgsBoundary& b, const real
         continue;
       }
       // the exact first-order Jacobian of the boundary flux less the half flux Jacobian
-      detail::add_boundary_flux_jacobian<phys::EulerModel>(W0, v.faceArea + 3 * face, bb.patches[bb.facePatch[face]],
-                                         bb.flux, 0.5, M);
+      detail::add_boundary_flux_jacobian<phys::EulerModel>(
+          W0, v.faceArea + 3 * face, bb.patches[bb.facePatch[face]], bb.flux, 0.5, M);
     }
     real_t* out = Dinv + 25 * static_cast<std::size_t>(i);
     if (!phys::invert5(M, out)) {

@@ -18,8 +18,7 @@ void primitives(idx_t n, idx_t stride, real_t gamma, const real_t* U, real_t* W)
     wf.store(c, w);
   });
 }
-#define FV_INSTANTIATE(M)                                                                          \
-  template void primitives<M>(idx_t, idx_t, real_t, const real_t*, real_t*);
+#define FV_INSTANTIATE(M) template void primitives<M>(idx_t, idx_t, real_t, const real_t*, real_t*);
 FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 

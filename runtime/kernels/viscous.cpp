@@ -38,6 +38,57 @@ FV_HOST_DEVICE FV_FORCEINLINE real_t eddy_viscosity(const phys::Transport& t, co
   else
     return 0.0;
 }
+
+/// F_v . S of an interior face for the state model M (RANS: mu + mu_t, k + k_t and the
+/// nu-tilde diffusion flux). A function, not inline in the kernel: CUDA's extended lambdas
+/// may not first capture variables inside `if constexpr`.
+template <class M>
+FV_HOST_DEVICE inline void
+interior_face_viscous(const real_t* WL, const real_t* WR, const real_t* gL, const real_t* gR,
+                      const real_t* l, const real_t* S, const phys::Transport& tr, real_t* F) {
+  if constexpr (kRans<M>) {
+    constexpr int q = M::kNuTilde;
+    const real_t muL = laminar_viscosity(tr, WL), muR = laminar_viscosity(tr, WR);
+    const real_t muT = 0.5 * (phys::sa::eddy_viscosity(WL[0], WL[q], muL) +
+                              phys::sa::eddy_viscosity(WR[0], WR[q], muR));
+    phys::interior_viscous_flux(WL, WR, gL, gR, l, S, tr, F, muT);
+    // nu-tilde diffusion: the mean of the cells' coefficients times the face gradient
+    real_t g[3];
+    phys::face_gradient(gL + 3 * q, gR + 3 * q, WL[q], WR[q], l, g);
+    const real_t c = 0.5 * (phys::sa::diffusion_coefficient(WL[0], WL[q], muL) +
+                            phys::sa::diffusion_coefficient(WR[0], WR[q], muR));
+    F[q] = c * (g[0] * S[0] + g[1] * S[1] + g[2] * S[2]);
+  } else {
+    phys::interior_viscous_flux(WL, WR, gL, gR, l, S, tr, F);
+  }
+}
+
+/// F_v . S of a boundary face of the cell with state Wc for the state model M (RANS: nu-tilde
+/// = 0 at no-slip walls, the cell's eddy viscosity elsewhere).
+template <class M>
+FV_HOST_DEVICE inline void
+boundary_face_viscous(const real_t* Wc, const real_t* gc, const real_t* d, const real_t* S,
+                      const phys::BcParams& b, const phys::Transport& tr, real_t* F) {
+  if constexpr (kRans<M>) {
+    constexpr int q = M::kNuTilde;
+    const real_t mu = laminar_viscosity(tr, Wc);
+    const bool wall = b.type == phys::BcType::NoSlipWall;
+    phys::boundary_viscous_flux(Wc, gc, d, S, b, tr, F,
+                                wall ? 0.0 : phys::sa::eddy_viscosity(Wc[0], Wc[q], mu));
+    real_t g[3] = {gc[3 * q], gc[3 * q + 1], gc[3 * q + 2]};
+    real_t c = phys::sa::diffusion_coefficient(Wc[0], Wc[q], mu);
+    if (wall) { // nu-tilde = 0 at the wall (the wall's viscosity: the mean flow's choice)
+      phys::face_gradient(gc + 3 * q, gc + 3 * q, Wc[q], 0.0, d, g);
+      const real_t Tw =
+          b.wallTemperature > 0.0 ? b.wallTemperature : phys::temperature(Wc, tr.gasConstant);
+      c = phys::sa::diffusion_coefficient(Wc[0], 0.0, phys::viscosity(tr, Tw));
+    }
+    const bool plane = b.type == phys::BcType::SlipWall || b.type == phys::BcType::Symmetry;
+    F[q] = plane ? 0.0 : c * (g[0] * S[0] + g[1] * S[1] + g[2] * S[2]);
+  } else {
+    phys::boundary_viscous_flux(Wc, gc, d, S, b, tr, F);
+  }
+}
 } // namespace
 
 template <class M>
@@ -57,21 +108,7 @@ void viscous_interior_fluxes(const ZoneView& z, const phys::Transport& t, const 
     const real_t* dR = v.faceNeighbourDelta + 3 * f;
     const real_t l[3] = {dL[0] - dR[0], dL[1] - dR[1], dL[2] - dR[2]}; // x_R - x_L
     const real_t* S = v.faceArea + 3 * f;
-    if constexpr (kRans<M>) {
-      constexpr int q = M::kNuTilde;
-      const real_t muL = laminar_viscosity(tr, WL), muR = laminar_viscosity(tr, WR);
-      const real_t muT = 0.5 * (phys::sa::eddy_viscosity(WL[0], WL[q], muL) +
-                                phys::sa::eddy_viscosity(WR[0], WR[q], muR));
-      phys::interior_viscous_flux(WL, WR, gL, gR, l, S, tr, F, muT);
-      // nu-tilde diffusion: the mean of the cells' coefficients times the face gradient
-      real_t g[3];
-      phys::face_gradient(gL + 3 * q, gR + 3 * q, WL[q], WR[q], l, g);
-      const real_t c = 0.5 * (phys::sa::diffusion_coefficient(WL[0], WL[q], muL) +
-                              phys::sa::diffusion_coefficient(WR[0], WR[q], muR));
-      F[q] = c * (g[0] * S[0] + g[1] * S[1] + g[2] * S[2]);
-    } else {
-      phys::interior_viscous_flux(WL, WR, gL, gR, l, S, tr, F);
-    }
+    interior_face_viscous<M>(WL, WR, gL, gR, l, S, tr, F);
     for (int k = 0; k < N; ++k)
       flux[k * v.nFaces + f] -= F[k];
   });
@@ -91,25 +128,7 @@ void viscous_boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const ph
     gather_cell<N>(W, grad, v.nTotalCells, v.faceOwner[f], Wc, gc);
     const real_t* d = v.faceOwnerDelta + 3 * f;
     const real_t* S = v.faceArea + 3 * f;
-    if constexpr (kRans<M>) {
-      constexpr int q = M::kNuTilde;
-      const real_t mu = laminar_viscosity(tr, Wc);
-      const bool wall = b.type == phys::BcType::NoSlipWall;
-      phys::boundary_viscous_flux(Wc, gc, d, S, b, tr, F,
-                                  wall ? 0.0 : phys::sa::eddy_viscosity(Wc[0], Wc[q], mu));
-      real_t g[3] = {gc[3 * q], gc[3 * q + 1], gc[3 * q + 2]};
-      real_t c = phys::sa::diffusion_coefficient(Wc[0], Wc[q], mu);
-      if (wall) { // nu-tilde = 0 at the wall (the wall's viscosity: the mean flow's choice)
-        phys::face_gradient(gc + 3 * q, gc + 3 * q, Wc[q], 0.0, d, g);
-        const real_t Tw = b.wallTemperature > 0.0 ? b.wallTemperature
-                                                  : phys::temperature(Wc, tr.gasConstant);
-        c = phys::sa::diffusion_coefficient(Wc[0], 0.0, phys::viscosity(tr, Tw));
-      }
-      const bool plane = b.type == phys::BcType::SlipWall || b.type == phys::BcType::Symmetry;
-      F[q] = plane ? 0.0 : c * (g[0] * S[0] + g[1] * S[1] + g[2] * S[2]);
-    } else {
-      phys::boundary_viscous_flux(Wc, gc, d, S, b, tr, F);
-    }
+    boundary_face_viscous<M>(Wc, gc, d, S, b, tr, F);
     for (int k = 0; k < N; ++k)
       flux[k * v.nFaces + f] -= F[k];
   });
@@ -170,25 +189,32 @@ void viscous_time_step(const ZoneView& z, const phys::Transport& t, real_t cfl, 
   });
 }
 
+namespace {
+/// The Spalart-Allmaras source kernel of the RANS state model M.
+template <class M>
+void sa_source(const ZoneView& z, const phys::Transport& t, const real_t* W, const real_t* grad,
+               real_t* R) {
+  constexpr int N = M::kNumVars, q = M::kNuTilde;
+  FV_VERIFY(z.cellWallDistance, "the RANS model needs the wall distance: prepare the zone "
+                                "file with fvprep --walls (or BCWall* patches)");
+  const ZoneView v = z;
+  const phys::Transport tr = t;
+  forall("turbulence_source", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    const idx_t n = v.nTotalCells;
+    real_t w[N], g[3 * N];
+    gather_cell<N>(W, grad, n, c, w, g);
+    const real_t omega = phys::sa::vorticity(g + 3);
+    const phys::sa::Source s = phys::sa::source(w[0], w[q], laminar_viscosity(tr, w), omega,
+                                                v.cellWallDistance[c], g + 3 * q);
+    R[q * n + c] -= s.total() * v.cellVolume[c];
+  });
+}
+} // namespace
+
 template <class M>
 void turbulence_source(const ZoneView& z, const phys::Transport& t, const real_t* W,
                        const real_t* grad, real_t* R) {
-  if constexpr (kRans<M>) {
-    constexpr int N = M::kNumVars, q = M::kNuTilde;
-    FV_VERIFY(z.cellWallDistance, "the RANS model needs the wall distance: prepare the zone "
-                                  "file with fvprep --walls (or BCWall* patches)");
-    const ZoneView v = z;
-    const phys::Transport tr = t;
-    forall("turbulence_source", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-      const idx_t n = v.nTotalCells;
-      real_t w[N], g[3 * N];
-      gather_cell<N>(W, grad, n, c, w, g);
-      const real_t omega = phys::sa::vorticity(g + 3);
-      const phys::sa::Source s = phys::sa::source(w[0], w[q], laminar_viscosity(tr, w), omega,
-                                                  v.cellWallDistance[c], g + 3 * q);
-      R[q * n + c] -= s.total() * v.cellVolume[c];
-    });
-  }
+  if constexpr (kRans<M>) sa_source<M>(z, t, W, grad, R);
 }
 
 #define FV_INSTANTIATE(M)                                                                          \

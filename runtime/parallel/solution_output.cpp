@@ -87,8 +87,8 @@ void SolutionOutput::write_restart(const std::string& path, const real_t* owned_
   });
 }
 
-SolutionInfo SolutionOutput::read_restart(const std::string& path, real_t* owned_state,
-                                          int n_vars, int min_vars, int* n_read) {
+SolutionInfo SolutionOutput::read_restart(const std::string& path, real_t* owned_state, int n_vars,
+                                          int min_vars, int* n_read) {
   RestartData d;
   int held = n_vars;
   on_root(comm_, [&] {

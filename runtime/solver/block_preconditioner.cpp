@@ -1,6 +1,6 @@
 #include "runtime/solver/block_preconditioner.hpp"
-#include "runtime/solver/state_model.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include "common/error.hpp"
 #include "runtime/kernels/krylov.hpp"
@@ -220,8 +220,7 @@ void BlockPreconditioner::sweep(bool forward, const real_t* b, real_t* x) {
   const idx_t* cells = groupCells_.data();
   if (nBlocks_ > 0) { // one launch: every block sweeps its levels
     with_width(op_.config(), [&](auto w) {
-      kernels::block_ilu_sweep<decltype(w)::value>(z, ilu_, b, x, cells, level_schedule(),
-                                                   forward);
+      kernels::block_ilu_sweep<decltype(w)::value>(z, ilu_, b, x, cells, level_schedule(), forward);
     });
     return;
   }
@@ -302,9 +301,8 @@ void BlockPreconditioner::multiply(const real_t* x, real_t* y) {
   const ZoneView& z = op_.view();
   kernels::vec_axpby(z, nv_, 1.0, x, 0.0, x_.data());
   op_.exchange_cells("matvec x", x_.data(), nv_);
-  with_width(op_.config(), [&](auto w) {
-    kernels::block_multiply<decltype(w)::value>(z, m_, x_.data(), y);
-  });
+  with_width(op_.config(),
+             [&](auto w) { kernels::block_multiply<decltype(w)::value>(z, m_, x_.data(), y); });
 }
 
 } // namespace fv

@@ -36,13 +36,13 @@ class Monitor;
 
 /// What one iteration measured (host values).
 struct IterationStats {
-  int iteration = 0;                  ///< 1-based number of the completed iteration
-  real_t time = 0;                    ///< physical time after it (global stepping), s
-  real_t dt = 0;                      ///< global time step (global stepping) or minimum local step
-  real_t cfl = 0;                     ///< CFL number of the iteration
-  StateArray rms{}; ///< RMS over cells of R/V per equation, of the start state
-  std::array<real_t, 6> forces{};     ///< force (x, y, z) and moment about the origin, pressure
-                                      ///< and (Navier-Stokes) viscous, on the monitored patches
+  int iteration = 0;              ///< 1-based number of the completed iteration
+  real_t time = 0;                ///< physical time after it (global stepping), s
+  real_t dt = 0;                  ///< global time step (global stepping) or minimum local step
+  real_t cfl = 0;                 ///< CFL number of the iteration
+  StateArray rms{};               ///< RMS over cells of R/V per equation, of the start state
+  std::array<real_t, 6> forces{}; ///< force (x, y, z) and moment about the origin, pressure
+                                  ///< and (Navier-Stokes) viscous, on the monitored patches
   std::array<real_t, 3> viscousForce{}; ///< the viscous part of forces[0..2] (0 for Euler)
   int linearIterations = 0;             ///< Krylov iterations (newton)
   real_t linearResidual = 0;            ///< relative linear residual reached (newton)

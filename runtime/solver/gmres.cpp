@@ -9,8 +9,8 @@
 namespace fv {
 
 Gmres::Gmres(const ZoneView& z, int nv, MPI_Comm comm, int dim, const kernels::VectorWeights& w)
-    : z_(z), comm_(comm), dim_(dim), w_(w),
-      nv_(nv), stride_(nv * static_cast<std::size_t>(z.nTotalCells)) {
+    : z_(z), comm_(comm), dim_(dim), w_(w), nv_(nv),
+      stride_(nv * static_cast<std::size_t>(z.nTotalCells)) {
   FV_VERIFY_USAGE(dim >= 1 && dim <= kernels::kMaxKrylov, "newton_krylov_dim must be in [1, "
                                                               << kernels::kMaxKrylov << "] (got "
                                                               << dim << ")");

@@ -59,7 +59,7 @@ class Gmres {
   MPI_Comm comm_;
   int dim_;
   kernels::VectorWeights w_;
-  int nv_;               ///< vector components (the state model's variables)
+  int nv_; ///< vector components (the state model's variables)
   std::size_t stride_;
   DeviceArray<real_t> V_;    ///< dim + 1 basis vectors
   DeviceArray<real_t> work_; ///< two work vectors (P v, and the final combination)

@@ -36,8 +36,7 @@ StateArray residual_reference(const CaseConfig& cfg, const StateArray& rms) {
   return floored(cfg, rms, 1.0);
 }
 
-real_t residual_measure(const CaseConfig& cfg, const StateArray& rms,
-                        const StateArray& ref) {
+real_t residual_measure(const CaseConfig& cfg, const StateArray& rms, const StateArray& ref) {
   const StateArray r = floored(cfg, rms, 1e-300);
   constexpr int d = StateModel::kDensity, e = StateModel::kEnergy;
   return std::max(r[d] / ref[d], r[e] / ref[e]);

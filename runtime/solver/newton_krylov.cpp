@@ -51,8 +51,8 @@ NewtonKrylov::NewtonKrylov(SpatialOperator& op, const CaseConfig& cfg)
     : op_(op), matvec_(cfg.newtonMatvec), linearIterations_(cfg.linearIterations),
       linearTolerance_(cfg.linearTolerance), maxChange_(cfg.maxChange), jfnkStep_(cfg.jfnkStep) {
   pre_ = std::make_unique<BlockPreconditioner>(op, cfg, matvec_ == NewtonMatvec::Assembled);
-  gmres_ = std::make_unique<Gmres>(op.view(), op.num_vars(), op.comm(), cfg.krylovDim,
-                                   weights(cfg));
+  gmres_ =
+      std::make_unique<Gmres>(op.view(), op.num_vars(), op.comm(), cfg.krylovDim, weights(cfg));
   const auto n5 = op.num_vars() * static_cast<std::size_t>(op.zone().nTotalCells());
   R0_ = DeviceArray<real_t>(n5, "newton R(U)");
   rhs_ = DeviceArray<real_t>(n5, "newton rhs");

@@ -120,8 +120,8 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   double wallOffset = 0;
   std::vector<std::string> restarts;
   if (writeFiles) {
-    history =
-        std::make_unique<HistoryFile>((fs::path(dir) / "history.csv").string(), history_columns(sm));
+    history = std::make_unique<HistoryFile>((fs::path(dir) / "history.csv").string(),
+                                            history_columns(sm));
     history->set_precision(17);
   }
   if (startIteration > 0) {

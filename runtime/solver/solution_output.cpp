@@ -45,8 +45,8 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
       if (sm.rans) {
         const real_t nuTilde = w[phys::SaModel::kNuTilde];
         o[ntCol] = nuTilde;
-        o[ntCol + 1] = phys::sa::eddy_viscosity(
-            w[0], nuTilde, phys::viscosity(cfg.transport, o[tCol]));
+        o[ntCol + 1] =
+            phys::sa::eddy_viscosity(w[0], nuTilde, phys::viscosity(cfg.transport, o[tCol]));
       }
     }
     const std::vector<real_t> g =

@@ -59,9 +59,9 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
     cells_ = std::make_unique<parallel::HaloExchange>(
         par_.comm, zone.cellExchange, zone.nTotalCells(), 4 * nv_, parallel::HaloMode::Copy,
         par_.transport, "cells");
-    nodes_ = std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes,
-                                                      nv_, parallel::HaloMode::Sum,
-                                                      par_.transport, "nodes");
+    nodes_ =
+        std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes, nv_,
+                                                 parallel::HaloMode::Sum, par_.transport, "nodes");
     cells_->set_timing(par_.commTiming);
     nodes_->set_timing(par_.commTiming);
   }
@@ -249,9 +249,9 @@ template <class M>
 void SpatialOperator::viscous_fluxes() {
   const ZoneView& z = dz_.view();
   for (idx_t p = 0; p < zone_.nPatches(); ++p)
-    kernels::viscous_boundary_fluxes<M>(z, zone_.patchFaceOffsets[p],
-                                        zone_.patchFaceOffsets[p + 1], cfg_.patches[p].params,
-                                        cfg_.transport, W_.data(), grad_.data(), flux_.data());
+    kernels::viscous_boundary_fluxes<M>(z, zone_.patchFaceOffsets[p], zone_.patchFaceOffsets[p + 1],
+                                        cfg_.patches[p].params, cfg_.transport, W_.data(),
+                                        grad_.data(), flux_.data());
   kernels::viscous_interior_fluxes<M>(z, cfg_.transport, W_.data(), grad_.data(), flux_.data());
 }
 
@@ -264,7 +264,8 @@ void SpatialOperator::finish_residual() {
   const ZoneView& z = dz_.view();
   if (assembly_ == kernels::FluxSumVariant::Gather)
     kernels::flux_sum<M::kNumVars>(z, flux_.data(), R_.data());
-  if (cfg_.rans()) kernels::turbulence_source<M>(z, cfg_.transport, W_.data(), grad_.data(), R_.data());
+  if (cfg_.rans())
+    kernels::turbulence_source<M>(z, cfg_.transport, W_.data(), grad_.data(), R_.data());
   if (!source_.empty()) kernels::subtract_source<M::kNumVars>(z, source_.data(), R_.data());
 }
 
@@ -326,8 +327,7 @@ void SpatialOperator::set_source(const std::vector<real_t>& Q) {
     return;
   }
   FV_VERIFY(Q.size() == static_cast<std::size_t>(nv_) * zone_.nTotalCells(),
-            "source: " << Q.size() << " values for " << zone_.nTotalCells() << " cells x "
-                       << nv_);
+            "source: " << Q.size() << " values for " << zone_.nTotalCells() << " cells x " << nv_);
   source_ = DeviceArray<real_t>(Q, "source");
 }
 

@@ -23,7 +23,8 @@ std::vector<real_t> StateModel::freestream(const CaseConfig& cfg) const {
 std::vector<real_t> StateModel::residual_scales(const CaseConfig& cfg) const {
   const std::vector<real_t> w = freestream(cfg);
   std::vector<real_t> s(nVars);
-  visit_state_model(cfg, [&](auto m) { decltype(m)::residual_scales(w.data(), cfg.gamma, s.data()); });
+  visit_state_model(cfg,
+                    [&](auto m) { decltype(m)::residual_scales(w.data(), cfg.gamma, s.data()); });
   return s;
 }
 

@@ -83,8 +83,8 @@ std::vector<real_t> check_zone(const fv::Zone& z, bool secondOrder) {
   bc.ref[0] = 1.0;
   bc.ref[1] = 0.6;
   bc.ref[4] = 0.7;
-  fv::kernels::boundary_fluxes<fv::phys::EulerModel>(v, 0, z.nBoundaryFaces, bc, s, f.W.data(), f.grad.data(),
-                               f.phi.data(), f.flux.data());
+  fv::kernels::boundary_fluxes<fv::phys::EulerModel>(v, 0, z.nBoundaryFaces, bc, s, f.W.data(),
+                                                     f.grad.data(), f.phi.data(), f.flux.data());
   fv::DeviceArray<idx_t> cf(z.faceColours.indices(), "colours");
   fv::kernels::FaceColouring colours;
   colours.offsets.assign(z.faceColours.offsets().begin(), z.faceColours.offsets().end());

@@ -120,8 +120,7 @@ TEST(NewtonBackends, ViscousCudaMatchesCpu) {
 
 TEST(NewtonBackends, RansCudaMatchesCpu) {
   if (fv::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device (or a CPU-only build)";
-  const auto& pz =
-      fv::testing::shared_2d_zones("su2/flatplate_turb_137x97.su2", 0.1, 1, {"wall"});
+  const auto& pz = fv::testing::shared_2d_zones("su2/flatplate_turb_137x97.su2", 0.1, 1, {"wall"});
   if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";
   const std::string plate =
       "[freestream]\nmach = 0.2\ntemperature = 300\nreynolds = 5e6\nlift_axis = y\n"

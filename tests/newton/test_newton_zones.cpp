@@ -124,8 +124,8 @@ TEST(NewtonZones, ViscousChannelLikeOneZone) {
 // RANS (Spalart-Allmaras) across zones: rho nu-tilde travels with the mean flow through the
 // same halo exchanges, the wall distance is prepared per zone. The TMR flat plate
 // (../shared/meshes) cut into one zone per rank: 30 explicit SSP-RK3 iterations give the
-// residual history and the drag of the same mesh as one zone to the summation order of the
-// reductions.
+// residual history and the drag of the same mesh as one zone to 1e-12 (the summation order of
+// the reductions).
 TEST(NewtonZones, RansFlatPlateLikeOneZone) {
   int size = 1;
   const int rank = rank_and_size(size);
@@ -144,8 +144,10 @@ TEST(NewtonZones, RansFlatPlateLikeOneZone) {
   const fv::RunSummary zones = run(pz.zones[rank], pz.header.patches, text, MPI_COMM_WORLD);
   ASSERT_EQ(zones.iterations, 30);
   ASSERT_EQ(single.iterations, 30);
-  for (int it = 0; it < 30; ++it)
-    for (int k = 0; k < 6; ++k) {
+  // every equation but w-momentum (a 2D flow: rounding noise), from iteration 2 on (the
+  // uniform start's residual is rounding noise too, divided by the wall cells' 1e-10 m^3)
+  for (int it = 1; it < 30; ++it)
+    for (int k : {0, 1, 2, 4, 5}) {
       const fv::real_t a = zones.history[it].stats.rms[k], b = single.history[it].stats.rms[k];
       EXPECT_NEAR(a, b, 1e-12 * std::fabs(b)) << "iteration " << it + 1 << ", equation " << k;
     }

@@ -53,8 +53,7 @@ real_t skin_friction_at(const fv::Zone& zone, const fv::CaseConfig& cfg,
 }
 
 TEST(RansRuns, FlatPlateSkinFrictionMatchesTheTmr) {
-  const auto& pz =
-      fv::testing::shared_2d_zones("su2/flatplate_turb_137x97.su2", 0.1, 1, {"wall"});
+  const auto& pz = fv::testing::shared_2d_zones("su2/flatplate_turb_137x97.su2", 0.1, 1, {"wall"});
   if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";
   const fv::Zone& zone = pz.zones[0];
   ASSERT_FALSE(zone.cellWallDistance.empty());

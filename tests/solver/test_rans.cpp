@@ -102,9 +102,9 @@ TEST(Rans, CaseKeys) {
   } catch (const fv::Error& e) {
     EXPECT_NE(std::string(e.what()).find("lusgs"), std::string::npos) << e.what();
   }
-  EXPECT_THROW((void)resolve("[freestream]\nnu_tilde_ratio = -1\n[physics]\nmodel = rans_sa\n" +
-                             tail),
-               fv::Error);
+  EXPECT_THROW(
+      (void)resolve("[freestream]\nnu_tilde_ratio = -1\n[physics]\nmodel = rans_sa\n" + tail),
+      fv::Error);
 }
 
 /// A box zone whose ymin patch is a no-slip wall, with its exact wall distance y; the cells
@@ -159,7 +159,8 @@ std::string with_reynolds(const std::string& re) {
 TEST(Rans, SourceKernelMatchesThePointWiseSource) {
   fv::Mesh mesh;
   const fv::Zone zone = plate_zone(mesh);
-  const fv::CaseConfig cfg = fv::resolve_case(fv::IniFile::parse(kPlate, "plate.ini"), mesh.patches);
+  const fv::CaseConfig cfg =
+      fv::resolve_case(fv::IniFile::parse(kPlate, "plate.ini"), mesh.patches);
   fv::SpatialOperator op(zone, cfg);
   const fv::idx_t nt = zone.nTotalCells();
   std::vector<real_t> U(6 * static_cast<std::size_t>(nt));
@@ -217,7 +218,8 @@ TEST(Rans, NeedsTheWallDistance) {
   fv::Mesh mesh;
   fv::Zone zone = plate_zone(mesh);
   zone.cellWallDistance = fv::Array<real_t>();
-  const fv::CaseConfig cfg = fv::resolve_case(fv::IniFile::parse(kPlate, "plate.ini"), mesh.patches);
+  const fv::CaseConfig cfg =
+      fv::resolve_case(fv::IniFile::parse(kPlate, "plate.ini"), mesh.patches);
   try {
     fv::SpatialOperator op(zone, cfg);
     FAIL() << "expected an error";

@@ -21,13 +21,13 @@ enum class ViscosityLaw : int {
 /// Molecular transport of one case, trivially copyable (captured by value in kernels).
 struct Transport {
   ViscosityLaw law = ViscosityLaw::Sutherland;
-  real_t muRef = 1.716e-5;     ///< viscosity at tRef (or the constant viscosity), Pa s
-  real_t tRef = 273.15;        ///< reference temperature of Sutherland's law, K
-  real_t sutherland = 110.4;   ///< Sutherland's constant S, K (air)
-  real_t prandtl = 0.72;       ///< laminar Prandtl number mu cp / k
+  real_t muRef = 1.716e-5;       ///< viscosity at tRef (or the constant viscosity), Pa s
+  real_t tRef = 273.15;          ///< reference temperature of Sutherland's law, K
+  real_t sutherland = 110.4;     ///< Sutherland's constant S, K (air)
+  real_t prandtl = 0.72;         ///< laminar Prandtl number mu cp / k
   real_t prandtlTurbulent = 0.9; ///< turbulent Prandtl number mu_t cp / k_t (RANS)
-  real_t gamma = 1.4;          ///< ratio of specific heats
-  real_t gasConstant = 287.05; ///< R, J/(kg K)
+  real_t gamma = 1.4;            ///< ratio of specific heats
+  real_t gasConstant = 287.05;   ///< R, J/(kg K)
 };
 
 /// Temperature p / (rho R) of a primitive state W = (rho, u, v, w, p).
