@@ -2,6 +2,7 @@
 // errors (runs the fvrun binary).
 #include "formats/zone_file_writer.hpp"
 #include "prep/generate_mesh.hpp"
+#include "prep/prepare.hpp"
 #include "prep/zones.hpp"
 #include "tests/testing/testing.hpp"
 
@@ -239,4 +240,42 @@ TEST_F(FvrunCli, HistoryPlotScriptWritesAPng) {
   const std::string png = read_file(dir_ + "/hp/history.png");
   ASSERT_GT(png.size(), 1000u);
   EXPECT_EQ(png.substr(1, 3), "PNG");
+}
+
+// A mean-flow restart (here Euler) starts a RANS run: rho nu-tilde from the free stream, and
+// the RANS run's restart carries the six variables (a zone file with the wall distance of the
+// wedge's wall).
+TEST_F(FvrunCli, EulerRestartStartsARansRun) {
+  fv::GenOptions o;
+  o.family = fv::MeshFamily::Wedge;
+  o.n = {16, 10, 1};
+  const fv::Mesh mesh = fv::generate_mesh(o);
+  fv::PrepareOptions po;
+  po.prep.walls = {"lower_wall"};
+  fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
+  ASSERT_FALSE(pz.zones[0].cellWallDistance.empty());
+  fv::write_zone_file(dir_ + "/wedge_walls.zones.h5", pz.header, pz.zones);
+  std::string err;
+  ASSERT_EQ(fvrun(dir_, "wedge_walls.zones.h5 -c case.ini --iterations 5 --output-dir euler -q",
+                  err),
+            0)
+      << err;
+  std::string rans = kCase;
+  rans.replace(rans.find("[time]"), 6, "[physics]\nmodel = rans_sa\n[time]");
+  rans.replace(rans.find("lower_wall]\ntype = slip_wall"), 28, "lower_wall]\ntype = no_slip_wall");
+  std::ofstream(dir_ + "/rans.ini") << rans;
+  ASSERT_EQ(fvrun(dir_,
+                  "wedge_walls.zones.h5 -c rans.ini --iterations 3 --output-dir rans "
+                  "--restart euler/restart.h5",
+                  err),
+            0)
+      << err;
+  EXPECT_NE(err.find("holds the mean flow only: rhoNuTilde starts from the free stream"),
+            std::string::npos)
+      << err;
+  const std::string hist = read_file(dir_ + "/rans/history.csv");
+  EXPECT_NE(hist.find("res_rhoNuTilde"), std::string::npos);
+  EXPECT_NE(hist.find("\n8,"), std::string::npos) << "continues at iteration 6..8";
+  EXPECT_NE(read_file(dir_ + "/rans/restart.h5").find("rhoNuTilde"), std::string::npos);
+  EXPECT_NE(read_file(dir_ + "/rans/solution.h5").find("mu_t"), std::string::npos);
 }
