@@ -31,7 +31,6 @@ std::string example(const std::string& name) {
 /// interpolated linearly between face centroids).
 real_t skin_friction_at(const fv::Zone& zone, const fv::CaseConfig& cfg,
                         const std::vector<real_t>& wall, real_t x) {
-  const std::size_t nb = static_cast<std::size_t>(zone.nBoundaryFaces);
   std::map<real_t, std::pair<real_t, int>> byX; // x -> (sum of Cf_x, count)
   for (fv::idx_t p = 0; p < zone.nPatches(); ++p) {
     if (cfg.patches[p].name != "wall") continue;
@@ -40,7 +39,8 @@ real_t skin_friction_at(const fv::Zone& zone, const fv::CaseConfig& cfg,
       const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
       const real_t xf = std::round(zone.faceCentroid[3 * f] * 1e9) / 1e9;
       auto& e = byX[xf];
-      e.first += wall[static_cast<std::size_t>(f)] / (area * cfg.dynamic_pressure());
+      e.first +=
+          wall[static_cast<std::size_t>(f)] / (area * cfg.dynamic_pressure()); // Cf_x: component 0
       e.second += 1;
     }
   }
