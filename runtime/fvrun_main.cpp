@@ -33,8 +33,8 @@
 
 int main(int argc, char** argv) {
   return fv::parallel::run_mpi_main("fvrun", argc, argv, [&]() -> int {
-    CLI::App app{"fvrun: run a compressible Euler or Navier-Stokes case on a prepared zone file "
-                 "(fvprep)"};
+    CLI::App app{"fvrun: run a compressible Euler, Navier-Stokes or RANS (Spalart-Allmaras) case "
+                 "on a prepared zone file (fvprep)"};
     app.set_version_flag("--version", std::string("fvkit ") + fv::kVersion);
     app.add_flag_callback(
         "--keys",

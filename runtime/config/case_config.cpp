@@ -1,4 +1,5 @@
 #include "runtime/config/case_config.hpp"
+#include "runtime/physics/sa/spalart_allmaras.hpp"
 
 #include "common/error.hpp"
 
@@ -32,7 +33,7 @@ const std::vector<CaseKey>& case_keys() {
        "free-stream temperature)"},
       {"freestream", "reynolds_length", "1", "navier_stokes: length L of the Reynolds number, m"},
       {"freestream", "nu_tilde_ratio", "3",
-       "rans_sa: free-stream nu-tilde / nu (the TMR's 3; also what enters at far-field and "
+       "rans_sa: free-stream nu-tilde / nu, > 0 (the TMR's 3; also what enters at far-field and "
        "inflow patches)"},
       {"physics", "model", "euler",
        "equations: euler (inviscid) | navier_stokes (laminar, compressible, Stokes' hypothesis) "
@@ -149,7 +150,8 @@ const std::vector<CaseKey>& case_keys() {
        "residual itself, second order) | assembled (the first-order Jacobian of the "
        "preconditioner: a defect correction)"},
       {"time", "newton_preconditioner", "ilu",
-       "newton: GMRES preconditioner on the assembled first-order Jacobian (5x5 blocks): ilu "
+       "newton: GMRES preconditioner on the assembled first-order Jacobian (5x5 blocks, 6x6 with "
+       "rans_sa): ilu "
        "(block ILU(0) in the newton_ordering, diagonal form) | sgs (symmetric block "
        "Gauss-Seidel sweeps) | jacobi (block Jacobi sweeps) | none"},
       {"time", "newton_ordering", "=preconditioner",
@@ -166,7 +168,7 @@ const std::vector<CaseKey>& case_keys() {
        "of the ILU solve; sgs: symmetric sweeps; jacobi: sweeps)"},
       {"time", "newton_krylov_dim", "50",
        "newton: GMRES restart length: Krylov vectors kept on the device, 40 bytes per cell "
-       "each (lower it for very large zones)"},
+       "each (48 with rans_sa; lower it for very large zones)"},
       {"time", "newton_linear_iterations", "50",
        "newton: most GMRES iterations per Newton iteration"},
       {"time", "newton_linear_tolerance", "0.05",
@@ -477,7 +479,8 @@ void resolve_physics(const IniFile& ini, std::ostringstream& dump, real_t dimens
   }
   if (c.rans()) {
     const auto& w = c.freestream;
-    c.nuTildeFreestream = c.nuTildeRatio * phys::viscosity(t, c.temperature) / w[0];
+    c.nuTildeFreestream =
+        phys::sa::freestream_nu_tilde(w[0], phys::viscosity(t, c.temperature), c.nuTildeRatio);
   }
 }
 
@@ -521,8 +524,7 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.reynolds = r.number("reynolds", 0);
     FV_VERIFY_USAGE(c.reynolds >= 0, r.ctx("reynolds") << "reynolds must be >= 0");
     c.reynoldsLength = r.positive("reynolds_length", 1);
-    c.nuTildeRatio = r.number("nu_tilde_ratio", 3);
-    FV_VERIFY_USAGE(c.nuTildeRatio >= 0, r.ctx("nu_tilde_ratio") << "nu_tilde_ratio must be >= 0");
+    c.nuTildeRatio = r.positive("nu_tilde_ratio", 3);
   }
   const real_t dimensionalTemperature = c.temperature; // Sutherland's constants in K
   if (c.nondimensional) {

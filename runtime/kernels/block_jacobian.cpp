@@ -132,8 +132,8 @@ FV_HOST_DEVICE inline void add_interior_sa_jacobians(const ZoneView& v, const Bl
   const real_t* dj = (own ? v.faceNeighbourDelta : v.faceOwnerDelta) + 3 * f;
   const real_t dn =
       std::fabs((dc[0] - dj[0]) * S[0] + (dc[1] - dj[1]) * S[1] + (dc[2] - dj[2]) * S[2]) / area;
-  const real_t muc = phys::viscosity(t, phys::temperature(Wc, t.gasConstant));
-  const real_t muj = phys::viscosity(t, phys::temperature(Wj, t.gasConstant));
+  const real_t muc = phys::viscosity_of(t, Wc);
+  const real_t muj = phys::viscosity_of(t, Wj);
   const real_t a = 0.5 *
                    (phys::sa::diffusion_coefficient(Wc[0], Wc[k], muc) +
                     phys::sa::diffusion_coefficient(Wj[0], Wj[k], muj)) *
@@ -154,7 +154,7 @@ FV_HOST_DEVICE inline void add_wall_sa_jacobian(const ZoneView& v, const BlockAs
   const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
   const real_t* d = v.faceOwnerDelta + 3 * f;
   const real_t dn = std::fabs(d[0] * S[0] + d[1] * S[1] + d[2] * S[2]) / area;
-  const real_t mu = phys::viscosity(t, phys::temperature(Wc, t.gasConstant));
+  const real_t mu = phys::viscosity_of(t, Wc);
   Mc[N * k + k] += phys::sa::diffusion_coefficient(Wc[0], 0.0, mu) * area / dn / Wc[0];
 }
 
@@ -172,7 +172,7 @@ FV_HOST_DEVICE inline void add_sa_source_jacobian(const ZoneView& v, const Block
     gu[e] = as.grad[(3 + e) * n + c];
   for (int e = 0; e < 3; ++e)
     gn[e] = as.grad[(3 * k + e) * n + c];
-  const real_t mu = phys::viscosity(t, phys::temperature(Wc, t.gasConstant));
+  const real_t mu = phys::viscosity_of(t, Wc);
   const phys::sa::Source s =
       phys::sa::source(Wc[0], Wc[k], mu, phys::sa::vorticity(gu), v.cellWallDistance[c], gn);
   const real_t d = -s.dQdNu / Wc[0]; // d(-Q)/d(rho nu-tilde) at fixed rho
@@ -180,16 +180,11 @@ FV_HOST_DEVICE inline void add_sa_source_jacobian(const ZoneView& v, const Block
 }
 } // namespace
 
-/// True for the state models with the Spalart-Allmaras variable (a variable template: device
-/// lambdas may not capture a local constant for `if constexpr`).
-template <class Mod>
-inline constexpr bool kRansModel = Mod::kNumVars > kNumEq;
-
 template <class Mod>
 void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const real_t* W,
                              const real_t* dt, real_t dtGlobal, const BlockMatrix& m) {
   constexpr int N = Mod::kNumVars, NN = N * N;
-  FV_VERIFY(!kRansModel<Mod> || (a.grad && z.cellWallDistance),
+  FV_ASSERT(!phys::kHasScalars<Mod> || (a.grad && z.cellWallDistance),
             "the RANS block Jacobian needs the gradients and the wall distance");
   const ZoneView v = z;
   const BlockAssembly as = a;
@@ -206,17 +201,16 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
     for (int k = 0; k < NN; ++k)
       M[k] = k % (N + 1) == 0 ? d : 0.0;
     real_t muT = 0.0; // the cell's eddy viscosity (RANS)
-    if constexpr (kRansModel<Mod>)
-      muT = phys::sa::eddy_viscosity(
-          Wc[0], Wc[Mod::kNuTilde],
-          phys::viscosity(as.transport, phys::temperature(Wc, as.transport.gasConstant)));
+    if constexpr (phys::kHasScalars<Mod>)
+      muT =
+          phys::sa::eddy_viscosity(Wc[0], Wc[Mod::kNuTilde], phys::viscosity_of(as.transport, Wc));
     for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
       const idx_t f = v.cellFaces[q];
       if (f < v.nBoundaryFaces) { // the cell owns every boundary face: S points out of it
         detail::add_boundary_flux_jacobian<Mod>(Wc, v.faceArea + 3 * f, as.patches[as.facePatch[f]],
                                                 as.flux, 0.0, M);
         if (as.viscous) {
-          if constexpr (kRansModel<Mod>) {
+          if constexpr (phys::kHasScalars<Mod>) {
             real_t m5[phys::kBlockSize] = {};
             add_wall_viscous_jacobian(v, as, f, Wc, m5);
             add_mean_flow_block<N>(m5, M);
@@ -236,12 +230,11 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
       for (int k = 0; k < N; ++k)
         Wj[k] = W[k * n + j];
       real_t* O = mm.off + NN * static_cast<std::size_t>(q);
-      if constexpr (kRansModel<Mod>) {
+      if constexpr (phys::kHasScalars<Mod>) {
         real_t dL[phys::kBlockSize], dR[phys::kBlockSize];
         phys::face_flux_jacobians(Wc, Wj, S, gamma, roe, as.flux.entropyFix, dL, dR);
         if (as.viscous) {
-          const real_t muj =
-              phys::viscosity(as.transport, phys::temperature(Wj, as.transport.gasConstant));
+          const real_t muj = phys::viscosity_of(as.transport, Wj);
           const real_t muTf = 0.5 * (muT + phys::sa::eddy_viscosity(Wj[0], Wj[Mod::kNuTilde], muj));
           add_interior_viscous_jacobians(v, as, q, Wc, Wj, dL, dR, muTf);
         }
@@ -258,7 +251,7 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
         if (as.viscous) add_interior_viscous_jacobians(v, as, q, Wc, Wj, M, O);
       }
     }
-    if constexpr (kRansModel<Mod>) add_sa_source_jacobian<Mod>(v, as, c, Wc, M);
+    if constexpr (phys::kHasScalars<Mod>) add_sa_source_jacobian<Mod>(v, as, c, Wc, M);
     if (mm.D)
       for (int k = 0; k < NN; ++k)
         mm.D[NN * static_cast<std::size_t>(c) + k] = M[k];

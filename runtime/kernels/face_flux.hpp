@@ -40,7 +40,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void riemann(const FluxSettings& s, const real_t* 
     phys::roe_flux(WL, WR, S, s.gamma, s.entropyFix, F, s.linearFix);
   else
     phys::rusanov_flux(WL, WR, S, s.gamma, F);
-  if constexpr (M::kNumVars > phys::kNumEq) M::scalar_fluxes(WL, WR, F);
+  if constexpr (phys::kHasScalars<M>) M::scalar_fluxes(WL, WR, F);
 }
 
 /// Ghost state of the model M (M::kNumVars primitives) for the interior state W at a face
@@ -50,7 +50,7 @@ template <class M>
 FV_HOST_DEVICE FV_FORCEINLINE void ghost(const real_t* W, const real_t* n, const phys::BcParams& b,
                                          real_t* G) {
   phys::ghost_state(W, n, b, G);
-  if constexpr (M::kNumVars > phys::kNumEq) M::scalar_ghost(W, n, b, G);
+  if constexpr (phys::kHasScalars<M>) M::scalar_ghost(W, n, b, G);
 }
 
 /// Adds to M (N x N, row-major, N = Mod::kNumVars) the Jacobian d g / dU of the first-order
@@ -76,7 +76,7 @@ FV_HOST_DEVICE inline void add_boundary_flux_jacobian(const real_t* W0, const re
   const real_t rc = U0[0] * phys::sound_speed(W0, gamma);
   real_t scale[N] = {U0[0], std::fabs(U0[1]) + rc, std::fabs(U0[2]) + rc, std::fabs(U0[3]) + rc,
                      U0[4]};
-  if constexpr (N > phys::kNumEq) Mod::scalar_scales(U0, bc, scale);
+  if constexpr (phys::kHasScalars<Mod>) Mod::scalar_scales(U0, bc, scale);
   auto g = [&](const real_t* Wc, real_t* out) {
     real_t G[N], F[N], P[phys::kNumEq];
     ghost<Mod>(Wc, nrm, bc, G);

@@ -14,6 +14,8 @@
 #include "runtime/physics/model.hpp"
 #include "runtime/physics/navier_stokes/transport.hpp"
 
+#include <type_traits>
+
 namespace fv::kernels {
 
 /// The field widths (models' variable counts) the width-templated kernels are compiled for:
@@ -25,6 +27,22 @@ namespace fv::kernels {
 /// switched on at run time) and Spalart-Allmaras RANS. FV_FOR_EACH_STATE_MODEL(X) expands X(M)
 /// for each; the solver picks one at run time (solver/state_model.hpp).
 #define FV_FOR_EACH_STATE_MODEL(X) X(phys::EulerModel) X(phys::SaModel)
+
+/// Calls f(std::integral_constant<int, N>{}) for the compiled field width N == nv (host code:
+/// the run-time width of the solver's vectors to a width-templated kernel); an fv::Error for a
+/// width FV_FOR_EACH_FIELD_WIDTH does not list.
+template <class F>
+void with_field_width(int nv, F&& f) {
+  bool done = false;
+#define FV_WIDTH_CASE(W)                                                                           \
+  if (nv == (W)) {                                                                                 \
+    f(std::integral_constant<int, (W)>{});                                                         \
+    done = true;                                                                                   \
+  }
+  FV_FOR_EACH_FIELD_WIDTH(FV_WIDTH_CASE)
+#undef FV_WIDTH_CASE
+  FV_VERIFY(done, "no kernels are compiled for fields of " << nv << " components");
+}
 
 /// W = Model::to_primitive(U) for cells [0, n); layout with stride `stride` (= nTotalCells).
 template <class Model>

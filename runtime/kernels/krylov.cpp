@@ -1,5 +1,6 @@
 // Vector kernels of the Krylov solver and Newton's update (krylov.hpp).
 #include "runtime/kernels/krylov.hpp"
+#include "runtime/kernels/kernels.hpp"
 
 #include "common/error.hpp"
 #include "runtime/backend/forall.hpp"
@@ -9,23 +10,6 @@
 
 namespace fv::kernels {
 using phys::kNumEq;
-
-/// Calls f(std::integral_constant<int, N>) for the vector width nv (the state models' widths).
-#define FV_WITH_WIDTH(nv, CALL)                                                                    \
-  switch (nv) {                                                                                    \
-  case 5: {                                                                                        \
-    constexpr int N = 5;                                                                           \
-    CALL;                                                                                          \
-    break;                                                                                         \
-  }                                                                                                \
-  case 6: {                                                                                        \
-    constexpr int N = 6;                                                                           \
-    CALL;                                                                                          \
-    break;                                                                                         \
-  }                                                                                                \
-  default:                                                                                         \
-    FV_VERIFY(false, "Krylov vectors of " << nv << " components are not compiled");                \
-  }
 
 void vec_zero(int nv, idx_t n, real_t* x) {
   forall("vec_zero", nv * n, [=] FV_HOST_DEVICE(idx_t i) { x[i] = 0.0; });
@@ -131,12 +115,15 @@ void jfnk_combine_n(const ZoneView& z, const real_t* dt, real_t dtGlobal, real_t
 
 void vec_dots(const ZoneView& z, int nv, int count, const real_t* basis, std::size_t stride,
               const real_t* x, const VectorWeights& w, real_t* out) {
-  FV_WITH_WIDTH(nv, vec_dots_n<N>(z, count, basis, stride, x, w, out))
+  with_field_width(
+      nv, [&](auto n) { vec_dots_n<decltype(n)::value>(z, count, basis, stride, x, w, out); });
 }
 
 void jfnk_combine(const ZoneView& z, int nv, const real_t* dt, real_t dtGlobal, real_t eps,
-                  const real_t* x, const real_t* R1, const real_t* R0, real_t* y){
-    FV_WITH_WIDTH(nv, jfnk_combine_n<N>(z, dt, dtGlobal, eps, x, R1, R0, y))}
+                  const real_t* x, const real_t* R1, const real_t* R0, real_t* y) {
+  with_field_width(
+      nv, [&](auto n) { jfnk_combine_n<decltype(n)::value>(z, dt, dtGlobal, eps, x, R1, R0, y); });
+}
 
 real_t update_relaxation(const ZoneView& z, real_t gamma, real_t beta, const real_t* U,
                          const real_t* dU) {

@@ -23,18 +23,25 @@ FV_HOST_DEVICE FV_FORCEINLINE void gather_cell(const real_t* W, const real_t* gr
 
 /// True for the state models with the Spalart-Allmaras variable.
 template <class M>
-inline constexpr bool kRans = M::kNumVars > kNumEq;
+inline constexpr bool kRans = phys::kHasScalars<M>;
 
-/// Laminar viscosity of a primitive state.
-FV_HOST_DEVICE FV_FORCEINLINE real_t laminar_viscosity(const phys::Transport& t, const real_t* w) {
-  return phys::viscosity(t, phys::temperature(w, t.gasConstant));
+using phys::viscosity_of;
+
+/// Diffusivity of a RANS state's nu-tilde equation, (mu + rho nu-tilde fn) / (sigma rho), m^2/s
+/// (0 for the other models).
+template <class M>
+FV_HOST_DEVICE FV_FORCEINLINE real_t scalar_diffusivity(const phys::Transport& t, const real_t* w) {
+  if constexpr (kRans<M>)
+    return phys::sa::diffusion_coefficient(w[0], w[M::kNuTilde], phys::viscosity_of(t, w)) / w[0];
+  else
+    return 0.0;
 }
 
 /// Eddy viscosity of a RANS primitive state (0 for the other models).
 template <class M>
 FV_HOST_DEVICE FV_FORCEINLINE real_t eddy_viscosity(const phys::Transport& t, const real_t* w) {
   if constexpr (kRans<M>)
-    return phys::sa::eddy_viscosity(w[0], w[M::kNuTilde], laminar_viscosity(t, w));
+    return phys::sa::eddy_viscosity(w[0], w[M::kNuTilde], viscosity_of(t, w));
   else
     return 0.0;
 }
@@ -48,7 +55,7 @@ interior_face_viscous(const real_t* WL, const real_t* WR, const real_t* gL, cons
                       const real_t* l, const real_t* S, const phys::Transport& tr, real_t* F) {
   if constexpr (kRans<M>) {
     constexpr int q = M::kNuTilde;
-    const real_t muL = laminar_viscosity(tr, WL), muR = laminar_viscosity(tr, WR);
+    const real_t muL = viscosity_of(tr, WL), muR = viscosity_of(tr, WR);
     const real_t muT = 0.5 * (phys::sa::eddy_viscosity(WL[0], WL[q], muL) +
                               phys::sa::eddy_viscosity(WR[0], WR[q], muR));
     phys::interior_viscous_flux(WL, WR, gL, gR, l, S, tr, F, muT);
@@ -71,7 +78,7 @@ boundary_face_viscous(const real_t* Wc, const real_t* gc, const real_t* d, const
                       const phys::BcParams& b, const phys::Transport& tr, real_t* F) {
   if constexpr (kRans<M>) {
     constexpr int q = M::kNuTilde;
-    const real_t mu = laminar_viscosity(tr, Wc);
+    const real_t mu = viscosity_of(tr, Wc);
     const bool wall = b.type == phys::BcType::NoSlipWall;
     phys::boundary_viscous_flux(Wc, gc, d, S, b, tr, F,
                                 wall ? 0.0 : phys::sa::eddy_viscosity(Wc[0], Wc[q], mu));
@@ -176,14 +183,18 @@ void viscous_time_step(const ZoneView& z, const phys::Transport& t, real_t cfl, 
     for (int k = 0; k < N; ++k)
       w[k] = W[k * n + c];
     const real_t a = phys::sound_speed(w, tr.gamma);
-    const real_t mu = laminar_viscosity(tr, w) + eddy_viscosity<M>(tr, w);
+    const real_t mu = viscosity_of(tr, w) + eddy_viscosity<M>(tr, w);
+    // RANS: nu-tilde's diffusion coefficient / rho, when larger than the mean flow's
+    const real_t nuScalar =
+        scalar_diffusivity<M>(tr, w) * tr.prandtl / (4.0 / 3.0 > tr.gamma ? 4.0 / 3.0 : tr.gamma);
+    const real_t muTop = nuScalar * w[0] > mu ? nuScalar * w[0] : mu;
     const real_t V = v.cellVolume[c];
     real_t lc = 0.0, lv = 0.0;
     for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
       const real_t* S = v.faceArea + 3 * v.cellFaces[j];
       const real_t area2 = S[0] * S[0] + S[1] * S[1] + S[2] * S[2];
       lc += std::fabs(w[1] * S[0] + w[2] * S[1] + w[3] * S[2]) + a * std::sqrt(area2);
-      lv += phys::viscous_spectral_radius(w[0], mu, tr, area2, V);
+      lv += phys::viscous_spectral_radius(w[0], muTop, tr, area2, V);
     }
     dt[c] = cfl * V / (lc + phys::kViscousTimeStepFactor * lv);
   });
@@ -195,8 +206,7 @@ template <class M>
 void sa_source(const ZoneView& z, const phys::Transport& t, const real_t* W, const real_t* grad,
                real_t* R) {
   constexpr int N = M::kNumVars, q = M::kNuTilde;
-  FV_VERIFY(z.cellWallDistance, "the RANS model needs the wall distance: prepare the zone "
-                                "file with fvprep --walls (or BCWall* patches)");
+  FV_ASSERT(z.cellWallDistance, "RANS without wall distance (SpatialOperator checks it)");
   const ZoneView v = z;
   const phys::Transport tr = t;
   forall("turbulence_source", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
@@ -204,8 +214,8 @@ void sa_source(const ZoneView& z, const phys::Transport& t, const real_t* W, con
     real_t w[N], g[3 * N];
     gather_cell<N>(W, grad, n, c, w, g);
     const real_t omega = phys::sa::vorticity(g + 3);
-    const phys::sa::Source s = phys::sa::source(w[0], w[q], laminar_viscosity(tr, w), omega,
-                                                v.cellWallDistance[c], g + 3 * q);
+    const phys::sa::Source s =
+        phys::sa::source(w[0], w[q], viscosity_of(tr, w), omega, v.cellWallDistance[c], g + 3 * q);
     R[q * n + c] -= s.total() * v.cellVolume[c];
   });
 }

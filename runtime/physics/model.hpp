@@ -109,6 +109,12 @@ struct SaModel : NavierStokesModel {
   }
 };
 
+/// True for the models with transported scalars beyond the mean flow (the kernels' `if
+/// constexpr` branches; a variable template, which CUDA's device lambdas may use where they may
+/// not capture a local constant).
+template <class M>
+inline constexpr bool kHasScalars = (M::kNumVars > kNumEq);
+
 /// The widest cell state a kernel handles (the mean flow plus transport equations): bounds
 /// the fixed-size scratch arrays of model-independent code.
 inline constexpr int kMaxVars = 8;

@@ -2,6 +2,9 @@
 #include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/solver/state_model.hpp"
 
+#include <cstdint>
+#include <limits>
+
 #include "common/error.hpp"
 #include "runtime/kernels/krylov.hpp"
 #include "runtime/solver/spatial_operator.hpp"
@@ -10,13 +13,6 @@
 #include <sstream>
 
 namespace fv {
-namespace {
-/// Calls f(std::integral_constant<int, N>{}) with the block width N of the case's state model.
-template <class F>
-void with_width(const CaseConfig& cfg, F&& f) {
-  visit_state_model(cfg, [&](auto m) { f(std::integral_constant<int, decltype(m)::kNumVars>{}); });
-}
-} // namespace
 
 BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& cfg,
                                          bool keepDiagonal)
@@ -26,6 +22,12 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& 
       factor_("ilu factorisation", KernelSequence::Mode::Graph) {
   const Zone& zone = op.zone();
   const idx_t n = zone.nCells, nt = zone.nTotalCells();
+  // the ILU's sweep-ordered block copies are indexed component by component in idx_t
+  FV_VERIFY(static_cast<std::int64_t>(nv_) * nv_ * zone.cellFaces.nnz() <=
+                std::numeric_limits<idx_t>::max(),
+            "zone " << zone.zoneId << " is too large for the preconditioner's 32-bit indexing ("
+                    << zone.nCells << " cells, " << zone.cellFaces.nnz() << " cell faces, " << nv_
+                    << "x" << nv_ << " blocks): prepare it in more parts (fvprep --parts)");
   const bool ilu = kind_ == NewtonPreconditioner::Ilu;
   if (ilu) keepDiagonal = true;
   if (ilu || kind_ == NewtonPreconditioner::Sgs) {
@@ -69,10 +71,10 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& 
   if (keepDiagonal) D_ = DeviceArray<real_t>(kBlockSize * blocks, "diagonal blocks");
   off_ = DeviceArray<real_t>(kBlockSize * static_cast<std::size_t>(zone.cellFaces.nnz()),
                              "off-diagonal blocks");
-  const auto n5 = static_cast<std::size_t>(nv_) * nt;
-  b_ = DeviceArray<real_t>(n5, "preconditioner rhs");
-  x_ = DeviceArray<real_t>(n5, "preconditioner x");
-  if (kind_ == NewtonPreconditioner::Jacobi) y_ = DeviceArray<real_t>(n5, "preconditioner x new");
+  const auto nvec = static_cast<std::size_t>(nv_) * nt;
+  b_ = DeviceArray<real_t>(nvec, "preconditioner rhs");
+  x_ = DeviceArray<real_t>(nvec, "preconditioner x");
+  if (kind_ == NewtonPreconditioner::Jacobi) y_ = DeviceArray<real_t>(nvec, "preconditioner x new");
   m_.Dinv = ilu ? nullptr : Dinv_.data();
   m_.D = keepDiagonal ? D_.data() : nullptr;
   m_.off = off_.data();
@@ -199,13 +201,13 @@ void BlockPreconditioner::assemble(const real_t* W, const real_t* dt, real_t dtG
   const ZoneView& z = op_.view();
   const idx_t* cells = groupCells_.data();
   if (nBlocks_ > 0) {
-    with_width(op_.config(), [&](auto w) {
+    kernels::with_field_width(nv_, [&](auto w) {
       kernels::block_ilu_factor<decltype(w)::value>(z, m_, ilu_, cells, level_schedule());
     });
     return;
   }
   const GroupSchedule sched{nGroups_, groupOffsets_.data(), groupOffsetsDevice_.data()};
-  with_width(op_.config(), [&](auto w) {
+  kernels::with_field_width(nv_, [&](auto w) {
     factor_.run([&] { kernels::block_ilu_factor<decltype(w)::value>(z, m_, ilu_, cells, sched); });
   });
 }
@@ -219,7 +221,7 @@ void BlockPreconditioner::sweep(bool forward, const real_t* b, real_t* x) {
   const ZoneView& z = op_.view();
   const idx_t* cells = groupCells_.data();
   if (nBlocks_ > 0) { // one launch: every block sweeps its levels
-    with_width(op_.config(), [&](auto w) {
+    kernels::with_field_width(nv_, [&](auto w) {
       kernels::block_ilu_sweep<decltype(w)::value>(z, ilu_, b, x, cells, level_schedule(), forward);
     });
     return;
@@ -227,7 +229,7 @@ void BlockPreconditioner::sweep(bool forward, const real_t* b, real_t* x) {
   // per-group launches replayed as a CUDA graph: always on the fixed vectors b_, x_
   FV_ASSERT(b == b_.data() && x == x_.data(), "group sweeps run on the fixed vectors");
   const GroupSchedule sched{nGroups_, groupOffsets_.data(), groupOffsetsDevice_.data()};
-  with_width(op_.config(), [&](auto w) {
+  kernels::with_field_width(nv_, [&](auto w) {
     constexpr int N = decltype(w)::value;
     (forward ? forward_ : backward_).run([&, forward] {
       if (kind_ == NewtonPreconditioner::Ilu)
@@ -264,7 +266,7 @@ void BlockPreconditioner::apply(const real_t* b, real_t* x) {
       for (int s = 1; s < sweeps_; ++s) {
         kernels::vec_axpby(z, nv_, 1.0, x_.data(), 0.0, y_.data());
         op_.exchange_cells("preconditioner x", y_.data(), nv_);
-        with_width(op_.config(), [&](auto w) {
+        kernels::with_field_width(nv_, [&](auto w) {
           kernels::block_multiply<decltype(w)::value>(z, m_, y_.data(), x_.data());
         });
         kernels::vec_axpby(z, nv_, 1.0, b, -1.0, x_.data());
@@ -274,12 +276,12 @@ void BlockPreconditioner::apply(const real_t* b, real_t* x) {
       }
     }
   } else if (kind_ == NewtonPreconditioner::Jacobi) {
-    with_width(op_.config(), [&](auto w) {
+    kernels::with_field_width(nv_, [&](auto w) {
       kernels::block_diagonal_solve<decltype(w)::value>(z, m_, b_.data(), x_.data());
     });
     for (int s = 1; s < sweeps_; ++s) {
       op_.exchange_cells("preconditioner x", x_.data(), nv_);
-      with_width(op_.config(), [&](auto w) {
+      kernels::with_field_width(nv_, [&](auto w) {
         kernels::block_jacobi<decltype(w)::value>(z, m_, b_.data(), x_.data(), y_.data());
       });
       std::swap(x_, y_);
@@ -301,8 +303,8 @@ void BlockPreconditioner::multiply(const real_t* x, real_t* y) {
   const ZoneView& z = op_.view();
   kernels::vec_axpby(z, nv_, 1.0, x, 0.0, x_.data());
   op_.exchange_cells("matvec x", x_.data(), nv_);
-  with_width(op_.config(),
-             [&](auto w) { kernels::block_multiply<decltype(w)::value>(z, m_, x_.data(), y); });
+  kernels::with_field_width(
+      nv_, [&](auto w) { kernels::block_multiply<decltype(w)::value>(z, m_, x_.data(), y); });
 }
 
 } // namespace fv

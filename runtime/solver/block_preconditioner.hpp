@@ -87,7 +87,7 @@ class BlockPreconditioner {
   DeviceArray<idx_t> lowerOffsets_, lower_, lowerSlot_, upperOffsets_, upper_,
       upperSlot_;                                     ///< ilu neighbour lists
   DeviceArray<real_t> lowerBlk_, upperBlk_, iluDinv_; ///< ilu blocks in sweep order
-  DeviceArray<real_t> b_, x_, y_; ///< fixed work vectors of the sweeps (5 x nTotalCells)
+  DeviceArray<real_t> b_, x_, y_; ///< fixed work vectors of the sweeps (nVars x nTotalCells)
   kernels::BlockMatrix m_;
   kernels::BlockAssembly assembly_;
   kernels::IluOrder ilu_;

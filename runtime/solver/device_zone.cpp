@@ -70,10 +70,11 @@ struct Uploader {
 };
 } // namespace
 
-bool fits_kernel_indexing(std::int64_t nTotalCells, std::int64_t nFaces, std::int64_t nNodes) {
+bool fits_kernel_indexing(std::int64_t nTotalCells, std::int64_t nFaces, std::int64_t nNodes,
+                          int nVars) {
   constexpr std::int64_t kMax = std::numeric_limits<idx_t>::max();
-  return nTotalCells >= 0 && nFaces >= 0 && nNodes >= 0 && 15 * nTotalCells <= kMax &&
-         5 * nFaces <= kMax && 5 * nNodes <= kMax;
+  return nTotalCells >= 0 && nFaces >= 0 && nNodes >= 0 && 3 * nVars * nTotalCells <= kMax &&
+         nVars * nFaces <= kMax && nVars * nNodes <= kMax;
 }
 
 DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {

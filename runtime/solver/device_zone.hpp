@@ -19,7 +19,10 @@ namespace fv {
 /// k * n + i in idx_t, so nTotalCells <= 143,165,576, nFaces and nNodes <= 429,496,729 (a
 /// 50M-cell zone of hexahedra, ~150M faces, fits). DeviceZone refuses larger zones (split them
 /// with fvprep --parts).
-bool fits_kernel_indexing(std::int64_t nTotalCells, std::int64_t nFaces, std::int64_t nNodes);
+/// nVars: the state's variables (5 for the mean flow; RANS's 6 lower the cell bound to
+/// 119,304,647 and the face and node bounds to 357,913,941).
+bool fits_kernel_indexing(std::int64_t nTotalCells, std::int64_t nFaces, std::int64_t nNodes,
+                          int nVars = 5);
 
 /// The device copy of one zone: every dataset of visit_zone_arrays() flagged `device` (a CSR
 /// relation as its offsets and indices), and the ZoneView of pointers to them.

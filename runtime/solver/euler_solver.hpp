@@ -64,18 +64,18 @@ class EulerSolver {
   /// then left at the last good one.
   IterationStats step();
 
-  /// Evaluates the residual R(U) of the current state (net outflow per cell, 5 x nTotalCells
+  /// Evaluates the residual R(U) of the current state (net outflow per cell, nVars x nTotalCells
   /// SoA) and returns it on the host; used by verification tests.
   std::vector<real_t> residual();
 
-  /// Current conservative / primitive state on the host (5 x nTotalCells, SoA).
+  /// Current conservative / primitive state on the host (nVars x nTotalCells, SoA).
   std::vector<real_t> conservative() const;
   std::vector<real_t> primitive() const;
   /// Navier-Stokes: per boundary face, the viscous force on it, the wall heat flux and y+ of
   /// the current state (kernels::wall_viscous_data(), kWallViscousValues x nBoundaryFaces SoA,
   /// host). Evaluates the residual of the current state first (the state is not changed).
   std::vector<real_t> wall_viscous_data() const;
-  /// Replaces the conservative state (5 x nTotalCells, SoA).
+  /// Replaces the conservative state (nVars x nTotalCells, SoA).
   void set_conservative(const std::vector<real_t>& U);
   /// Sets the iteration counter and physical time (continuing from a restart).
   void set_progress(int iteration, real_t time);

@@ -17,7 +17,7 @@ struct CaseConfig;
 /// What the solver hands an integrator for one iteration. When advance() is called the
 /// operator holds the evaluation at U (residual, primitives, face fluxes).
 struct StepInput {
-  real_t* U = nullptr;        ///< conservative state, 5 x nTotalCells (device), advanced in place
+  real_t* U = nullptr; ///< conservative state, nVars x nTotalCells (device), advanced in place
   const real_t* U0 = nullptr; ///< a copy of U at the start of the iteration (device)
   const real_t* dt = nullptr; ///< local time step per cell (device), s
   real_t dtGlobal = -1;       ///< the global time step (>= 0: time accurate), s

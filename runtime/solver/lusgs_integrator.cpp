@@ -1,11 +1,17 @@
 #include "runtime/solver/lusgs_integrator.hpp"
 
+#include "common/error.hpp"
+
 #include "runtime/solver/spatial_operator.hpp"
 
 namespace fv {
 
 LusgsIntegrator::LusgsIntegrator(SpatialOperator& op, const CaseConfig& cfg)
-    : op_(op), lusgs_(std::make_unique<LusgsSolver>(op.zone(), op.view(), lusgs_settings(cfg))) {}
+    : op_(op), lusgs_(std::make_unique<LusgsSolver>(op.zone(), op.view(), lusgs_settings(cfg))) {
+  FV_VERIFY(op.num_vars() == phys::kNumEq, "LU-SGS solves the mean flow's "
+                                               << phys::kNumEq << " equations, not the "
+                                               << op.num_vars() << " of this model");
+}
 
 StepOutcome LusgsIntegrator::advance(const StepInput& in) {
   CellExchange exchange;

@@ -53,11 +53,11 @@ NewtonKrylov::NewtonKrylov(SpatialOperator& op, const CaseConfig& cfg)
   pre_ = std::make_unique<BlockPreconditioner>(op, cfg, matvec_ == NewtonMatvec::Assembled);
   gmres_ =
       std::make_unique<Gmres>(op.view(), op.num_vars(), op.comm(), cfg.krylovDim, weights(cfg));
-  const auto n5 = op.num_vars() * static_cast<std::size_t>(op.zone().nTotalCells());
-  R0_ = DeviceArray<real_t>(n5, "newton R(U)");
-  rhs_ = DeviceArray<real_t>(n5, "newton rhs");
-  dU_ = DeviceArray<real_t>(n5, "newton dU");
-  if (matvec_ == NewtonMatvec::Jfnk) Up_ = DeviceArray<real_t>(n5, "newton U + eps v");
+  const auto nvec = op.num_vars() * static_cast<std::size_t>(op.zone().nTotalCells());
+  R0_ = DeviceArray<real_t>(nvec, "newton R(U)");
+  rhs_ = DeviceArray<real_t>(nvec, "newton rhs");
+  dU_ = DeviceArray<real_t>(nvec, "newton dU");
+  if (matvec_ == NewtonMatvec::Jfnk) Up_ = DeviceArray<real_t>(nvec, "newton U + eps v");
   FV_LOG_INFO("  Newton-Krylov: GMRES("
               << cfg.krylovDim << "), at most " << linearIterations_ << " iterations to "
               << linearTolerance_ << ", "

@@ -47,6 +47,10 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
       flux_settings_(flux_settings(cfg)), state_(StateModel::of(cfg)), nv_(state_.nVars) {
   FV_VERIFY(static_cast<idx_t>(cfg_.patches.size()) == zone.nPatches(),
             "case has " << cfg_.patches.size() << " patches but the zone has " << zone.nPatches());
+  FV_VERIFY(fits_kernel_indexing(zone.nTotalCells(), zone.nFaces, zone.nNodes, nv_),
+            "zone " << zone.zoneId << " is too large for the kernels' 32-bit indexing with " << nv_
+                    << " variables (" << zone.nTotalCells() << " cells, " << zone.nFaces
+                    << " faces): prepare it in more parts (fvprep --parts)");
   FV_VERIFY(!cfg_.rans() || !zone.cellWallDistance.empty(),
             "zone " << zone.zoneId
                     << " has no wall distance (cells/wallDistance), which [physics] model = "

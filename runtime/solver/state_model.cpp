@@ -7,9 +7,8 @@ StateModel StateModel::of(const CaseConfig& cfg) {
     using M = decltype(m);
     StateModel s;
     s.nVars = M::kNumVars;
-    s.rans = M::kNumVars > phys::kNumEq;
+    s.rans = phys::kHasScalars<M>;
     s.conservative.assign(std::begin(M::kConservative), std::end(M::kConservative));
-    s.primitive.assign(std::begin(M::kPrimitive), std::end(M::kPrimitive));
     return s;
   });
 }

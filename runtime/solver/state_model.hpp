@@ -35,7 +35,6 @@ struct StateModel {
   /// Variables judged for convergence (the momentum components can vanish in 2D flows).
   static constexpr int kDensity = 0, kEnergy = 4;
   std::vector<std::string> conservative; ///< names in storage order (restart, residual columns)
-  std::vector<std::string> primitive;    ///< names of the primitives (gradients, reconstruction)
 
   /// The state model of a case.
   static StateModel of(const CaseConfig& cfg);

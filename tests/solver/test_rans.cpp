@@ -3,6 +3,7 @@
 // source kernel against the point-wise source, and the residual of a cell with a wall.
 #include "runtime/config/case_config.hpp"
 #include "runtime/kernels/face_flux.hpp"
+#include "runtime/physics/block.hpp"
 #include "runtime/physics/model.hpp"
 #include "runtime/physics/sa/spalart_allmaras.hpp"
 #include "runtime/solver/euler_solver.hpp"
@@ -105,6 +106,38 @@ TEST(Rans, CaseKeys) {
   EXPECT_THROW(
       (void)resolve("[freestream]\nnu_tilde_ratio = -1\n[physics]\nmodel = rans_sa\n" + tail),
       fv::Error);
+}
+
+// The 6x6 block algebra of the RANS preconditioner (the generic form of physics/block.hpp):
+// inverse and products against the identity; the 5x5 instances stay the unrolled block5.hpp.
+TEST(Rans, SixBySixBlockAlgebra) {
+  real_t A[36], Ainv[36], P[36];
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 6; ++c)
+      A[6 * r + c] = r == c ? 10.0 + r : std::sin(1.0 + r + 7.0 * c); // diagonally dominant
+  A[6 * 2 + 2] = 0.3; // a small pivot in place: row exchanges needed
+  ASSERT_TRUE(fv::phys::invert<6>(A, Ainv));
+  fv::phys::multiply<6>(A, Ainv, P);
+  for (int k = 0; k < 36; ++k)
+    EXPECT_NEAR(P[k], k % 7 == 0 ? 1.0 : 0.0, 1e-13) << k;
+  const real_t x[12] = {1, 2, 3, 4, 5, 6, -1, -2, -3, -4, -5, -6}; // cell j = 1 of a stride-2 field
+  real_t y[6] = {}, xs[6], z[6];
+  for (int k = 0; k < 6; ++k)
+    xs[k] = x[2 * k + 1];
+  fv::phys::add_block_times<6>(Ainv, x, 2, 1, y);
+  fv::phys::block_times<6>(A, y, z);
+  for (int k = 0; k < 6; ++k)
+    EXPECT_NEAR(z[k], xs[k], 1e-12) << k;
+  real_t S[36] = {};
+  EXPECT_FALSE(fv::phys::invert<6>(S, Ainv)); // singular
+  // the 5x5 instance is block5.hpp's, bit for bit
+  real_t B[25], B1[25], B2[25];
+  for (int k = 0; k < 25; ++k)
+    B[k] = k % 6 == 0 ? 4.0 + k : std::cos(0.3 * k);
+  ASSERT_TRUE(fv::phys::invert<5>(B, B1));
+  ASSERT_TRUE(fv::phys::invert5(B, B2));
+  for (int k = 0; k < 25; ++k)
+    EXPECT_EQ(B1[k], B2[k]);
 }
 
 /// A box zone whose ymin patch is a no-slip wall, with its exact wall distance y; the cells

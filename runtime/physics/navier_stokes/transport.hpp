@@ -48,6 +48,11 @@ FV_HOST_DEVICE FV_FORCEINLINE real_t viscosity(const Transport& t, real_t T) {
   return t.muRef * r * std::sqrt(r) * (t.tRef + t.sutherland) / (T + t.sutherland);
 }
 
+/// Dynamic viscosity of a primitive state W (its temperature p / (rho R)).
+FV_HOST_DEVICE FV_FORCEINLINE real_t viscosity_of(const Transport& t, const real_t* W) {
+  return viscosity(t, temperature(W, t.gasConstant));
+}
+
 /// Thermal conductivity k = mu cp / Pr, cp = gamma R / (gamma - 1).
 FV_HOST_DEVICE FV_FORCEINLINE real_t conductivity(const Transport& t, real_t mu) {
   return mu * t.gamma * t.gasConstant / ((t.gamma - 1.0) * t.prandtl);

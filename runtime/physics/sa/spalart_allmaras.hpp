@@ -9,6 +9,8 @@
 ///   d(rho nuTilde)/dt + div(rho u nuTilde)
 ///     = div((mu + rho nuTilde fn) / sigma grad nuTilde) + Q,
 ///   Q = rho (P - D) + rho cb2 / sigma |grad nuTilde|^2,
+/// (the TMR's compressible form also has -(nu + nuTilde) / sigma grad rho . grad nuTilde, left
+/// out here: O(M^2) in its validation cases),
 /// with, for nuTilde >= 0 (chi = nuTilde / nu, nu = mu / rho):
 ///   fv1 = chi^3 / (chi^3 + cv1^3),  fv2 = 1 - chi / (1 + chi fv1),
 ///   Sbar = nuTilde fv2 / (kappa^2 d^2),
