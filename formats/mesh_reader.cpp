@@ -25,7 +25,8 @@ std::string lower_extension(const std::string& path) {
 MeshFileKind detect_mesh_format(const std::string& path) {
   std::error_code ec;
   FV_VERIFY(std::filesystem::exists(path, ec), path << ": no such file");
-  FV_VERIFY(!std::filesystem::is_directory(path, ec), path << ": is a directory, not a mesh file");
+  // a directory can only be an OpenFOAM case or polyMesh (read_openfoam() says what is missing)
+  if (std::filesystem::is_directory(path, ec)) return MeshFileKind::OpenFoam;
   std::FILE* f = std::fopen(path.c_str(), "rb");
   FV_VERIFY(f, path << ": cannot open: " << std::strerror(errno));
   char head[4096] = {};
@@ -39,6 +40,8 @@ MeshFileKind detect_mesh_format(const std::string& path) {
   if (h.find("$MeshFormat") != std::string::npos) return MeshFileKind::Gmsh;
   if (h.find("NDIME") != std::string::npos || h.find("NZONE") != std::string::npos)
     return MeshFileKind::Su2;
+  if (h.find("FoamFile") != std::string::npos && !find_polymesh_dir(path).empty())
+    return MeshFileKind::OpenFoam;
   return detect_mesh_format_by_extension(path);
 }
 
@@ -47,6 +50,7 @@ MeshFileKind detect_mesh_format_by_extension(const std::string& path) {
   if (ext == ".cgns" || ext == ".cgn" || ext == ".adf" || ext == ".hdf") return MeshFileKind::Cgns;
   if (ext == ".su2") return MeshFileKind::Su2;
   if (ext == ".msh") return MeshFileKind::Gmsh;
+  if (ext == ".foam" || ext == ".openfoam") return MeshFileKind::OpenFoam;
   return MeshFileKind::Unknown;
 }
 
@@ -72,11 +76,13 @@ Mesh read_mesh(const std::string& path, const ReadOptions& opts) {
     return read_su2(path, opts);
   case MeshFileKind::Gmsh:
     return read_gmsh(path, opts);
+  case MeshFileKind::OpenFoam:
+    return read_openfoam(path, opts);
   case MeshFileKind::Unknown:
     break;
   }
   FV_THROW(path << ": unknown mesh format (supported: CGNS .cgns (HDF5 or ADF), SU2 .su2, Gmsh "
-                   ".msh 2.2/4.1)");
+                   ".msh 2.2/4.1, OpenFOAM polyMesh directory or case)");
 }
 
 } // namespace fv

@@ -1,11 +1,14 @@
 #pragma once
 /// \file mesh_reader.hpp
-/// read_mesh(): imports a mesh file written by another tool (CGNS, SU2, Gmsh) into fv::Mesh.
+/// read_mesh(): imports a mesh written by another tool (CGNS, SU2, Gmsh, OpenFOAM polyMesh)
+/// into fv::Mesh.
 ///
 /// The format is recognised from the file's content (HDF5/ADF signature, "$MeshFormat",
-/// "NDIME="), falling back on the extension (.cgns, .su2, .msh). 2D meshes (CGNS cell
-/// dimension 2, SU2 NDIME=2, Gmsh meshes without volume elements) are extruded into one layer
-/// of prisms/hexahedra (see extrude_2d() in formats/mesh_extrude.hpp).
+/// "NDIME=", "FoamFile"), falling back on the extension (.cgns, .su2, .msh, .foam); a
+/// directory is an OpenFOAM polyMesh directory or case (see find_polymesh_dir()). 2D meshes
+/// (CGNS cell dimension 2, SU2 NDIME=2, Gmsh meshes without volume elements) are extruded into
+/// one layer of prisms/hexahedra (see extrude_2d() in formats/mesh_builder.hpp); OpenFOAM 2D
+/// meshes are already one cell thick and stay as they are.
 #include "formats/mesh.hpp"
 
 #include <string>
@@ -34,14 +37,22 @@ inline constexpr double kDefaultExtrudeFraction = 0.01;
 inline constexpr double kDefaultMergeFraction = 1e-8;
 
 /// Mesh file formats read_mesh() understands.
-enum class MeshFileKind { Cgns, Su2, Gmsh, Unknown };
+enum class MeshFileKind { Cgns, Su2, Gmsh, OpenFoam, Unknown };
 
-/// Recognises a mesh file from its first bytes, then from its extension.
-/// Throws fv::Error when the file cannot be opened.
+/// Recognises a mesh file from its first bytes, then from its extension; a directory is
+/// OpenFoam (an OpenFOAM case or polyMesh directory). Throws fv::Error when the file does not
+/// exist or cannot be opened.
 MeshFileKind detect_mesh_format(const std::string& path);
 
-/// The format its extension suggests (.cgns/.cgn/.adf/.hdf, .su2, .msh), Unknown otherwise.
+/// The format its extension suggests (.cgns/.cgn/.adf/.hdf, .su2, .msh, .foam/.OpenFOAM),
+/// Unknown otherwise.
 MeshFileKind detect_mesh_format_by_extension(const std::string& path);
+
+/// The OpenFOAM polyMesh directory that `path` names, "" when none: the directory itself when
+/// it holds any of points, faces, owner, neighbour, boundary; DIR/constant/polyMesh (a case
+/// directory) or DIR/polyMesh (a constant directory); for a file, its directory when the file
+/// is one of those five, the case of an (empty) CASE.foam / CASE.OpenFOAM file.
+std::string find_polymesh_dir(const std::string& path);
 
 /// True when the file starts with the HDF5 signature (CGNS/HDF5 files and fvkit zone files).
 bool is_hdf5_file(const std::string& path);
@@ -59,5 +70,7 @@ Mesh read_mesh(const std::string& path, const ReadOptions& opts = {});
 Mesh read_cgns(const std::string& path, const ReadOptions& opts);
 Mesh read_su2(const std::string& path, const ReadOptions& opts);
 Mesh read_gmsh(const std::string& path, const ReadOptions& opts);
+/// OpenFOAM polyMesh (formats/openfoam_reader.cpp): `path` as find_polymesh_dir() takes it.
+Mesh read_openfoam(const std::string& path, const ReadOptions& opts);
 
 } // namespace fv

@@ -87,7 +87,8 @@ int main(int argc, char** argv) {
     ImportOptions prepOpts;
     std::string meshPath, outPath;
     int parts = 1;
-    app.add_option("mesh", meshPath, "mesh file (CGNS, SU2, Gmsh)");
+    app.add_option("mesh", meshPath,
+                   "mesh file (CGNS, SU2, Gmsh) or OpenFOAM polyMesh/case directory");
     app.add_option("-o,--output", outPath, "zone file to write");
     app.add_option("--parts", parts, "number of zones (MPI ranks)")->check(CLI::PositiveNumber);
     add_import_options(app, prepOpts);
@@ -112,7 +113,9 @@ int main(int argc, char** argv) {
     ImportOptions infoOpts;
     std::string infoPath;
     bool json = false;
-    info->add_option("file", infoPath, "mesh file (CGNS, SU2, Gmsh) or zone file")->required();
+    info->add_option("file", infoPath,
+                     "mesh file (CGNS, SU2, Gmsh), OpenFOAM polyMesh/case directory or zone file")
+        ->required();
     info->add_flag("--json", json, "print the summary as JSON on stdout");
     add_import_options(*info, infoOpts);
     info->fallthrough();
