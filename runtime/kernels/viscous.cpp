@@ -27,16 +27,6 @@ inline constexpr bool kRans = phys::kHasScalars<M>;
 
 using phys::viscosity_of;
 
-/// Diffusivity of a RANS state's nu-tilde equation, (mu + rho nu-tilde fn) / (sigma rho), m^2/s
-/// (0 for the other models).
-template <class M>
-FV_HOST_DEVICE FV_FORCEINLINE real_t scalar_diffusivity(const phys::Transport& t, const real_t* w) {
-  if constexpr (kRans<M>)
-    return phys::sa::diffusion_coefficient(w[0], w[M::kNuTilde], phys::viscosity_of(t, w)) / w[0];
-  else
-    return 0.0;
-}
-
 /// Eddy viscosity of a RANS primitive state (0 for the other models).
 template <class M>
 FV_HOST_DEVICE FV_FORCEINLINE real_t eddy_viscosity(const phys::Transport& t, const real_t* w) {
@@ -184,17 +174,13 @@ void viscous_time_step(const ZoneView& z, const phys::Transport& t, real_t cfl, 
       w[k] = W[k * n + c];
     const real_t a = phys::sound_speed(w, tr.gamma);
     const real_t mu = viscosity_of(tr, w) + eddy_viscosity<M>(tr, w);
-    // RANS: nu-tilde's diffusion coefficient / rho, when larger than the mean flow's
-    const real_t nuScalar =
-        scalar_diffusivity<M>(tr, w) * tr.prandtl / (4.0 / 3.0 > tr.gamma ? 4.0 / 3.0 : tr.gamma);
-    const real_t muTop = nuScalar * w[0] > mu ? nuScalar * w[0] : mu;
     const real_t V = v.cellVolume[c];
     real_t lc = 0.0, lv = 0.0;
     for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
       const real_t* S = v.faceArea + 3 * v.cellFaces[j];
       const real_t area2 = S[0] * S[0] + S[1] * S[1] + S[2] * S[2];
       lc += std::fabs(w[1] * S[0] + w[2] * S[1] + w[3] * S[2]) + a * std::sqrt(area2);
-      lv += phys::viscous_spectral_radius(w[0], muTop, tr, area2, V);
+      lv += phys::viscous_spectral_radius(w[0], mu, tr, area2, V);
     }
     dt[c] = cfl * V / (lc + phys::kViscousTimeStepFactor * lv);
   });
