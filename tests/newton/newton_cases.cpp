@@ -4,8 +4,10 @@
 #include "prep/faces.hpp"
 #include "tests/testing/testing.hpp"
 
+#include <fstream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 namespace fv::testing {
 
@@ -62,6 +64,13 @@ type = farfield
 [patch symmetry]
 type = symmetry
 )" + extra;
+}
+
+std::string example_case(const std::string& name) {
+  std::ifstream in(std::string(FV_SOURCE_DIR) + "/examples/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 } // namespace fv::testing

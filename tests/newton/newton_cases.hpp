@@ -24,6 +24,9 @@ const PreparedZones& shared_2d_zones(const std::string& rel, double span, int pa
 /// stream, the patches and `extra` (more sections / keys).
 std::string naca0012_case(const std::string& extra = "");
 
+/// The text of the case file examples/NAME (the tests run exactly what the README shows).
+std::string example_case(const std::string& name);
+
 /// SU2's converged values on the same mesh (its regression test).
 inline constexpr double kNacaCL = 0.3348, kNacaCD = 0.0222;
 

@@ -21,21 +21,14 @@ using fv::real_t;
 
 namespace {
 
-/// An example case file of examples/ (the tests run exactly what the README shows).
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(FV_SOURCE_DIR) + "/examples/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 TEST(NavierStokesRuns, LaminarFlatPlateFollowsBlasius) {
   const auto& pz = fv::testing::shared_2d_zones("su2/flatplate_turb_137x97.su2", 0.1, 1);
   if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";
   const fv::Zone& zone = pz.zones[0];
-  const fv::CaseConfig cfg = fv::resolve_case(
-      fv::IniFile::parse(example("flat_plate_laminar.ini"), "flat_plate_laminar.ini"),
-      pz.header.patches);
+  const fv::CaseConfig cfg =
+      fv::resolve_case(fv::IniFile::parse(fv::testing::example_case("flat_plate_laminar.ini"),
+                                          "flat_plate_laminar.ini"),
+                       pz.header.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   const fv::RunSummary s = fv::run_case(solver, false);
@@ -86,7 +79,8 @@ TEST(NavierStokesRuns, LaminarCylinderAtReynolds40) {
   if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";
   const fv::Zone& zone = pz.zones[0];
   const fv::CaseConfig cfg = fv::resolve_case(
-      fv::IniFile::parse(example("cylinder_re40.ini"), "cylinder_re40.ini"), pz.header.patches);
+      fv::IniFile::parse(fv::testing::example_case("cylinder_re40.ini"), "cylinder_re40.ini"),
+      pz.header.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   const fv::RunSummary s = fv::run_case(solver, false);

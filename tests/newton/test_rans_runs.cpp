@@ -20,13 +20,6 @@ using fv::real_t;
 
 namespace {
 
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(FV_SOURCE_DIR) + "/examples/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 /// Cf_x along the patch `wall` at x (the faces' values, averaged over the extruded span and
 /// interpolated linearly between face centroids).
 real_t skin_friction_at(const fv::Zone& zone, const fv::CaseConfig& cfg,
@@ -58,7 +51,8 @@ TEST(RansRuns, FlatPlateSkinFrictionMatchesTheTmr) {
   const fv::Zone& zone = pz.zones[0];
   ASSERT_FALSE(zone.cellWallDistance.empty());
   const fv::CaseConfig cfg = fv::resolve_case(
-      fv::IniFile::parse(example("flat_plate_sa.ini"), "flat_plate_sa.ini"), pz.header.patches);
+      fv::IniFile::parse(fv::testing::example_case("flat_plate_sa.ini"), "flat_plate_sa.ini"),
+      pz.header.patches);
   ASSERT_TRUE(cfg.rans());
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
