@@ -18,6 +18,26 @@ using fv::real_t;
 
 namespace {
 
+/// The faces of an (nx+1) x (ny+1) grid of nodes xyz (row by row): quadrilaterals, and pairs of
+/// triangles where (i + jStep j) % 3 == 0 (a mix of shapes whose pattern jStep varies).
+fv::WallFaces grid_wall(const std::vector<real_t>& xyz, int nx, int ny, int jStep) {
+  fv::WallFaces w;
+  w.xyz = &xyz;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const fv::idx_t n0 = i + (nx + 1) * j;
+      if ((i + jStep * j) % 3 == 0) {
+        w.nodes.insert(w.nodes.end(), {n0, n0 + 1, n0 + nx + 2});
+        w.offsets.push_back(static_cast<fv::idx_t>(w.nodes.size()));
+        w.nodes.insert(w.nodes.end(), {n0, n0 + nx + 2, n0 + nx + 1});
+      } else {
+        w.nodes.insert(w.nodes.end(), {n0, n0 + 1, n0 + nx + 2, n0 + nx + 1});
+      }
+      w.offsets.push_back(static_cast<fv::idx_t>(w.nodes.size()));
+    }
+  return w;
+}
+
 TEST(WallDistance, PointTriangleMatchesSampling) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<real_t> u(-1, 1);
@@ -75,20 +95,7 @@ TEST(WallDistance, TreeSearchIsExact) {
   for (int j = 0; j <= ny; ++j)
     for (int i = 0; i <= nx; ++i)
       xyz.insert(xyz.end(), {xs[i], ys[j], 0.1 * std::sin(3 * xs[i]) * std::cos(2 * ys[j])});
-  fv::WallFaces w;
-  w.xyz = &xyz;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const fv::idx_t n0 = i + (nx + 1) * j;
-      if ((i + j) % 3 == 0) { // some triangles, some quads
-        w.nodes.insert(w.nodes.end(), {n0, n0 + 1, n0 + nx + 2});
-        w.offsets.push_back(static_cast<fv::idx_t>(w.nodes.size()));
-        w.nodes.insert(w.nodes.end(), {n0, n0 + nx + 2, n0 + nx + 1});
-      } else {
-        w.nodes.insert(w.nodes.end(), {n0, n0 + 1, n0 + nx + 2, n0 + nx + 1});
-      }
-      w.offsets.push_back(static_cast<fv::idx_t>(w.nodes.size()));
-    }
+  const fv::WallFaces w = grid_wall(xyz, nx, ny, 1);
   std::vector<real_t> pts;
   for (int k = 0; k < 3000; ++k)
     pts.insert(pts.end(), {-0.5 + (xs.back() + 1) * u(rng), -0.5 + (ys.back() + 1) * u(rng),
@@ -134,20 +141,7 @@ TEST(WallDistance, FlatPlateIsAnalytic) {
   for (int j = 0; j <= ny; ++j)
     for (int i = 0; i <= nx; ++i)
       xyz.insert(xyz.end(), {xs[i], ys[j], 0});
-  fv::WallFaces w;
-  w.xyz = &xyz;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const fv::idx_t n0 = i + (nx + 1) * j;
-      if ((i + 2 * j) % 3 == 0) {
-        w.nodes.insert(w.nodes.end(), {n0, n0 + 1, n0 + nx + 2});
-        w.offsets.push_back(static_cast<fv::idx_t>(w.nodes.size()));
-        w.nodes.insert(w.nodes.end(), {n0, n0 + nx + 2, n0 + nx + 1});
-      } else {
-        w.nodes.insert(w.nodes.end(), {n0, n0 + 1, n0 + nx + 2, n0 + nx + 1});
-      }
-      w.offsets.push_back(static_cast<fv::idx_t>(w.nodes.size()));
-    }
+  const fv::WallFaces w = grid_wall(xyz, nx, ny, 2);
   std::vector<real_t> pts, exact;
   auto add = [&](real_t x, real_t y, real_t z) {
     pts.insert(pts.end(), {x, y, z});

@@ -820,4 +820,13 @@ void strip_element_start_offsets(const std::string& path) {
   cg(cg_close(fn), "close");
 }
 
+std::map<std::string, std::pair<std::string, int>> patch_table(const Mesh& m) {
+  std::map<std::string, std::pair<std::string, int>> t;
+  for (const auto& p : m.patches)
+    t[p.name] = {p.bcType, 0};
+  for (idx_t p : m.bfacePatch)
+    ++t[m.patches.at(static_cast<std::size_t>(p)).name].second;
+  return t;
+}
+
 } // namespace fv::testing

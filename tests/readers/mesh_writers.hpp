@@ -2,7 +2,10 @@
 /// \file mesh_writers.hpp
 /// Tiny mesh-file writers for the reader tests: a box of unit hexahedra written as CGNS (in
 /// every BC convention), SU2 and Gmsh (2.2/4.1, ASCII/binary), and 2D variants.
+#include "formats/mesh.hpp"
+
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -77,6 +80,9 @@ std::string su2_box(const Box& box, bool twoD = false);
 
 /// Gmsh file of the box: version 2.2 or 4.1, ASCII or binary, physical names per side.
 void write_box_gmsh(const std::string& path, const Box& box, double version, bool binary);
+
+/// Each patch of a mesh: name -> (BC type, boundary faces).
+std::map<std::string, std::pair<std::string, int>> patch_table(const Mesh& m);
 
 /// Writes text to a file.
 void write_text(const std::string& path, const std::string& text);

@@ -14,15 +14,6 @@ using fv::idx_t;
 using fv::testing::BcStyle;
 using fv::testing::Box;
 
-std::map<std::string, std::pair<std::string, int>> patch_table(const fv::Mesh& m) {
-  std::map<std::string, std::pair<std::string, int>> t;
-  for (const auto& p : m.patches)
-    t[p.name] = {p.bcType, 0};
-  for (idx_t p : m.bfacePatch)
-    ++t[m.patches.at(static_cast<std::size_t>(p)).name].second;
-  return t;
-}
-
 double total_volume(const fv::Mesh& m) {
   const auto r = fv::validate_mesh(m);
   double v = 0;
@@ -35,7 +26,7 @@ void expect_box(const fv::Mesh& m, const char* prefix, const char* bcType) {
   EXPECT_EQ(m.nCells(), 8);
   EXPECT_EQ(m.nNodes(), 27);
   EXPECT_EQ(m.nBoundaryFaces(), 24);
-  const auto t = patch_table(m);
+  const auto t = fv::testing::patch_table(m);
   ASSERT_EQ(t.size(), 6u);
   for (int s = 0; s < 6; ++s) {
     const std::string n = std::string(prefix) + Box::side_name(s);
@@ -78,7 +69,7 @@ TEST(CgnsConventions, FamilySpecifiedResolvedThroughFamilyBC) {
   fv::testing::write_box_cgns(f, Box{}, BcStyle::FamilySpecified);
   const fv::Mesh m = fv::read_mesh(f);
   expect_box(m, "bc_", nullptr);
-  const auto t = patch_table(m);
+  const auto t = fv::testing::patch_table(m);
   EXPECT_EQ(t.at("bc_xmin").first, "BCInflowSubsonic");
   EXPECT_EQ(t.at("bc_zmax").first, "BCWallViscous");
 }
@@ -105,7 +96,7 @@ TEST(CgnsConventions, NgonNface) {
   EXPECT_EQ(m.polyCellFaces.rows(), 8);
   EXPECT_EQ(m.polyFaceNodes.rows(), 36); // 3 * 3 * 4 = 36 distinct faces of a 2x2x2 box
   EXPECT_EQ(m.nBoundaryFaces(), 24);
-  const auto t = patch_table(m);
+  const auto t = fv::testing::patch_table(m);
   for (int s = 0; s < 6; ++s)
     EXPECT_EQ(t.at(std::string("bc_") + Box::side_name(s)).second, 4);
   EXPECT_NEAR(total_volume(m), 8.0, 1e-12);
@@ -125,7 +116,7 @@ TEST(CgnsConventions, TwoZonesMergedByCoordinates) {
   o.zone = "right";
   const fv::Mesh r = fv::read_mesh(f, o);
   EXPECT_EQ(r.nCells(), 8);
-  EXPECT_EQ(patch_table(r).count("iface2"), 1u);
+  EXPECT_EQ(fv::testing::patch_table(r).count("iface2"), 1u);
 }
 
 TEST(CgnsConventions, TwoZonesMergedByConnectivity) {
@@ -147,7 +138,7 @@ TEST(CgnsConventions, TwoDimensionalBaseIsExtruded) {
   for (auto t : m.cellType)
     EXPECT_EQ(t, fv::CellType::Hex);
   EXPECT_EQ(m.nNodes(), 2 * 20);
-  const auto t = patch_table(m);
+  const auto t = fv::testing::patch_table(m);
   EXPECT_EQ(t.at("symmetry"), std::make_pair(std::string("BCSymmetryPlane"), 24));
   EXPECT_EQ(t.at("south"), std::make_pair(std::string("BCWall"), 4));
   EXPECT_EQ(t.at("north"), std::make_pair(std::string("BCFarfield"), 4));
@@ -239,7 +230,7 @@ TEST(CgnsConventions, StructuredBlocksGluedByOneToOne) {
     EXPECT_EQ(m.nNodes(), 2 * 27 - 9);
     EXPECT_EQ(m.nBoundaryFaces(), 40); // the 4 interface faces of each block are interior
     EXPECT_EQ(m.fileZones.size(), 2u);
-    const auto t = patch_table(m);
+    const auto t = fv::testing::patch_table(m);
     EXPECT_EQ(t.at("inlet"), std::make_pair(std::string("BCInflow"), 4));
     EXPECT_EQ(t.at("outlet"), std::make_pair(std::string("BCOutflow"), 4));
     EXPECT_EQ(t.at("floor"), std::make_pair(std::string("BCWall"), 8));
@@ -259,7 +250,7 @@ TEST(CgnsConventions, StructuredTwoDimensionalSelfConnectedRing) {
   EXPECT_EQ(m.nCells(), 16);
   EXPECT_EQ(m.nNodes(), 2 * (27 - 3)); // the cut's 3 node pairs are glued
   EXPECT_EQ(m.nBoundaryFaces(), 2 * 16 + 8 + 8);
-  const auto t = patch_table(m);
+  const auto t = fv::testing::patch_table(m);
   EXPECT_EQ(t.at("wall"), std::make_pair(std::string("BCWallInviscid"), 8));
   EXPECT_EQ(t.at("farfield"), std::make_pair(std::string("BCFarfield"), 8));
   EXPECT_EQ(t.at("symmetry").second, 32);
@@ -275,7 +266,7 @@ TEST(CgnsConventions, HybridStructuredAndUnstructuredZonesGlued) {
   EXPECT_EQ(m.nCells(), 16);
   EXPECT_EQ(m.nNodes(), 2 * 27 - 9);
   EXPECT_EQ(m.nBoundaryFaces(), 40); // both zones' x = 2 faces are interior
-  const auto t = patch_table(m);
+  const auto t = fv::testing::patch_table(m);
   EXPECT_EQ(t.at("inlet"), std::make_pair(std::string("BCInflow"), 4));
   EXPECT_EQ(t.count("iface"), 0u);
   EXPECT_EQ(t.at("block").second, 24 - 4 - 4); // the block's faces without a BC

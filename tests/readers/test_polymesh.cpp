@@ -197,15 +197,6 @@ fv::Mesh su2_box_mesh(const Box& box, const std::string& dir) {
   return fv::read_mesh(f);
 }
 
-std::map<std::string, std::pair<std::string, int>> patch_table(const fv::Mesh& m) {
-  std::map<std::string, std::pair<std::string, int>> t;
-  for (const auto& p : m.patches)
-    t[p.name] = {p.bcType, 0};
-  for (idx_t p : m.bfacePatch)
-    ++t[m.patches.at(static_cast<std::size_t>(p)).name].second;
-  return t;
-}
-
 /// Volumes of every cell by prep's validation (which also checks closure and positivity).
 std::vector<double> volumes(const fv::Mesh& m) {
   return fv::validate_mesh(m).geometry.cells.volume;
@@ -290,7 +281,7 @@ TEST(PolyMesh, HandWrittenTetrahedron) {
     EXPECT_EQ(m.cellType[0], CellType::Tet);
     EXPECT_EQ(m.nNodes(), 4);
     EXPECT_EQ(m.nBoundaryFaces(), 4);
-    const auto t = patch_table(m);
+    const auto t = fv::testing::patch_table(m);
     EXPECT_EQ(t.at("walls"), std::make_pair(std::string("BCWall"), 4));
     EXPECT_NEAR(sum(volumes(m)), 1.0 / 6.0, 1e-15);
   }
@@ -313,7 +304,7 @@ TEST(PolyMesh, HexBlockWithPatches) {
   EXPECT_EQ(m.nNodes(), 27);
   EXPECT_EQ(m.nBoundaryFaces(), 24);
   EXPECT_TRUE(m.polyCell.empty());
-  const auto t = patch_table(m);
+  const auto t = fv::testing::patch_table(m);
   ASSERT_EQ(t.size(), 6u);
   EXPECT_EQ(t.at("xmin"), std::make_pair(std::string("UserDefined"), 4));
   EXPECT_EQ(t.at("ymin"), std::make_pair(std::string("BCWall"), 4));
@@ -377,10 +368,10 @@ TEST(PolyMesh, RoundTripOfGeneratedMeshesKeepsShapesAndVolumes) {
     EXPECT_EQ(m.nBoundaryFaces(), src.nBoundaryFaces());
     EXPECT_EQ(type_counts(m), type_counts(src));
     // BCWall and BCSymmetryPlane come back, the other types were written as `patch`
-    auto expected = patch_table(src);
+    auto expected = fv::testing::patch_table(src);
     for (auto& [name, tc] : expected)
       if (tc.first != "BCWall" && tc.first != "BCSymmetryPlane") tc.first = "UserDefined";
-    EXPECT_EQ(patch_table(m), expected);
+    EXPECT_EQ(fv::testing::patch_table(m), expected);
     const auto vm = volumes(m), vs = volumes(src);
     ASSERT_EQ(vm.size(), vs.size());
     for (std::size_t i = 0; i < vm.size(); ++i) {
@@ -402,7 +393,7 @@ TEST(PolyMesh, TwoDimensionalCaseKeepsOneCellLayer) {
   const fv::Mesh m = fv::read_mesh(dir + "/case2d");
   EXPECT_EQ(m.nCells(), 6);
   EXPECT_EQ(m.nNodes(), 24);
-  const auto t = patch_table(m);
+  const auto t = fv::testing::patch_table(m);
   EXPECT_EQ(t.at("zmin"), std::make_pair(std::string("BCSymmetryPlane"), 6));
   EXPECT_EQ(t.at("zmax"), std::make_pair(std::string("BCSymmetryPlane"), 6));
   EXPECT_EQ(t.at("ymin"), std::make_pair(std::string("BCWall"), 3));
@@ -434,7 +425,7 @@ TEST(PolyMesh, GeneralPolyhedronIsKept) {
   EXPECT_EQ(m.polyCellFaces.size(0), 7);
   EXPECT_EQ(m.cellNodes.size(0), 8);
   EXPECT_NEAR(sum(volumes(m)), 1.0, 1e-14);
-  EXPECT_EQ(patch_table(m).at("top"), std::make_pair(std::string("BCWall"), 2));
+  EXPECT_EQ(fv::testing::patch_table(m).at("top"), std::make_pair(std::string("BCWall"), 2));
   // a hexahedron whose faces do not close (one face reversed) stays a polyhedron, which
   // validation then rejects as open
   write_file(d / "faces", "6(4(0 3 2 1) 4(0 1 5 4) 4(1 2 6 5) 4(2 3 7 6) 4(0 4 7 3) 4(7 6 5 4))");
