@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -157,7 +158,7 @@ TEST_F(FvrunCli, ProfileTableAndCsvWithoutSolution) {
 
 // The outputs open in ParaView: the volume solution (XDMF) and the wall surface (VTK PolyData),
 // with the cells and arrays fvrun wrote, and render. Needs pvbatch (Debian: paraview,
-// python3-paraview) and xvfb-run; skipped where they are not installed (CI).
+// python3-paraview) and xvfb-run; skipped where they are not installed.
 TEST_F(FvrunCli, OutputsOpenInParaView) {
   const bool have = std::system("command -v xvfb-run > /dev/null 2>&1") == 0 &&
                     (std::system("command -v pvbatch > /dev/null 2>&1") == 0 ||
@@ -170,13 +171,25 @@ TEST_F(FvrunCli, OutputsOpenInParaView) {
                   err),
             0)
       << err;
+  // xvfb-run -a picks the first display whose lock file is free, which races with any other X
+  // server starting on the machine ("bad X server connection"). Start from a display number of
+  // this process's own and try again, on another, only when it is the X server that failed.
   const std::string log = dir_ + "/paraview.txt";
-  const std::string cmd =
-      "cd '" + dir_ +
-      "' && PV=$(command -v pvbatch || command -v pvbatch3.11) && xvfb-run -a \"$PV\" '" +
-      std::string(FV_SOURCE_DIR) + "/tests/solver/paraview_open.py' pv/surface.png " +
-      "pv/surface_lower_wall.vtp pv/solution.xmf pv/solution.cgns > '" + log + "' 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << read_file(log);
+  int rc = -1;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const int display = 100 + static_cast<int>(::getpid() % 700) + 37 * attempt;
+    const std::string cmd =
+        "cd '" + dir_ + "' && PV=$(command -v pvbatch || command -v pvbatch3.11) && xvfb-run -a -n " +
+        std::to_string(display) + " -s '-screen 0 640x480x24 -nolisten tcp' \"$PV\" '" +
+        std::string(FV_SOURCE_DIR) + "/tests/solver/paraview_open.py' pv/surface.png " +
+        "pv/surface_lower_wall.vtp pv/solution.xmf pv/solution.cgns > '" + log + "' 2>&1";
+    rc = std::system(cmd.c_str());
+    const std::string tried = read_file(log);
+    const bool x_failed = tried.find("X server") != std::string::npos ||
+                          tried.find("Xvfb failed") != std::string::npos;
+    if (rc == 0 || !x_failed) break;
+  }
+  ASSERT_EQ(rc, 0) << read_file(log);
   const std::string out = read_file(log);
   const std::string csv = read_file(dir_ + "/pv/surface_lower_wall.csv");
   const auto faces = std::count(csv.begin(), csv.end(), '\n') - 1;
