@@ -267,7 +267,7 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   auto k_lim = [&] {
     kernels::limiter<kNumVars>(v, o.secondOrder ? kernels::Limiter::Venkat : kernels::Limiter::None,
                                5.0, scales, W.data(), grad.data(), wmin.data(), wmax.data(),
-                               phi.data());
+                               nullptr, phi.data()); // every cell: the limiter's full cost
   };
   auto k_iflux = [&] {
     kernels::interior_fluxes<phys::EulerModel>(v, fsSet, W.data(), grad.data(), phi.data(),

@@ -70,6 +70,13 @@ const std::vector<CaseKey>& case_keys() {
        "slope limiter for order 2: venkat_wang (Venkatakrishnan with the global epsilon of "
        "Wang: eps = venkat_wang_k x the range of the variable over the whole mesh) | venkat "
        "(classical Venkatakrishnan, eps^2 = (K dx)^3 q_ref^2) | barth | none"},
+      {"scheme", "limiter_region", "=model",
+       "where the limiter acts: supersonic (navier_stokes' and rans_sa's default: only cells "
+       "whose gradient stencil, the cells sharing a node with them, holds supersonic flow; a "
+       "steady shock needs supersonic flow ahead of it, and viscosity resolves every other "
+       "layer, so boundary layers and smooth extrema keep second order, as the TMR reference "
+       "codes run subsonic cases unlimited) | everywhere (euler's default: every cell; "
+       "inviscid slip lines and vortex sheets are discontinuities at any Mach number)"},
       {"scheme", "venkat_k", "5",
        "venkat: constant K of eps^2 = (K dx)^3 q_ref^2, dx = V^(1/3) (or venkat_length), q_ref "
        "the free-stream rho, |u|+c or p"},
@@ -566,6 +573,9 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.order = 1 + r.choice("order", "2", {"1", "2"});
     c.limiter = static_cast<LimiterKind>(
         r.choice("limiter", "venkat_wang", {"venkat", "barth", "none", "venkat_wang"}));
+    c.limiterRegion = static_cast<LimiterRegion>(
+        r.choice("limiter_region", c.viscous() ? "supersonic" : "everywhere",
+                 {"supersonic", "everywhere"}));
     c.venkatK = r.positive("venkat_k", 5.0);
     c.venkatLength = r.number("venkat_length", 0);
     FV_VERIFY_USAGE(c.venkatLength >= 0, r.ctx("venkat_length") << "venkat_length must be >= 0");

@@ -18,6 +18,8 @@ namespace fv {
 
 enum class FluxScheme { Roe, Rusanov };
 enum class LimiterKind { Venkat, Barth, None, VenkatWang };
+/// Where the limiter acts: cells whose gradient stencil holds supersonic flow, or every cell.
+enum class LimiterRegion { Supersonic, Everywhere };
 enum class TimeScheme { Rk2, SspRk3, Rk4, Lusgs, Newton };
 /// How the CFL number evolves over the iterations (runtime/solver/cfl_controller.hpp).
 enum class CflLaw { Ramp, Adaptive, Ser };
@@ -109,6 +111,8 @@ struct CaseConfig {
   bool entropyFixAcousticOnly = false; ///< entropy_fix_waves = acoustic (navier_stokes default)
   int order = 2;
   LimiterKind limiter = LimiterKind::VenkatWang;
+  /// [scheme] limiter_region (default: Supersonic for the viscous models, Everywhere for euler)
+  LimiterRegion limiterRegion = LimiterRegion::Everywhere;
   real_t venkatK = 5.0;
   real_t venkatLength = 0;   ///< venkat: global length L of eps^2 = (K L)^3 q^2 (0: cell size)
   real_t venkatWangK = 0.05; ///< venkat_wang: eps = K * global range of the variable

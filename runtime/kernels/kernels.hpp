@@ -75,12 +75,21 @@ struct LimiterScales {
   bool cellSize = true;
 };
 
+/// Node loop: excess[node] = sum over the zone's owned cells around the node of
+/// max(M - 1, 0), M = |u| / c the cell's local Mach number (W: primitives rho, u, v, w, p
+/// first). Partial per zone: the node exchange (Sum) completes it. Positive exactly where a
+/// cell of the node's full stencil is supersonic.
+template <int N>
+void supersonic_node_excess(const ZoneView& z, real_t gamma, const real_t* W, real_t* excess);
+
 /// Cell loop: limiter phi[k][cell] in [0, 1] (min over the cell's faces) for each of the N
-/// components.
+/// components. With supersonicNodes (supersonic_node_excess, exchanged), only cells with a node
+/// where it is positive, i.e. whose gradient stencil holds supersonic flow, are limited (phi = 1
+/// elsewhere); nullptr limits every cell.
 template <int N>
 void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScales& scales,
              const real_t* W, const real_t* grad, const real_t* wmin, const real_t* wmax,
-             real_t* phi);
+             const real_t* supersonicNodes, real_t* phi);
 
 /// Flux function choice.
 enum class Flux { Roe = 0, Rusanov = 1 };

@@ -63,9 +63,10 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
     cells_ = std::make_unique<parallel::HaloExchange>(
         par_.comm, zone.cellExchange, zone.nTotalCells(), 4 * nv_, parallel::HaloMode::Copy,
         par_.transport, "cells");
-    nodes_ =
-        std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes, nv_,
-                                                 parallel::HaloMode::Sum, par_.transport, "nodes");
+    // node values (nVars) and the limiter's supersonic excess (1)
+    nodes_ = std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes,
+                                                      nv_ + 1, parallel::HaloMode::Sum,
+                                                      par_.transport, "nodes");
     cells_->set_timing(par_.commTiming);
     nodes_->set_timing(par_.commTiming);
   }
@@ -81,6 +82,10 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
     wmax_ = DeviceArray<real_t>(nv * nt, "local max");
     phi_ = DeviceArray<real_t>(nv * nt, "limiter");
   }
+  if (cfg_.order == 2 && cfg_.limiter != LimiterKind::None &&
+      cfg_.limiterRegion == LimiterRegion::Supersonic)
+    supersonic_ =
+        DeviceArray<real_t>(static_cast<std::size_t>(zone.nNodes), "supersonic node excess");
   switch (cfg_.limiter) {
   case LimiterKind::Venkat:
   case LimiterKind::VenkatWang:
@@ -294,24 +299,37 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales)
   }
   // 2. cell -> node interpolation: owned cells' contributions (needs no halo value), then the
   //    partial sums of the other zones sharing a node are added (node exchange, Sum)
+  //    (with the limiter's supersonic excess per node at the first evaluation of an iteration:
+  //    like Wang's scales, the region stays put through the iteration's Jacobian-free products,
+  //    which a cell switching on or off between U and U + eps v would wreck)
+  const bool computePhi = flux_settings_.secondOrder && !(limiterFrozen_ && phiValid_);
+  const bool region = computePhi && !supersonic_.empty();
+  const bool newRegion = region && (refreshLimiterScales || !regionValid_);
   kernels::interpolate_to_nodes<kNumVars>(z, W_.data(), Wn_.data());
+  if (newRegion)
+    kernels::supersonic_node_excess<kNumVars>(z, cfg_.gamma, W_.data(), supersonic_.data());
   halo_progress(cells_.get());
   halo_finish(cells_.get());
   hook("primitives", W_, kNumVars);
-  halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), kNumVars, z.nNodes)});
+  if (newRegion)
+    halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), kNumVars, z.nNodes),
+                              FieldView::blocked(supersonic_.data(), 1, z.nNodes)});
+  else
+    halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), kNumVars, z.nNodes)});
   // 3. local extrema over face neighbours (halo W is there) while node sums travel
   // (a viscous first-order evaluation needs the gradients only)
-  const bool computePhi = flux_settings_.secondOrder && !(limiterFrozen_ && phiValid_);
   if (computePhi && limiter_ != kernels::Limiter::None)
     kernels::local_min_max<kNumVars>(z, W_.data(), wmin_.data(), wmax_.data());
   halo_progress(nodes_.get());
   halo_finish(nodes_.get());
+  regionValid_ = regionValid_ || newRegion;
   // 4. node-averaged Green-Gauss gradients and the limiter of owned cells
   kernels::green_gauss_gradient<kNumVars>(z, Wn_.data(), grad_.data());
   hook("gradients", grad_, 3 * kNumVars);
   if (computePhi) {
     kernels::limiter<kNumVars>(z, limiter_, cfg_.venkatK, scales_, W_.data(), grad_.data(),
-                               wmin_.data(), wmax_.data(), phi_.data());
+                               wmin_.data(), wmax_.data(),
+                               region ? supersonic_.data() : nullptr, phi_.data());
     hook("limiter", phi_, kNumVars);
     phiValid_ = true;
   }

@@ -181,6 +181,10 @@ class SpatialOperator {
   std::unique_ptr<parallel::HaloExchange> cells_, nodes_; // null without MPI
   gidx_t globalCells_ = 0;
   DeviceArray<real_t> W_, Wn_, grad_, wmin_, wmax_, phi_, flux_, R_;
+  /// limiter_region = supersonic: per node, the supersonic excess of the cells around it
+  /// (kernels::supersonic_node_excess); empty when the limiter acts everywhere or not at all
+  DeviceArray<real_t> supersonic_;
+  bool regionValid_ = false; ///< supersonic_ holds a complete (exchanged) excess
   DeviceArray<real_t> source_; ///< set_source(); empty: none
   CellExchange hook_;
   kernels::FluxSumVariant assembly_ = kernels::FluxSumVariant::Gather;

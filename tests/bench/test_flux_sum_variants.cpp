@@ -77,7 +77,7 @@ std::vector<real_t> check_zone(const fv::Zone& z, bool secondOrder) {
                                                                f.wmax.data());
     fv::kernels::limiter<fv::phys::EulerModel::kNumVars>(
         v, fv::kernels::Limiter::Venkat, 5.0, scales, f.W.data(), f.grad.data(), f.wmin.data(),
-        f.wmax.data(), f.phi.data());
+        f.wmax.data(), nullptr, f.phi.data());
   }
   fv::phys::BcParams bc;
   bc.ref[0] = 1.0;

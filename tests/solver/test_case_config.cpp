@@ -176,3 +176,20 @@ TEST(CaseConfig, ReadmeListsEveryKeyAsTheSchemaSays) {
   EXPECT_NE(readme.find(table), std::string::npos)
       << "README.md's key table differs from `fvrun --keys`; regenerate it";
 }
+
+// [scheme] limiter_region: every cell for the Euler model (inviscid slip lines are
+// discontinuities at any Mach number), the supersonic cells for the viscous models (which
+// resolve every other layer); either can be chosen, anything else is a usage error.
+TEST(CaseConfig, LimiterRegionDefaultsByModel) {
+  fv::IniFile euler = fv::IniFile::parse(kCase, "case.ini");
+  EXPECT_EQ(fv::resolve_case(euler, kPatches).limiterRegion, fv::LimiterRegion::Everywhere);
+  fv::IniFile ns = fv::IniFile::parse(kCase, "case.ini");
+  ns.set_override("physics.model=navier_stokes");
+  EXPECT_EQ(fv::resolve_case(ns, kPatches).limiterRegion, fv::LimiterRegion::Supersonic);
+  ns.set_override("scheme.limiter_region=everywhere");
+  EXPECT_EQ(fv::resolve_case(ns, kPatches).limiterRegion, fv::LimiterRegion::Everywhere);
+  std::string text = kCase;
+  text.replace(text.find("limiter = barth"), 15, "limiter = barth\nlimiter_region = subsonic");
+  const std::string e = usage_error(text);
+  EXPECT_NE(e.find("limiter_region"), std::string::npos) << e;
+}
