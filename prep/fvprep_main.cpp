@@ -95,6 +95,11 @@ int main(int argc, char** argv) {
     std::string renumber = "rcm", objective = "cut";
     fv::PartitionOptions partOpts;
     app.add_option("--renumber", renumber, "cell ordering: rcm (reverse Cuthill-McKee) or none");
+    std::string zoneOrder = "wavefront";
+    app.add_option("--zone-order", zoneOrder,
+                   "order of each zone's cells with --renumber rcm: wavefront (BFS levels from the "
+                   "interface, colour by colour, where it cuts the LU-SGS hyperplanes by a "
+                   "quarter; default) or rcm (the zone's RCM order: smallest bandwidth)");
     std::vector<std::string> walls;
     app.add_option("--walls", walls,
                    "patches whose faces are walls for the cells' wall distance, comma-separated "
@@ -174,6 +179,9 @@ int main(int argc, char** argv) {
     po.partition = partOpts;
     po.partition.objective = fv::parse_partition_objective(objective);
     po.prep.renumber = fv::parse_renumber(renumber);
+    FV_VERIFY_USAGE(zoneOrder == "wavefront" || zoneOrder == "rcm",
+                    "--zone-order " << zoneOrder << ": not wavefront or rcm");
+    po.prep.wavefrontOrder = zoneOrder == "wavefront";
     po.prep.faces.defaultPatch = prepOpts.validate.defaultPatch;
     po.prep.closureTol = prepOpts.validate.closureTol;
     po.prep.walls = walls;

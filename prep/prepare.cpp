@@ -16,6 +16,7 @@ std::string describe_prepare_options(const PrepareOptions& o) {
      << "; objective=" << partition_objective_name(o.partition.objective)
      << "; seed=" << o.partition.seed << "; default-patch=" << o.prep.faces.defaultPatch
      << "; closure-tol=" << o.prep.closureTol;
+  if (!o.prep.wavefrontOrder) os << "; zone-order=rcm";
   if (!o.prep.walls.empty()) {
     os << "; walls=";
     for (std::size_t i = 0; i < o.prep.walls.size(); ++i)
