@@ -3,6 +3,8 @@
 #
 #   bench/mpi_scaling.sh [SCRATCH]              # default SCRATCH=/tmp/fv_mpi_scaling
 #   RANKS="1 2 4" ITERS=50 WEAK=5M STRONG=20M DEVICE=cuda bench/mpi_scaling.sh /scratch
+#   TRANSPORT=host_staged_mpi bench/mpi_scaling.sh   # [run] transport (default auto: NCCL, CUDA
+#                                                    # IPC, CUDA-aware MPI, host-staged MPI)
 #
 # Steps: build (CUDA on, Release) fvgen/fvprep/fvrun/compare_runs in $BUILD (BUILD=DIR with the
 # binaries already built skips it); generate the meshes (weak: WEAK cells per rank, shuffled
@@ -29,6 +31,8 @@ STRONG=${STRONG:-20M}
 DEVICE=${DEVICE:-cuda}
 ARCH=${ARCH:-90}
 MPIRUN=${MPIRUN:-mpirun}
+TRANSPORT=${TRANSPORT:-auto}
+export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
 mkdir -p "$scratch" "$here/bench/results"
@@ -80,10 +84,12 @@ run() { # run MODE N ZONES OUT [ARGS...]: one timed run (no device synchronisati
   shift 4
   local line split
   line=$("$MPIRUN" -np "$n" --oversubscribe --bind-to none "$FVRUN" "$z" -c "$scratch/case.ini" \
-    --iterations "$ITERS" --device "$DEVICE" --output-dir "$out" -q "$@" | grep FVRUN_TIMING)
+    --iterations "$ITERS" --device "$DEVICE" --set "run.transport=$TRANSPORT" --output-dir "$out" \
+    -q "$@" | grep FVRUN_TIMING)
   if [[ $n -gt 1 ]]; then
     split=$("$MPIRUN" -np "$n" --oversubscribe --bind-to none "$FVRUN" "$z" -c "$scratch/case.ini" \
-      --iterations "$ITERS" --device "$DEVICE" --output-dir "$out.split" -q --comm-timing "$@" |
+      --iterations "$ITERS" --device "$DEVICE" --set "run.transport=$TRANSPORT" \
+      --output-dir "$out.split" -q --comm-timing "$@" |
       grep FVRUN_TIMING)
   else
     split=$line
@@ -142,9 +148,9 @@ for n in $RANKS; do
     "${RTOL:-1e-12}" rms_rho rms_rhoE CL CD || check="DIFFERENT"
 done
 
-csv="$here/bench/results/mpi_scaling_$(hostname -s)_$(date -u +%Y%m%dT%H%MZ).csv"
+csv="$here/bench/results/mpi_scaling_$(hostname -s)_${TRANSPORT}_$(date -u +%Y%m%dT%H%MZ).csv"
 {
-  echo "# fvrun MPI scaling; $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1 || echo cpu); $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true); ranks $RANKS; $ITERS iterations; $(date -u +%F); residuals across ranks (rtol ${RTOL:-1e-12}): $check"
+  echo "# fvrun MPI scaling; $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1 || echo cpu); $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true); ranks $RANKS; transport $TRANSPORT; $ITERS iterations; $(date -u +%F); residuals across ranks (rtol ${RTOL:-1e-12}): $check"
   echo "# time_per_iter_s: run without --comm-timing; the split columns come from a second run with --comm-timing (device synchronised around each exchange; its own time per iteration in split_time_per_iter_s)"
   echo "mode,ranks,cells,time_per_iter_s,efficiency,split_time_per_iter_s,compute_s,pack_unpack_s,wait_s"
   for r in "${rows[@]}"; do

@@ -25,3 +25,25 @@ if(NOT FV_ENABLE_CUDA STREQUAL "OFF")
     message(STATUS "fvkit: nvcc not found; building the CPU (OpenMP) backend only")
   endif()
 endif()
+
+# NCCL (the nccl halo transport, backend/transport.hpp): found with the CUDA backend when nccl.h
+# and libnccl are present, in the CUDA toolkit, under NCCL_HOME / NCCL_ROOT (e.g. Python's
+# nvidia-nccl package: site-packages/nvidia/nccl) or on the system paths. FV_ENABLE_NCCL=OFF
+# leaves it out; ON makes its absence an error.
+set(FV_ENABLE_NCCL "AUTO" CACHE STRING "Build the NCCL transport: AUTO (when found), ON, OFF")
+set_property(CACHE FV_ENABLE_NCCL PROPERTY STRINGS AUTO ON OFF)
+set(FV_NCCL OFF)
+if(FV_CUDA AND NOT FV_ENABLE_NCCL STREQUAL "OFF")
+  find_path(FV_NCCL_INCLUDE_DIR nccl.h
+    HINTS ${CUDAToolkit_INCLUDE_DIRS} ENV NCCL_HOME ENV NCCL_ROOT PATH_SUFFIXES include)
+  find_library(FV_NCCL_LIBRARY NAMES nccl libnccl.so.2
+    HINTS ${CUDAToolkit_LIBRARY_DIR} ENV NCCL_HOME ENV NCCL_ROOT PATH_SUFFIXES lib lib64)
+  if(FV_NCCL_INCLUDE_DIR AND FV_NCCL_LIBRARY)
+    set(FV_NCCL ON)
+    message(STATUS "fvkit: NCCL transport with ${FV_NCCL_LIBRARY}")
+  elseif(FV_ENABLE_NCCL STREQUAL "ON")
+    message(FATAL_ERROR "fvkit: FV_ENABLE_NCCL=ON but nccl.h / libnccl were not found (set NCCL_HOME)")
+  else()
+    message(STATUS "fvkit: NCCL not found; no nccl transport")
+  endif()
+endif()

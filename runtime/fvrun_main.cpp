@@ -11,6 +11,7 @@
 #include "formats/zone_file_reader.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/backend/select.hpp"
+#include "runtime/backend/transport.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
@@ -72,7 +73,8 @@ int main(int argc, char** argv) {
                  "time the halo exchanges (pack, wait, unpack) and print the split; adds device "
                  "synchronisation (same as --set run.comm_timing=true)");
     app.add_flag("--cuda-aware-mpi", cudaAware,
-                 "let MPI read and write device buffers (needs an MPI library with CUDA support)");
+                 "let MPI read and write device buffers (needs an MPI library with CUDA support; "
+                 "same as --set run.transport=cuda_aware_mpi)");
     app.add_flag("--profile", profile,
                  "time every kernel and print its share of the iteration at the end, also as "
                  "<output_dir>/profile.csv (same as --set monitor.profile=true)");
@@ -99,6 +101,7 @@ int main(int argc, char** argv) {
     if (!outputDir.empty()) ini.set("monitor", "output_dir", outputDir);
     if (noOverlap) ini.set("run", "overlap", "false");
     if (commTiming) ini.set("run", "comm_timing", "true");
+    if (cudaAware) ini.set("run", "transport", "cuda_aware_mpi");
     if (profile) ini.set("monitor", "profile", "true");
 
     // ---- mesh
@@ -135,24 +138,21 @@ int main(int argc, char** argv) {
     }
     const fv::CaseConfig cfg = fv::resolve_case(ini, header.patches);
     const std::string where = fv::select_device(fv::parse_device_request(cfg.device));
+    // the transport is chosen on one rank too, so that an impossible request fails the same
+    const std::unique_ptr<fv::backend::Communicator> communicator =
+        fv::backend::make_communicator(comm, fv::backend::parse_transport(cfg.haloTransport));
     fv::ParallelSetup par;
     if (size > 1) {
-      par.comm = comm;
-      par.transport = fv::parallel::select_transport(cudaAware);
+      par.comm = communicator.get();
       par.overlap = cfg.overlap;
       par.commTiming = cfg.commTiming;
-    } else {
-      FV_VERIFY_USAGE(!cudaAware || fv::parallel::select_transport(true) ==
-                                        fv::parallel::Transport::CudaAware,
-                      "--cuda-aware-mpi");
     }
     const fv::gidx_t maxHalo = fv::parallel::max_all<fv::gidx_t>(comm, zone.nHaloCells);
     FV_LOG_INFO("fvkit " << fv::kVersion << " fvrun: " << header.nGlobalCells << " cells in "
                          << size << " zone" << (size > 1 ? "s" : "") << " (rank 0: " << zone.nCells
                          << " cells, " << zone.nHaloCells << " halo; largest halo " << maxHalo
                          << "), " << zone.nPatches() << " patches; device: " << where
-                         << (size > 1 ? std::string("; halo transport ") +
-                                            fv::parallel::transport_name(par.transport) +
+                         << (size > 1 ? std::string("; transport ") + communicator->name() +
                                             (par.overlap ? ", overlapped" : ", not overlapped")
                                       : std::string()));
 

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -20,7 +21,7 @@
 namespace fv {
 namespace {
 Device g_device = Device::Cpu;
-std::size_t g_bytes = 0;
+std::atomic<std::size_t> g_bytes{0}; // several solvers may run on threads of one process
 } // namespace
 
 Device active_device() {
@@ -117,7 +118,7 @@ void* allocate(Device d, std::size_t bytes, const char* what) {
   if (d == Device::Cuda) {
     const cudaError_t err = cudaMalloc(&p, bytes);
     FV_VERIFY(err == cudaSuccess, "CUDA call cudaMalloc failed for '"
-                                      << what << "' (" << bytes << " bytes, " << g_bytes
+                                      << what << "' (" << bytes << " bytes, " << g_bytes.load()
                                       << " already allocated): " << cudaGetErrorString(err));
     FV_CUDA_CHECK(cudaMemset(p, 0, bytes));
     g_bytes += bytes;
@@ -183,17 +184,18 @@ void synchronize() {
 }
 
 std::size_t bytes_allocated() {
-  return g_bytes;
+  return g_bytes.load();
 }
 
 namespace {
-// One scratch buffer per device kind, grown on demand, released at exit.
+// One scratch buffer per thread (several solvers may run on threads of one process, as in
+// tests/parallel/test_fake_transport), grown on demand, released at thread exit.
 struct Scratch {
   DeviceArray<real_t> buf;
   Device dev = Device::Cpu;
 };
 Scratch& scratch() {
-  static Scratch s;
+  thread_local Scratch s;
   return s;
 }
 } // namespace

@@ -103,6 +103,14 @@ void SideStream::wait() const {
 #endif
 }
 
+void* SideStream::native_handle() const {
+#if defined(FV_BACKEND_CUDA)
+  return impl_->stream;
+#else
+  return nullptr;
+#endif
+}
+
 SideStream::Redirect::Redirect(SideStream& s) {
 #if defined(FV_BACKEND_CUDA)
   previous = detail::current_stream();

@@ -53,6 +53,9 @@ class SideStream {
   void mark();
   bool done() const;
   void wait() const;
+  /// The underlying cudaStream_t (nullptr on the CPU backend), for libraries that take a stream
+  /// (NCCL, CUDA IPC copies).
+  void* native_handle() const;
 
  private:
   /// Redirects fv::forall to the side stream for its lifetime (restores the previous stream).

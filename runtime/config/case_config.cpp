@@ -219,6 +219,10 @@ const std::vector<CaseKey>& case_keys() {
       {"run", "device", "auto", "auto (GPU when present) | cpu | cuda"},
       {"run", "overlap", "true",
        "true | false: compute interior cells while halo messages are in flight (MPI runs)"},
+      {"run", "transport", "auto",
+       "auto | host_staged_mpi | cuda_aware_mpi | nccl | cuda_ipc: how halos and reductions "
+       "travel between ranks (auto: the best available, printed at start-up; see README "
+       "\"Transports\")"},
       {"run", "comm_timing", "false",
        "true | false: time the halo exchanges' pack, wait and unpack phases (MPI runs; "
        "synchronises the device around each exchange, so it slows the run a little)"},
@@ -573,9 +577,8 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.order = 1 + r.choice("order", "2", {"1", "2"});
     c.limiter = static_cast<LimiterKind>(
         r.choice("limiter", "venkat_wang", {"venkat", "barth", "none", "venkat_wang"}));
-    c.limiterRegion = static_cast<LimiterRegion>(
-        r.choice("limiter_region", c.viscous() ? "supersonic" : "everywhere",
-                 {"supersonic", "everywhere"}));
+    c.limiterRegion = static_cast<LimiterRegion>(r.choice(
+        "limiter_region", c.viscous() ? "supersonic" : "everywhere", {"supersonic", "everywhere"}));
     c.venkatK = r.positive("venkat_k", 5.0);
     c.venkatLength = r.number("venkat_length", 0);
     FV_VERIFY_USAGE(c.venkatLength >= 0, r.ctx("venkat_length") << "venkat_length must be >= 0");
@@ -830,6 +833,13 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
                                                                         << "' is not valid (true "
                                                                            "or false)");
     c.commTiming = ct == "true";
+    c.haloTransport = r.text("transport", "auto");
+    const char* kinds[] = {"auto", "host_staged_mpi", "cuda_aware_mpi", "nccl", "cuda_ipc"};
+    FV_VERIFY_USAGE(std::find(std::begin(kinds), std::end(kinds), c.haloTransport) !=
+                        std::end(kinds),
+                    r.ctx("transport") << "transport = '" << c.haloTransport
+                                       << "' is not valid (valid: auto, host_staged_mpi, "
+                                          "cuda_aware_mpi, nccl, cuda_ipc)");
   }
   c.resolvedIni = dump.str();
   return c;

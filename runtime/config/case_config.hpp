@@ -172,6 +172,9 @@ struct CaseConfig {
   std::string device = "auto";
   bool overlap = true;     ///< [run] overlap: halo exchanges overlapped with interior work (MPI)
   bool commTiming = false; ///< [run] comm_timing: time the halo exchange phases (MPI)
+  /// [run] transport: auto | host_staged_mpi | cuda_aware_mpi | nccl | cuda_ipc
+  /// (backend/transport.hpp)
+  std::string haloTransport = "auto";
   // [patch NAME], in zone patch order
   std::vector<PatchConfig> patches;
 

@@ -53,6 +53,23 @@ void check_all(MPI_Comm comm, bool ok, const std::string& msg, ErrorKind kind) {
                 << text);
 }
 
+void check_all(backend::Communicator& comm, bool ok, const std::string& msg, ErrorKind kind) {
+  const int rank = comm.rank(), size = comm.size();
+  std::int64_t first = ok ? size : rank; // lowest failing rank, or size when all are fine
+  comm.allreduce(&first, 1, backend::ReduceOp::Min);
+  if (first == size) return;
+  const int root = static_cast<int>(first);
+  std::int64_t len = rank == root ? static_cast<std::int64_t>(msg.size()) : 0;
+  comm.broadcast(&len, sizeof len, root);
+  std::string text = rank == root ? msg : std::string(static_cast<std::size_t>(len), '\0');
+  comm.broadcast(text.data(), text.size(), root);
+  std::int64_t failing = ok ? 0 : 1;
+  comm.allreduce(&failing, 1, backend::ReduceOp::Sum);
+  g_error_is_collective = true;
+  FV_DETAIL_THROW(kind, (failing < size ? "rank " + std::to_string(root) + ": " : std::string())
+                            << text);
+}
+
 void run_all(MPI_Comm comm, const std::function<void()>& body) {
   std::string msg;
   bool ok = true;

@@ -14,6 +14,7 @@
 ///     agree); otherwise it becomes abort_all(), so one failing rank never leaves the others
 ///     waiting.
 #include "common/error.hpp"
+#include "runtime/backend/communicator.hpp"
 
 #include <functional>
 #include <mpi.h>
@@ -25,6 +26,9 @@ namespace fv::parallel {
 /// failure).
 /// `kind` is the error's kind on every rank (Usage: exit code 2).
 void check_all(MPI_Comm comm, bool ok, const std::string& msg, ErrorKind kind = ErrorKind::Runtime);
+/// The same over the solver's communicator (its host collectives).
+void check_all(backend::Communicator& comm, bool ok, const std::string& msg,
+               ErrorKind kind = ErrorKind::Runtime);
 
 /// Runs body() on this rank and turns an exception on any rank into one collective fv::Error:
 /// every rank throws with the lowest failing rank's message. body() must not itself

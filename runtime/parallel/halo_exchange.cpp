@@ -3,11 +3,7 @@
 #include "common/error.hpp"
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/memory.hpp"
-#include "runtime/backend/mpi_cuda.hpp"
-#include "runtime/backend/pinned_buffer.hpp"
-#include "runtime/backend/side_stream.hpp"
 #include "runtime/parallel/errors.hpp"
-#include "runtime/parallel/mpi_util.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -64,49 +60,20 @@ void unpack_sum(const char* label, idx_t n, const idx_t* idx, const real_t* buf,
 
 } // namespace halo_kernels
 
-Transport select_transport(bool cuda_aware_requested) {
-  if (!cuda_aware_requested) return Transport::HostStaged;
-  FV_VERIFY_USAGE(active_device() == Device::Cuda,
-                  "--cuda-aware-mpi needs the CUDA device (--device cuda); the CPU backend "
-                  "always exchanges host memory");
-  FV_VERIFY_USAGE(backend::mpi_cuda_aware(),
-                  "--cuda-aware-mpi: " << backend::mpi_cuda_aware_description()
-                                       << "; run without it (host-staged transfers) or use an "
-                                          "MPI library built with CUDA support");
-  return Transport::CudaAware;
-}
-
-const char* transport_name(Transport t) {
-  return t == Transport::CudaAware ? "CUDA-aware" : "host-staged";
-}
-
 struct HaloExchange::Impl {
-  MPI_Comm comm = MPI_COMM_NULL;
   HaloMode mode = HaloMode::Copy;
-  Transport transport = Transport::HostStaged;
-  Device device = Device::Cpu;
-  std::string name, pack_label, unpack_label;
-  int tag = 0;
+  std::string name, transport, pack_label, unpack_label;
   int max_k = 1;
   std::vector<int> neighbours;
   std::vector<idx_t> send_off, recv_off; // CSR offsets (host)
   DeviceArray<idx_t> send_idx, recv_idx;
   DeviceArray<real_t> send_dev, recv_dev;
-  PinnedBuffer<real_t> send_host, recv_host; // staging (CUDA device + HostStaged only)
-  /// Staging: pack + copy to the host, and copy to the device + unpack, run on a side stream
-  /// concurrently with the compute stream (CUDA device + HostStaged only).
-  std::unique_ptr<backend::SideStream> side;
-  bool sends_posted = false;  // staged: the sends wait for the packed data to reach the host
-  bool unpack_queued = false; // staged: recv_host is read by a queued copy until side->done()
-  std::vector<MPI_Request> recv_req, send_req;
+  std::unique_ptr<backend::MessageSet> messages; // the transport's
   halo_kernels::Fields fields;
   bool in_flight = false;
   bool timing = true;
   HaloExchange::Timings times;
 
-  bool staged() const { return device == Device::Cuda && transport == Transport::HostStaged; }
-  real_t* mpi_send_buffer() { return staged() ? send_host.data() : send_dev.data(); }
-  real_t* mpi_recv_buffer() { return staged() ? recv_host.data() : recv_dev.data(); }
   idx_t n_send() const { return send_off.empty() ? 0 : send_off.back(); }
   idx_t n_recv() const { return recv_off.empty() ? 0 : recv_off.back(); }
 };
@@ -179,33 +146,27 @@ std::string check_lists(const ExchangeLists& l, idx_t n_entities, int rank, int 
 
 } // namespace
 
-HaloExchange::HaloExchange(MPI_Comm comm, const ExchangeLists& lists, idx_t n_entities,
-                           int max_components, HaloMode mode, Transport transport, const char* name)
+HaloExchange::HaloExchange(backend::Communicator& comm, const ExchangeLists& lists,
+                           idx_t n_entities, int max_components, HaloMode mode, const char* name)
     : impl_(std::make_unique<Impl>()) {
-  static int counter = 0; // same construction order on every rank -> same tags
   Impl& m = *impl_;
-  m.comm = comm;
   m.mode = mode;
-  m.transport = transport;
-  m.device = active_device();
   m.name = name;
+  m.transport = comm.name();
   m.pack_label = m.name + " halo pack";
   m.unpack_label = m.name + " halo unpack";
-  m.tag = 7300 + (counter++ % 1000);
   m.max_k = max_components;
-  const int rank = comm_rank(comm), size = comm_size(comm);
+  const int rank = comm.rank(), size = comm.size();
 
   std::string err = check_lists(lists, n_entities, rank, size, mode, m.name);
   if (err.empty() && max_components < 1) err = m.name + ": max_components must be >= 1";
-  if (err.empty() && transport == Transport::CudaAware && m.device != Device::Cuda)
-    err = m.name + ": CUDA-aware transport needs the CUDA device";
   check_all(comm, err.empty(), err);
 
   // Every pair must agree: what q sends me == what I receive from q (0 when not neighbours).
   std::vector<int> send_count(static_cast<std::size_t>(size), 0), peer_send(send_count.size(), 0);
   for (std::size_t k = 0; k < lists.neighbours.size(); ++k)
     send_count[lists.neighbours[k]] = lists.send.size(static_cast<idx_t>(k));
-  MPI_Alltoall(send_count.data(), 1, MPI_INT, peer_send.data(), 1, MPI_INT, comm);
+  comm.alltoall(send_count.data(), peer_send.data());
   std::vector<int> recv_count(send_count.size(), 0);
   for (std::size_t k = 0; k < lists.neighbours.size(); ++k)
     recv_count[lists.neighbours[k]] = lists.recv.size(static_cast<idx_t>(k));
@@ -229,27 +190,28 @@ HaloExchange::HaloExchange(MPI_Comm comm, const ExchangeLists& lists, idx_t n_en
                                   "halo send list");
   m.recv_idx = DeviceArray<idx_t>(lists.recv.indices().data(), static_cast<std::size_t>(m.n_recv()),
                                   "halo receive list");
-  const std::size_t ns = static_cast<std::size_t>(m.n_send()) * max_components;
-  const std::size_t nr = static_cast<std::size_t>(m.n_recv()) * max_components;
-  m.send_dev = DeviceArray<real_t>(ns, "halo send buffer");
-  m.recv_dev = DeviceArray<real_t>(nr, "halo receive buffer");
-  if (m.staged()) {
-    m.send_host = PinnedBuffer<real_t>(ns, m.device, "halo send buffer");
-    m.recv_host = PinnedBuffer<real_t>(nr, m.device, "halo receive buffer");
-    m.side = std::make_unique<backend::SideStream>();
-  }
+  m.send_dev = DeviceArray<real_t>(static_cast<std::size_t>(m.n_send()) * max_components,
+                                   "halo send buffer");
+  m.recv_dev = DeviceArray<real_t>(static_cast<std::size_t>(m.n_recv()) * max_components,
+                                   "halo receive buffer");
+  backend::MessageLayout layout;
+  layout.peers = m.neighbours;
+  layout.sendOffsets = m.send_off;
+  layout.recvOffsets = m.recv_off;
+  layout.maxComponents = max_components;
+  layout.sendBuffer = m.send_dev.data();
+  layout.recvBuffer = m.recv_dev.data();
+  layout.name = m.name;
+  m.messages = comm.messages(layout);
 }
 
 HaloExchange::~HaloExchange() {
   if (impl_ && impl_->in_flight) {
     // Abandoned by an exception between begin() and finish(): the peers may never match these
-    // messages (they are failing too), so waiting could hang, and MPI may still touch the
-    // buffers, so freeing them is unsafe. Release the requests and leak the buffers: the
+    // messages (they are failing too), so waiting could hang, and the transport may still touch
+    // the buffers, so freeing them is unsafe. Release what is pending and leak the buffers: the
     // program is about to end with an error anyway.
-    for (MPI_Request& r : impl_->recv_req)
-      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
-    for (MPI_Request& r : impl_->send_req)
-      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    impl_->messages->abandon();
     (void)impl_.release();
   }
 }
@@ -276,68 +238,18 @@ void HaloExchange::begin(const std::vector<FieldView>& fields) {
   m.fields = f;
   if (m.timing) backend::synchronize(); // earlier kernels are compute, not packing
   const double t0 = m.timing ? now_s() : 0.0;
-  const std::size_t nn = m.neighbours.size();
-  // The previous exchange's copy out of recv_host must be complete before MPI writes it again.
-  if (m.unpack_queued) {
-    m.side->wait();
-    m.unpack_queued = false;
-  }
-  m.recv_req.assign(nn, MPI_REQUEST_NULL);
-  m.send_req.assign(nn, MPI_REQUEST_NULL);
-  // Post the receives first so that matching sends find them.
-  for (std::size_t k = 0; k < nn; ++k) {
-    const idx_t b = m.recv_off[k], n = m.recv_off[k + 1] - b;
-    if (n > 0)
-      MPI_Irecv(m.mpi_recv_buffer() + static_cast<std::size_t>(b) * f.ktot, n * f.ktot, MPI_DOUBLE,
-                m.neighbours[k], m.tag, m.comm, &m.recv_req[k]);
-  }
-  const std::size_t bytes = static_cast<std::size_t>(m.n_send()) * f.ktot * sizeof(real_t);
-  m.sends_posted = false;
-  if (m.staged()) {
-    // pack and stage on the side stream once the producing kernels are done; the interior
-    // kernels queued next on the compute stream run meanwhile; the sends are posted as soon as
-    // the data is on the host (progress() or finish())
-    m.side->wait_for_compute();
-    m.side->launch([&] {
-      halo_kernels::pack(m.pack_label.c_str(), m.n_send(), m.send_idx.data(), m.send_dev.data(), f);
-    });
-    m.side->copy_to_host_async(m.send_host.data(), m.send_dev.data(), bytes);
-    m.side->mark();
-    if (m.timing) post_sends_when_packed(true);
-  } else {
-    halo_kernels::pack(m.pack_label.c_str(), m.n_send(), m.send_idx.data(), m.send_dev.data(), f);
-    backend::synchronize(); // MPI reads the buffer: packing must be complete (no-op on the CPU)
-    post_sends_when_packed(true);
-  }
+  halo_kernels::pack(m.pack_label.c_str(), m.n_send(), m.send_idx.data(), m.send_dev.data(), f);
+  m.messages->start(f.ktot);
   m.in_flight = true;
-  if (m.timing) m.times.pack += now_s() - t0;
-}
-
-bool HaloExchange::post_sends_when_packed(bool block) {
-  Impl& m = *impl_;
-  if (m.sends_posted) return true;
-  if (m.staged()) {
-    if (!block && !m.side->done()) return false;
-    m.side->wait();
+  if (m.timing) {
+    backend::synchronize();
+    m.times.pack += now_s() - t0;
   }
-  const halo_kernels::Fields& f = m.fields;
-  for (std::size_t k = 0; k < m.neighbours.size(); ++k) {
-    const idx_t b = m.send_off[k], n = m.send_off[k + 1] - b;
-    if (n > 0)
-      MPI_Isend(m.mpi_send_buffer() + static_cast<std::size_t>(b) * f.ktot, n * f.ktot, MPI_DOUBLE,
-                m.neighbours[k], m.tag, m.comm, &m.send_req[k]);
-  }
-  m.sends_posted = true;
-  return true;
 }
 
 void HaloExchange::progress() {
   Impl& m = *impl_;
-  if (!m.in_flight) return;
-  post_sends_when_packed(false);
-  int done = 0;
-  MPI_Testall(static_cast<int>(m.recv_req.size()), m.recv_req.data(), &done, MPI_STATUSES_IGNORE);
-  MPI_Testall(static_cast<int>(m.send_req.size()), m.send_req.data(), &done, MPI_STATUSES_IGNORE);
+  if (m.in_flight) m.messages->progress();
 }
 
 void HaloExchange::finish() {
@@ -346,43 +258,24 @@ void HaloExchange::finish() {
   const halo_kernels::Fields f = m.fields;
   if (m.timing) backend::synchronize(); // interior kernels overlapping the messages
   const double t0 = m.timing ? now_s() : 0.0;
-  post_sends_when_packed(true);
-  MPI_Waitall(static_cast<int>(m.recv_req.size()), m.recv_req.data(), MPI_STATUSES_IGNORE);
-  const double t1 = m.timing ? now_s() : 0.0;
-  auto unpack = [&] {
-    if (m.mode == HaloMode::Copy) {
-      halo_kernels::unpack_copy(m.unpack_label.c_str(), m.n_recv(), m.recv_idx.data(),
-                                m.recv_dev.data(), f);
-    } else {
-      for (std::size_t k = 0; k < m.neighbours.size(); ++k) {
-        const idx_t b = m.recv_off[k];
-        halo_kernels::unpack_sum(m.unpack_label.c_str(), m.recv_off[k + 1] - b,
-                                 m.recv_idx.data() + b,
-                                 m.recv_dev.data() + static_cast<std::size_t>(b) * f.ktot, f);
-      }
-    }
-  };
-  if (m.staged()) {
-    // copy in and unpack on the side stream; the compute stream waits for it on the device,
-    // the host goes on (the next begin() waits before MPI reuses recv_host)
-    m.side->copy_to_device_async(m.recv_dev.data(), m.recv_host.data(),
-                                 static_cast<std::size_t>(m.n_recv()) * f.ktot * sizeof(real_t));
-    m.side->launch(unpack);
-    m.side->mark();
-    m.side->compute_waits();
-    m.unpack_queued = true;
-  } else {
-    unpack();
-  }
+  m.messages->finish();
   if (m.timing) backend::synchronize();
-  const double t2 = m.timing ? now_s() : 0.0;
-  MPI_Waitall(static_cast<int>(m.send_req.size()), m.send_req.data(), MPI_STATUSES_IGNORE);
-  // CUDA-aware: the next begin() may receive into recv_dev, which unpack still reads.
-  if (m.transport == Transport::CudaAware) backend::synchronize();
+  const double t1 = m.timing ? now_s() : 0.0;
+  if (m.mode == HaloMode::Copy) {
+    halo_kernels::unpack_copy(m.unpack_label.c_str(), m.n_recv(), m.recv_idx.data(),
+                              m.recv_dev.data(), f);
+  } else {
+    for (std::size_t k = 0; k < m.neighbours.size(); ++k) {
+      const idx_t b = m.recv_off[k];
+      halo_kernels::unpack_sum(m.unpack_label.c_str(), m.recv_off[k + 1] - b, m.recv_idx.data() + b,
+                               m.recv_dev.data() + static_cast<std::size_t>(b) * f.ktot, f);
+    }
+  }
   m.in_flight = false;
   if (m.timing) {
-    m.times.wait += (t1 - t0) + (now_s() - t2);
-    m.times.unpack += t2 - t1;
+    backend::synchronize();
+    m.times.wait += t1 - t0;
+    m.times.unpack += now_s() - t1;
     ++m.times.exchanges;
   }
 }
@@ -409,7 +302,7 @@ std::size_t HaloExchange::send_entries() const {
 std::size_t HaloExchange::recv_entries() const {
   return static_cast<std::size_t>(impl_->n_recv());
 }
-Transport HaloExchange::transport() const {
+std::string HaloExchange::transport() const {
   return impl_->transport;
 }
 

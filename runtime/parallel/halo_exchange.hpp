@@ -2,46 +2,32 @@
 /// \file halo_exchange.hpp
 /// Halo exchange between zones with device-side packing (hybrid MPI-CUDA paper, §4.3,
 /// Algorithms 12-13): values of the entities in a zone's ExchangeLists are packed into one
-/// contiguous buffer by a fv::forall kernel (GPU or CPU from one source), sent with
-/// non-blocking MPI as ONE message per neighbour, and unpacked by another kernel.
+/// contiguous buffer by a fv::forall kernel (GPU or CPU from one source), sent as ONE message
+/// per neighbour through the run's backend::Communicator (host-staged MPI, CUDA-aware MPI, NCCL
+/// or CUDA IPC: backend/transport.hpp), and unpacked by another kernel. The exchange holds the
+/// lists, the buffers and the pack/unpack kernels; how the bytes travel is the transport's.
 ///
 ///   parallel::HaloExchange cells(comm, zone.cellExchange, zone.nTotalCells(), 5,
-///                                parallel::HaloMode::Copy, transport);
+///                                parallel::HaloMode::Copy);
 ///   cells.begin({parallel::FieldView::interleaved(u, 5)}); // pack + post
 ///   compute_interior_cells();    // [0, nInteriorCells), calling cells.progress() now and then
-///   cells.finish();                                         // wait + unpack into halo cells
+///   cells.finish();                                         // complete + unpack into halo cells
 ///   compute_interface_cells();
 ///
 /// Modes: Copy (cell data: the owners' values overwrite the halo cells) and Sum (node partial
 /// sums: each zone adds the partial sums its neighbours hold for the shared nodes, so every
 /// zone ends with the total over all zones; the values sent are those before the exchange).
 ///
-/// Transports: HostStaged (default: device buffer -> page-locked host buffer -> MPI -> host ->
-/// device; the paper found it faster than CUDA-aware MPI on their cluster, §8.2) and CudaAware
-/// (MPI reads/writes the device buffers; only when the MPI library reports CUDA support).
-/// With the CPU backend both are plain host MPI without staging copies.
-///
 /// Message layout: neighbour k's message holds its list entries in list order, each entry's K
 /// values contiguous (entity-major), so thread i of the pack kernel writes buffer[i]
 /// (coalesced) and both sides agree because both lists are sorted by global id.
 #include "common/zone.hpp"
+#include "runtime/backend/communicator.hpp"
 
 #include <memory>
-#include <mpi.h>
 #include <vector>
 
 namespace fv::parallel {
-
-/// How halo data travels between ranks (see file comment).
-enum class Transport { HostStaged, CudaAware };
-
-/// The transport for fvrun's `--cuda-aware-mpi` flag: CudaAware when requested (and then only
-/// with the CUDA device and an MPI library that reports CUDA support, else a usage error that
-/// says why), HostStaged otherwise. Call after MPI_Init and set_active_device().
-Transport select_transport(bool cuda_aware_requested);
-
-/// "host-staged" or "CUDA-aware".
-const char* transport_name(Transport t);
 
 /// What an exchange does with received values (see file comment).
 enum class HaloMode { Copy, Sum };
@@ -66,27 +52,26 @@ class HaloExchange {
   /// At most this many FieldViews per exchange.
   static constexpr int kMaxFields = 8;
 
-  /// COLLECTIVE over `comm` (rank r holds zone r). Checks the lists (ranges, ordering,
-  /// duplicates, and that every neighbour pair agrees on its message sizes) and throws the same
-  /// fv::Error on every rank naming the zones when they are inconsistent. `n_entities` bounds
-  /// the local ids (cells: nCells + nHaloCells; nodes: nNodes); `max_components` is the largest
-  /// total K of one exchange. `name` labels kernels and messages ("cells", "nodes"). Lists and
-  /// buffers live on the device active at construction (fv::active_device()); the fields given
-  /// to begin() must live there too.
-  HaloExchange(MPI_Comm comm, const ExchangeLists& lists, idx_t n_entities, int max_components,
-               HaloMode mode, Transport transport = Transport::HostStaged,
-               const char* name = "halo");
+  /// COLLECTIVE over `comm` (rank r holds zone r), which must outlive the exchange. Checks the
+  /// lists (ranges, ordering, duplicates, and that every neighbour pair agrees on its message
+  /// sizes) and throws the same fv::Error on every rank naming the zones when they are
+  /// inconsistent. `n_entities` bounds the local ids (cells: nCells + nHaloCells; nodes: nNodes);
+  /// `max_components` is the largest total K of one exchange. `name` labels kernels and messages
+  /// ("cells", "nodes"). Lists and buffers live on the device active at construction
+  /// (fv::active_device()); the fields given to begin() must live there too.
+  HaloExchange(backend::Communicator& comm, const ExchangeLists& lists, idx_t n_entities,
+               int max_components, HaloMode mode, const char* name = "halo");
   ~HaloExchange();
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
 
   /// Packs `fields` (total K <= max_components) and posts the receives and sends.
   void begin(const std::vector<FieldView>& fields);
-  /// Optional, between begin() and finish(): lets MPI advance the messages (MPI_Testall).
-  /// Open MPI moves large (rendezvous) messages only inside MPI calls, so calling this between
-  /// interior kernels makes the overlap real for large halos. Cheap when nothing is pending.
+  /// Optional, between begin() and finish(): lets the transport advance the messages (MPI:
+  /// MPI_Testall; Open MPI moves large (rendezvous) messages only inside MPI calls, so calling
+  /// this between interior kernels makes the overlap real for large halos). Cheap.
   void progress();
-  /// Waits for this rank's messages and unpacks them into the same fields.
+  /// Completes this rank's messages and unpacks them into the same fields (in stream order).
   void finish();
   /// begin() + finish().
   void exchange(const std::vector<FieldView>& fields) {
@@ -99,14 +84,15 @@ class HaloExchange {
   /// Entries sent / received per exchange (summed over neighbours).
   std::size_t send_entries() const;
   std::size_t recv_entries() const;
-  Transport transport() const;
+  /// The transport's name ("NCCL", "host-staged MPI", ...).
+  std::string transport() const;
 
   /// Cumulative seconds spent in this exchange's phases (host clock). With timing on (the
   /// default), begin() and finish() first wait for the device work queued before them, so
   /// that kernels launched earlier are not billed to the exchange:
-  ///   pack   = pack kernel + staging copy to the host + posting the messages (begin()),
-  ///   wait   = MPI_Waitall on the receives and sends (finish()),
-  ///   unpack = staging copy to the device + unpack kernel(s) (finish()).
+  ///   pack   = pack kernel + starting the messages (begin()),
+  ///   wait   = completing the messages (finish(); the host-staged copy to the device included),
+  ///   unpack = unpack kernel(s) (finish()).
   struct Timings {
     double pack = 0, wait = 0, unpack = 0;
     long exchanges = 0;
@@ -117,9 +103,6 @@ class HaloExchange {
   void set_timing(bool on);
 
  private:
-  /// Posts the sends once the packed data is ready (staged: on the host); with block = false
-  /// returns false instead of waiting. Idempotent within one exchange.
-  bool post_sends_when_packed(bool block);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -132,7 +132,7 @@ std::string EulerSolver::unphysical_message(idx_t bad) const {
 
 IterationStats EulerSolver::step() {
   const ZoneView& z = op_->view();
-  const MPI_Comm comm = op_->comm();
+  backend::Communicator* comm = op_->comm();
   U0_.assign(U_);
   IterationStats st;
   int backoffs = 0;
@@ -173,7 +173,7 @@ IterationStats EulerSolver::step() {
     idx_t bad = kNone;
     if (out.ok) bad = kernels::first_unphysical_cell(z, cfg_.gamma, U_.data());
     bool failed = !out.ok || bad != kNone;
-    if (comm != MPI_COMM_NULL) failed = parallel::max_all<int>(comm, failed ? 1 : 0) != 0;
+    if (comm) failed = parallel::max_all<int>(*comm, failed ? 1 : 0) != 0;
     if (!failed && out.evaluatedNewState) {
       // the new state's residual is known: a blow-up fails the iteration, else it is kept for
       // the next one
@@ -206,7 +206,7 @@ IterationStats EulerSolver::step() {
       o << why << " (after " << backoffs << " CFL back-offs, CFL " << st.cfl << ")";
       why = o.str();
     }
-    if (comm != MPI_COMM_NULL) parallel::check_all(comm, why.empty(), why);
+    if (comm) parallel::check_all(*comm, why.empty(), why);
     FV_THROW(why);
   }
 

@@ -26,7 +26,6 @@
 
 #include <array>
 #include <memory>
-#include <mpi.h>
 #include <vector>
 
 namespace fv {
@@ -82,8 +81,8 @@ class EulerSolver {
 
   /// Owned cells over all ranks (nCells of the single zone without MPI).
   gidx_t global_cells() const { return op_->global_cells(); }
-  /// The communicator (MPI_COMM_NULL for a single zone without MPI).
-  MPI_Comm comm() const { return op_->comm(); }
+  /// The communicator (nullptr for a single zone).
+  backend::Communicator* comm() const { return op_->comm(); }
   /// Pack / wait / unpack seconds of this rank's halo exchanges so far.
   CommTimes comm_times() const { return op_->comm_times(); }
   void reset_comm_times() { op_->reset_comm_times(); }

@@ -8,7 +8,8 @@
 
 namespace fv {
 
-Gmres::Gmres(const ZoneView& z, int nv, MPI_Comm comm, int dim, const kernels::VectorWeights& w)
+Gmres::Gmres(const ZoneView& z, int nv, backend::Communicator* comm, int dim,
+             const kernels::VectorWeights& w)
     : z_(z), comm_(comm), dim_(dim), w_(w), nv_(nv),
       stride_(nv * static_cast<std::size_t>(z.nTotalCells)) {
   FV_VERIFY_USAGE(dim >= 1 && dim <= kernels::kMaxKrylov, "newton_krylov_dim must be in [1, "
@@ -20,9 +21,9 @@ Gmres::Gmres(const ZoneView& z, int nv, MPI_Comm comm, int dim, const kernels::V
 
 void Gmres::dots(int count, const real_t* x, real_t* out) const {
   kernels::vec_dots(z_, nv_, count, V_.data(), stride_, x, w_, out);
-  if (comm_ != MPI_COMM_NULL) {
+  if (comm_) {
     std::vector<real_t> v(out, out + count);
-    parallel::sum_all(comm_, v);
+    parallel::sum_all(*comm_, v);
     for (int j = 0; j < count; ++j)
       out[j] = v[j];
   }
@@ -31,7 +32,7 @@ void Gmres::dots(int count, const real_t* x, real_t* out) const {
 real_t Gmres::dot(const real_t* x, const real_t* y) const {
   real_t d = 0;
   kernels::vec_dots(z_, nv_, 1, x, stride_, y, w_, &d);
-  if (comm_ != MPI_COMM_NULL) d = parallel::sum_all(comm_, d);
+  if (comm_) d = parallel::sum_all(*comm_, d);
   return d;
 }
 

@@ -10,11 +10,11 @@
 /// over the ranks, instead of one per basis vector with modified Gram-Schmidt), |w| after the
 /// projection from Pythagoras, and a second pass (CGS2) only when the projection removed more
 /// than half of |w|^2. Norms and inner products are the weighted ones of krylov.hpp.
+#include "runtime/backend/communicator.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/kernels/krylov.hpp"
 
 #include <functional>
-#include <mpi.h>
 
 namespace fv {
 
@@ -32,8 +32,9 @@ class Gmres {
   };
 
   /// Work vectors for a restart length `dim` (<= kernels::kMaxKrylov) on the active device.
-  /// `z` must outlive the solver. comm: MPI_COMM_NULL for one zone.
-  Gmres(const ZoneView& z, int nv, MPI_Comm comm, int dim, const kernels::VectorWeights& w);
+  /// `z` must outlive the solver. comm: nullptr for one zone (not owned).
+  Gmres(const ZoneView& z, int nv, backend::Communicator* comm, int dim,
+        const kernels::VectorWeights& w);
 
   /// x ~ A^-1 b (see file comment): stops at `tolerance` relative residual or after
   /// `maxIterations` products with A (restarting every dim iterations). COLLECTIVE.
@@ -56,7 +57,7 @@ class Gmres {
   real_t* basis(int j) { return V_.data() + static_cast<std::size_t>(j) * stride_; }
 
   const ZoneView& z_;
-  MPI_Comm comm_;
+  backend::Communicator* comm_;
   int dim_;
   kernels::VectorWeights w_;
   int nv_; ///< vector components (the state model's variables)

@@ -66,7 +66,7 @@ std::array<real_t, 3> Monitor::viscous_force() const {
   kernels::boundary_face_sum3(op_.view(), static_cast<idx_t>(faces_.size()), faces_.data(),
                               wall_.data(), part);
   std::vector<real_t> v(part, part + 3);
-  if (op_.comm() != MPI_COMM_NULL) parallel::sum_all(op_.comm(), v);
+  if (op_.comm()) parallel::sum_all(*op_.comm(), v);
   std::copy(v.begin(), v.end(), f.begin());
   return f;
 }
@@ -85,7 +85,7 @@ StateArray Monitor::residual_rms() const {
     kernels::residual_sum_squares<N>(op_.view(), op_.residual(), ss);
     v.assign(ss, ss + N);
   });
-  if (op_.comm() != MPI_COMM_NULL) parallel::sum_all(op_.comm(), v);
+  if (op_.comm()) parallel::sum_all(*op_.comm(), v);
   StateArray rms{};
   for (int k = 0; k < op_.num_vars(); ++k)
     rms[k] = std::sqrt(v[k] / static_cast<real_t>(op_.global_cells()));
@@ -97,7 +97,7 @@ std::array<real_t, 6> Monitor::forces() const {
   kernels::wall_forces(op_.view(), static_cast<idx_t>(faces_.size()), faces_.data(), pRef_,
                        origin_.data(), op_.face_flux(), part);
   std::vector<real_t> v(part, part + 6);
-  if (op_.comm() != MPI_COMM_NULL) parallel::sum_all(op_.comm(), v);
+  if (op_.comm()) parallel::sum_all(*op_.comm(), v);
   std::array<real_t, 6> f{};
   std::copy(v.begin(), v.end(), f.begin());
   return f;

@@ -40,7 +40,7 @@ void NewtonKrylov::update_scalar_weights() {
   real_t lo[N], hi[N];
   kernels::primitive_range<N>(op_.view(), op_.W(), lo, hi);
   real_t top = hi[q];
-  if (op_.comm() != MPI_COMM_NULL) top = parallel::max_all(op_.comm(), top);
+  if (op_.comm()) top = parallel::max_all(*op_.comm(), top);
   const real_t r = cfg.freestream[0] * std::max(top, cfg.nuTildeFreestream);
   kernels::VectorWeights w = weights(cfg);
   w.w[q] = 1.0 / (r * r);
@@ -114,7 +114,7 @@ StepOutcome NewtonKrylov::advance(const StepInput& in) {
   }
   // scale the update so that rho and p change by at most the factor 1 + maxChange anywhere
   out.relaxation = kernels::update_relaxation(z, op_.config().gamma, maxChange_, in.U, dU_.data());
-  if (op_.comm() != MPI_COMM_NULL) out.relaxation = parallel::min_all(op_.comm(), out.relaxation);
+  if (op_.comm()) out.relaxation = parallel::min_all(*op_.comm(), out.relaxation);
   if (!(out.relaxation > 0.0)) {
     out.ok = false;
     out.reason = "the Newton update is NaN";

@@ -146,10 +146,10 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
         failure = e.what();
       }
     }
-    if (solver.comm() != MPI_COMM_NULL) { // every rank needs the reference (convergence stop)
+    if (solver.comm()) { // every rank needs the reference (convergence stop)
       std::vector<double> buf = {failure.empty() ? 0.0 : 1.0, haveRef ? 1.0 : 0.0};
       buf.insert(buf.end(), ref.begin(), ref.begin() + nv);
-      MPI_Bcast(buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, 0, solver.comm());
+      solver.comm()->broadcast(buf.data(), buf.size() * sizeof(double), 0);
       FV_VERIFY(buf[0] == 0.0,
                 (failure.empty() ? "rank 0 could not continue history.csv" : failure));
       haveRef = buf[1] != 0.0;

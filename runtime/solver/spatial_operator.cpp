@@ -21,15 +21,14 @@ kernels::FluxSettings flux_settings(const CaseConfig& c) {
   return s;
 }
 
-DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, MPI_Comm comm) {
+DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, backend::Communicator* comm) {
   if (cfg.order == 2 && cfg.nodeWeights == NodeWeights::LinearExact) {
     NodeSum sum;
-    if (comm != MPI_COMM_NULL)
+    if (comm)
       // the moments of all cells of a shared node: partial sums added over the zones (Sum mode)
       sum = [&zone, comm](std::vector<real_t>& field, int ncomp) {
-        parallel::HaloExchange nodes(comm, zone.nodeExchange, zone.nNodes, ncomp,
-                                     parallel::HaloMode::Sum, parallel::Transport::HostStaged,
-                                     "node weights");
+        parallel::HaloExchange nodes(*comm, zone.nodeExchange, zone.nNodes, ncomp,
+                                     parallel::HaloMode::Sum, "node weights");
         DeviceArray<real_t> d(field, "node moments");
         nodes.exchange({parallel::FieldView::blocked(d.data(), ncomp, zone.nNodes)});
         field = d.to_host();
@@ -57,16 +56,15 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
                        "rans_sa needs: prepare the zone file again with fvprep, naming the "
                        "no-slip walls with --walls if their CGNS types do not say so");
   globalCells_ = zone.nCells;
-  if (par_.comm != MPI_COMM_NULL) {
-    globalCells_ = parallel::sum_all<gidx_t>(par_.comm, zone.nCells);
+  if (par_.comm) {
+    globalCells_ = parallel::sum_all<gidx_t>(*par_.comm, zone.nCells);
     // one message per neighbour and exchange: at most grad (3 nVars) + phi (nVars) components
-    cells_ = std::make_unique<parallel::HaloExchange>(
-        par_.comm, zone.cellExchange, zone.nTotalCells(), 4 * nv_, parallel::HaloMode::Copy,
-        par_.transport, "cells");
+    cells_ =
+        std::make_unique<parallel::HaloExchange>(*par_.comm, zone.cellExchange, zone.nTotalCells(),
+                                                 4 * nv_, parallel::HaloMode::Copy, "cells");
     // node values (nVars) and the limiter's supersonic excess (1)
-    nodes_ = std::make_unique<parallel::HaloExchange>(par_.comm, zone.nodeExchange, zone.nNodes,
-                                                      nv_ + 1, parallel::HaloMode::Sum,
-                                                      par_.transport, "nodes");
+    nodes_ = std::make_unique<parallel::HaloExchange>(*par_.comm, zone.nodeExchange, zone.nNodes,
+                                                      nv_ + 1, parallel::HaloMode::Sum, "nodes");
     cells_->set_timing(par_.commTiming);
     nodes_->set_timing(par_.commTiming);
   }
@@ -177,7 +175,7 @@ real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
   else
     kernels::local_time_step(z, cfg_.gamma, cfl, W_.data(), dt);
   real_t m = kernels::min_value(z.nCells, dt);
-  if (par_.comm != MPI_COMM_NULL) m = parallel::min_all(par_.comm, m);
+  if (par_.comm) m = parallel::min_all(*par_.comm, m);
   return m;
 }
 
@@ -191,9 +189,9 @@ void SpatialOperator::refresh_limiter_scales() {
     lo.assign(l, l + N);
     hi.assign(h, h + N);
   });
-  if (par_.comm != MPI_COMM_NULL) {
-    parallel::min_all(par_.comm, lo);
-    parallel::max_all(par_.comm, hi);
+  if (par_.comm) {
+    parallel::min_all(*par_.comm, lo);
+    parallel::max_all(*par_.comm, hi);
   }
   // a uniform variable (e.g. w of a 2D flow) has no range: a tiny floor of its free-stream
   // magnitude keeps epsilon positive without limiting anything
@@ -328,8 +326,8 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales)
   hook("gradients", grad_, 3 * kNumVars);
   if (computePhi) {
     kernels::limiter<kNumVars>(z, limiter_, cfg_.venkatK, scales_, W_.data(), grad_.data(),
-                               wmin_.data(), wmax_.data(),
-                               region ? supersonic_.data() : nullptr, phi_.data());
+                               wmin_.data(), wmax_.data(), region ? supersonic_.data() : nullptr,
+                               phi_.data());
     hook("limiter", phi_, kNumVars);
     phiValid_ = true;
   }

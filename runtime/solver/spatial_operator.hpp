@@ -15,7 +15,7 @@
 /// pipeline (the kernels are instantiated per state model, solver/state_model.hpp) and
 /// subtracts the Spalart-Allmaras source after the flux sum.
 ///
-/// On several MPI ranks (ParallelSetup with a communicator; one zone per rank) it owns two
+/// On several ranks (ParallelSetup with a communicator; one zone per rank) it owns two
 /// parallel::HaloExchange objects and a second-order evaluation runs (docs/parallel.md)
 ///
 ///   primitives (owned) -> begin cells{W} -> interpolate to nodes (owned cells' partial sums)
@@ -43,14 +43,14 @@
 
 #include <functional>
 #include <memory>
-#include <mpi.h>
 
 namespace fv {
 
-/// How a solver runs across ranks. comm == MPI_COMM_NULL: one zone, no communication.
+/// How a solver runs across ranks. comm == nullptr: one zone, no communication.
 struct ParallelSetup {
-  MPI_Comm comm = MPI_COMM_NULL; ///< rank r holds zone r of the zone file
-  parallel::Transport transport = parallel::Transport::HostStaged;
+  /// Rank r holds zone r of the zone file; not owned, outlives the solver. Its transport
+  /// (backend/transport.hpp) carries the halos and the reductions.
+  backend::Communicator* comm = nullptr;
   bool overlap = true; ///< compute interior work while halo messages are in flight
   /// Time the exchanges' phases (CommTimes). Off: no device synchronisation around the
   /// exchanges and CommTimes stay zero.
@@ -130,7 +130,8 @@ class SpatialOperator {
   const CaseConfig& config() const { return cfg_; }
   const ZoneView& view() const { return dz_.view(); }
   const ParallelSetup& parallel() const { return par_; }
-  MPI_Comm comm() const { return par_.comm; }
+  /// The run's communicator (nullptr on one zone).
+  backend::Communicator* comm() const { return par_.comm; }
   /// Owned cells over all ranks.
   gidx_t global_cells() const { return globalCells_; }
   /// True when the zone has neighbours (a communicator; no test hook).
@@ -184,7 +185,7 @@ class SpatialOperator {
   /// limiter_region = supersonic: per node, the supersonic excess of the cells around it
   /// (kernels::supersonic_node_excess); empty when the limiter acts everywhere or not at all
   DeviceArray<real_t> supersonic_;
-  bool regionValid_ = false; ///< supersonic_ holds a complete (exchanged) excess
+  bool regionValid_ = false;   ///< supersonic_ holds a complete (exchanged) excess
   DeviceArray<real_t> source_; ///< set_source(); empty: none
   CellExchange hook_;
   kernels::FluxSumVariant assembly_ = kernels::FluxSumVariant::Gather;

@@ -7,6 +7,8 @@
 #
 #   mpi_run_test.sh MODE BIN_DIR WORK_DIR [SHARED_DIR]
 #   MODE: channel | brick | restart | failure
+# FVRUN_EXTRA: more fvrun arguments for every run, e.g. on a GPU machine
+#   FVRUN_EXTRA="--device cuda --set run.transport=cuda_ipc" (bench/device_transport.sh).
 # Exit 0 pass, 1 fail, 77 skip (shared mesh absent).
 set -euo pipefail
 mode=$1 bin=$2 work=$3 shared=${4:-}
@@ -19,7 +21,9 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work"
 run() { # run NP ZONES CASE OUTDIR ARGS...
   local np=$1 zones=$2 case=$3 out=$4
   shift 4
-  "$MPIEXEC" -n "$np" --oversubscribe "$FVRUN" "$zones" -c "$case" --output-dir "$out" -q "$@"
+  # shellcheck disable=SC2086 # FVRUN_EXTRA is a word list
+  "$MPIEXEC" -n "$np" --oversubscribe "$FVRUN" "$zones" -c "$case" --output-dir "$out" -q \
+    ${FVRUN_EXTRA:-} "$@"
 }
 prep() { # prep MESH PARTS -> mesh.pN.zones.h5
   "$FVPREP" "$1" --parts "$2" -o "mesh.p$2.zones.h5" -q

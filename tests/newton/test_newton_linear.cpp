@@ -123,7 +123,7 @@ TEST(NewtonLinear, IluIsExactOnAChain) {
     fv::kernels::vec_axpby(z, 5, 1.0, op.residual(), 0.0, b.data());
     P.apply(b.data(), x.data());
     P.multiply(x.data(), y.data());
-    fv::Gmres g(z, 5, MPI_COMM_NULL, 1, fv::NewtonKrylov::weights(s.cfg));
+    fv::Gmres g(z, 5, nullptr, 1, fv::NewtonKrylov::weights(s.cfg));
     const real_t bn = g.norm(b.data());
     fv::kernels::vec_axpby(z, 5, 1.0, b.data(), -1.0, y.data());
     EXPECT_LT(g.norm(y.data()) / bn, 1e-12) << "CFL " << cfl;
@@ -165,7 +165,7 @@ TEST(NewtonLinear, GmresMatchesADirectSolve) {
       }
     b.assign(bh.data());
     const std::vector<real_t> ref = direct_solve(A, rhs);
-    fv::Gmres g(z, 5, MPI_COMM_NULL, 100, fv::NewtonKrylov::weights(cfg));
+    fv::Gmres g(z, 5, nullptr, 100, fv::NewtonKrylov::weights(cfg));
     const fv::Gmres::Result r =
         g.solve([&](const real_t* a, real_t* y) { P.multiply(a, y); },
                 [&](const real_t* a, real_t* y) { P.apply(a, y); }, b.data(), x.data(), 200, 1e-13);

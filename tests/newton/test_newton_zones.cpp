@@ -5,6 +5,7 @@
 // NACA 0012 (../shared/meshes) to 10 orders with SU2's lift and drag.
 #include "prep/generate_mesh.hpp"
 #include "prep/prepare.hpp"
+#include "runtime/backend/transport.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"
@@ -26,8 +27,14 @@ int rank_and_size(int& size) {
   return r;
 }
 
+/// Host MPI over MPI_COMM_WORLD.
+fv::backend::Communicator* world() {
+  static const auto c = fv::backend::make_mpi_communicator(MPI_COMM_WORLD);
+  return c.get();
+}
+
 fv::RunSummary run(const fv::Zone& zone, const std::vector<fv::Patch>& patches,
-                   const std::string& text, MPI_Comm comm) {
+                   const std::string& text, fv::backend::Communicator* comm) {
   const fv::CaseConfig cfg = fv::resolve_case(fv::IniFile::parse(text, "zones.ini"), patches);
   fv::ParallelSetup par;
   par.comm = comm;
@@ -64,8 +71,8 @@ TEST(NewtonZones, TransonicChannelLikeOneZone) {
   const std::string text = "[freestream]\nnondimensional = true\nmach = 0.8\nlift_axis = y\n"
                            "[time]\nconvergence = 10\niterations = 200\n" +
                            fv::testing::channel_patches();
-  const fv::RunSummary single = run(one.zones[0], one.header.patches, text, MPI_COMM_NULL);
-  const fv::RunSummary zones = run(pz.zones[rank], pz.header.patches, text, MPI_COMM_WORLD);
+  const fv::RunSummary single = run(one.zones[0], one.header.patches, text, nullptr);
+  const fv::RunSummary zones = run(pz.zones[rank], pz.header.patches, text, world());
   EXPECT_TRUE(zones.converged);
   EXPECT_GE(orders(zones), 10.0);
   EXPECT_LE(zones.iterations, (6 * single.iterations + 4) / 5)
@@ -78,9 +85,9 @@ TEST(NewtonZones, Naca0012LikeSu2) {
   const int rank = rank_and_size(size);
   const auto& pz = fv::testing::naca0012_zones(size);
   if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";
-  const fv::RunSummary s = run(
-      pz.zones[rank], pz.header.patches,
-      fv::testing::naca0012_case("[time]\nconvergence = 10\niterations = 300\n"), MPI_COMM_WORLD);
+  const fv::RunSummary s =
+      run(pz.zones[rank], pz.header.patches,
+          fv::testing::naca0012_case("[time]\nconvergence = 10\niterations = 300\n"), world());
   EXPECT_TRUE(s.converged);
   EXPECT_GE(orders(s), 10.0);
   EXPECT_LE(s.iterations, 100); // measured 40 on 2 zones, 43 on 4
@@ -106,8 +113,8 @@ TEST(NewtonZones, ViscousChannelLikeOneZone) {
       "temperature = 1.1\n[patch side1]\ntype = symmetry\n[patch side2]\ntype = symmetry\n";
   const std::string explicitRun =
       physics + "[time]\nintegrator = ssprk3\ncfl = 0.8\niterations = 30\nconvergence = 0\n";
-  const fv::RunSummary single = run(one.zones[0], one.header.patches, explicitRun, MPI_COMM_NULL);
-  const fv::RunSummary zones = run(pz.zones[rank], pz.header.patches, explicitRun, MPI_COMM_WORLD);
+  const fv::RunSummary single = run(one.zones[0], one.header.patches, explicitRun, nullptr);
+  const fv::RunSummary zones = run(pz.zones[rank], pz.header.patches, explicitRun, world());
   ASSERT_EQ(zones.iterations, 30);
   const auto& a = zones.history.back().coeff;
   const auto& b = single.history.back().coeff;
@@ -117,7 +124,7 @@ TEST(NewtonZones, ViscousChannelLikeOneZone) {
   EXPECT_NEAR(a.CL, b.CL, 1e-11 * (std::fabs(b.CL) + std::fabs(b.CD)));
   const fv::RunSummary newton =
       run(pz.zones[rank], pz.header.patches,
-          physics + "[time]\nconvergence = 8\niterations = 150\n", MPI_COMM_WORLD);
+          physics + "[time]\nconvergence = 8\niterations = 150\n", world());
   EXPECT_TRUE(newton.converged) << newton.stopReason;
 }
 
@@ -140,8 +147,8 @@ TEST(NewtonZones, RansFlatPlateLikeOneZone) {
       "type = subsonic_outflow\n[patch farfield]\ntype = farfield\n[patch symmetry]\n"
       "type = symmetry\n[patch wall]\ntype = no_slip_wall\n[patch symmetry_extruded]\n"
       "type = symmetry\n";
-  const fv::RunSummary single = run(one.zones[0], one.header.patches, text, MPI_COMM_NULL);
-  const fv::RunSummary zones = run(pz.zones[rank], pz.header.patches, text, MPI_COMM_WORLD);
+  const fv::RunSummary single = run(one.zones[0], one.header.patches, text, nullptr);
+  const fv::RunSummary zones = run(pz.zones[rank], pz.header.patches, text, world());
   ASSERT_EQ(zones.iterations, 30);
   ASSERT_EQ(single.iterations, 30);
   // every equation but w-momentum (a 2D flow: rounding noise), from iteration 2 on (the

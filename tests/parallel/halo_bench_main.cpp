@@ -5,8 +5,8 @@
 // receives as many halo cells. The first exchange is verified value by value.
 #include "common/error.hpp"
 #include "runtime/backend/memory.hpp"
-#include "runtime/backend/mpi_cuda.hpp"
 #include "runtime/backend/select.hpp"
+#include "runtime/backend/transport.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -36,10 +36,9 @@ real_t value(int rank, idx_t c, int j) {
   return rank * 1e9 + c * 10.0 + j;
 }
 
-void run(const Setup& s, Device device, parallel::Transport transport) {
-  const MPI_Comm comm = MPI_COMM_WORLD;
-  const int rank = parallel::comm_rank(comm), size = parallel::comm_size(comm);
-  set_active_device(device);
+void run(const Setup& s, backend::Communicator& comm) {
+  const Device device = active_device();
+  const int rank = comm.rank(), size = comm.size();
   std::vector<int> nbrs = {(rank + size - 1) % size, (rank + 1) % size};
   std::sort(nbrs.begin(), nbrs.end());
   nbrs.erase(std::unique(nbrs.begin(), nbrs.end()), nbrs.end());
@@ -57,7 +56,7 @@ void run(const Setup& s, Device device, parallel::Transport transport) {
   l.send = Csr(Array<idx_t>(std::move(so)), Array<idx_t>(std::move(si)));
   l.recv = Csr(Array<idx_t>(std::move(ro)), Array<idx_t>(std::move(ri)));
   const idx_t total = s.owned + static_cast<idx_t>(nbrs.size()) * s.halo;
-  parallel::HaloExchange halo(comm, l, total, s.k, parallel::HaloMode::Copy, transport, "bench");
+  parallel::HaloExchange halo(comm, l, total, s.k, parallel::HaloMode::Copy, "bench");
 
   std::vector<real_t> host(static_cast<std::size_t>(total) * s.k, -1.0);
   for (idx_t c = 0; c < s.owned; ++c)
@@ -76,7 +75,7 @@ void run(const Setup& s, Device device, parallel::Transport transport) {
                value(nbrs[n], sent_cell(s, rank, i), j);
   parallel::check_all(comm, bad == 0, std::to_string(bad) + " wrong halo values");
 
-  MPI_Barrier(comm);
+  MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
   for (int it = 0; it < s.iters; ++it)
     halo.exchange(f);
@@ -84,11 +83,10 @@ void run(const Setup& s, Device device, parallel::Transport transport) {
   const double dt = parallel::max_all(comm, (MPI_Wtime() - t0) / s.iters);
   const double mb = 2.0 * static_cast<double>(nbrs.size()) * s.halo * s.k * sizeof(real_t) / 1e6;
   if (rank == 0)
-    std::printf("%-5s %-12s ranks=%d neighbours=%zu entries/neighbour=%d k=%d: %9.1f us per "
+    std::printf("%-5s %-16s ranks=%d neighbours=%zu entries/neighbour=%d k=%d: %9.1f us per "
                 "exchange (%7.1f MB sent+received per rank, %6.2f GB/s)\n",
-                device == Device::Cuda ? "cuda" : "cpu", parallel::transport_name(transport), size,
-                nbrs.size(), s.halo, s.k, dt * 1e6, mb, mb / 1e3 / dt);
-  set_active_device(Device::Cpu);
+                device == Device::Cuda ? "cuda" : "cpu", comm.name().c_str(), size, nbrs.size(),
+                s.halo, s.k, dt * 1e6, mb, mb / 1e3 / dt);
 }
 
 } // namespace
@@ -103,12 +101,19 @@ int main(int argc, char** argv) {
     FV_VERIFY_USAGE(s.owned > 0 && s.halo > 0 && s.halo <= s.owned && s.k > 0 && s.iters > 0,
                     "usage: halo_bench [owned_cells] [halo_per_neighbour] [k] [iters]");
     FV_VERIFY_USAGE(parallel::comm_size(MPI_COMM_WORLD) >= 2, "run on at least 2 ranks");
-    run(s, Device::Cpu, parallel::Transport::HostStaged);
-    if (cuda_device_count() > 0) {
-      run(s, Device::Cuda, parallel::Transport::HostStaged);
-      if (parallel::comm_rank(MPI_COMM_WORLD) == 0)
-        std::printf("CUDA-aware MPI: %s\n", backend::mpi_cuda_aware_description().c_str());
-      if (backend::mpi_cuda_aware()) run(s, Device::Cuda, parallel::Transport::CudaAware);
+    run(s, *backend::make_mpi_communicator(MPI_COMM_WORLD));
+    if (cuda_device_count() > 0) { // every transport that can run on this rank layout
+      set_active_device(Device::Cuda);
+      for (const auto k :
+           {backend::TransportKind::HostStagedMpi, backend::TransportKind::CudaAwareMpi,
+            backend::TransportKind::Nccl, backend::TransportKind::CudaIpc}) {
+        const backend::TransportAvailability a = backend::transport_available(MPI_COMM_WORLD, k);
+        if (a.ok)
+          run(s, *backend::make_communicator(MPI_COMM_WORLD, k));
+        else if (parallel::comm_rank(MPI_COMM_WORLD) == 0)
+          std::printf("%s: not here (%s)\n", backend::to_string(k), a.why.c_str());
+      }
+      set_active_device(Device::Cpu);
     }
     return 0;
   });

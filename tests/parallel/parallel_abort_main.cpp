@@ -7,6 +7,7 @@
 //   parallel_abort collective rank 1 fails a parallel::check_all(): every rank throws the same
 //                             error and the program ends cleanly with exit code 1.
 #include "common/error.hpp"
+#include "runtime/backend/transport.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -27,7 +28,8 @@ int main(int argc, char** argv) {
       fv::parallel::check_all(MPI_COMM_WORLD, rank != 1, "injected collective failure");
       return 0;
     }
-    fv::parallel::HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 1,
+    const auto comm = fv::backend::make_mpi_communicator(MPI_COMM_WORLD);
+    fv::parallel::HaloExchange halo(*comm, z.cellExchange, z.nTotalCells(), 1,
                                     fv::parallel::HaloMode::Copy);
     std::vector<fv::real_t> u(static_cast<std::size_t>(z.nTotalCells()), 1.0);
     if (mode == "exchange") FV_VERIFY(rank != 1, "injected failure in the iteration loop");

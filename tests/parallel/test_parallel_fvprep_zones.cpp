@@ -9,6 +9,7 @@
 #include "prep/global_mesh.hpp"
 #include "prep/partition.hpp"
 #include "prep/zones.hpp"
+#include "runtime/backend/transport.hpp"
 #include "runtime/parallel/gather.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -81,7 +82,8 @@ TEST(FvprepZones, HaloCellsReceiveTheOwnersCentroids) {
       u[4 * c + d] = p.g.cellGeom.centroid[3 * g + d];
     u[4 * c + 3] = static_cast<real_t>(g);
   }
-  HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 4, HaloMode::Copy);
+  const auto world = backend::make_mpi_communicator(MPI_COMM_WORLD);
+  HaloExchange halo(*world, z.cellExchange, z.nTotalCells(), 4, HaloMode::Copy);
   halo.exchange({FieldView::interleaved(u.data(), 4)});
   for (idx_t c = z.nCells; c < z.nTotalCells(); ++c) {
     const gidx_t g = z.cellGlobalId[c];
@@ -105,7 +107,8 @@ TEST(FvprepZones, NodeWeightsSumToOneAcrossZones) {
   for (real_t x : w)
     partial += std::abs(x - 1.0) > 1e-12;
   EXPECT_GT(z.nodeExchange.neighbours.size(), 0u);
-  HaloExchange nodes(MPI_COMM_WORLD, z.nodeExchange, z.nNodes, 1, HaloMode::Sum);
+  const auto world = backend::make_mpi_communicator(MPI_COMM_WORLD);
+  HaloExchange nodes(*world, z.nodeExchange, z.nNodes, 1, HaloMode::Sum);
   nodes.exchange({FieldView::interleaved(w.data(), 1)});
   for (idx_t n = 0; n < z.nNodes; ++n)
     EXPECT_NEAR(w[n], 1.0, 1e-12) << "node " << z.nodeGlobalId[n];

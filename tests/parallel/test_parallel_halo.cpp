@@ -5,6 +5,7 @@
 #include "runtime/backend/memory.hpp"
 #include "runtime/backend/mpi_cuda.hpp"
 #include "runtime/backend/select.hpp"
+#include "runtime/backend/transport.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -33,6 +34,23 @@ real_t cell_value(gidx_t g, int j, int iteration) {
   return 100.0 * g + j + 0.001 * iteration;
 }
 
+/// Host-staged MPI over MPI_COMM_WORLD (plain MPI on the CPU backend).
+backend::Communicator& world() {
+  static const std::unique_ptr<backend::Communicator> c =
+      backend::make_mpi_communicator(MPI_COMM_WORLD);
+  return *c;
+}
+
+/// Every transport that can run here, on the active device (COLLECTIVE).
+std::vector<std::unique_ptr<backend::Communicator>> available_transports() {
+  std::vector<std::unique_ptr<backend::Communicator>> out;
+  for (const auto k : {backend::TransportKind::HostStagedMpi, backend::TransportKind::CudaAwareMpi,
+                       backend::TransportKind::Nccl, backend::TransportKind::CudaIpc})
+    if (backend::transport_available(MPI_COMM_WORLD, k).ok)
+      out.push_back(backend::make_communicator(MPI_COMM_WORLD, k));
+  return out;
+}
+
 Zone my_zone() {
   return fv::testing::make_chain_zone(kCells, comm_size(MPI_COMM_WORLD), comm_rank(MPI_COMM_WORLD));
 }
@@ -50,7 +68,7 @@ std::vector<real_t> owned_only(const Zone& z, int k, int iteration) {
 
 TEST(HaloExchange, HaloCellsReceiveTheOwnersValues) {
   const Zone z = my_zone();
-  HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy);
+  HaloExchange halo(world(), z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy);
   EXPECT_EQ(halo.neighbour_count(), static_cast<int>(z.cellExchange.neighbours.size()));
   EXPECT_EQ(halo.recv_entries(), static_cast<std::size_t>(z.nHaloCells));
   auto u = owned_only(z, 5, 0);
@@ -63,8 +81,7 @@ TEST(HaloExchange, HaloCellsReceiveTheOwnersValues) {
 TEST(HaloExchange, SeveralLayoutsInOneMessageAndOverlappedIterations) {
   const Zone z = my_zone();
   const idx_t n = z.nTotalCells();
-  HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, n, 5 + 3, HaloMode::Copy,
-                    parallel::Transport::HostStaged, "cells");
+  HaloExchange halo(world(), z.cellExchange, n, 5 + 3, HaloMode::Copy, "cells");
   for (int it = 1; it <= 5; ++it) {
     auto u = owned_only(z, 5, it);      // interleaved
     std::vector<real_t> g(3 * n, kNaN); // blocked: g[j * n + c]
@@ -115,8 +132,7 @@ TEST(HaloExchange, NodePartialSumsAreCompletedOnEveryZone) {
   for (idx_t i = 0; i < z.nNodes; ++i)
     for (int j = 0; j < 2; ++j)
       v[2 * i + j] = partial(rank, z.nodeGlobalId[i], j);
-  HaloExchange nodes(MPI_COMM_WORLD, z.nodeExchange, z.nNodes, 2, HaloMode::Sum,
-                     parallel::Transport::HostStaged, "nodes");
+  HaloExchange nodes(world(), z.nodeExchange, z.nNodes, 2, HaloMode::Sum, "nodes");
   nodes.exchange({FieldView::interleaved(v.data(), 2)});
   int shared = 0;
   for (idx_t i = 0; i < z.nNodes; ++i) {
@@ -153,7 +169,7 @@ TEST(HaloExchange, NodeSharedByEveryZoneSumsOverAllOfThem) {
   std::vector<real_t> v;
   for (gidx_t g : gid)
     v.push_back(partial(rank, g));
-  HaloExchange nodes(MPI_COMM_WORLD, l, static_cast<idx_t>(gid.size()), 1, HaloMode::Sum);
+  HaloExchange nodes(world(), l, static_cast<idx_t>(gid.size()), 1, HaloMode::Sum);
   for (int round = 0; round < 2; ++round) { // a second exchange sums the totals again
     nodes.exchange({FieldView::interleaved(v.data(), 1)});
     real_t corner = 0;
@@ -173,12 +189,14 @@ TEST(HaloExchange, DeviceMemoryOnTheGpuWithEveryTransport) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA backend or no GPU";
   const int rank = comm_rank(MPI_COMM_WORLD);
   set_active_device(Device::Cuda);
-  std::vector<parallel::Transport> transports = {parallel::Transport::HostStaged};
-  if (backend::mpi_cuda_aware()) transports.push_back(parallel::Transport::CudaAware);
   const Zone z = my_zone();
-  for (const auto t : transports) {
-    SCOPED_TRACE(parallel::transport_name(t));
-    HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy, t);
+  const auto transports = available_transports();
+  if (rank == 0)
+    for (const auto& t : transports)
+      std::printf("[ transport ] %s\n", t->name().c_str());
+  for (const auto& t : transports) {
+    SCOPED_TRACE(t->name());
+    HaloExchange halo(*t, z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy);
     const auto host = owned_only(z, 5, 7);
     DeviceArray<real_t> u(host, "u");
     halo.exchange({FieldView::interleaved(u.data(), 5)});
@@ -188,7 +206,7 @@ TEST(HaloExchange, DeviceMemoryOnTheGpuWithEveryTransport) {
       for (int j = 0; j < 5; ++j)
         EXPECT_EQ(back[c * 5 + j], cell_value(z.cellGlobalId[c], j, 7));
 
-    HaloExchange nodes(MPI_COMM_WORLD, z.nodeExchange, z.nNodes, 1, HaloMode::Sum, t);
+    HaloExchange nodes(*t, z.nodeExchange, z.nNodes, 1, HaloMode::Sum);
     std::vector<real_t> ones(static_cast<std::size_t>(z.nNodes), 1.0 + rank);
     DeviceArray<real_t> v(ones, "node sums");
     nodes.exchange({FieldView::interleaved(v.data(), 1)});
@@ -207,38 +225,39 @@ TEST(HaloExchange, DeviceMemoryOnTheGpuWithEveryTransport) {
 }
 
 // Several rounds of begin / progress / finish on the same exchange, the owned values changing
-// between rounds: each round's halo values are that round's (with the host-staged transport on
-// the GPU the staging runs on a side stream and the receive buffer is reused by the next round).
-TEST(HaloExchange, RepeatedOverlappedRoundsOnEveryDevice) {
+// between rounds: each round's halo values are that round's (on the GPU the transports stage,
+// copy or send on a side stream and the receive buffer is reused by the next round).
+TEST(HaloExchange, RepeatedOverlappedRoundsOnEveryDeviceAndTransport) {
   std::vector<Device> devices = {Device::Cpu};
   if (cuda_device_count() > 0) devices.push_back(Device::Cuda);
   const Zone z = my_zone();
-  for (const Device d : devices) {
-    SCOPED_TRACE(d == Device::Cuda ? "cuda" : "cpu");
-    set_active_device(d);
-    HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 20, HaloMode::Copy);
-    DeviceArray<real_t> u(5 * static_cast<std::size_t>(z.nTotalCells()), "u");
-    DeviceArray<real_t> g(15 * static_cast<std::size_t>(z.nTotalCells()), "g");
-    for (int round = 1; round <= 4; ++round) {
-      const auto host5 = owned_only(z, 5, round);
-      const auto host15 = owned_only(z, 15, 10 * round);
-      u.assign(host5.data());
-      g.assign(host15.data());
-      halo.begin({FieldView::interleaved(u.data(), 5), FieldView::interleaved(g.data(), 15)});
-      halo.progress();
-      halo.progress();
-      halo.finish();
-      std::vector<real_t> b5(host5.size()), b15(host15.size());
-      u.copy_to(b5.data());
-      g.copy_to(b15.data());
-      for (idx_t c = 0; c < z.nTotalCells(); ++c) {
-        for (int j = 0; j < 5; ++j)
-          ASSERT_EQ(b5[c * 5 + j], cell_value(z.cellGlobalId[c], j, round)) << "cell " << c;
-        for (int j = 0; j < 15; ++j)
-          ASSERT_EQ(b15[c * 15 + j], cell_value(z.cellGlobalId[c], j, 10 * round)) << "cell " << c;
+  for (const Device d : devices)
+    for (const auto& t : (set_active_device(d), available_transports())) {
+      SCOPED_TRACE(std::string(d == Device::Cuda ? "cuda " : "cpu ") + t->name());
+      HaloExchange halo(*t, z.cellExchange, z.nTotalCells(), 20, HaloMode::Copy);
+      DeviceArray<real_t> u(5 * static_cast<std::size_t>(z.nTotalCells()), "u");
+      DeviceArray<real_t> g(15 * static_cast<std::size_t>(z.nTotalCells()), "g");
+      for (int round = 1; round <= 4; ++round) {
+        const auto host5 = owned_only(z, 5, round);
+        const auto host15 = owned_only(z, 15, 10 * round);
+        u.assign(host5.data());
+        g.assign(host15.data());
+        halo.begin({FieldView::interleaved(u.data(), 5), FieldView::interleaved(g.data(), 15)});
+        halo.progress();
+        halo.progress();
+        halo.finish();
+        std::vector<real_t> b5(host5.size()), b15(host15.size());
+        u.copy_to(b5.data());
+        g.copy_to(b15.data());
+        for (idx_t c = 0; c < z.nTotalCells(); ++c) {
+          for (int j = 0; j < 5; ++j)
+            ASSERT_EQ(b5[c * 5 + j], cell_value(z.cellGlobalId[c], j, round)) << "cell " << c;
+          for (int j = 0; j < 15; ++j)
+            ASSERT_EQ(b15[c * 15 + j], cell_value(z.cellGlobalId[c], j, 10 * round))
+                << "cell " << c;
+        }
       }
     }
-  }
   set_active_device(Device::Cpu);
 }
 
@@ -249,7 +268,7 @@ TEST(HaloExchange, InconsistentListsAreRefusedOnEveryRank) {
     z.cellExchange.send = Csr(Array<idx_t>{0, 0}, Array<idx_t>{});
   }
   try {
-    HaloExchange halo(MPI_COMM_WORLD, z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy);
+    HaloExchange halo(world(), z.cellExchange, z.nTotalCells(), 5, HaloMode::Copy);
     ADD_FAILURE() << "inconsistent lists accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("zone 0 sends 0 entries to zone 1, which expects 1"),
@@ -263,19 +282,33 @@ TEST(HaloExchange, InconsistentListsAreRefusedOnEveryRank) {
     bad.cellExchange.recv =
         Csr(bad.cellExchange.recv.offsets().clone(), Array<idx_t>(std::move(idx)));
   }
-  EXPECT_THROW(HaloExchange(MPI_COMM_WORLD, bad.cellExchange, bad.nTotalCells(), 5, HaloMode::Copy),
+  EXPECT_THROW(HaloExchange(world(), bad.cellExchange, bad.nTotalCells(), 5, HaloMode::Copy),
                Error);
 }
 
-TEST(Transport, CudaAwareIsRefusedOnTheCpuBackend) {
-  EXPECT_EQ(parallel::select_transport(false), parallel::Transport::HostStaged);
-  try {
-    parallel::select_transport(true);
-    ADD_FAILURE() << "CUDA-aware MPI accepted on the CPU backend";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Usage);
-    EXPECT_NE(std::string(e.what()).find("--cuda-aware-mpi"), std::string::npos) << e.what();
+TEST(Transport, DeviceTransportsAreRefusedOnTheCpuBackend) {
+  set_active_device(Device::Cpu);
+  EXPECT_EQ(backend::make_communicator(MPI_COMM_WORLD, backend::TransportKind::Auto)->name(),
+            "MPI (host memory)");
+  EXPECT_EQ(
+      backend::make_communicator(MPI_COMM_WORLD, backend::TransportKind::HostStagedMpi)->name(),
+      "MPI (host memory)");
+  for (const auto k : {backend::TransportKind::CudaAwareMpi, backend::TransportKind::Nccl,
+                       backend::TransportKind::CudaIpc}) {
+    SCOPED_TRACE(backend::to_string(k));
+    EXPECT_FALSE(backend::transport_available(MPI_COMM_WORLD, k).ok);
+    try {
+      backend::make_communicator(MPI_COMM_WORLD, k);
+      ADD_FAILURE() << "accepted on the CPU backend";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Usage);
+      EXPECT_NE(std::string(e.what()).find(std::string("transport = ") + backend::to_string(k)),
+                std::string::npos)
+          << e.what();
+    }
   }
+  EXPECT_EQ(backend::parse_transport("nccl"), backend::TransportKind::Nccl);
+  EXPECT_THROW(backend::parse_transport("infiniband"), Error);
 }
 
 TEST(ZoneMapping, RankCountMustEqualZoneCount) {
@@ -327,4 +360,44 @@ TEST(Reduce, SumMaxMinOverRanks) {
   std::vector<real_t> x = {static_cast<real_t>(rank), -static_cast<real_t>(rank)};
   parallel::min_all(comm, x);
   EXPECT_EQ(x, (std::vector<real_t>{0.0, 1.0 - size}));
+}
+
+// The solver's reductions and collective errors go through its backend::Communicator: every
+// transport that can run here (on the GPU too, where NCCL reduces on the device) gives the same.
+TEST(Reduce, SumMaxMinAndErrorsOverEveryTransport) {
+  std::vector<Device> devices = {Device::Cpu};
+  if (cuda_device_count() > 0) devices.push_back(Device::Cuda);
+  for (const Device d : devices)
+    for (const auto& t : (set_active_device(d), available_transports())) {
+      SCOPED_TRACE(std::string(d == Device::Cuda ? "cuda " : "cpu ") + t->name());
+      backend::Communicator& c = *t;
+      const int size = c.size(), rank = c.rank();
+      EXPECT_EQ(size, comm_size(MPI_COMM_WORLD));
+      EXPECT_EQ(rank, comm_rank(MPI_COMM_WORLD));
+      EXPECT_EQ(parallel::sum_all(c, rank + 1), size * (size + 1) / 2);
+      EXPECT_EQ(parallel::max_all(c, 0.5 * rank), 0.5 * (size - 1));
+      EXPECT_EQ(parallel::min_all(c, 0.5 * rank - 3), -3.0);
+      EXPECT_EQ(parallel::sum_all(c, gidx_t{1} << 40), (gidx_t{1} << 40) * size);
+      std::vector<real_t> v(300, 1.0); // more values than NCCL's staging buffer holds at once
+      v[299] = rank;
+      parallel::sum_all(c, v);
+      EXPECT_EQ(v[0], size);
+      EXPECT_EQ(v[299], size * (size - 1) / 2.0);
+      std::vector<idx_t> w = {rank, -rank};
+      parallel::max_all(c, w);
+      EXPECT_EQ(w, (std::vector<idx_t>{size - 1, 0}));
+      std::string text = rank == 0 ? "from rank 0" : std::string(11, ' ');
+      c.broadcast(text.data(), text.size(), 0);
+      EXPECT_EQ(text, "from rank 0");
+      EXPECT_NO_THROW(parallel::check_all(c, true, ""));
+      try {
+        parallel::check_all(c, rank != size - 1, "rank " + std::to_string(rank) + " failed");
+        ADD_FAILURE() << "no error";
+      } catch (const Error& e) {
+        const std::string who = std::to_string(size - 1);
+        EXPECT_EQ(std::string(e.what()),
+                  (size > 1 ? "rank " + who + ": " : std::string()) + "rank " + who + " failed");
+      }
+    }
+  set_active_device(Device::Cpu);
 }
