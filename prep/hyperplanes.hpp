@@ -5,6 +5,8 @@
 /// exactly what the sequential sweep in cell order does.
 #include "common/csr.hpp"
 
+#include <vector>
+
 namespace fv {
 
 /// Hyperplane groups of cells [0, nCells) (row g = cells of group g, ascending). A cell's group
@@ -17,5 +19,11 @@ namespace fv {
 /// Their number is the longest chain of increasing neighbours: the fewest groups of any
 /// parallel sweep that reproduces the sequential one in this cell order.
 Csr lusgs_hyperplanes(const Csr& cellCells, idx_t nCells);
+
+/// The same for the sequential sweep in the order `sweepOrder` (sweepOrder[k] = the k-th cell
+/// swept, a permutation of [0, nCells)) instead of cell order: a cell's lower neighbours are
+/// those swept before it. The cells keep their numbering (memory order); only the groups follow
+/// the sweep (the wavefront order of prep/wavefront_order.hpp, docs/connectivity.md).
+Csr lusgs_hyperplanes(const Csr& cellCells, idx_t nCells, const std::vector<idx_t>& sweepOrder);
 
 } // namespace fv

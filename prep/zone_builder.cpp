@@ -84,17 +84,27 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
       if (partOf[c] == part) *out++ = cellLocal[c];
     }
   }
+  // The LU-SGS sweep order: the cell order, or the wavefront order where that cuts the
+  // hyperplanes by a quarter (131 -> 6 on a 64^3 hexahedral slab). The wavefront order is only
+  // the sweep's: numbering the cells by it (colour by colour inside each level) made the
+  // explicit stage of such a zone 23 % slower (fvbench, H100, bench/results/
+  // zone_order_h100_20261124.md), so the cells keep their RCM order and the hyperplanes follow
+  // the wavefront.
+  std::vector<idx_t> sweep;
   if (opts.renumber == Renumber::Rcm) {
     order = rcm_order_towards(adj, interface);
     if (opts.wavefrontOrder) {
-      // Keep the wavefront order only where it pays: it costs ~1.5x bandwidth, so it must cut
-      // the hyperplanes by a quarter (it does on hexahedral zones: 131 -> 6 on a 64^3 slab).
       std::vector<idx_t> wave = wavefront_order(adj, order, interface);
       if (4 * count_sweep_levels(adj, wave) < 3 * count_sweep_levels(adj, order))
-        order = std::move(wave);
+        sweep = std::move(wave);
     }
   }
+  if (opts.contiguousHyperplanes && !sweep.empty()) { // number the cells by the sweep after all
+    order = std::move(sweep);
+    sweep.clear();
+  }
   std::stable_partition(order.begin(), order.end(), [&](idx_t i) { return !interface[i]; });
+  std::stable_partition(sweep.begin(), sweep.end(), [&](idx_t i) { return !interface[i]; });
   idx_t nInterior = 0;
   for (idx_t i = 0; i < nOwned; ++i)
     nInterior += !interface[i];
@@ -291,7 +301,13 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   // ---- orderings
   z.faceColours = colour_faces(nTotal, owner, neighbour);
   z.cellColours = colour_cells(z.cellCells, nOwned);
-  z.hyperplanes = lusgs_hyperplanes(z.cellCells, nOwned);
+  if (sweep.empty()) {
+    z.hyperplanes = lusgs_hyperplanes(z.cellCells, nOwned);
+  } else {
+    for (idx_t& c : sweep) // pre-numbering index -> local cell id
+      c = cellLocal[owned[c]];
+    z.hyperplanes = lusgs_hyperplanes(z.cellCells, nOwned, sweep);
+  }
 
   // ---- exchange lists
   std::sort(sendCells.begin(), sendCells.end());

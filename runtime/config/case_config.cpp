@@ -140,7 +140,8 @@ const std::vector<CaseKey>& case_keys() {
        "many orders (0: never)"},
       {"time", "lusgs_ordering", "hyperplane",
        "lusgs: sweep ordering hyperplane (reproduces the sequential sweep) | colour (cell "
-       "colours, more parallel) | natural (sequential cell order, CPU only)"},
+       "colours, more parallel) | natural (the zone's sequential sweep order, one cell at a "
+       "time, CPU only)"},
       {"time", "lusgs_sweeps", "1", "lusgs: symmetric Gauss-Seidel sweeps per iteration"},
       {"time", "lusgs_omega", "1",
        "lusgs: over-relaxation omega >= 1 of the spectral radius (diagonal and off-diagonal)"},

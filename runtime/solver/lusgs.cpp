@@ -71,10 +71,23 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
     FV_VERIFY_USAGE(active_device() == Device::Cpu,
                     "lusgs_ordering = natural is the sequential CPU reference; on the GPU use "
                     "hyperplane or colour");
-    rank.assign(static_cast<std::size_t>(nt), kernels::kHaloRank);
-    for (idx_t c = 0; c < n; ++c)
-      rank[c] = c;
+    // the sequential sweep the hyperplanes parallelise: group by group (cell order unless the
+    // zone's sweep follows a wavefront order, prep/zone_builder.cpp)
+    rank = sequential_sweep_ranks(zone);
     nGroups_ = n;
+    bool cellOrder = true;
+    for (idx_t c = 0; c < n && cellOrder; ++c)
+      cellOrder = rank[c] == c;
+    if (!cellOrder) { // a wavefront sweep: one cell per group, in its order
+      std::vector<idx_t> order(static_cast<std::size_t>(n));
+      for (idx_t c = 0; c < n; ++c)
+        order[rank[c]] = c;
+      groupOffsets_.resize(static_cast<std::size_t>(n) + 1);
+      for (idx_t g = 0; g <= n; ++g)
+        groupOffsets_[g] = g;
+      groupOffsetsDevice_ = DeviceArray<idx_t>(groupOffsets_, "lusgs group offsets");
+      groupCells_ = DeviceArray<idx_t>(order, "lusgs group cells");
+    }
   } else {
     const Csr& g =
         groups ? *groups

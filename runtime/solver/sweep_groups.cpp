@@ -33,6 +33,21 @@ std::vector<idx_t> sweep_group_ranks(const Zone& z, const Csr& g, const char* wh
   return rank;
 }
 
+std::vector<idx_t> sequential_sweep_ranks(const Zone& z) {
+  const idx_t n = z.nCells;
+  std::vector<idx_t> rank(static_cast<std::size_t>(z.nTotalCells()), kernels::kHaloRank);
+  const Csr& h = z.hyperplanes;
+  if (h.rows() == 0) {
+    for (idx_t c = 0; c < n; ++c)
+      rank[c] = c;
+    return rank;
+  }
+  sweep_group_ranks(z, h, "order/hyperplanes"); // validates the groups
+  for (idx_t k = 0; k < n; ++k)
+    rank[h.indices()[k]] = k;
+  return rank;
+}
+
 BlockSweepOrder block_sweep_order(const Zone& z, idx_t blockCells) {
   const idx_t n = z.nCells, nt = z.nTotalCells();
   FV_VERIFY(blockCells >= 1, "block_sweep_order: blocks of " << blockCells << " cells");
@@ -71,15 +86,19 @@ BlockSweepOrder block_sweep_order(const Zone& z, idx_t blockCells) {
     stack.push_back({mid, hi});
     stack.push_back({lo, mid});
   }
-  // each block in its cells' order: a cell's level is one more than the highest level of its
-  // lower-numbered neighbours in the block (the dependency depth of the sequential sweep)
+  // each block in the zone's sweep order: a cell's level is one more than the highest level of
+  // its neighbours swept before it in the block (the dependency depth of the sequential sweep)
+  const std::vector<idx_t> seq = sequential_sweep_ranks(z);
+  std::vector<idx_t> bySweep(static_cast<std::size_t>(n));
+  for (idx_t c = 0; c < n; ++c)
+    bySweep[seq[c]] = c;
   o.rank.assign(static_cast<std::size_t>(nt), kernels::kHaloRank);
   std::vector<idx_t> depth(static_cast<std::size_t>(o.nBlocks), 0);
-  for (idx_t c = 0; c < n; ++c) {
+  for (const idx_t c : bySweep) {
     idx_t l = 0;
     for (idx_t k = 0; k < z.cellCells.size(c); ++k) {
       const idx_t j = z.cellCells.row(c)[k];
-      if (j < c && o.block[j] == o.block[c]) l = std::max(l, o.rank[j] + 1);
+      if (j < n && seq[j] < seq[c] && o.block[j] == o.block[c]) l = std::max(l, o.rank[j] + 1);
     }
     o.rank[c] = l;
     depth[o.block[c]] = std::max(depth[o.block[c]], l + 1);

@@ -27,11 +27,17 @@ struct BlockSweepOrder {
 
 /// Cuts the owned cells into blocks of at most `blockCells` cells by recursive coordinate
 /// bisection of the cell centroids (median splits of the longest extent: compact pieces of the
-/// mesh, deterministic) and orders each block sequentially in cell order: a cell's level is
-/// one more than the highest level of its lower-numbered neighbours in the block (the
-/// hyperplanes of the block), so that within a block the level-by-level sweep equals the
-/// sequential one.
+/// mesh, deterministic) and orders each block sequentially in the zone's sweep order (that of
+/// its hyperplanes, sequential_sweep_ranks()): a cell's level is one more than the highest level
+/// of its neighbours swept before it in the block (the hyperplanes of the block), so that within
+/// a block the level-by-level sweep equals the sequential one.
 BlockSweepOrder block_sweep_order(const Zone& z, idx_t blockCells);
+
+/// The sequential sweep that the zone's hyperplanes parallelise, as a rank per cell
+/// (nTotalCells entries, halo cells kernels::kHaloRank): the position of each owned cell in
+/// order/hyperplanes, group by group. Cell order unless prep numbered the sweep by a wavefront
+/// order (prep/zone_builder.cpp); the plain cell order when the zone has no hyperplanes.
+std::vector<idx_t> sequential_sweep_ranks(const Zone& z);
 
 /// Checks that `g` is a valid sweep grouping of the zone's owned cells (every owned cell in
 /// exactly one group, no two neighbours in one group; fv::Error naming `what` and the cells

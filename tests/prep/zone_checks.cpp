@@ -117,16 +117,19 @@ void check_zone(const Zone& z) {
   for (idx_t h = 0; h < z.hyperplanes.rows(); ++h)
     for (idx_t k = z.hyperplanes.begin(h); k < z.hyperplanes.end(h); ++k)
       group[z.hyperplanes.indices()[k]] = h;
-  for (idx_t c = 0; c < nc; ++c)
+  for (idx_t c = 0; c < nc; ++c) {
+    bool previous = group[c] == 0; // a cell past the first hyperplane has a neighbour in the
+                                   // one before (the groups are the levels of their sweep)
     for (idx_t k = z.cellCells.begin(c); k < z.cellCells.end(c); ++k) {
       const idx_t o = z.cellCells.indices()[k];
       if (o >= nc) continue;
       EXPECT_NE(colour[c], colour[o]);
-      // Lower neighbours in earlier hyperplanes (so also never in the same one).
-      if (o < c) {
-        EXPECT_LT(group[o], group[c]);
-      }
+      EXPECT_NE(group[c], group[o]) << "neighbours " << c << " and " << o << " in one hyperplane";
+      previous = previous || group[o] == group[c] - 1;
     }
+    EXPECT_TRUE(previous) << "cell " << c << " in hyperplane " << group[c]
+                          << " has no neighbour in the hyperplane before";
+  }
 
   // Exchange lists: rows match neighbours; recv rows are halo cells grouped by zone.
   EXPECT_EQ(z.cellExchange.send.rows(), static_cast<idx_t>(z.cellExchange.neighbours.size()));
