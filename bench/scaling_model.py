@@ -58,6 +58,10 @@ IB = dict(alpha=3e-6, beta=45e9)  # NDR 400 Gb/s, one NIC per GPU, GPUDirect RDM
                                   # memory for the host-staged transport), ~90 % of 50 GB/s
 N_ALLREDUCE, RED_NODE, RED_IB = 4, 2e-6, 5e-6  # RMS, dt, health, forces per iteration;
                                                # per recursive-doubling step in/between nodes
+# f(2) after the zone-order fix (zones keep their RCM numbering, the wavefront order is the
+# LU-SGS sweep's only): fvbench stage of a zone of the 2-part 4M hex channel 1.10 ns/cell vs
+# 1.02 as one zone (H100, bench/results/zone_order_h100_20261124.md); not yet a 2-GPU measurement
+F_AFTER_ZONE_ORDER_FIX = 1.10 / 1.02
 CELLS = [1e6, 2e6, 5e6, 10e6, 20e6]
 GPUS = [2, 4, 8, 64, 512]
 
@@ -191,6 +195,11 @@ def main():
               "communication %.2f ms/iter in flight, %.2f exposed (f = 1)" % (
                   label, e[0], e[3], e[1], e[4], e[2] * 1e3, e[5] * 1e3, inflight,
                   (e[5] - t1(10e6)) * 1e3 - red_time(2) * 1e3))
+
+    f = F_AFTER_ZONE_ORDER_FIX
+    print("  with f(2) = %.2f (after the zone-order fix, single-GPU fvbench): " % f + ", ".join(
+        "%s weak %.2f strong %.2f" % (tr, t1(10e6) / t, t1(20e6) / (2 * t)) for tr, t in (
+            (tr, t_iter(2, 10e6, tr, hs, f, "overlap", CHANNEL)) for tr in ("host", "nvlink"))))
 
     print("\n(c) Weak efficiency vs cells/GPU and GPUs (METIS halos of a compact 3D mesh, %d "
           "GPUs/node, IB between nodes), f(P) / f = 1" % GPUS_PER_NODE)
