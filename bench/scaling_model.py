@@ -34,6 +34,19 @@ EXCHANGES = [("W", "cell", NV, 0.0634),            # interpolate_to_nodes 6.34 %
              ("node sums", "node", NV, 0.0486),    # local_min_max 4.86 % (Euler: nVars; +1
                                                    #  limiter-region value for viscous models)
              ("grad+phi", "cell", 4 * NV, 0.2586)]  # interior 23.37 % + boundary 2.48 % fluxes
+# Fewer exchanges per stage (issue 16), on paper: the same stage with
+#  - MERGED: the primitives and the node partial sums in one message per neighbour, sent once
+#    the node loop is done; nothing that needs no halo value is left to overlap it (local
+#    min/max needs the halo W), so its window is 0;
+#  - TWO_LAYER: two halo layers, so each zone computes the gradients and limiters of its first
+#    halo layer itself and the gradient exchange goes: the W exchange carries the second layer
+#    too (~2x the cells), the node sums cover the first layer's nodes (~2x), and the first
+#    layer's gradient + min/max + limiter (~30 % of a stage per cell) is computed twice.
+MERGED = [("W+node sums", "cell+node", NV, 0.0),
+          ("grad+phi", "cell", 4 * NV, 0.2586)]
+TWO_LAYER = [("W (2 layers)", "cell2", NV, 0.0634),
+             ("node sums (2 layers)", "node2", NV, 0.0486)]
+TWO_LAYER_EXTRA = 0.30    # share of a stage's per-cell work redone for each first-layer cell
 # 1-GPU iteration cost, ns per cell (hex channel, RCM, 1 rank): 1M fvrun --profile
 # (iteration_h200_1M10M; its 10M point, 2.740, is left out: another session, 2 % below the
 # 5M/20M pair), 2M/4M mpi_scaling_h200x2, 5M/20M mpi_scaling_h200x4
@@ -95,13 +108,16 @@ def exchange(tr, P, m, nbytes, entries, K, hs):
     return pu, max(on, ib)
 
 
-def t_iter(P, n, tr, hs, f, mode="overlap", table=BOX, detail=False):
+def t_iter(P, n, tr, hs, f, mode="overlap", table=BOX, detail=False, exchanges=None):
     """Predicted time per iteration (s) on P GPUs with n cells each."""
+    exchanges = exchanges or EXCHANGES
     tc = f * t1(n)
     H, m, Hn = halo(table, P, n)
+    if exchanges is TWO_LAYER:
+        tc += TWO_LAYER_EXTRA * t1(n) / n * H
     exposed, rows = 0.0, []
-    for name, ent, K, w in EXCHANGES:
-        entries = H if ent == "cell" else Hn
+    for name, ent, K, w in exchanges:
+        entries = {"cell": H, "node": Hn, "cell+node": H + Hn, "cell2": 2 * H, "node2": 2 * Hn}[ent]
         nbytes = entries * K * DBL
         pu, msg = exchange(tr, P, m, nbytes, entries, K, hs)
         win = tc * w / STAGES
@@ -200,6 +216,15 @@ def main():
     print("  with f(2) = %.2f (after the zone-order fix, single-GPU fvbench): " % f + ", ".join(
         "%s weak %.2f strong %.2f" % (tr, t1(10e6) / t, t1(20e6) / (2 * t)) for tr, t in (
             (tr, t_iter(2, 10e6, tr, hs, f, "overlap", CHANNEL)) for tr in ("host", "nvlink"))))
+
+    print("\n(b2) Fewer exchanges per stage (f = 1, weak efficiency, box halos): 3 exchanges "
+          "(today) / W and node sums merged / two halo layers")
+    for tr in ("host", "nvlink"):
+        for P in (2, 8, 64, 512):
+            print("  %-6s %3d GPUs " % (tr, P) + "  ".join(
+                "%5.2fM: %.3f / %.3f / %.3f" % ((n / 1e6,) + tuple(
+                    t1(n) / t_iter(P, n, tr, hs, 1.0, exchanges=ex)
+                    for ex in (EXCHANGES, MERGED, TWO_LAYER))) for n in (0.25e6, 1e6, 10e6)))
 
     print("\n(c) Weak efficiency vs cells/GPU and GPUs (METIS halos of a compact 3D mesh, %d "
           "GPUs/node, IB between nodes), f(P) / f = 1" % GPUS_PER_NODE)
