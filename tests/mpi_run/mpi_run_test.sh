@@ -96,6 +96,22 @@ channel) # generated, shuffled and perturbed channel with a bump; 1, 2, 4 ranks,
   grep -q "compute_s=nan pack_unpack_s=nan wait_s=nan" <<< "$untimed" ||
     { echo "FAIL: untimed line: $untimed"; exit 1; }
   RTOL=1e-15 compare_all r2 r2t
+  # the transport is chosen once for the job and named at start-up
+  # shellcheck disable=SC2086 # FVRUN_EXTRA is a word list
+  start=$("$MPIEXEC" -n 2 --oversubscribe "$FVRUN" mesh.p2.zones.h5 -c channel.ini \
+    --output-dir r2s --iterations 1 ${FVRUN_EXTRA:-} 2>&1)
+  grep -Eq "; transport [^,]+, overlapped" <<< "$start" ||
+    { echo "FAIL: no transport in the start-up line: $start"; exit 1; }
+  if [[ -z ${FVRUN_EXTRA:-} ]]; then # CPU: a device transport is one usage error on every rank
+    set +e
+    bad=$("$MPIEXEC" -n 2 --oversubscribe "$FVRUN" mesh.p2.zones.h5 -c channel.ini \
+      --output-dir r2x --iterations 1 --set run.transport=nccl 2>&1)
+    code=$?
+    set -e
+    [[ $code == 2 && $(grep -c "error: \[run\] transport = nccl: " <<< "$bad") == 1 ]] &&
+      ! grep -q MPI_ABORT <<< "$bad" ||
+      { echo "FAIL: transport = nccl on the CPU (exit $code): $bad"; exit 1; }
+  fi
   ;;
 brick) # shared SU2 hex brick: a pressure jump released in a closed box, global time stepping
   mesh=$shared/meshes/su2/mesh_brick_hex_ffd.su2
