@@ -10,9 +10,13 @@
 
 #include <cgns_io.h>
 #include <cgnslib.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -90,6 +94,32 @@ struct ElemRef {
       kind; ///< 0 unknown/ignored, 1 cell, 2 boundary face, 3 interior poly face
 };
 
+/// Debian's libcgns 3.4 dies (SIGSEGV in cgi_read_section) on some corrupt files while cg_open
+/// parses the node tree. Opening the file first in a forked child turns that death into a
+/// one-line error instead of a crash of the caller. The child only opens and closes the file
+/// (the tree, not the arrays): a few milliseconds even on large meshes. Where fork fails, the
+/// file is opened directly.
+void probe_cgns_open(const std::string& path) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return;
+  if (pid == 0) { // child: open, close, report nothing (the parent's own open reports errors)
+    const int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) {
+      dup2(devnull, STDOUT_FILENO);
+      dup2(devnull, STDERR_FILENO);
+    }
+    int fn = -1;
+    if (cg_open(path.c_str(), CG_MODE_READ, &fn) == CG_OK) cg_close(fn);
+    _exit(0);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return;
+  FV_VERIFY(!WIFSIGNALED(status), path << ": corrupt CGNS file: the CGNS library crashed (signal "
+                                       << WTERMSIG(status) << ") reading its node tree");
+}
+
 class CgnsReader {
  public:
   CgnsReader(const std::string& p, const ReadOptions& o) : path(p), opts(o) {}
@@ -98,6 +128,7 @@ class CgnsReader {
     int ftype = CG_FILE_NONE;
     FV_VERIFY(cg_is_cgns(path.c_str(), &ftype) == CG_OK,
               path << ": not a CGNS file (neither CGNS/HDF5 nor CGNS/ADF), or truncated");
+    probe_cgns_open(path);
     if (cg_open(path.c_str(), CG_MODE_READ, &file.fn) != CG_OK) {
       const std::string why = cg_get_error();
       file.fn = -1;
