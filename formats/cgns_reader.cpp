@@ -116,8 +116,13 @@ void probe_cgns_open(const std::string& path) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return;
-  FV_VERIFY(!WIFSIGNALED(status), path << ": corrupt CGNS file: the CGNS library crashed (signal "
-                                       << WTERMSIG(status) << ") reading its node tree");
+  // the child exits 0 whatever cg_open returned; anything else is its death (a signal, or a
+  // sanitizer's exit code in a sanitizer build)
+  FV_VERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+            path << ": corrupt CGNS file: the CGNS library crashed ("
+                 << (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                         : "exit code " + std::to_string(WEXITSTATUS(status)))
+                 << ") reading its node tree");
 }
 
 class CgnsReader {

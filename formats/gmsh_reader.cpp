@@ -7,8 +7,10 @@
 #include "formats/mesh_reader.hpp"
 #include "formats/text_scanner.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
+#include <unordered_map>
 
 namespace fv {
 
@@ -126,7 +128,20 @@ class GmshReader {
   bool binary_ = false;
   std::map<std::pair<int, std::int64_t>, std::string> physNames_;   // (dim, tag) -> name
   std::map<std::pair<int, std::int64_t>, std::int64_t> entityPhys_; // (dim, entity) -> phys
-  std::vector<idx_t> nodeIndex_;                                    // node tag -> index (-1: none)
+  std::vector<idx_t> nodeIndex_; // node tag -> index (-1: none), tags below dense_tags()
+  std::unordered_map<std::int64_t, idx_t> sparseNodes_; // the tags beyond: sparse numbering
+
+  /// Node tags below this are indexed densely: a file of B bytes holds fewer than B nodes, so
+  /// the dense index stays within a few times the file's size whatever the tags claim.
+  std::size_t dense_tags() const {
+    return std::max<std::size_t>(std::size_t{1} << 20, 4 * data_.size());
+  }
+  /// Index of node `tag`, -1 when no such node was defined.
+  idx_t node_index(std::int64_t tag) const {
+    if (tag >= 1 && static_cast<std::size_t>(tag) < nodeIndex_.size()) return nodeIndex_[tag];
+    const auto it = sparseNodes_.find(tag);
+    return it == sparseNodes_.end() ? -1 : it->second;
+  }
   std::vector<RawElement> elements_;
   std::vector<std::int64_t> elemNodes_;
 
@@ -251,11 +266,18 @@ class GmshReader {
   void add_node(std::int64_t tag, const double* x) {
     if (tag < 1 || tag > (1LL << 31) - 2)
       sc_.fail("node tag " + std::to_string(tag) + " out of range");
-    if (static_cast<std::size_t>(tag) >= nodeIndex_.size())
-      nodeIndex_.resize(
-          std::max<std::size_t>(static_cast<std::size_t>(tag) + 1, 2 * nodeIndex_.size()), -1);
-    if (nodeIndex_[tag] >= 0) sc_.fail("node " + std::to_string(tag) + " defined twice");
-    nodeIndex_[tag] = b_.nNodes();
+    if (static_cast<std::size_t>(tag) >= dense_tags()) {
+      if (!sparseNodes_.emplace(tag, b_.nNodes()).second)
+        sc_.fail("node " + std::to_string(tag) + " defined twice");
+    } else {
+      if (static_cast<std::size_t>(tag) >= nodeIndex_.size())
+        nodeIndex_.resize(
+            std::min(dense_tags(), std::max<std::size_t>(static_cast<std::size_t>(tag) + 1,
+                                                         2 * nodeIndex_.size())),
+            -1);
+      if (nodeIndex_[tag] >= 0) sc_.fail("node " + std::to_string(tag) + " defined twice");
+      nodeIndex_[tag] = b_.nNodes();
+    }
     b_.nodeFileId.push_back(tag);
     b_.xyz.insert(b_.xyz.end(), x, x + 3);
   }
@@ -464,10 +486,10 @@ class GmshReader {
       }
       for (int k = 0; k < gt.corners; ++k) {
         const std::int64_t t = elemNodes_[e.first + k];
-        if (t < 1 || static_cast<std::size_t>(t) >= nodeIndex_.size() || nodeIndex_[t] < 0)
+        v[k] = node_index(t);
+        if (v[k] < 0)
           FV_THROW(path_ << ": element " << e.tag << " refers to node " << t
                          << ", which is not in $Nodes");
-        v[k] = nodeIndex_[t];
       }
       if (gt.dim == maxDim) {
         b_.add_cell(gt.cell, v, gt.corners, e.tag);

@@ -165,6 +165,8 @@ std::vector<Su2Zone> parse_su2(const std::string& data, TextScanner& sc) {
       }
     } else if (key == "NMARK") {
       z.nmark = to_int(sc, key, val);
+      if (static_cast<std::uint64_t>(z.nmark) > data.size() / 12) // "MARKER_TAG= x" each
+        sc.fail("the file is too short for " + std::to_string(z.nmark) + " markers (truncated?)");
       z.markers.reserve(static_cast<std::size_t>(z.nmark));
     } else if (key == "MARKER_TAG") {
       if (z.nmark < 0) sc.fail("MARKER_TAG= before NMARK=");

@@ -244,3 +244,35 @@ TEST(Gmsh2d, DuplicateNodesAreReportedByTag) {
 }
 
 } // namespace
+
+// Found by the libFuzzer harnesses (tests/fuzz): a marker count from the file was reserved as
+// is (NMARK= 10^13: a 50 TB allocation), and a huge Gmsh node tag grew the dense tag index to
+// the tag (8 GB for one node). Counts are bounded by what the file can hold; tags beyond a dense
+// range of a few times the file's size are indexed sparsely.
+TEST(Su2, ImpossibleMarkerCountIsRefused) {
+  const std::string f = fv::testing::scratch_dir() + "/nmark.su2";
+  fv::testing::write_text(f, "NDIME= 3\nNMARK= 10000000000000\n");
+  try {
+    fv::read_mesh(f);
+    ADD_FAILURE() << "accepted";
+  } catch (const fv::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("too short for 10000000000000 markers"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Gmsh, HugeSparseNodeTagsAreRead) {
+  const std::string text = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n"
+                           "1 0 0 0\n2 1 0 0\n3 0 1 0\n2000000000 0 0 1\n$EndNodes\n"
+                           "$Elements\n1\n1 4 2 0 1 1 2 3 2000000000\n$EndElements\n";
+  const std::string f = fv::testing::scratch_dir() + "/sparse.msh";
+  fv::testing::write_text(f, text);
+  const fv::Mesh m = fv::read_mesh(f);
+  EXPECT_EQ(m.nCells(), 1);
+  EXPECT_EQ(m.nNodes(), 4);
+  const std::string twice = fv::testing::scratch_dir() + "/twice.msh";
+  fv::testing::write_text(twice, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n"
+                                 "2000000000 0 0 0\n2000000000 1 0 0\n$EndNodes\n");
+  EXPECT_THROW(fv::read_mesh(twice), fv::Error);
+}
