@@ -18,8 +18,7 @@
 #endif
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::string path =
-      "/tmp/fvfuzz_" + std::to_string(getpid()) + FV_FUZZ_EXTENSION;
+  static const std::string path = "/tmp/fvfuzz_" + std::to_string(getpid()) + FV_FUZZ_EXTENSION;
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) return 0;
   if (size) std::fwrite(data, 1, size, f);

@@ -5,11 +5,11 @@
 #include "formats/zone_file_reader.hpp"
 
 #include <cstddef>
-#include <cstdlib>
-#include <hdf5.h>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <hdf5.h>
 #include <string>
 #include <unistd.h>
 

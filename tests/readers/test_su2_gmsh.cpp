@@ -256,8 +256,7 @@ TEST(Su2, ImpossibleMarkerCountIsRefused) {
     fv::read_mesh(f);
     ADD_FAILURE() << "accepted";
   } catch (const fv::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("too short for 10000000000000 markers"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("too short for 10000000000000 markers"), std::string::npos)
         << e.what();
   }
 }
