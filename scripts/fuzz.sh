@@ -8,6 +8,8 @@
 #   scripts/fuzz.sh --runs N        N executions per harness
 #   scripts/fuzz.sh --time S        S seconds per harness (-max_total_time)
 #   FUZZERS="su2 msh" scripts/fuzz.sh   a subset (su2 msh cgns zone_file)
+#   FUZZ_SEED=0 scripts/fuzz.sh         libFuzzer's random seed (default 1: repeatable runs, as
+#                                       CI needs; 0 = a new one each time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=(-runs=1000)
@@ -51,7 +53,7 @@ for fz in ${FUZZERS:-su2 msh cgns zone_file}; do
     continue
   fi
   log=build/fuzz/fuzz_$fz.log
-  if ASAN_OPTIONS=detect_leaks=1 "$exe" "$work/$fz" "$work/seeds_$fz" "${limit[@]}" -timeout=10 \
+  if ASAN_OPTIONS=detect_leaks=1 "$exe" "$work/$fz" "$work/seeds_$fz" "${limit[@]}" -seed="${FUZZ_SEED:-1}" -timeout=10 \
     -rss_limit_mb=4096 -artifact_prefix=build/fuzz/artifacts/"$fz"- -print_final_stats=1 \
     >"$log" 2>&1; then
     echo "fuzz_$fz: $(grep -m1 -o 'stat::number_of_executed_units: [0-9]*' "$log" |
