@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of the readers (cmake --preset fuzz: clang, ASan/UBSan;
-# tests/fuzz/) and runs each on a corpus seeded from tests/fuzz/seeds, the shared meshes
+# tests/fuzz/) and runs each on a corpus seeded from two tiny meshes written below, the shared meshes
 # (../shared/meshes, when present) and a zone file fvprep makes of a seed (when build/ci's
 # fvprep exists). A crash, hang (> 10 s), leak or sanitizer report fails the script and
 # leaves the input in build/fuzz/artifacts/.
@@ -33,13 +33,63 @@ seed() { # seed FUZZER FILE...: copies the existing files into the fuzzer's seed
   return 0
 }
 rm -rf "$work" && mkdir -p "$work"
-seed su2 tests/fuzz/seeds/*.su2
-seed msh tests/fuzz/seeds/*.msh
+# one hexahedron (SU2) and one tetrahedron (Gmsh 2.2): small seeds keep the executions fast
+mkdir -p "$work/seeds_su2" "$work/seeds_msh"
+cat >"$work/seeds_su2/hex.su2" <<'SU2'
+NDIME= 3
+NELEM= 1
+12 0 1 2 3 4 5 6 7 0
+NPOIN= 8
+0 0 0 0
+1 0 0 1
+1 1 0 2
+0 1 0 3
+0 0 1 4
+1 0 1 5
+1 1 1 6
+0 1 1 7
+NMARK= 2
+MARKER_TAG= wall
+MARKER_ELEMS= 5
+9 0 3 2 1
+9 4 5 6 7
+9 0 1 5 4
+9 1 2 6 5
+9 2 3 7 6
+MARKER_TAG= farfield
+MARKER_ELEMS= 1
+9 3 0 4 7
+SU2
+cat >"$work/seeds_msh/tet.msh" <<'MSH'
+$MeshFormat
+2.2 0 8
+$EndMeshFormat
+$PhysicalNames
+2
+2 1 "wall"
+3 2 "fluid"
+$EndPhysicalNames
+$Nodes
+4
+1 0 0 0
+2 1 0 0
+3 0 1 0
+4 0 0 1
+$EndNodes
+$Elements
+5
+1 4 2 2 1 1 2 3 4
+2 2 2 1 1 1 3 2
+3 2 2 1 1 1 2 4
+4 2 2 1 1 1 4 3
+5 2 2 1 1 2 3 4
+$EndElements
+MSH
 seed cgns "$shared/cgns/wedge_2d_quads.cgns" "$shared/cgns/multiblock_5blocks_structured.cgns" \
   "$shared/cgns/static_mixer_cfx_mixed.cgns"
 mkdir -p "$work/seeds_zone_file"
 if [ -x build/ci/prep/fvprep ]; then
-  build/ci/prep/fvprep tests/fuzz/seeds/hex.su2 -o "$work/seeds_zone_file/hex.zones.h5" -q >/dev/null
+  build/ci/prep/fvprep "$work/seeds_su2/hex.su2" -o "$work/seeds_zone_file/hex.zones.h5" -q >/dev/null
 fi
 # allocations libcgns and HDF5 keep after a corrupt file (not fvkit's: the zone-file harness
 # checks that no HDF5 object stays open)
