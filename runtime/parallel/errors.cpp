@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "runtime/backend/mpi_communicator.hpp"
 #include "runtime/parallel/mpi_util.hpp"
 
 #include <chrono>
@@ -35,22 +36,8 @@ bool all_ranks_reach(MPI_Comm comm, double seconds) {
 } // namespace
 
 void check_all(MPI_Comm comm, bool ok, const std::string& msg, ErrorKind kind) {
-  const int rank = comm_rank(comm);
-  // Lowest failing rank, or `size` when all are fine.
-  int mine = ok ? comm_size(comm) : rank, first = 0;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == comm_size(comm)) return;
-  int len = rank == first ? static_cast<int>(msg.size()) : 0;
-  MPI_Bcast(&len, 1, MPI_INT, first, comm);
-  std::string text = rank == first ? msg : std::string(static_cast<std::size_t>(len), '\0');
-  MPI_Bcast(text.data(), len, MPI_CHAR, first, comm);
-  // Name the rank only when the ranks disagree (a failure on every rank is the same failure).
-  int failing = ok ? 0 : 1, n_failing = 0;
-  MPI_Allreduce(&failing, &n_failing, 1, MPI_INT, MPI_SUM, comm);
-  g_error_is_collective = true;
-  FV_DETAIL_THROW(
-      kind, (n_failing < comm_size(comm) ? "rank " + std::to_string(first) + ": " : std::string())
-                << text);
+  backend::MpiCommunicator c(comm);
+  check_all(c, ok, msg, kind);
 }
 
 void check_all(backend::Communicator& comm, bool ok, const std::string& msg, ErrorKind kind) {
