@@ -26,9 +26,11 @@
 namespace fv {
 
 /// Format version of zone files written by this build; readers accept exactly the versions in
-/// [kZoneFormatMinVersion, kZoneFormatVersion].
-inline constexpr int kZoneFormatVersion = 1;
-inline constexpr int kZoneFormatMinVersion = 1;
+/// [kZoneFormatMinVersion, kZoneFormatVersion]. Version 2 stores every string fixed-length
+/// (version 1 used variable-length strings, which HDF5 1.10 cannot read safely from a corrupt
+/// file).
+inline constexpr int kZoneFormatVersion = 2;
+inline constexpr int kZoneFormatMinVersion = 2;
 
 /// Cell shapes (values are stored in zone files: never renumber).
 enum class CellType : std::int8_t { Tet = 0, Pyramid = 1, Prism = 2, Hex = 3, Polyhedron = 4 };

@@ -1,12 +1,20 @@
 #pragma once
 /// \file hdf5_util.hpp
-/// Small RAII and type helpers over the HDF5 C API, shared by the zone-file writer and reader.
-/// Internal to formats/: other layers use the zone-file API, never HDF5 directly.
+/// The one HDF5 layer of fvkit: RAII identifiers, type tables, attribute and string helpers
+/// over the HDF5 C API. The zone-file writer and reader use it directly (they map datasets
+/// themselves); the output files (solution, restart) use its File class (formats/hdf5_file.hpp).
+/// Internal to formats/: other layers use the file APIs, never HDF5 directly.
+///
+/// Strings are stored fixed-length (NUL-padded). Variable-length strings are refused when read:
+/// HDF5 1.10 reads them through the file's global heap and trusts a corrupt heap object's length
+/// (a crash in H5HG_read found by tests/fuzz/fuzz_zone_file), so a corrupt file could not be
+/// refused cleanly.
 #include <hdf5.h>
 
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace fv::h5 {
 
@@ -65,6 +73,22 @@ inline Id datatype(hid_t id) {
 inline Id plist(hid_t id) {
   return Id(id, H5Pclose);
 }
+
+/// Silences HDF5's error-stack printing while in scope and restores the previous handler.
+class Quiet {
+ public:
+  Quiet() {
+    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~Quiet() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
+  Quiet(const Quiet&) = delete;
+  Quiet& operator=(const Quiet&) = delete;
+
+ private:
+  H5E_auto2_t func_ = nullptr;
+  void* data_ = nullptr;
+};
 
 /// Turns off HDF5's automatic printing of error stacks (fvkit reports its own one-line
 /// errors, with the innermost HDF5 message from error_detail()). Idempotent.
@@ -165,8 +189,22 @@ bool read_attr(hid_t obj, const char* name, T& value) {
   return H5Aread(attr.get(), mem_type<T>(), &value) >= 0;
 }
 
-/// Writes / reads a scalar variable-length UTF-8 string attribute.
+/// Largest string (attribute, or all entries of a string dataset) read back, in bytes: a
+/// corrupt size cannot make a reader allocate more.
+inline constexpr std::size_t kMaxStringBytes = std::size_t{1} << 26;
+
+/// Writes a scalar fixed-length (NUL-padded, UTF-8) string attribute, replacing one of the
+/// same name. Returns false on HDF5 failure.
 bool write_string_attr(hid_t obj, const char* name, const std::string& value);
+/// Reads a scalar fixed-length string attribute (trailing NULs dropped). False when absent,
+/// not a scalar string, variable-length, or larger than kMaxStringBytes.
 bool read_string_attr(hid_t obj, const char* name, std::string& value);
+
+/// Writes a 1-D dataset `name` (relative to `parent`) of fixed-length strings, as wide as the
+/// longest entry plus one NUL. Returns false on HDF5 failure.
+bool write_string_dataset(hid_t parent, const char* name, const std::vector<std::string>& values);
+/// Reads a 1-D fixed-length string dataset written by write_string_dataset(). False when
+/// absent, not strings, variable-length, or larger than kMaxStringBytes in all.
+bool read_string_dataset(hid_t parent, const char* name, std::vector<std::string>& values);
 
 } // namespace fv::h5

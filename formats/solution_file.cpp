@@ -3,7 +3,7 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
-#include "formats/hdf5_simple.hpp"
+#include "formats/hdf5_file.hpp"
 #include "formats/xdmf_cells.hpp"
 
 #include <filesystem>

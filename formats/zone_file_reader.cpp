@@ -49,25 +49,10 @@ void read_patches(ZoneFile::State& s) {
   const hid_t root = s.file.get();
   std::vector<std::string> cols[2];
   const char* names[2] = {"patches/name", "patches/bcType"};
-  for (int k = 0; k < 2; ++k) {
-    h5::Id ds = h5::dataset(H5Dopen2(root, names[k], H5P_DEFAULT));
-    FV_VERIFY(ds, s.path << ": zone file has no dataset /" << names[k] << hdf5_reason());
-    h5::Id space = h5::dataspace(H5Dget_space(ds.get()));
-    const hssize_t n = H5Sget_simple_extent_npoints(space.get());
-    FV_VERIFY(n >= 0, s.path << ": /" << names[k] << ": unreadable dataspace" << hdf5_reason());
-    h5::Id type = h5::datatype(H5Tcopy(H5T_C_S1));
-    H5Tset_size(type.get(), H5T_VARIABLE);
-    H5Tset_cset(type.get(), H5T_CSET_UTF8);
-    std::vector<char*> raw(static_cast<std::size_t>(n), nullptr);
-    if (n > 0) {
-      FV_VERIFY(H5Dread(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) >= 0,
-                s.path << ": cannot read /" << names[k] << hdf5_reason());
-    }
-    for (char* p : raw) {
-      cols[k].emplace_back(p ? p : "");
-      H5free_memory(p);
-    }
-  }
+  for (int k = 0; k < 2; ++k)
+    FV_VERIFY(h5::read_string_dataset(root, names[k], cols[k]),
+              s.path << ": zone file has no readable dataset /" << names[k]
+                     << " (1-D fixed-length strings)" << hdf5_reason());
   FV_VERIFY(cols[0].size() == cols[1].size(), s.path << ": /patches/name has " << cols[0].size()
                                                      << " entries but /patches/bcType has "
                                                      << cols[1].size());
@@ -233,22 +218,29 @@ ZoneFile open_zone_file(const std::string& path) {
                   << (d.empty() ? "" : " (HDF5: " + d + ")"));
   }
   const hid_t root = s->file.get();
-  std::string format;
-  FV_VERIFY(h5::read_string_attr(root, zonefile::kFormatAttr, format) &&
-                format == zonefile::kFormatName,
-            path << ": an HDF5 file but not an fvkit zone file (root attribute '"
-                 << zonefile::kFormatAttr << "' is not \"" << zonefile::kFormatName << "\")");
   ZoneFileHeader& h = s->header;
   h.formatVersion = -1;
-  FV_VERIFY(h5::read_attr<std::int32_t>(root, "formatVersion", h.formatVersion),
-            path << ": zone file has no formatVersion attribute");
-  h5::read_string_attr(root, "creator", h.creator);
-  if (h.formatVersion < kZoneFormatMinVersion || h.formatVersion > kZoneFormatVersion) {
+  const bool hasVersion = h5::read_attr<std::int32_t>(root, "formatVersion", h.formatVersion);
+  std::string format;
+  const bool named =
+      h5::read_string_attr(root, zonefile::kFormatAttr, format) && format == zonefile::kFormatName;
+  // A zone file of another format version may store its strings differently (version 1:
+  // variable-length): its version number, an integer, is read before any string.
+  const bool otherVersion =
+      hasVersion && H5Aexists(root, zonefile::kFormatAttr) > 0 &&
+      (h.formatVersion < kZoneFormatMinVersion || h.formatVersion > kZoneFormatVersion);
+  FV_VERIFY(named || otherVersion,
+            path << ": an HDF5 file but not an fvkit zone file (root attribute '"
+                 << zonefile::kFormatAttr << "' is not \"" << zonefile::kFormatName << "\")");
+  FV_VERIFY(hasVersion, path << ": zone file has no formatVersion attribute");
+  if (otherVersion) {
+    if (!h5::read_string_attr(root, "creator", h.creator)) h.creator = "an fvkit of that version";
     FV_THROW(path << ": zone file format version " << h.formatVersion << " (written by '"
                   << h.creator << "') is not supported: fvkit " << kVersion
                   << " reads format versions " << kZoneFormatMinVersion << " to "
                   << kZoneFormatVersion << "; re-run fvprep with this fvkit to rewrite it");
   }
+  h5::read_string_attr(root, "creator", h.creator);
   bool ok = h5::read_string_attr(root, "commandLine", h.commandLine) &&
             h5::read_string_attr(root, "options", h.options) &&
             h5::read_string_attr(root, "meshUuid", h.meshUuid) &&
@@ -286,8 +278,13 @@ bool is_zone_file(const std::string& path) {
 #endif
   h5::Id f = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()));
   std::string format;
-  const bool yes = f && h5::read_string_attr(f.get(), zonefile::kFormatAttr, format) &&
-                   format == zonefile::kFormatName;
+  std::int32_t version = -1;
+  // a zone file of another format version counts too (open_zone_file() then names its version)
+  const bool yes = f && ((h5::read_string_attr(f.get(), zonefile::kFormatAttr, format) &&
+                          format == zonefile::kFormatName) ||
+                         (H5Aexists(f.get(), zonefile::kFormatAttr) > 0 &&
+                          h5::read_attr<std::int32_t>(f.get(), "formatVersion", version) &&
+                          (version < kZoneFormatMinVersion || version > kZoneFormatVersion)));
   h5::error_detail();
   return yes;
 }

@@ -117,25 +117,17 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const ZoneFileHeader& he
             h5::write_string_attr(root, "checksum", "xxh64");
   if (!ok) m.fail("cannot write the header attributes");
 
-  // Patch table: two 1-D datasets of variable-length UTF-8 strings.
+  // Patch table: two 1-D datasets of fixed-length UTF-8 strings.
   h5::Id patches = h5::group(H5Gcreate2(root, "patches", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   if (!patches) m.fail("cannot create group /patches");
-  h5::Id stype = h5::datatype(H5Tcopy(H5T_C_S1));
-  H5Tset_size(stype.get(), H5T_VARIABLE);
-  H5Tset_cset(stype.get(), H5T_CSET_UTF8);
-  const hsize_t np = header.patches.size();
-  for (int which = 0; which < 2; ++which) {
-    std::vector<const char*> strs;
-    for (const Patch& p : header.patches)
-      strs.push_back(which == 0 ? p.name.c_str() : p.bcType.c_str());
-    const char* dsName = which == 0 ? "name" : "bcType";
-    h5::Id space = h5::dataspace(H5Screate_simple(1, &np, &np));
-    h5::Id ds = h5::dataset(H5Dcreate2(patches.get(), dsName, stype.get(), space.get(), H5P_DEFAULT,
-                                       H5P_DEFAULT, H5P_DEFAULT));
-    if (!ds ||
-        (np > 0 && H5Dwrite(ds.get(), stype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, strs.data()) < 0))
-      m.fail(std::string("cannot write /patches/") + dsName);
+  std::vector<std::string> names, types;
+  for (const Patch& p : header.patches) {
+    names.push_back(p.name);
+    types.push_back(p.bcType);
   }
+  if (!h5::write_string_dataset(patches.get(), "name", names)) m.fail("cannot write /patches/name");
+  if (!h5::write_string_dataset(patches.get(), "bcType", types))
+    m.fail("cannot write /patches/bcType");
   h5::Id zones = h5::group(H5Gcreate2(root, "zones", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   if (!zones) m.fail("cannot create group /zones");
 }

@@ -85,6 +85,14 @@ $Elements
 5 2 2 1 1 2 3 4
 $EndElements
 MSH
+# CGNS: a one-hexahedron file that fvgen writes (HDF5) and its ADF copy, and three shared files
+if [ -x build/ci/prep/fvgen ]; then
+  mkdir -p "$work/seeds_cgns"
+  build/ci/prep/fvgen box --n 1,1,1 -o "$work/seeds_cgns/hex.cgns" -q >/dev/null
+  if command -v hdf2adf >/dev/null; then
+    hdf2adf "$work/seeds_cgns/hex.cgns" "$work/seeds_cgns/hex_adf.cgns" >/dev/null 2>&1 || true
+  fi
+fi
 seed cgns "$shared/cgns/wedge_2d_quads.cgns" "$shared/cgns/multiblock_5blocks_structured.cgns" \
   "$shared/cgns/static_mixer_cfx_mixed.cgns"
 mkdir -p "$work/seeds_zone_file"
@@ -103,7 +111,9 @@ for fz in ${FUZZERS:-su2 msh cgns zone_file}; do
     continue
   fi
   log=build/fuzz/fuzz_$fz.log
-  if ASAN_OPTIONS=detect_leaks=1 "$exe" "$work/$fz" "$work/seeds_$fz" "${limit[@]}" -seed="${FUZZ_SEED:-1}" -timeout=10 \
+  # a small ASan quarantine keeps the process small, so that the CGNS reader's probe fork (its
+# page tables) stays cheap: 2x more executions per second
+if ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=16 "$exe" "$work/$fz" "$work/seeds_$fz" "${limit[@]}" -seed="${FUZZ_SEED:-1}" -timeout=10 \
     -rss_limit_mb=4096 -artifact_prefix=build/fuzz/artifacts/"$fz"- -print_final_stats=1 \
     >"$log" 2>&1; then
     echo "fuzz_$fz: $(grep -m1 -o 'stat::number_of_executed_units: [0-9]*' "$log" |

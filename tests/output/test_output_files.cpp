@@ -2,7 +2,7 @@
 // the files, XDMF well-formedness against the HDF5 datasets it references, refusals, and the
 // temporary + rename behaviour.
 #include "common/error.hpp"
-#include "formats/hdf5_simple.hpp"
+#include "formats/hdf5_file.hpp"
 #include "formats/history_file.hpp"
 #include "formats/restart_file.hpp"
 #include "formats/solution_file.hpp"

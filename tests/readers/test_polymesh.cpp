@@ -532,4 +532,96 @@ TEST(PolyMesh, FvprepInfoReadsACaseDirectory) {
       << read_text(err);
 }
 
+// ------------------------------------------- meshes made by OpenFOAM itself, against checkMesh
+
+/// OpenFOAM's tutorials (Debian package openfoam-examples), or $FV_OPENFOAM_TUTORIALS.
+std::string openfoam_tutorials() {
+  const char* env = std::getenv("FV_OPENFOAM_TUTORIALS");
+  return env ? env : "/usr/share/doc/openfoam-examples/examples";
+}
+
+bool on_path(const std::string& exe) {
+  return std::system(("command -v " + exe + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+/// What checkMesh printed about a case: cell count, cells per shape, total volume.
+struct CheckMesh {
+  long cells = -1;
+  std::map<std::string, long> shapes; ///< "hexahedra", "prisms", "tet wedges", "polyhedra", ...
+  double volume = -1;
+};
+
+CheckMesh parse_checkmesh(const std::string& log) {
+  CheckMesh c;
+  std::istringstream in(log);
+  std::string line;
+  bool inShapes = false;
+  while (std::getline(in, line)) {
+    const auto colon = line.find(':');
+    std::string key = colon == std::string::npos ? "" : line.substr(0, colon);
+    key.erase(0, key.find_first_not_of(' '));
+    if (key == "cells") c.cells = std::stol(line.substr(colon + 1));
+    // "Overall number of cells of each type:", then "    hexahedra:     7747" lines up to the
+    // polyhedra breakdown or an empty line
+    if (line.find("Breakdown of polyhedra") != std::string::npos || line.empty()) inShapes = false;
+    if (inShapes && colon != std::string::npos) c.shapes[key] = std::stol(line.substr(colon + 1));
+    if (line.find("Overall number of cells of each type") != std::string::npos) inShapes = true;
+    const auto tv = line.find("Total volume = ");
+    if (tv != std::string::npos) c.volume = std::stod(line.substr(tv + 15));
+  }
+  return c;
+}
+
+/// Copies tutorial `rel` to `dir`, runs `commands` there (OpenFOAM's environment set), then
+/// checkMesh; returns checkMesh's figures.
+CheckMesh mesh_tutorial(const std::string& rel, const std::string& dir,
+                        const std::string& commands) {
+  fs::copy(openfoam_tutorials() + "/" + rel, dir,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  const std::string cmd = "cd " + dir + " && export WM_PROJECT_DIR=/usr/share/openfoam && (" +
+                          commands + ") >log.mesh 2>&1 && checkMesh >log.checkMesh 2>&1";
+  const int st = std::system(cmd.c_str());
+  EXPECT_EQ(st, 0) << cmd << "\n" << read_text(fs::path(dir) / "log.mesh");
+  return parse_checkmesh(read_text(fs::path(dir) / "log.checkMesh"));
+}
+
+/// A polyMesh that OpenFOAM's blockMesh or snappyHexMesh wrote reads with the cell count, the
+/// cells per shape and the total volume that OpenFOAM's checkMesh reports.
+TEST(PolyMesh, OpenFoamTutorialMeshesMatchCheckMesh) {
+  if (!on_path("blockMesh") || !on_path("snappyHexMesh") || !on_path("checkMesh") ||
+      !fs::exists(openfoam_tutorials()))
+    GTEST_SKIP() << "OpenFOAM (Debian openfoam, openfoam-examples) not installed";
+  const std::string scratch = fv::testing::scratch_dir();
+  struct Case {
+    const char* tutorial;
+    const char* commands;
+  };
+  const Case cases[] = {
+      {"incompressible/simpleFoam/pitzDaily", "blockMesh"}, // 2D hexahedra, empty patches
+      {"mesh/snappyHexMesh/iglooWithFridges/.", "blockMesh && snappyHexMesh -overwrite"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.tutorial);
+    const std::string dir = scratch + "/" + fs::path(c.tutorial).parent_path().filename().string() +
+                            std::to_string(&c - cases);
+    const CheckMesh ref = mesh_tutorial(c.tutorial, dir, c.commands);
+    ASSERT_GT(ref.cells, 0) << read_text(fs::path(dir) / "log.checkMesh");
+    ASSERT_GT(ref.volume, 0);
+    const fv::Mesh m = fv::read_mesh(dir);
+    EXPECT_EQ(m.nCells(), ref.cells);
+    // checkMesh prints 6 significant digits
+    EXPECT_NEAR(sum(volumes(m)), ref.volume, 1e-5 * ref.volume);
+    // shapes: fvkit keeps what is not a tet, pyramid, prism or hexahedron as a polyhedron
+    // (checkMesh's "tet wedges" and "wedges" among them)
+    const auto counts = type_counts(m);
+    auto n = [&](CellType t) { return counts.count(t) ? counts.at(t) : 0; };
+    auto r = [&](const char* k) { return ref.shapes.count(k) ? ref.shapes.at(k) : 0L; };
+    EXPECT_EQ(n(CellType::Hex), r("hexahedra"));
+    EXPECT_EQ(n(CellType::Prism), r("prisms"));
+    EXPECT_EQ(n(CellType::Pyramid), r("pyramids"));
+    EXPECT_EQ(n(CellType::Tet), r("tetrahedra"));
+    EXPECT_EQ(n(CellType::Polyhedron), r("polyhedra") + r("tet wedges") + r("wedges"));
+  }
+}
+
 } // namespace

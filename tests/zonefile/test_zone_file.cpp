@@ -220,6 +220,70 @@ TEST(ZoneFile, OtherFormatVersionsAreRefusedNamingSupportedOnes) {
   }
 }
 
+/// Replaces object `name` of `path` (the root attribute "format" when `attribute`, else a 1-D
+/// dataset) by a variable-length string of `value`, as format version 1 stored its strings, then
+/// corrupts the length of the first object of the file's global heap, where HDF5 keeps
+/// variable-length data. HDF5 1.10 trusts that length (a crash in H5HG_read found by
+/// tests/fuzz/fuzz_zone_file): a reader must refuse such a string without reading it.
+void plant_corrupt_vlen_string(const std::string& path, const char* name, bool attribute,
+                               const std::string& value) {
+  fv::h5::silence_errors();
+  {
+    fv::h5::Id file = fv::h5::file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(file);
+    fv::h5::Id type = fv::h5::datatype(H5Tcopy(H5T_C_S1));
+    H5Tset_size(type.get(), H5T_VARIABLE);
+    const char* p = value.c_str();
+    if (attribute) {
+      ASSERT_GE(H5Adelete(file.get(), name), 0);
+      fv::h5::Id space = fv::h5::dataspace(H5Screate(H5S_SCALAR));
+      fv::h5::Id a = fv::h5::attribute(
+          H5Acreate2(file.get(), name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
+      ASSERT_TRUE(a);
+      ASSERT_GE(H5Awrite(a.get(), type.get(), &p), 0);
+    } else {
+      ASSERT_GE(H5Ldelete(file.get(), name, H5P_DEFAULT), 0);
+      const hsize_t n = 1;
+      fv::h5::Id space = fv::h5::dataspace(H5Screate_simple(1, &n, nullptr));
+      fv::h5::Id ds = fv::h5::dataset(H5Dcreate2(file.get(), name, type.get(), space.get(),
+                                                 H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      ASSERT_TRUE(ds);
+      ASSERT_GE(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &p), 0);
+    }
+  }
+  std::string bytes = slurp(path);
+  const auto gcol = bytes.find("GCOL");
+  ASSERT_NE(gcol, std::string::npos) << "no global heap in " << path;
+  // collection header (16 bytes), then object 1: index (2), references (2), reserved (4), size (8)
+  for (std::size_t b = gcol + 24; b < gcol + 32; ++b)
+    bytes[b] = '\x7f';
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+TEST(ZoneFile, VariableLengthStringsAreRefusedUnread) {
+  const std::string dir = fv::testing::scratch_dir();
+  // a version-1 file (variable-length strings) with a corrupt heap: refused by its version
+  const std::string v1 = write_strip(dir, {2, 2}, "v1.zones.h5");
+  set_version(v1, 1);
+  plant_corrupt_vlen_string(v1, "format", true, "fvkit zone file");
+  EXPECT_TRUE(fv::is_zone_file(v1));
+  std::string msg = error_of([&] { fv::open_zone_file(v1); });
+  EXPECT_NE(msg.find(v1 + ": zone file format version 1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("re-run fvprep"), std::string::npos) << msg;
+  // the current version with a variable-length patch table: refused, not read
+  const std::string v2 = write_strip(dir, {2, 2}, "vlen.zones.h5");
+  plant_corrupt_vlen_string(v2, "patches/name", false, "wall");
+  msg = error_of([&] { fv::open_zone_file(v2); });
+  EXPECT_NE(msg.find(v2 + ": zone file has no readable dataset /patches/name"), std::string::npos)
+      << msg;
+  // and a variable-length "format" attribute in a file of the current version
+  const std::string v2a = write_strip(dir, {2, 2}, "vlen_attr.zones.h5");
+  plant_corrupt_vlen_string(v2a, "format", true, "fvkit zone file");
+  EXPECT_FALSE(fv::is_zone_file(v2a));
+  EXPECT_NE(error_of([&] { fv::open_zone_file(v2a); }).find("not an fvkit zone file"),
+            std::string::npos);
+}
+
 TEST(ZoneFile, ForeignFilesAreRefused) {
   const std::string dir = fv::testing::scratch_dir();
   const std::string text = dir + "/not.h5";

@@ -29,7 +29,7 @@ TEST(ZoneInfo, TextSummaryAndZoneTable) {
             std::string::npos)
       << s;
   EXPECT_NE(s.find("BCWall"), std::string::npos);
-  EXPECT_NE(s.find("version 1"), std::string::npos);
+  EXPECT_NE(s.find("version " + std::to_string(fv::kZoneFormatVersion)), std::string::npos);
   // wall faces: 4 per cell
   EXPECT_NE(s.find("36 faces"), std::string::npos) << s;
   // one table line per zone after the header line

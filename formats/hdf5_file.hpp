@@ -1,9 +1,9 @@
 #pragma once
-/// \file hdf5_simple.hpp
-/// Small RAII layer over the HDF5 C API for fvkit's output files (solution, restart): whole
-/// datasets of 1 or 2 dimensions and scalar/string attributes, with every failure turned into
-/// one fv::Error line naming the file and the object. Not a general HDF5 binding: zone files
-/// have their own memory-mapping reader.
+/// \file hdf5_file.hpp
+/// An HDF5 file as fvkit's output files (solution, restart) use it: whole datasets of 1 or 2
+/// dimensions and scalar/string attributes of the root group, with every failure turned into
+/// one fv::Error line naming the file and the object. Built on formats/hdf5_util.hpp (the one
+/// HDF5 layer; zone files use it directly, as they map their datasets).
 #include "common/types.hpp"
 
 #include <cstdint>
