@@ -7,7 +7,8 @@ PACKAGES=(build-essential cmake pkg-config
           libmetis-dev libcgns-dev libhdf5-dev libboost-graph-dev
           libopenmpi-dev openmpi-bin libcli11-dev libgtest-dev
           hdf5-tools cgns-convert python3
-          clang libclang-rt-14-dev)   # the readers' libFuzzer harnesses (scripts/fuzz.sh)
+          clang libclang-rt-14-dev    # the readers' libFuzzer harnesses (scripts/fuzz.sh)
+          openfoam openfoam-examples) # tests: OpenFOAM's tutorial meshes against its checkMesh
 
 missing=()
 for p in "${PACKAGES[@]}"; do
