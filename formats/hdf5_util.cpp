@@ -27,6 +27,14 @@ std::string error_detail() {
   return msg;
 }
 
+Id unlocked_access() {
+  Id fapl = plist(H5Pcreate(H5P_FILE_ACCESS));
+#if H5_VERSION_GE(1, 10, 7)
+  H5Pset_file_locking(fapl.get(), false, true);
+#endif
+  return fapl;
+}
+
 namespace {
 
 /// Fixed-length NUL-padded UTF-8 string type of `size` bytes (at least 1).

@@ -98,6 +98,11 @@ void silence_errors();
 /// ..."), or "" when the stack is empty. Clears the stack.
 std::string error_detail();
 
+/// File access properties without HDF5's file locks (zone files are read-only inputs, often on
+/// parallel file systems without flock()). Every read-only open of a zone file uses them: HDF5
+/// refuses to open one file twice with different locking settings.
+Id unlocked_access();
+
 /// Little-endian file type of T (H5T_STD_I32LE, H5T_IEEE_F64LE, ...) and the native memory type.
 template <class T>
 hid_t file_type();

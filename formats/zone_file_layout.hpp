@@ -13,11 +13,23 @@ inline constexpr const char* kFormatName = "fvkit zone file";
 /// Per-dataset checksum attribute (uint64 XXH64 of the dataset's raw little-endian bytes).
 inline constexpr const char* kChecksumAttr = "xxh64";
 
-/// Group of zone `id`: "zones/000042" (6 digits, so names sort numerically up to 999,999).
-inline std::string zone_group_name(int id) {
+/// Group of the extra partitionings (`fvprep partition add`): one subgroup per part count.
+inline constexpr const char* kPartitioningsGroup = "partitionings";
+
+/// Group holding a partitioning of `parts` zones other than the file's first one:
+/// "partitionings/000064/" (with the trailing slash, a prefix of its zone groups).
+inline std::string partitioning_prefix(int parts) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%s/%06d/", kPartitioningsGroup, parts);
+  return buf;
+}
+
+/// Group of zone `id` below `prefix` ("" for the file's first partitioning, else
+/// partitioning_prefix()): "zones/000042" (6 digits, so names sort numerically up to 999,999).
+inline std::string zone_group_name(int id, const std::string& prefix = "") {
   char buf[32];
   std::snprintf(buf, sizeof buf, "zones/%06d", id);
-  return buf;
+  return prefix + buf;
 }
 
 } // namespace fv::zonefile

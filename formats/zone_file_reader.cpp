@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <limits>
@@ -20,6 +21,8 @@ namespace fv {
 struct ZoneFile::State {
   std::string path;
   ZoneFileHeader header;
+  std::string prefix;             ///< group prefix of the open partitioning ("" for the first)
+  std::vector<int> partitionings; ///< part counts: the first partitioning, then the added ones
   h5::Id file;
   int fd = -1;
   std::uint64_t fileBytes = 0;
@@ -36,6 +39,9 @@ const ZoneFileHeader& ZoneFile::header() const {
 }
 std::uint64_t ZoneFile::fileBytes() const {
   return state_->fileBytes;
+}
+const std::vector<int>& ZoneFile::partitionings() const {
+  return state_->partitionings;
 }
 
 namespace {
@@ -175,7 +181,7 @@ h5::Id open_zone_group(const ZoneFile::State& s, int zoneId) {
   FV_VERIFY(zoneId >= 0 && zoneId < s.header.nZones,
             s.path << ": zone " << zoneId << " requested, but the file has zones 0 to "
                    << s.header.nZones - 1);
-  const std::string gname = zonefile::zone_group_name(zoneId);
+  const std::string gname = zonefile::zone_group_name(zoneId, s.prefix);
   h5::Id g = h5::group(H5Gopen2(s.file.get(), gname.c_str(), H5P_DEFAULT));
   FV_VERIFY(g, s.path << ": zone " << zoneId << ": group /" << gname << " is missing"
                       << hdf5_reason());
@@ -189,9 +195,72 @@ std::vector<ZoneDatasetInfo> locate_zone(const ZoneFile::State& s, hid_t g, int 
   return infos;
 }
 
+/// Checks that the zones group below `prefix` holds header.nZones zones.
+void check_zone_count(const ZoneFile::State& s, const std::string& prefix) {
+  H5G_info_t zinfo{};
+  const std::string zones = prefix + "zones";
+  FV_VERIFY(H5Gget_info_by_name(s.file.get(), zones.c_str(), &zinfo, H5P_DEFAULT) >= 0,
+            s.path << ": zone file has no /" << zones << " group" << hdf5_reason());
+  FV_VERIFY(zinfo.nlinks == static_cast<hsize_t>(s.header.nZones),
+            s.path << ": the header says nZones = " << s.header.nZones << " but /" << zones
+                   << " holds " << zinfo.nlinks << " zones");
+}
+
+/// Part counts of the file: the first partitioning's, then the added ones (names of
+/// /partitionings, which sort by part count).
+void read_partitionings(ZoneFile::State& s) {
+  s.partitionings = {s.header.nZones};
+  const hid_t root = s.file.get();
+  if (H5Lexists(root, zonefile::kPartitioningsGroup, H5P_DEFAULT) <= 0) return;
+  h5::Id g = h5::group(H5Gopen2(root, zonefile::kPartitioningsGroup, H5P_DEFAULT));
+  H5G_info_t info{};
+  FV_VERIFY(g && H5Gget_info(g.get(), &info) >= 0,
+            s.path << ": unreadable group /" << zonefile::kPartitioningsGroup << hdf5_reason());
+  FV_VERIFY(info.nlinks < 100000, s.path << ": /" << zonefile::kPartitioningsGroup << " holds "
+                                         << info.nlinks << " entries");
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    char name[16] = {};
+    const ssize_t len = H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name,
+                                           sizeof name, H5P_DEFAULT);
+    char* end = nullptr;
+    const long parts = len > 0 && len < 16 ? std::strtol(name, &end, 10) : -1;
+    FV_VERIFY(parts >= 1 && parts <= 999999 && end && *end == '\0' && parts != s.header.nZones,
+              s.path << ": /" << zonefile::kPartitioningsGroup << "/" << name
+                     << " is not a partitioning (a part count other than the first one's)");
+    s.partitionings.push_back(static_cast<int>(parts));
+  }
+}
+
+/// Opens the added partitioning of `parts` zones: header.nZones, commandLine and options
+/// become that partitioning's.
+void select_partitioning(ZoneFile::State& s, int parts) {
+  const auto& all = s.partitionings;
+  if (std::find(all.begin(), all.end(), parts) == all.end()) {
+    std::string list;
+    for (int n : all)
+      list += (list.empty() ? "" : ", ") + std::to_string(n);
+    FV_THROW(s.path << ": no partitioning of " << parts << " zones (the file holds "
+                    << (all.size() == 1 ? "one of " : "partitionings of ") << list
+                    << " zones; add one with: fvprep partition add " << s.path << " --parts "
+                    << parts << ")");
+  }
+  s.prefix = zonefile::partitioning_prefix(parts);
+  const std::string gname = s.prefix.substr(0, s.prefix.size() - 1);
+  h5::Id g = h5::group(H5Gopen2(s.file.get(), gname.c_str(), H5P_DEFAULT));
+  ZoneFileHeader& h = s.header;
+  const bool ok = g && h5::read_attr<std::int32_t>(g.get(), "nZones", h.nZones) &&
+                  h5::read_string_attr(g.get(), "commandLine", h.commandLine) &&
+                  h5::read_string_attr(g.get(), "options", h.options);
+  FV_VERIFY(ok, s.path << ": partitioning /" << gname << " has no nZones, commandLine or options"
+                       << hdf5_reason());
+  FV_VERIFY(h.nZones == parts,
+            s.path << ": partitioning /" << gname << " says nZones = " << h.nZones);
+  check_zone_count(s, s.prefix);
+}
+
 } // namespace
 
-ZoneFile open_zone_file(const std::string& path) {
+ZoneFile open_zone_file(const std::string& path, int parts) {
   h5::silence_errors();
   auto s = std::make_shared<ZoneFile::State>();
   s->path = path;
@@ -206,10 +275,7 @@ ZoneFile open_zone_file(const std::string& path) {
                            << " bytes; empty, truncated before its header, or another format)");
   // Zone files are immutable once renamed into place, and thousands of ranks open them at once,
   // often on parallel file systems without flock(): read them without HDF5's file locks.
-  h5::Id fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
-#if H5_VERSION_GE(1, 10, 7)
-  H5Pset_file_locking(fapl.get(), false, true);
-#endif
+  h5::Id fapl = h5::unlocked_access();
   s->file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()));
   if (!s->file) {
     const std::string d = h5::error_detail();
@@ -252,12 +318,9 @@ ZoneFile open_zone_file(const std::string& path) {
   FV_VERIFY(ok, path << ": zone file header is incomplete (a root attribute is missing)"
                      << hdf5_reason());
   FV_VERIFY(h.nZones >= 1, path << ": zone file header says nZones = " << h.nZones);
-  H5G_info_t zinfo{};
-  FV_VERIFY(H5Gget_info_by_name(root, "zones", &zinfo, H5P_DEFAULT) >= 0,
-            path << ": zone file has no /zones group" << hdf5_reason());
-  FV_VERIFY(zinfo.nlinks == static_cast<hsize_t>(h.nZones),
-            path << ": the header says nZones = " << h.nZones << " but /zones holds "
-                 << zinfo.nlinks << " zones");
+  check_zone_count(*s, "");
+  read_partitionings(*s);
+  if (parts != 0 && parts != h.nZones) select_partitioning(*s, parts);
   read_patches(*s);
 
   s->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -272,10 +335,7 @@ bool is_zone_file(const std::string& path) {
     h5::error_detail(); // clear the stack
     return false;
   }
-  h5::Id fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
-#if H5_VERSION_GE(1, 10, 7)
-  H5Pset_file_locking(fapl.get(), false, true);
-#endif
+  h5::Id fapl = h5::unlocked_access();
   h5::Id f = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()));
   std::string format;
   std::int32_t version = -1;

@@ -35,11 +35,18 @@ struct ZoneDatasetInfo {
 
 /// An open zone file: its header and zone count. Cheap to copy (shared state); holds the HDF5
 /// file open for map_zone().
+///
+/// A zone file holds one or more partitionings of the same mesh (`fvprep partition add`): the
+/// first one written by fvprep, and others of different part counts. A ZoneFile has one of
+/// them open; header().nZones, commandLine and options are those of that partitioning.
 class ZoneFile {
  public:
   const std::string& path() const;
   const ZoneFileHeader& header() const;
   int nZones() const { return header().nZones; }
+  /// Part counts of every partitioning in the file: the first one fvprep wrote, then the
+  /// added ones in ascending order.
+  const std::vector<int>& partitionings() const;
   /// Size of the file in bytes.
   std::uint64_t fileBytes() const;
 
@@ -54,7 +61,10 @@ class ZoneFile {
 /// Opens a zone file and reads its header. Throws fv::Error naming the file if it is not an
 /// fvkit zone file, is truncated, or has a format version this build cannot read (the message
 /// lists the supported versions).
-ZoneFile open_zone_file(const std::string& path);
+///
+/// `parts` picks the partitioning: 0, the file's first one; else the one of exactly `parts`
+/// zones (an error listing the part counts the file holds when there is none).
+ZoneFile open_zone_file(const std::string& path, int parts = 0);
 
 /// True if `path` is an HDF5 file carrying the fvkit zone-file marker (any format version), e.g.
 /// to tell `fvprep info` whether it was given a zone file or a mesh. Never throws.

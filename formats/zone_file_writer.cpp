@@ -5,7 +5,10 @@
 #include "formats/checksum.hpp"
 #include "formats/hdf5_util.hpp"
 #include "formats/zone_file_layout.hpp"
+#include "formats/zone_file_reader.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <vector>
 
 namespace fv {
@@ -15,6 +18,7 @@ struct ZoneFileWriter::Impl {
   ZoneFileHeader header;
   h5::Id file;
   h5::Id dcpl, lcpl;
+  std::string prefix; ///< group prefix of the zones written ("" for the file's first partitioning)
   std::vector<bool> written;
   std::uint64_t dataBytes = 0;
 
@@ -63,6 +67,64 @@ struct DatasetWriter {
 };
 } // namespace
 
+namespace {
+
+/// File access properties of zone files: every object >= 1 byte starts on a
+/// kZoneFileAlignment boundary; the 1.8+ object format (compact/dense groups, so 10,000 zone
+/// groups stay cheap to look up).
+h5::Id zone_file_access() {
+  h5::Id fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+  if (H5Pset_alignment(fapl.get(), 1, kZoneFileAlignment) < 0 ||
+      H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0 ||
+      H5Pset_small_data_block_size(fapl.get(), 0) < 0)
+    return h5::Id();
+  return fapl;
+}
+
+/// Creates an empty zone file at `path` (truncating). File space: written once, never
+/// modified, so free space is not tracked at all (the alignment padding would otherwise fill
+/// the free-space manager with thousands of fragments that every allocation searches:
+/// quadratic time in the number of zones).
+h5::Id create_zone_hdf5(const std::string& path) {
+  h5::Id fapl = zone_file_access();
+  h5::Id fcpl = h5::plist(H5Pcreate(H5P_FILE_CREATE));
+  if (!fapl || H5Pset_file_space_strategy(fcpl.get(), H5F_FSPACE_STRATEGY_NONE, 0, 1) < 0)
+    return h5::Id();
+  return h5::file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()));
+}
+
+/// Root attributes of a zone file (docs/zone-file-format.md).
+bool write_header_attrs(hid_t root, const ZoneFileHeader& header) {
+  return h5::write_string_attr(root, zonefile::kFormatAttr, zonefile::kFormatName) &&
+         h5::write_attr<std::int32_t>(root, "formatVersion", header.formatVersion) &&
+         h5::write_string_attr(root, "creator", header.creator) &&
+         h5::write_string_attr(root, "commandLine", header.commandLine) &&
+         h5::write_string_attr(root, "options", header.options) &&
+         h5::write_string_attr(root, "meshUuid", header.meshUuid) &&
+         h5::write_string_attr(root, "sourceMesh", header.sourceMesh) &&
+         h5::write_attr<std::int32_t>(root, "nZones", header.nZones) &&
+         h5::write_attr<std::int64_t>(root, "nGlobalCells", header.nGlobalCells) &&
+         h5::write_attr<std::int64_t>(root, "nGlobalFaces", header.nGlobalFaces) &&
+         h5::write_attr<std::int64_t>(root, "nGlobalNodes", header.nGlobalNodes) &&
+         h5::write_attr<std::int32_t>(root, "alignment", kZoneFileAlignment) &&
+         h5::write_string_attr(root, "checksum", "xxh64");
+}
+
+/// Dataset creation (contiguous, storage allocated at creation so that every non-empty
+/// dataset has a file offset, never pre-filled: we write every byte) and link creation
+/// (intermediate groups) properties.
+void set_dataset_properties(ZoneFileWriter::Impl& m) {
+  m.dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
+  if (H5Pset_layout(m.dcpl.get(), H5D_CONTIGUOUS) < 0 ||
+      H5Pset_alloc_time(m.dcpl.get(), H5D_ALLOC_TIME_EARLY) < 0 ||
+      H5Pset_fill_time(m.dcpl.get(), H5D_FILL_TIME_NEVER) < 0)
+    m.fail("cannot set dataset properties");
+  m.lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE));
+  H5Pset_create_intermediate_group(m.lcpl.get(), 1);
+}
+
+} // namespace
+
 ZoneFileWriter::ZoneFileWriter(const std::string& path, const ZoneFileHeader& header)
     : impl_(std::make_unique<Impl>(path)) {
   h5::silence_errors();
@@ -74,48 +136,12 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const ZoneFileHeader& he
             path << ": this build writes zone format version " << kZoneFormatVersion
                  << ", header asks for " << header.formatVersion);
   m.written.assign(static_cast<std::size_t>(header.nZones), false);
-
-  // File access: every object >= 1 byte starts on a kZoneFileAlignment boundary; the 1.8+
-  // object format (compact/dense groups, so 10,000 zone groups stay cheap to look up).
-  h5::Id fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
-  if (H5Pset_alignment(fapl.get(), 1, kZoneFileAlignment) < 0 ||
-      H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0 ||
-      H5Pset_small_data_block_size(fapl.get(), 0) < 0)
-    m.fail("cannot set file access properties");
-  // File space: written once, never modified, so free space is not tracked at all (the
-  // alignment padding would otherwise fill the free-space manager with thousands of fragments
-  // that every allocation searches: quadratic time in the number of zones).
-  h5::Id fcpl = h5::plist(H5Pcreate(H5P_FILE_CREATE));
-  if (H5Pset_file_space_strategy(fcpl.get(), H5F_FSPACE_STRATEGY_NONE, 0, 1) < 0)
-    m.fail("cannot set file space strategy");
-  m.file = h5::file(H5Fcreate(m.out.temp_path().c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()));
+  m.file = create_zone_hdf5(m.out.temp_path());
   if (!m.file) m.fail("cannot create temporary file " + m.out.temp_path());
-
-  // Datasets: contiguous, storage allocated at creation (so every non-empty dataset has a file
-  // offset), never pre-filled (we write every byte).
-  m.dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
-  if (H5Pset_layout(m.dcpl.get(), H5D_CONTIGUOUS) < 0 ||
-      H5Pset_alloc_time(m.dcpl.get(), H5D_ALLOC_TIME_EARLY) < 0 ||
-      H5Pset_fill_time(m.dcpl.get(), H5D_FILL_TIME_NEVER) < 0)
-    m.fail("cannot set dataset properties");
-  m.lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE));
-  H5Pset_create_intermediate_group(m.lcpl.get(), 1);
+  set_dataset_properties(m);
 
   const hid_t root = m.file.get();
-  bool ok = h5::write_string_attr(root, zonefile::kFormatAttr, zonefile::kFormatName) &&
-            h5::write_attr<std::int32_t>(root, "formatVersion", header.formatVersion) &&
-            h5::write_string_attr(root, "creator", header.creator) &&
-            h5::write_string_attr(root, "commandLine", header.commandLine) &&
-            h5::write_string_attr(root, "options", header.options) &&
-            h5::write_string_attr(root, "meshUuid", header.meshUuid) &&
-            h5::write_string_attr(root, "sourceMesh", header.sourceMesh) &&
-            h5::write_attr<std::int32_t>(root, "nZones", header.nZones) &&
-            h5::write_attr<std::int64_t>(root, "nGlobalCells", header.nGlobalCells) &&
-            h5::write_attr<std::int64_t>(root, "nGlobalFaces", header.nGlobalFaces) &&
-            h5::write_attr<std::int64_t>(root, "nGlobalNodes", header.nGlobalNodes) &&
-            h5::write_attr<std::int32_t>(root, "alignment", kZoneFileAlignment) &&
-            h5::write_string_attr(root, "checksum", "xxh64");
-  if (!ok) m.fail("cannot write the header attributes");
+  if (!write_header_attrs(root, header)) m.fail("cannot write the header attributes");
 
   // Patch table: two 1-D datasets of fixed-length UTF-8 strings.
   h5::Id patches = h5::group(H5Gcreate2(root, "patches", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
@@ -132,6 +158,46 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const ZoneFileHeader& he
   if (!zones) m.fail("cannot create group /zones");
 }
 
+ZoneFileWriter::ZoneFileWriter(const std::string& path, const PartitioningHeader& added)
+    : impl_(std::make_unique<Impl>(path)) {
+  h5::silence_errors();
+  Impl& m = *impl_;
+  FV_VERIFY_USAGE(added.nZones >= 1,
+                  path << ": a partitioning needs at least one zone, got " << added.nZones);
+  {
+    const ZoneFile existing = open_zone_file(path); // a zone file of this format version
+    const auto& parts = existing.partitionings();
+    FV_VERIFY_USAGE(std::find(parts.begin(), parts.end(), added.nZones) == parts.end(),
+                    path << ": already holds a partitioning of " << added.nZones
+                         << " zones (remove it first: fvprep partition remove " << path
+                         << " --parts " << added.nZones << ")");
+    m.header = existing.header();
+  }
+  m.header.nZones = added.nZones;
+  m.header.commandLine = added.commandLine;
+  m.header.options = added.options;
+  m.written.assign(static_cast<std::size_t>(added.nZones), false);
+  std::error_code ec;
+  std::filesystem::copy_file(path, m.out.temp_path(),
+                             std::filesystem::copy_options::overwrite_existing, ec);
+  FV_VERIFY(!ec, path << ": cannot copy to " << m.out.temp_path() << ": " << ec.message());
+  h5::Id fapl = zone_file_access();
+  m.file = h5::file(H5Fopen(m.out.temp_path().c_str(), H5F_ACC_RDWR, fapl.get()));
+  if (!m.file) m.fail("cannot open the copy " + m.out.temp_path());
+  set_dataset_properties(m);
+  m.prefix = zonefile::partitioning_prefix(added.nZones);
+  const std::string gname = m.prefix.substr(0, m.prefix.size() - 1);
+  h5::Id g =
+      h5::group(H5Gcreate2(m.file.get(), gname.c_str(), m.lcpl.get(), H5P_DEFAULT, H5P_DEFAULT));
+  const bool ok = g && h5::write_attr<std::int32_t>(g.get(), "nZones", added.nZones) &&
+                  h5::write_string_attr(g.get(), "commandLine", added.commandLine) &&
+                  h5::write_string_attr(g.get(), "options", added.options);
+  if (!ok) m.fail("cannot create the partitioning group /" + gname);
+  h5::Id zones = h5::group(H5Gcreate2(m.file.get(), (m.prefix + "zones").c_str(), H5P_DEFAULT,
+                                      H5P_DEFAULT, H5P_DEFAULT));
+  if (!zones) m.fail("cannot create group /" + m.prefix + "zones");
+}
+
 ZoneFileWriter::~ZoneFileWriter() = default;
 
 void ZoneFileWriter::write_zone(const Zone& zone) {
@@ -143,7 +209,7 @@ void ZoneFileWriter::write_zone(const Zone& zone) {
   FV_VERIFY(!m.written[static_cast<std::size_t>(id)], m.out.target()
                                                           << ": zone " << id << " written twice");
 
-  const std::string gname = zonefile::zone_group_name(id);
+  const std::string gname = zonefile::zone_group_name(id, m.prefix);
   h5::Id g =
       h5::group(H5Gcreate2(m.file.get(), gname.c_str(), m.lcpl.get(), H5P_DEFAULT, H5P_DEFAULT));
   if (!g) m.fail("zone " + std::to_string(id) + ": cannot create group " + gname);
@@ -171,6 +237,59 @@ void ZoneFileWriter::commit() {
 
 std::uint64_t ZoneFileWriter::data_bytes() const {
   return impl_->dataBytes;
+}
+
+namespace {
+
+/// Copies object `name` (a group, recursively, with its attributes) of `src` to `dst` under
+/// `dstName`; the copy's datasets get new, aligned storage in `dst`.
+bool copy_object(hid_t src, const std::string& name, hid_t dst, const std::string& dstName) {
+  h5::Id lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE));
+  H5Pset_create_intermediate_group(lcpl.get(), 1);
+  return H5Ocopy(src, name.c_str(), dst, dstName.c_str(), H5P_DEFAULT, lcpl.get()) >= 0;
+}
+
+} // namespace
+
+void remove_partitioning(const std::string& path, int parts) {
+  h5::silence_errors();
+  const ZoneFile file = open_zone_file(path);
+  const std::vector<int> all = file.partitionings();
+  FV_VERIFY_USAGE(std::find(all.begin(), all.end(), parts) != all.end(),
+                  path << ": holds no partitioning of " << parts << " zones");
+  FV_VERIFY_USAGE(all.size() > 1, path << ": its partitioning of " << parts
+                                       << " zones is its only one: nothing would be left");
+  // the new first partitioning: the old one, or the next one when the old one goes
+  const int first = all[0] == parts ? all[1] : all[0];
+  const ZoneFileHeader header =
+      first == all[0] ? file.header() : open_zone_file(path, first).header();
+  const std::string firstPrefix = first == all[0] ? "" : zonefile::partitioning_prefix(first);
+
+  AtomicFile out(path);
+  auto fail = [&](const std::string& what) {
+    const std::string detail = h5::error_detail();
+    FV_THROW(path << ": cannot rewrite zone file: " << what
+                  << (detail.empty() ? "" : ": " + detail));
+  };
+  h5::Id src = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, h5::unlocked_access().get()));
+  if (!src) fail("cannot open it");
+  {
+    h5::Id dst = create_zone_hdf5(out.temp_path());
+    if (!dst) fail("cannot create temporary file " + out.temp_path());
+    if (!write_header_attrs(dst.get(), header)) fail("cannot write the header attributes");
+    if (!copy_object(src.get(), "patches", dst.get(), "patches")) fail("cannot copy /patches");
+    if (!copy_object(src.get(), firstPrefix + "zones", dst.get(), "zones"))
+      fail("cannot copy /" + firstPrefix + "zones");
+    for (int n : all) {
+      if (n == parts || n == first) continue;
+      const std::string g = zonefile::partitioning_prefix(n);
+      const std::string name = g.substr(0, g.size() - 1);
+      if (!copy_object(src.get(), name, dst.get(), name)) fail("cannot copy /" + name);
+    }
+    if (H5Fflush(dst.get(), H5F_SCOPE_GLOBAL) < 0 || H5Fclose(dst.release()) < 0)
+      fail("cannot close the temporary file");
+  }
+  out.commit();
 }
 
 void write_zone_file(const std::string& path, const ZoneFileHeader& header,

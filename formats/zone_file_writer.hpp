@@ -26,10 +26,22 @@ inline constexpr int kZoneFileAlignment = 64;
 ///   w.commit();                                    // the file appears under its name here
 ///
 /// Destroying the writer without commit() discards everything written.
+/// A partitioning added to an existing zone file (`fvprep partition add`).
+struct PartitioningHeader {
+  std::int32_t nZones = 1; ///< part count: different from every partitioning in the file
+  std::string commandLine; ///< the command that added it
+  std::string options;     ///< resolved options (as ZoneFileHeader::options)
+};
+
 class ZoneFileWriter {
  public:
   /// Creates the temporary file and writes the header. Throws fv::Error naming `path`.
   ZoneFileWriter(const std::string& path, const ZoneFileHeader& header);
+  /// Adds a partitioning to the existing zone file `path`: a temporary copy of the file gets
+  /// the new partitioning's zones (write_zone(), zone ids in [0, added.nZones)) and replaces
+  /// `path` at commit(); until then `path` is untouched. Throws fv::Error naming `path` when it
+  /// is no zone file or already holds a partitioning of added.nZones zones.
+  ZoneFileWriter(const std::string& path, const PartitioningHeader& added);
   ~ZoneFileWriter();
   ZoneFileWriter(const ZoneFileWriter&) = delete;
   ZoneFileWriter& operator=(const ZoneFileWriter&) = delete;
@@ -49,6 +61,12 @@ class ZoneFileWriter {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+/// Rewrites the zone file `path` without its partitioning of `parts` zones (through a temporary
+/// file and a rename; the other partitionings are copied unchanged). Removing the file's first
+/// partitioning makes the next one first. Throws fv::Error naming `path` when there is no such
+/// partitioning or it is the only one.
+void remove_partitioning(const std::string& path, int parts);
 
 /// Writes all zones at once (zones[i].zoneId must be i; header.nZones == zones.size()).
 void write_zone_file(const std::string& path, const ZoneFileHeader& header,

@@ -4,6 +4,8 @@
 //                                      connectivity/geometry/orderings, partition, write)
 //   fvprep info FILE [--json]          summarise a mesh (import + validate) or a zone file
 //   fvprep check ZONES                 verify a zone file (checksums, exchange lists, geometry)
+//   fvprep partition add|list|remove ZONES [--parts N]
+//                                      several partitionings in one zone file
 //
 // Reader options (--base, --zone, --merge-tol, --extrude, --default-patch) and verbosity
 // (-v/-q) are accepted by every command. Usage errors exit 2, runtime errors 1.
@@ -13,8 +15,10 @@
 #include "common/version.hpp"
 #include "formats/mesh_reader.hpp"
 #include "formats/zone_file_reader.hpp"
+#include "formats/zone_file_writer.hpp"
 #include "prep/mesh_info.hpp"
 #include "prep/prepare.hpp"
+#include "prep/repartition.hpp"
 #include "prep/validate.hpp"
 #include "prep/zone_check.hpp"
 #include "prep/zone_info.hpp"
@@ -134,7 +138,38 @@ int main(int argc, char** argv) {
     check->add_flag("--no-checksums", noChecksums, "skip recomputing dataset checksums");
     check->add_flag("--no-uuid", noUuid, "skip recomputing the mesh UUID");
     check->add_option("--max-messages", checkOpts.maxMessages, "problems printed in full");
+    check->add_option("--parts", checkOpts.parts,
+                      "check only the partitioning of this many zones (default: every one)");
     check->fallthrough();
+
+    // partition add | list | remove
+    CLI::App* partition = app.add_subcommand(
+        "partition", "add, list or remove partitionings of a zone file (one per part count)");
+    partition->require_subcommand(1);
+    std::string partPath;
+    int partParts = 0;
+    fv::PartitionOptions addOpts;
+    std::string addObjective = "cut";
+    CLI::App* partAdd = partition->add_subcommand(
+        "add", "partition the mesh of a zone file again, from the zone file alone");
+    partAdd->add_option("zones", partPath, "zone file (.zones.h5)")->required();
+    partAdd->add_option("--parts", partParts, "number of zones of the new partitioning")
+        ->required()
+        ->check(CLI::PositiveNumber);
+    partAdd->add_option("--imbalance", addOpts.imbalance,
+                        "largest zone / average zone allowed to METIS (default 1.03)");
+    partAdd->add_option("--objective", addObjective, "METIS objective: cut (edge cut) or vol");
+    partAdd->add_option("--seed", addOpts.seed, "METIS random seed (default 0)");
+    partAdd->add_flag("--per-zone", perZone, "print one partition line per zone");
+    CLI::App* partList = partition->add_subcommand("list", "list the partitionings of a zone file");
+    partList->add_option("zones", partPath, "zone file (.zones.h5)")->required();
+    CLI::App* partRemove =
+        partition->add_subcommand("remove", "remove a partitioning from a zone file");
+    partRemove->add_option("zones", partPath, "zone file (.zones.h5)")->required();
+    partRemove->add_option("--parts", partParts, "part count of the partitioning to remove")
+        ->required();
+    for (CLI::App* a : {partition, partAdd, partList, partRemove})
+      a->fallthrough();
 
     try {
       app.parse(argc, argv);
@@ -152,6 +187,26 @@ int main(int argc, char** argv) {
                        : verbose == 1 ? fv::log::Level::Info
                                       : fv::log::Level::Warn);
 
+    if (partition->parsed()) {
+      std::string commandLine;
+      for (int i = 0; i < argc; ++i)
+        commandLine += (i ? " " : "") + std::string(argv[i]);
+      if (partAdd->parsed()) {
+        addOpts.objective = fv::parse_partition_objective(addObjective);
+        const fv::RepartitionSummary r =
+            fv::add_partitioning(partPath, partParts, addOpts, commandLine);
+        fv::print_prep_report(std::cout, r.report);
+        if (partParts > 1) fv::print_partition_report(std::cout, r.partition, perZone);
+        std::cout << "added to " << partPath << ": a partitioning of " << partParts << " zone(s)\n";
+      } else if (partRemove->parsed()) {
+        fv::remove_partitioning(partPath, partParts);
+        std::cout << "removed from " << partPath << ": the partitioning of " << partParts
+                  << " zone(s)\n";
+      } else {
+        fv::print_partitionings(std::cout, partPath);
+      }
+      return 0;
+    }
     if (check->parsed()) {
       checkOpts.verifyChecksums = !noChecksums;
       checkOpts.checkUuid = !noUuid;

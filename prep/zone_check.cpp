@@ -33,7 +33,7 @@ class Checker {
 
   int run() {
     try {
-      file_ = std::make_unique<ZoneFile>(open_zone_file(path_));
+      file_ = std::make_unique<ZoneFile>(open_zone_file(path_, opt_.parts));
     } catch (const Error& e) {
       report(-1, e.what(), /*prefixed=*/true);
       return finish();
@@ -577,8 +577,23 @@ class Checker {
 } // namespace
 
 int run_zone_check(const std::string& path, const ZoneCheckOptions& options, std::ostream* out) {
-  Checker c(path, options, out ? *out : std::cout);
-  return c.run();
+  std::ostream& os = out ? *out : std::cout;
+  std::vector<int> parts{options.parts};
+  if (options.parts == 0) {
+    try {
+      parts = open_zone_file(path).partitionings();
+    } catch (const Error&) {
+      parts = {0}; // the checker reports why the file cannot be opened
+    }
+  }
+  int rc = 0;
+  for (int n : parts) {
+    ZoneCheckOptions o = options;
+    o.parts = n;
+    Checker c(path, o, os);
+    rc = std::max(rc, c.run());
+  }
+  return rc;
 }
 
 } // namespace fv

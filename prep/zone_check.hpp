@@ -18,6 +18,9 @@ struct ZoneCheckOptions {
   /// node weights vs. the size of the mesh).
   double tolerance = 1e-9;
   int maxMessages = 20; ///< problems printed in full; the rest are only counted
+  /// Partitioning to check (its part count); 0: every partitioning of the file, one after the
+  /// other (one summary line each).
+  int parts = 0;
 };
 
 /// Checks the zone file at `path`. Prints one line per problem (up to maxMessages) and a final

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <vector>
 
 namespace fv {
@@ -21,7 +22,6 @@ struct ZoneRow {
   std::uint64_t bytes;
 };
 
-
 std::string human_bytes(std::uint64_t b) {
   const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = static_cast<double>(b);
@@ -35,7 +35,37 @@ std::string human_bytes(std::uint64_t b) {
   return buf;
 }
 
+/// Part counts of a zone file's partitionings, joined by `sep`.
+std::string part_list(const ZoneFile& f, const char* sep) {
+  std::string out;
+  for (int n : f.partitionings())
+    out += (out.empty() ? "" : sep) + std::to_string(n);
+  return out;
+}
+
 } // namespace
+
+void print_partitionings(std::ostream& os, const std::string& path) {
+  const ZoneFile first = open_zone_file(path);
+  os << path << ": mesh " << first.header().meshUuid << ", " << first.header().nGlobalCells
+     << " cells\n  parts  max cells  min cells  imbalance  halo cells  command\n";
+  for (int parts : first.partitionings()) {
+    const ZoneFile f = open_zone_file(path, parts);
+    idx_t maxCells = 0, minCells = std::numeric_limits<idx_t>::max();
+    gidx_t halo = 0;
+    for (int z = 0; z < f.nZones(); ++z) {
+      const Zone zone = map_zone(f, z, MapOptions{false});
+      maxCells = std::max(maxCells, zone.nCells);
+      minCells = std::min(minCells, zone.nCells);
+      halo += zone.nHaloCells;
+    }
+    const double mean = static_cast<double>(f.header().nGlobalCells) / parts;
+    char imb[16];
+    std::snprintf(imb, sizeof imb, "%.3f", mean > 0 ? maxCells / mean : 0.0);
+    os << std::setw(7) << parts << std::setw(11) << maxCells << std::setw(11) << minCells
+       << std::setw(11) << imb << std::setw(12) << halo << "  " << f.header().commandLine << "\n";
+  }
+}
 
 void print_zone_info(const std::string& path, bool json, std::ostream* osp) {
   std::ostream& os = osp ? *osp : std::cout;
@@ -67,6 +97,7 @@ void print_zone_info(const std::string& path, bool json, std::ostream* osp) {
        << ",\n  \"options\": " << json_quote(h.options)
        << ",\n  \"meshUuid\": " << json_quote(h.meshUuid)
        << ",\n  \"sourceMesh\": " << json_quote(h.sourceMesh) << ",\n  \"nZones\": " << h.nZones
+       << ",\n  \"partitionings\": [" << part_list(f, ", ") << "]"
        << ",\n  \"nGlobalCells\": " << h.nGlobalCells << ",\n  \"nGlobalFaces\": " << h.nGlobalFaces
        << ",\n  \"nGlobalNodes\": " << h.nGlobalNodes << ",\n  \"nHaloCells\": " << haloCells
        << ",\n  \"patches\": [";
@@ -100,6 +131,7 @@ void print_zone_info(const std::string& path, bool json, std::ostream* osp) {
      << "mesh         " << h.nGlobalCells << " cells, " << h.nGlobalFaces << " faces, "
      << h.nGlobalNodes << " nodes in " << h.nZones << " zone" << (h.nZones == 1 ? "" : "s") << " ("
      << haloCells << " halo cells in total)\n"
+     << "partitionings " << part_list(f, ", ") << " zones (the first one shown)\n"
      << "patches      " << h.patches.size() << "\n";
   std::size_t w = 4;
   for (const Patch& p : h.patches)

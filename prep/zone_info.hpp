@@ -11,4 +11,8 @@ namespace fv {
 /// default, one JSON object with `json`. Throws fv::Error if the file cannot be read.
 void print_zone_info(const std::string& path, bool json, std::ostream* os = nullptr);
 
+/// `fvprep partition list`: one line per partitioning of the zone file (part count, largest
+/// and smallest zone, imbalance, halo cells, the command that made it).
+void print_partitionings(std::ostream& os, const std::string& path);
+
 } // namespace fv

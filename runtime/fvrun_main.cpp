@@ -109,11 +109,21 @@ int main(int argc, char** argv) {
     fv::ZoneFileHeader header;
     {
       fv::log::Phase p("mapping " + zonePath);
-      const fv::ZoneFile file = fv::open_zone_file(zonePath);
+      fv::ZoneFile file = fv::open_zone_file(zonePath);
+      // the partitioning with one zone per rank (`fvprep partition add` puts several in a file)
+      const std::vector<int> held = file.partitionings();
+      if (file.nZones() != size && std::find(held.begin(), held.end(), size) != held.end()) {
+        file = fv::open_zone_file(zonePath, size);
+        FV_LOG_INFO("fvrun: " << zonePath << ": the partitioning of " << size
+                              << " zones (of the file's " << held.size()
+                              << "), added by: " << file.header().commandLine);
+      }
       header = file.header();
-      // on a rank-count mismatch, name the part counts prepared for this mesh next to the file
+      // on a rank-count mismatch, name the part counts prepared for this mesh: the file's own
+      // partitionings and the zone files next to it
       std::vector<int> available;
       if (file.nZones() != size) {
+        available = held;
         namespace fs = std::filesystem;
         std::error_code ec;
         const fs::path dir = fs::path(zonePath).parent_path().empty()
@@ -124,7 +134,9 @@ int main(int argc, char** argv) {
           if (name.size() < 9 || name.compare(name.size() - 9, 9, ".zones.h5") != 0) continue;
           try {
             const fv::ZoneFile other = fv::open_zone_file(e.path().string());
-            if (other.header().meshUuid == header.meshUuid) available.push_back(other.nZones());
+            if (other.header().meshUuid == header.meshUuid)
+              available.insert(available.end(), other.partitionings().begin(),
+                               other.partitionings().end());
           } catch (const std::exception&) { // not a readable zone file: not a candidate
           }
         }

@@ -21,8 +21,8 @@ int zone_of_rank(MPI_Comm comm, const std::string& zone_file, int n_zones,
       << " (one zone per rank); part counts available: ";
     for (std::size_t i = 0; i < parts.size(); ++i)
       o << (i ? ", " : "") << parts[i];
-    o << "; run `mpirun -np " << n_zones << " fvrun ...`, or prepare " << ranks
-      << " parts with `fvprep <mesh> --parts " << ranks << "`";
+    o << "; run `mpirun -np " << n_zones << " fvrun ...`, or add " << ranks
+      << " parts with `fvprep partition add " << zone_file << " --parts " << ranks << "`";
   }
   check_all(comm, ranks == n_zones, o.str(), ErrorKind::Usage);
   return comm_rank(comm);

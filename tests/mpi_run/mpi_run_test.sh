@@ -87,6 +87,16 @@ channel) # generated, shuffled and perturbed channel with a bump; 1, 2, 4 ranks,
   done
   # overlap changes only when work is done, not what: bitwise the same
   RTOL=1e-15 compare_all r4 r4n
+  # 4 parts added to the 2-part file (fvprep partition add): fvrun on 4 ranks takes them, says
+  # so, and runs as on the fresh 4-part file (the zones are the same, bitwise)
+  cp mesh.p2.zones.h5 multi.zones.h5
+  "$FVPREP" partition add multi.zones.h5 --parts 4 -q >/dev/null
+  # shellcheck disable=SC2086 # FVRUN_EXTRA is a word list
+  "$MPIEXEC" -n 4 --oversubscribe "$FVRUN" multi.zones.h5 -c channel.ini --output-dir r4a \
+    ${FVRUN_EXTRA:-} >r4a.log 2>&1 || { cat r4a.log; echo "FAIL: run on the added partitioning"; exit 1; }
+  grep -q "multi.zones.h5: the partitioning of 4 zones (of the file's 2)" r4a.log ||
+    { cat r4a.log; echo "FAIL: fvrun does not say which partitioning it runs"; exit 1; }
+  RTOL=1e-15 compare_all r4 r4a
   # --comm-timing splits the time (numbers, not nan) and changes nothing else; without it the
   # split is nan (no device synchronisation around the exchanges)
   timed=$(run 2 mesh.p2.zones.h5 channel.ini r2t --comm-timing | grep FVRUN_TIMING)

@@ -1,0 +1,167 @@
+// Several partitionings in one zone file (`fvprep partition add/list/remove`): a partitioning
+// added from the zone file alone equals a fresh prepare of the same part count bitwise, every
+// partitioning passes `fvprep check`, and removing one keeps the others unchanged.
+#include "common/error.hpp"
+#include "formats/zone_file_reader.hpp"
+#include "formats/zone_file_writer.hpp"
+#include "prep/generate_mesh.hpp"
+#include "prep/prepare.hpp"
+#include "prep/repartition.hpp"
+#include "prep/validate.hpp"
+#include "prep/zone_check.hpp"
+#include "tests/testing/testing.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+
+namespace {
+
+/// Raw bytes of every dataset of a zone, by dataset name (schema visitor).
+struct Bytes {
+  std::map<std::string, std::string> of;
+  template <class T>
+  void add(const std::string& name, const fv::Array<T>& a) {
+    of[name] = std::string(reinterpret_cast<const char*>(a.data()), a.bytes());
+  }
+  template <class T>
+  void array(const fv::ArrayInfo& info, const fv::Array<T>& a) {
+    add(info.name, a);
+  }
+  template <class T>
+  void optional_array(const fv::ArrayInfo& info, const fv::Array<T>& a) {
+    add(info.name, a);
+  }
+  void csr(const fv::CsrInfo& info, const fv::Csr& c) {
+    add(std::string(info.name) + "/offsets", c.offsets());
+    add(std::string(info.name) + "/indices", c.indices());
+  }
+};
+
+/// Every dataset of every zone of a partitioning, "zone/dataset" -> bytes.
+std::map<std::string, std::string> contents(const std::string& path, int parts) {
+  const fv::ZoneFile f = fv::open_zone_file(path, parts);
+  EXPECT_EQ(f.nZones(), parts);
+  std::map<std::string, std::string> all;
+  for (int z = 0; z < f.nZones(); ++z) {
+    const fv::Zone zone = fv::map_zone(f, z);
+    Bytes b;
+    fv::visit_zone_arrays(zone, b);
+    for (auto& [name, bytes] : b.of)
+      all[std::to_string(z) + "/" + name] = bytes;
+  }
+  return all;
+}
+
+/// A shuffled, perturbed channel of mixed cells with wall patches (so zones carry wall
+/// distances), prepared into `path` with `parts` zones as fvprep does.
+void prepare(const std::string& path, int parts, bool zoneOrderRcm = false) {
+  fv::GenOptions g{fv::MeshFamily::Channel, fv::GenCells::Mixed, {12, 6, 4}};
+  g.perturb = 0.2;
+  g.shuffle = true;
+  const fv::Mesh mesh = fv::generate_mesh(g);
+  fv::ValidationReport report = fv::validate_mesh(mesh, {});
+  fv::PrepareOptions po;
+  po.parts = parts;
+  po.prep.wavefrontOrder = !zoneOrderRcm;
+  fv::prepare_zone_file(mesh, std::move(report.faces), po, path, "test prepare");
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const fv::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Partitionings, AddedOneEqualsAFreshPrepareBitwise) {
+  const std::string dir = fv::testing::scratch_dir();
+  for (bool rcm : {false, true}) {
+    SCOPED_TRACE(rcm ? "zone order rcm" : "zone order wavefront");
+    const std::string file = dir + "/multi.zones.h5", fresh = dir + "/fresh.zones.h5";
+    prepare(file, 2, rcm);
+    const auto first = contents(file, 2);
+    for (int parts : {3, 7, 1}) {
+      fv::add_partitioning(file, parts, {}, "test add");
+      prepare(fresh, parts, rcm);
+      EXPECT_EQ(contents(file, parts), contents(fresh, parts)) << parts << " parts";
+    }
+    const fv::ZoneFile f = fv::open_zone_file(file);
+    EXPECT_EQ(f.partitionings(), (std::vector<int>{2, 1, 3, 7}));
+    EXPECT_EQ(f.nZones(), 2);
+    EXPECT_EQ(contents(file, 2), first); // the first partitioning is untouched
+    EXPECT_EQ(fv::open_zone_file(file, 7).header().commandLine, "test add");
+    EXPECT_EQ(fv::open_zone_file(file, 7).header().meshUuid, f.header().meshUuid);
+    std::ostringstream out;
+    EXPECT_EQ(fv::run_zone_check(file, {}, &out), 0) << out.str();
+    EXPECT_EQ(out.str().find("FAILED"), std::string::npos) << out.str();
+    // one OK line per partitioning
+    std::size_t oks = 0;
+    for (auto p = out.str().find(": OK ("); p != std::string::npos;
+         p = out.str().find(": OK (", p + 1))
+      ++oks;
+    EXPECT_EQ(oks, 4u) << out.str();
+  }
+}
+
+TEST(Partitionings, RemovingOneKeepsTheOthersAndTheNextBecomesFirst) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string file = dir + "/multi.zones.h5";
+  prepare(file, 2);
+  fv::add_partitioning(file, 4, {}, "add 4");
+  fv::add_partitioning(file, 3, {}, "add 3");
+  const auto two = contents(file, 2), three = contents(file, 3), four = contents(file, 4);
+  const std::string uuid = fv::open_zone_file(file).header().meshUuid;
+  const auto bytesBefore = fv::open_zone_file(file).fileBytes();
+
+  fv::remove_partitioning(file, 3);
+  EXPECT_EQ(fv::open_zone_file(file).partitionings(), (std::vector<int>{2, 4}));
+  EXPECT_EQ(contents(file, 2), two);
+  EXPECT_EQ(contents(file, 4), four);
+  EXPECT_LT(fv::open_zone_file(file).fileBytes(), bytesBefore); // the space is given back
+
+  fv::remove_partitioning(file, 2); // the first one: 4 becomes first, with its header
+  const fv::ZoneFile f = fv::open_zone_file(file);
+  EXPECT_EQ(f.partitionings(), (std::vector<int>{4}));
+  EXPECT_EQ(f.nZones(), 4);
+  EXPECT_EQ(f.header().commandLine, "add 4");
+  EXPECT_EQ(f.header().meshUuid, uuid);
+  EXPECT_EQ(contents(file, 4), four);
+  std::ostringstream out;
+  EXPECT_EQ(fv::run_zone_check(file, {}, &out), 0) << out.str();
+  (void)three;
+}
+
+TEST(Partitionings, RefusalsNameTheFileAndThePartCounts) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string file = dir + "/multi.zones.h5";
+  prepare(file, 2);
+  fv::add_partitioning(file, 5, {}, "add 5");
+  std::string msg = error_of([&] { fv::open_zone_file(file, 8); });
+  EXPECT_NE(msg.find(file +
+                     ": no partitioning of 8 zones (the file holds partitionings of 2, 5 "
+                     "zones; add one with: fvprep partition add " +
+                     file + " --parts 8)"),
+            std::string::npos)
+      << msg;
+  msg = error_of([&] { fv::add_partitioning(file, 5, {}, "again"); });
+  EXPECT_NE(msg.find(file + ": already holds a partitioning of 5 zones"), std::string::npos) << msg;
+  msg = error_of([&] { fv::add_partitioning(file, 2, {}, "again"); });
+  EXPECT_NE(msg.find("already holds a partitioning of 2 zones"), std::string::npos) << msg;
+  msg = error_of([&] { fv::remove_partitioning(file, 9); });
+  EXPECT_NE(msg.find(file + ": holds no partitioning of 9 zones"), std::string::npos) << msg;
+  fv::remove_partitioning(file, 5);
+  msg = error_of([&] { fv::remove_partitioning(file, 2); });
+  EXPECT_NE(msg.find("is its only one"), std::string::npos) << msg;
+  // a refused add or remove leaves the file as it was
+  EXPECT_EQ(fv::open_zone_file(file).partitionings(), (std::vector<int>{2}));
+  msg = error_of([&] { fv::add_partitioning(dir + "/missing.zones.h5", 2, {}, "x"); });
+  EXPECT_NE(msg.find("missing.zones.h5"), std::string::npos) << msg;
+}
+
+} // namespace
