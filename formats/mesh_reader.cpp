@@ -1,6 +1,7 @@
 #include "formats/mesh_reader.hpp"
 
 #include "common/error.hpp"
+#include "formats/plot3d_grid.hpp"
 
 #include <cgnslib.h>
 
@@ -43,6 +44,11 @@ bool sniff_openfoam(const SniffInput& in) {
   return in.isDirectory || (contains(in.head, "FoamFile") && !find_polymesh_dir(in.path).empty());
 }
 
+/// Little-endian Fortran records of a Plot3D header (text Plot3D files go by extension).
+bool sniff_plot3d(const SniffInput& in) {
+  return sniff_plot3d_records(in.head);
+}
+
 /// First bytes of a file (at most kSniffBytes).
 std::string file_head(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
@@ -65,6 +71,11 @@ const std::vector<MeshFormat>& mesh_formats() {
        {".foam", ".openfoam"},
        sniff_openfoam,
        read_openfoam},
+      {"Plot3D",
+       ".x/.xyz/.p3d/.p2d/.g/.grd/.fmt (ASCII, Fortran or raw binary)",
+       {".x", ".xyz", ".p3d", ".p2d", ".p3dfmt", ".p2dfmt", ".g", ".grd", ".fmt"},
+       sniff_plot3d,
+       read_plot3d},
   };
   return table;
 }
