@@ -107,9 +107,39 @@ void apply_bcs(MeshBuilder& b, const Plot3dGrid& g, const std::vector<FaceOrigin
   }
 }
 
+/// Shortest edge at every node of every block (block order, before gluing).
+std::vector<double> shortest_edges(const Plot3dGrid& g) {
+  std::vector<double> h;
+  for (const Plot3dBlock& blk : g.blocks) {
+    const StructuredBlock& s = blk.shape;
+    const std::size_t first = h.size();
+    h.resize(first + static_cast<std::size_t>(s.n_nodes()), 1e300);
+    const std::int64_t stride[3] = {1, s.nv[0], s.nv[0] * s.nv[1]};
+    for (std::int64_t v = 0; v < s.n_nodes(); ++v) {
+      const std::int64_t ijk[3] = {v % s.nv[0], v / s.nv[0] % s.nv[1], v / stride[2]};
+      for (int d = 0; d < s.dim; ++d) {
+        if (ijk[d] + 1 >= s.nv[d]) continue;
+        const std::int64_t w = v + stride[d];
+        double len = 0;
+        for (int c = 0; c < 3; ++c)
+          len = std::max(len, std::fabs(blk.xyz[static_cast<std::size_t>(3 * w + c)] -
+                                        blk.xyz[static_cast<std::size_t>(3 * v + c)]));
+        double& hv = h[first + static_cast<std::size_t>(v)];
+        double& hw = h[first + static_cast<std::size_t>(w)];
+        hv = std::min(hv, len);
+        hw = std::min(hw, len);
+      }
+    }
+  }
+  return h;
+}
+
 /// Glues coincident boundary nodes (all blocks, and a block with itself) within the merge
-/// tolerance, renumbers the nodes, and drops the boundary faces that then meet another one.
-void glue(MeshBuilder& b, std::vector<FaceOrigin>& origin, const ReadOptions& opts) {
+/// tolerance, but never two nodes closer than half the shortest edge at either of them apart
+/// (C-grids cluster their wake lines far below a tolerance relative to the far field);
+/// renumbers the nodes, and drops the boundary faces that then meet another one.
+void glue(MeshBuilder& b, std::vector<FaceOrigin>& origin, const Plot3dGrid& g,
+          const ReadOptions& opts) {
   const idx_t nn = b.nNodes();
   std::vector<idx_t> onSide;
   {
@@ -134,10 +164,16 @@ void glue(MeshBuilder& b, std::vector<FaceOrigin>& origin, const ReadOptions& op
     diag2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
   const double tol =
       opts.mergeTolerance > 0 ? opts.mergeTolerance : kDefaultMergeFraction * std::sqrt(diag2);
-  std::vector<std::pair<idx_t, idx_t>> pairs = find_coincident_nodes(sub, tol);
-  for (auto& [i, j] : pairs) {
-    i = onSide[static_cast<std::size_t>(i)];
-    j = onSide[static_cast<std::size_t>(j)];
+  const std::vector<double> h = shortest_edges(g);
+  std::vector<std::pair<idx_t, idx_t>> pairs;
+  for (auto [i, j] : find_coincident_nodes(sub, tol)) {
+    const idx_t a = onSide[static_cast<std::size_t>(i)], c = onSide[static_cast<std::size_t>(j)];
+    double dist = 0;
+    for (int d = 0; d < 3; ++d)
+      dist = std::max(dist, std::fabs(b.xyz[static_cast<std::size_t>(3 * a + d)] -
+                                      b.xyz[static_cast<std::size_t>(3 * c + d)]));
+    if (dist <= 0.5 * std::min(h[static_cast<std::size_t>(a)], h[static_cast<std::size_t>(c)]))
+      pairs.emplace_back(a, c);
   }
   const std::vector<idx_t> rep = merge_representatives(nn, pairs);
   std::vector<idx_t> newId(static_cast<std::size_t>(nn));
@@ -255,7 +291,7 @@ Mesh read_plot3d(const std::string& path, const ReadOptions& opts) {
   check_iblank(b, g);
   const std::string bcPath = bc_file_of(path, opts);
   if (!bcPath.empty()) apply_bcs(b, g, origin, bcPath);
-  glue(b, origin, opts);
+  glue(b, origin, g, opts);
   check_cells_distinct(b);
   name_unpatched(b, origin, g.blocks.size());
   return b.finish(opts);
