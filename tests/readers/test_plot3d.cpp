@@ -94,6 +94,16 @@ TEST(Plot3d, StoragesGiveIdenticalMeshes) {
       }
 }
 
+TEST(Plot3d, FortranExponentsAndCommas) {
+  const std::string dir = fv::testing::scratch_dir();
+  fv::testing::write_plot3d(dir + "/ref.x", two_boxes(), {});
+  std::string text = fv::testing::plot3d_bytes(two_boxes(), {});
+  for (char& c : text)
+    c = c == 'e' ? 'D' : c == ' ' ? ',' : c;
+  fv::testing::write_text(dir + "/fortran.fmt", text);
+  EXPECT_EQ(read(dir + "/fortran.fmt").xyz, read(dir + "/ref.x").xyz);
+}
+
 TEST(Plot3d, SingleBlockWithoutBlockCount) {
   const std::string dir = fv::testing::scratch_dir();
   for (P3dStorage s : {P3dStorage::Ascii, P3dStorage::Fortran, P3dStorage::Raw}) {
