@@ -1,6 +1,7 @@
 #include "formats/mesh_reader.hpp"
 
 #include "common/error.hpp"
+#include "formats/plot3d_grid.hpp"
 
 #include <cgnslib.h>
 
@@ -20,38 +21,89 @@ std::string lower_extension(const std::string& path) {
   return ext;
 }
 
-} // namespace
+bool contains(std::string_view head, std::string_view what) {
+  return head.find(what) != std::string_view::npos;
+}
 
-MeshFileKind detect_mesh_format(const std::string& path) {
-  std::error_code ec;
-  FV_VERIFY(std::filesystem::exists(path, ec), path << ": no such file");
-  // a directory can only be an OpenFOAM case or polyMesh (read_openfoam() says what is missing)
-  if (std::filesystem::is_directory(path, ec)) return MeshFileKind::OpenFoam;
+/// HDF5 signature (CGNS/HDF5) or the ADF header "@(#)ADF Database Version" (CGNS/ADF).
+bool sniff_cgns(const SniffInput& in) {
+  return in.head.substr(0, 8) == std::string_view("\x89HDF\r\n\x1a\n", 8) ||
+         contains(in.head, "ADF Database Version");
+}
+
+bool sniff_gmsh(const SniffInput& in) {
+  return contains(in.head, "$MeshFormat");
+}
+
+bool sniff_su2(const SniffInput& in) {
+  return contains(in.head, "NDIME") || contains(in.head, "NZONE");
+}
+
+/// A directory (read_openfoam() says what is missing), or a FoamFile of a polyMesh.
+bool sniff_openfoam(const SniffInput& in) {
+  return in.isDirectory || (contains(in.head, "FoamFile") && !find_polymesh_dir(in.path).empty());
+}
+
+/// Little-endian Fortran records of a Plot3D header (text Plot3D files go by extension).
+bool sniff_plot3d(const SniffInput& in) {
+  return sniff_plot3d_records(in.head);
+}
+
+/// First bytes of a file (at most kSniffBytes).
+std::string file_head(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   FV_VERIFY(f, path << ": cannot open: " << std::strerror(errno));
-  char head[4096] = {};
-  const std::size_t n = std::fread(head, 1, sizeof head - 1, f);
+  std::string head(kSniffBytes, '\0');
+  head.resize(std::fread(head.data(), 1, head.size(), f));
   std::fclose(f);
-  const std::string h(head, n);
-  // HDF5 signature (CGNS/HDF5) or the ADF header "@(#)ADF Database Version" (CGNS/ADF)
-  if (h.compare(0, 8, "\x89HDF\r\n\x1a\n") == 0 ||
-      h.find("ADF Database Version") != std::string::npos)
-    return MeshFileKind::Cgns;
-  if (h.find("$MeshFormat") != std::string::npos) return MeshFileKind::Gmsh;
-  if (h.find("NDIME") != std::string::npos || h.find("NZONE") != std::string::npos)
-    return MeshFileKind::Su2;
-  if (h.find("FoamFile") != std::string::npos && !find_polymesh_dir(path).empty())
-    return MeshFileKind::OpenFoam;
+  return head;
+}
+
+} // namespace
+
+const std::vector<MeshFormat>& mesh_formats() {
+  static const std::vector<MeshFormat> table = {
+      {"CGNS", ".cgns (HDF5 or ADF)", {".cgns", ".cgn", ".adf", ".hdf"}, sniff_cgns, read_cgns},
+      {"Gmsh", ".msh 2.2/4.1", {".msh"}, sniff_gmsh, read_gmsh},
+      {"SU2", ".su2", {".su2"}, sniff_su2, read_su2},
+      {"OpenFOAM",
+       "polyMesh directory or case",
+       {".foam", ".openfoam"},
+       sniff_openfoam,
+       read_openfoam},
+      {"Plot3D",
+       ".x/.xyz/.p3d/.p2d/.g/.grd/.fmt (ASCII, Fortran or raw binary)",
+       {".x", ".xyz", ".p3d", ".p2d", ".p3dfmt", ".p2dfmt", ".g", ".grd", ".fmt"},
+       sniff_plot3d,
+       read_plot3d},
+  };
+  return table;
+}
+
+std::string supported_mesh_formats() {
+  std::string s;
+  for (const MeshFormat& f : mesh_formats())
+    s += (s.empty() ? "" : ", ") + std::string(f.name) + " " + f.summary;
+  return s;
+}
+
+const MeshFormat* detect_mesh_format(const std::string& path) {
+  std::error_code ec;
+  FV_VERIFY(std::filesystem::exists(path, ec), path << ": no such file");
+  const bool dir = std::filesystem::is_directory(path, ec);
+  const std::string head = dir ? std::string() : file_head(path);
+  const SniffInput in{path, dir, head};
+  for (const MeshFormat& f : mesh_formats())
+    if (f.sniff(in)) return &f;
   return detect_mesh_format_by_extension(path);
 }
 
-MeshFileKind detect_mesh_format_by_extension(const std::string& path) {
+const MeshFormat* detect_mesh_format_by_extension(const std::string& path) {
   const std::string ext = lower_extension(path);
-  if (ext == ".cgns" || ext == ".cgn" || ext == ".adf" || ext == ".hdf") return MeshFileKind::Cgns;
-  if (ext == ".su2") return MeshFileKind::Su2;
-  if (ext == ".msh") return MeshFileKind::Gmsh;
-  if (ext == ".foam" || ext == ".openfoam") return MeshFileKind::OpenFoam;
-  return MeshFileKind::Unknown;
+  for (const MeshFormat& f : mesh_formats())
+    for (const std::string& e : f.extensions)
+      if (e == ext) return &f;
+  return nullptr;
 }
 
 bool is_hdf5_file(const std::string& path) {
@@ -69,20 +121,9 @@ bool is_cgns_file(const std::string& path) {
 }
 
 Mesh read_mesh(const std::string& path, const ReadOptions& opts) {
-  switch (detect_mesh_format(path)) {
-  case MeshFileKind::Cgns:
-    return read_cgns(path, opts);
-  case MeshFileKind::Su2:
-    return read_su2(path, opts);
-  case MeshFileKind::Gmsh:
-    return read_gmsh(path, opts);
-  case MeshFileKind::OpenFoam:
-    return read_openfoam(path, opts);
-  case MeshFileKind::Unknown:
-    break;
-  }
-  FV_THROW(path << ": unknown mesh format (supported: CGNS .cgns (HDF5 or ADF), SU2 .su2, Gmsh "
-                   ".msh 2.2/4.1, OpenFOAM polyMesh directory or case)");
+  const MeshFormat* f = detect_mesh_format(path);
+  FV_VERIFY(f, path << ": unknown mesh format (supported: " << supported_mesh_formats() << ")");
+  return f->read(path, opts);
 }
 
 } // namespace fv

@@ -7,7 +7,7 @@
 //   fvprep partition add|list|remove ZONES [--parts N]
 //                                      several partitionings in one zone file
 //
-// Reader options (--base, --zone, --merge-tol, --extrude, --default-patch) and verbosity
+// Reader options (--base, --zone, --merge-tol, --extrude, --bc, --default-patch) and verbosity
 // (-v/-q) are accepted by every command. Usage errors exit 2, runtime errors 1.
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -42,11 +42,13 @@ void add_import_options(CLI::App& app, ImportOptions& o) {
       "--zone", o.read.zone,
       "zone to read: a CGNS zone name or an SU2 zone number (default: all zones, merged)");
   app.add_option("--merge-tol", o.read.mergeTolerance,
-                 "distance below which nodes of different CGNS zones are glued (default: 1e-8 x "
-                 "bounding-box diagonal)");
+                 "distance below which nodes of different CGNS zones or Plot3D blocks are glued "
+                 "(default: 1e-8 x bounding-box diagonal)");
   app.add_option("--extrude", o.read.extrudeThickness,
                  "thickness of the cell layer 2D meshes are extruded into (default: 1/100 of "
                  "the largest extent)");
+  app.add_option("--bc", o.read.bcFile,
+                 "Plot3D: boundary-condition side file (default: GRID.bc next to GRID.x)");
   app.add_option("--default-patch", o.validate.defaultPatch,
                  "patch for boundary faces the file assigns to none (default: error)");
   app.add_option("--closure-tol", o.validate.closureTol,

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of the readers (cmake --preset fuzz: clang, ASan/UBSan;
-# tests/fuzz/) and runs each on a corpus seeded from two tiny meshes written below, the shared meshes
+# tests/fuzz/) and runs each on a corpus seeded from tiny meshes written below, the shared meshes
 # (../shared/meshes, when present) and a zone file fvprep makes of a seed (when build/ci's
 # fvprep exists). A crash, hang (> 10 s), leak or sanitizer report fails the script and
 # leaves the input in build/fuzz/artifacts/.
 #   scripts/fuzz.sh                 short runs (CI): 1000 executions per harness
 #   scripts/fuzz.sh --runs N        N executions per harness
 #   scripts/fuzz.sh --time S        S seconds per harness (-max_total_time)
-#   FUZZERS="su2 msh" scripts/fuzz.sh   a subset (su2 msh cgns zone_file)
+#   FUZZERS="su2 msh" scripts/fuzz.sh   a subset (su2 msh cgns x zone_file; x: Plot3D)
 #   FUZZ_SEED=0 scripts/fuzz.sh         libFuzzer's random seed (default 1: repeatable runs, as
 #                                       CI needs; 0 = a new one each time)
 set -euo pipefail
@@ -93,6 +93,22 @@ if [ -x build/ci/prep/fvgen ]; then
     hdf2adf "$work/seeds_cgns/hex.cgns" "$work/seeds_cgns/hex_adf.cgns" >/dev/null 2>&1 || true
   fi
 fi
+# Plot3D: two 2x2x2 blocks (ASCII), and one 2x2 2D block as Fortran records (float64)
+mkdir -p "$work/seeds_x"
+cat >"$work/seeds_x/two.x" <<'P3D'
+2
+2 2 2
+2 2 2
+0.0 1.0 0.0 1.0 0.0 1.0 0.0 1.0
+0.0 0.0 1.0 1.0 0.0 0.0 1.0 1.0
+0.0 0.0 0.0 0.0 1.0 1.0 1.0 1.0
+1.0 2.0 1.0 2.0 1.0 2.0 1.0 2.0
+0.0 0.0 1.0 1.0 0.0 0.0 1.0 1.0
+0.0 0.0 0.0 0.0 1.0 1.0 1.0 1.0
+P3D
+i4_8='\x08\x00\x00\x00' i4_2='\x02\x00\x00\x00' i4_64='\x40\x00\x00\x00'
+d0='\x00\x00\x00\x00\x00\x00\x00\x00' d1='\x00\x00\x00\x00\x00\x00\xf0\x3f'
+printf "$i4_8$i4_2$i4_2$i4_8$i4_64$d0$d1$d0$d1$d0$d0$d1$d1$i4_64" >"$work/seeds_x/one2d.x"
 seed cgns "$shared/cgns/wedge_2d_quads.cgns" "$shared/cgns/multiblock_5blocks_structured.cgns" \
   "$shared/cgns/static_mixer_cfx_mixed.cgns"
 mkdir -p "$work/seeds_zone_file"
@@ -103,7 +119,7 @@ fi
 # checks that no HDF5 object stays open)
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/sanitizer/lsan.supp"
 status=0
-for fz in ${FUZZERS:-su2 msh cgns zone_file}; do
+for fz in ${FUZZERS:-su2 msh cgns x zone_file}; do
   exe=build/fuzz/tests/fuzz/fuzz_$fz
   mkdir -p "$work/$fz"
   if [ -z "$(ls -A "$work/seeds_$fz" 2>/dev/null)" ]; then
