@@ -114,8 +114,11 @@ int main(int argc, char** argv) {
       const std::vector<int> held = file.partitionings();
       if (file.nZones() != size && std::find(held.begin(), held.end(), size) != held.end()) {
         file = fv::open_zone_file(zonePath, size);
+        std::string list;
+        for (int n : held)
+          list += (list.empty() ? "" : ", ") + std::to_string(n);
         FV_LOG_INFO("fvrun: " << zonePath << ": the partitioning of " << size
-                              << " zones (of the file's " << held.size()
+                              << " zones (the file holds " << list
                               << "), added by: " << file.header().commandLine);
       }
       header = file.header();

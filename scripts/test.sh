@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Installs dependencies, configures, builds and runs every test. Exits non-zero on any failure.
-#   scripts/test.sh              release build (CUDA compiled when nvcc is found), all tests
-#   scripts/test.sh --sanitize   also builds the debug preset with ASan/UBSan and runs it
+#   scripts/test.sh                 release build (CUDA compiled when nvcc is found), all tests,
+#                                   the readers' fuzz harnesses briefly, then the sanitizer suite
+#                                   (debug preset: ASan/UBSan at -O1, CPU backend)
+#   scripts/test.sh --no-sanitize   without the sanitizer suite (a quicker local run)
 # Environment: FV_BUILD_DIR (default build/ci), FV_JOBS (default: nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-sanitize=0
+sanitize=1
 for a in "$@"; do
   case "$a" in
     --sanitize) sanitize=1 ;;
-    *) echo "usage: scripts/test.sh [--sanitize]" >&2; exit 2 ;;
+    --no-sanitize) sanitize=0 ;;
+    *) echo "usage: scripts/test.sh [--no-sanitize]" >&2; exit 2 ;;
   esac
 done
 
@@ -18,14 +21,15 @@ scripts/install-deps.sh
 jobs=${FV_JOBS:-$(nproc)}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
-run_suite() { # preset build_dir
+run_suite() { # preset build_dir [ctest args...]
   local preset=$1 dir=$2
+  shift 2
   echo "== configure ($preset) =="
   cmake --preset "$preset" -B "$dir" >/dev/null
   echo "== build ($preset, $jobs jobs) =="
   cmake --build "$dir" -j "$jobs"
   echo "== test ($preset) =="
-  ctest --test-dir "$dir" -j "$jobs" --output-on-failure --timeout 900
+  ctest --test-dir "$dir" -j "$jobs" --output-on-failure --timeout 900 "$@"
 }
 
 start=$(date +%s)
@@ -34,8 +38,17 @@ run_suite ci "${FV_BUILD_DIR:-build/ci}"
 echo "== fuzz (short runs) =="
 scripts/fuzz.sh --runs 1000
 if [ $sanitize -eq 1 ]; then
-  # third-party allocations kept until exit (CGNS/HDF5 after corrupt files, Open MPI)
-  export LSAN_OPTIONS="suppressions=$(pwd)/tests/sanitizer/lsan.supp"
-  run_suite debug build/debug
+  # LeakSanitizer: third-party allocations kept until exit are suppressed by library
+  # (tests/sanitizer/lsan.supp); Open MPI and PMIx keep their dlopen'd components loaded, so
+  # that their leaks are named (and suppressed) instead of "<unknown module>"; TLS is not
+  # scanned (LSan's dynamic-TLS walk crashes on Open MPI's threads with glibc 2.36: "Tracer
+  # caught signal 11"); full malloc stacks reach past Open MPI's frame-pointer-less frames.
+  export LSAN_OPTIONS="suppressions=$(pwd)/tests/sanitizer/lsan.supp:print_suppressions=0:use_tls=0"
+  export ASAN_OPTIONS="fast_unwind_on_malloc=0"
+  export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
+  # Every test except four long validation runs (150-470 s each under ASan, 17 min together:
+  # over CI's budget); the release suite above runs them, and shorter tests run their code
+  # (Newton-Krylov, Navier-Stokes, Spalart-Allmaras on the CPU backend) under the sanitizers.
+  run_suite debug build/debug -E "${FV_SANITIZE_EXCLUDE:-^(NavierStokesRuns.LaminarCylinderAtReynolds40|NewtonRuns.Naca0012TenOrdersWithSu2LiftAndDrag|NavierStokesRuns.LaminarFlatPlateFollowsBlasius|RansRuns.FlatPlateSkinFrictionMatchesTheTmr)\$}"
 fi
 echo "test.sh: all tests passed in $(( $(date +%s) - start )) s"
