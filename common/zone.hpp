@@ -17,6 +17,7 @@
 /// For every interior face owner < neighbour; for boundary faces neighbour == kNone.
 /// See docs/zone-file-format.md and docs/connectivity.md for each array's meaning.
 #include "common/array.hpp"
+#include "common/cell_shapes.hpp"
 #include "common/csr.hpp"
 #include "common/types.hpp"
 
@@ -32,25 +33,7 @@ namespace fv {
 inline constexpr int kZoneFormatVersion = 2;
 inline constexpr int kZoneFormatMinVersion = 2;
 
-/// Cell shapes (values are stored in zone files: never renumber).
-enum class CellType : std::int8_t { Tet = 0, Pyramid = 1, Prism = 2, Hex = 3, Polyhedron = 4 };
-
-/// Number of corner nodes of a standard cell shape (0 for Polyhedron: it has any number).
-constexpr int cell_node_count(CellType t) {
-  switch (t) {
-  case CellType::Tet:
-    return 4;
-  case CellType::Pyramid:
-    return 5;
-  case CellType::Prism:
-    return 6;
-  case CellType::Hex:
-    return 8;
-  case CellType::Polyhedron:
-    return 0;
-  }
-  return 0;
-}
+// CellType (stored in cells/type) and the cell-shape table: common/cell_shapes.hpp.
 
 /// A boundary patch: a named set of boundary faces with the BC type the mesh file gave it.
 struct Patch {

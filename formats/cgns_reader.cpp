@@ -1,6 +1,7 @@
 // CGNS reader (mid-level library, HDF5 and ADF files): unstructured zones, standard, MIXED and
 // NGON_n/NFACE_n sections, BCs in every point-set convention, family BC types, multi-zone
 // merging. See docs/mesh-import.md for the conventions.
+#include "common/cell_shapes.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "formats/mesh_builder.hpp"
@@ -55,6 +56,10 @@ ElemShape elem_shape(ElementType_t t) {
       t != ElementTypeUserDefined)
     cg_npe(t, &npe);
   auto starts = [&](const char* p) { return name.rfind(p, 0) == 0; };
+  // a volume of standard shape c: its corners from the shape table, high order beyond them
+  auto volume = [&](CellType c) {
+    return ElemShape{3, cell_node_count(c), c, npe > cell_node_count(c)};
+  };
   if (starts("NODE"))
     s = {0, 1, CellType::Tet, false};
   else if (starts("BAR"))
@@ -64,13 +69,13 @@ ElemShape elem_shape(ElementType_t t) {
   else if (starts("QUAD"))
     s = {2, 4, CellType::Tet, npe > 4};
   else if (starts("TETRA"))
-    s = {3, 4, CellType::Tet, npe > 4};
+    s = volume(CellType::Tet);
   else if (starts("PYRA"))
-    s = {3, 5, CellType::Pyramid, npe > 5};
+    s = volume(CellType::Pyramid);
   else if (starts("PENTA"))
-    s = {3, 6, CellType::Prism, npe > 6};
+    s = volume(CellType::Prism);
   else if (starts("HEXA"))
-    s = {3, 8, CellType::Hex, npe > 8};
+    s = volume(CellType::Hex);
   else if (t == NGON_n)
     s = {2, 0, CellType::Polyhedron, false};
   else if (t == NFACE_n)

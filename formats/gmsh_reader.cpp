@@ -1,6 +1,7 @@
 // Gmsh MSH reader: versions 2.2 and 4.1, ASCII and binary (little-endian). Physical groups
 // become patches; linear Gmsh elements have the CGNS corner order, higher-order ones are read as
 // their corners.
+#include "common/cell_shapes.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "formats/mesh_builder.hpp"
@@ -22,7 +23,16 @@ struct GmshType {
   CellType cell = CellType::Tet;
 };
 
+/// A volume element of shape t with `nodes` nodes (its corners: the shape's, first).
+GmshType volume(CellType t, int nodes) {
+  return {3, cell_node_count(t), nodes, t};
+}
+
 GmshType gmsh_type(std::int64_t t) {
+  // linear volumes: the standard shapes of the shape table (corners in CGNS order)
+  CellType c = CellType::Tet;
+  if (cell_type_of(&CellShape::gmshType, t, c) && is_standard_shape(c))
+    return volume(c, cell_node_count(c));
   switch (t) {
   case 1:
     return {1, 2, 2};
@@ -30,14 +40,6 @@ GmshType gmsh_type(std::int64_t t) {
     return {2, 3, 3};
   case 3:
     return {2, 4, 4};
-  case 4:
-    return {3, 4, 4, CellType::Tet};
-  case 5:
-    return {3, 8, 8, CellType::Hex};
-  case 6:
-    return {3, 6, 6, CellType::Prism};
-  case 7:
-    return {3, 5, 5, CellType::Pyramid};
   case 8:
     return {1, 2, 3};
   case 9:
@@ -45,23 +47,23 @@ GmshType gmsh_type(std::int64_t t) {
   case 10:
     return {2, 4, 9};
   case 11:
-    return {3, 4, 10, CellType::Tet};
+    return volume(CellType::Tet, 10);
   case 12:
-    return {3, 8, 27, CellType::Hex};
+    return volume(CellType::Hex, 27);
   case 13:
-    return {3, 6, 18, CellType::Prism};
+    return volume(CellType::Prism, 18);
   case 14:
-    return {3, 5, 14, CellType::Pyramid};
+    return volume(CellType::Pyramid, 14);
   case 15:
     return {0, 1, 1};
   case 16:
     return {2, 4, 8};
   case 17:
-    return {3, 8, 20, CellType::Hex};
+    return volume(CellType::Hex, 20);
   case 18:
-    return {3, 6, 15, CellType::Prism};
+    return volume(CellType::Prism, 15);
   case 19:
-    return {3, 5, 13, CellType::Pyramid};
+    return volume(CellType::Pyramid, 13);
   case 20:
     return {2, 3, 9};
   case 21:
@@ -69,7 +71,7 @@ GmshType gmsh_type(std::int64_t t) {
   case 26:
     return {1, 2, 4};
   case 29:
-    return {3, 4, 20, CellType::Tet};
+    return volume(CellType::Tet, 20);
   case 36:
     return {2, 4, 16};
   default:

@@ -5,7 +5,7 @@
 ///
 /// Node order of cells follows the CGNS convention (same corners as VTK for Tet/Pyramid/Hex;
 /// PENTA_6 = triangle 0-1-2 then 3-4-5 above it). Readers convert other conventions to it.
-/// With that order the faces of standard cells point outward (see prep/cell_faces.hpp).
+/// With that order the faces of standard cells point outward (see common/cell_shapes.hpp).
 #include "common/csr.hpp"
 #include "common/types.hpp"
 #include "common/zone.hpp"

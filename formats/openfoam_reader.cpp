@@ -6,6 +6,7 @@
 // Patch types: wall -> BCWall, symmetryPlane/symmetry/empty (the front and back of a 2D mesh,
 // which stays one cell thick) -> BCSymmetryPlane, patch -> UserDefined; cyclic and processor
 // patches are errors. Ids in messages are OpenFOAM's 0-based point, face and cell labels.
+#include "common/cell_shapes.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "formats/mesh_builder.hpp"
@@ -490,26 +491,6 @@ std::string bc_type(const FoamFile& f, const FoamPatch& p, MeshBuilder& b) {
   return "UserDefined";
 }
 
-// Outward faces of the standard shapes in CGNS node order (as prep/cell_faces.cpp).
-struct ShapeFace {
-  int n;
-  int v[4];
-};
-constexpr ShapeFace kTet[4] = {
-    {3, {0, 2, 1, -1}}, {3, {0, 1, 3, -1}}, {3, {1, 2, 3, -1}}, {3, {2, 0, 3, -1}}};
-constexpr ShapeFace kPyra[5] = {{4, {0, 3, 2, 1}},
-                                {3, {0, 1, 4, -1}},
-                                {3, {1, 2, 4, -1}},
-                                {3, {2, 3, 4, -1}},
-                                {3, {3, 0, 4, -1}}};
-constexpr ShapeFace kPenta[5] = {{4, {0, 1, 4, 3}},
-                                 {4, {1, 2, 5, 4}},
-                                 {4, {2, 0, 3, 5}},
-                                 {3, {0, 2, 1, -1}},
-                                 {3, {3, 4, 5, -1}}};
-constexpr ShapeFace kHexa[6] = {{4, {0, 3, 2, 1}}, {4, {0, 1, 5, 4}}, {4, {1, 2, 6, 5}},
-                                {4, {2, 3, 7, 6}}, {4, {0, 4, 7, 3}}, {4, {4, 5, 6, 7}}};
-
 /// A face of a cell seen from the cell: outward when flip is false (the cell owns the face),
 /// else the stored loop reversed.
 struct CellFace {
@@ -522,10 +503,10 @@ struct CellFace {
 
 /// True when the cell's outward face loops are exactly the faces of shape `t` with corners
 /// `nodes` (each face once, same orientation, any starting corner).
-bool faces_match(const CellFace* f, int nf, const ShapeFace* shape, const idx_t* nodes) {
-  bool used[6] = {false, false, false, false, false, false};
+bool faces_match(const CellFace* f, int nf, CellType t, const idx_t* nodes) {
+  bool used[kMaxCellFaces] = {};
   for (int s = 0; s < nf; ++s) {
-    const ShapeFace& sf = shape[s];
+    const LocalFace& sf = cell_face(t, s);
     bool found = false;
     for (int j = 0; j < nf && !found; ++j) {
       if (used[j] || f[j].n != sf.n) continue;
@@ -549,23 +530,16 @@ bool standard_shape(const CellFace* f, int nf, CellType& type, idx_t* nodes) {
     tri += f[j].n == 3;
     quad += f[j].n == 4;
   }
-  const ShapeFace* shape = nullptr;
   int base = -1;
-  if (nf == 4 && tri == 4) {
-    type = CellType::Tet;
-    shape = kTet;
-  } else if (nf == 5 && tri == 4 && quad == 1) {
-    type = CellType::Pyramid;
-    shape = kPyra;
-  } else if (nf == 5 && tri == 2 && quad == 3) {
-    type = CellType::Prism;
-    shape = kPenta;
-  } else if (nf == 6 && quad == 6) {
-    type = CellType::Hex;
-    shape = kHexa;
-  } else {
-    return false;
-  }
+  // the standard shape with these numbers of triangles and quadrilaterals, if any
+  bool standard = false;
+  for (CellType s : {CellType::Tet, CellType::Pyramid, CellType::Prism, CellType::Hex})
+    if (!standard && nf == cell_face_count(s) && tri == cell_face_count(s, 3) &&
+        quad == cell_face_count(s, 4)) {
+      type = s;
+      standard = true;
+    }
+  if (!standard) return false;
   // base face: the pyramid's quadrilateral, a triangle of the prism, any face otherwise
   const int baseSize = type == CellType::Pyramid || type == CellType::Hex ? 4 : 3;
   for (int j = 0; j < nf && base < 0; ++j)
@@ -610,7 +584,7 @@ bool standard_shape(const CellFace* f, int nf, CellType& type, idx_t* nodes) {
   for (int i = 0; i < nn; ++i)
     for (int j = 0; j < i; ++j)
       if (nodes[i] == nodes[j]) return false;
-  return faces_match(f, nf, shape, nodes);
+  return faces_match(f, nf, type, nodes);
 }
 
 } // namespace

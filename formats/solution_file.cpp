@@ -1,6 +1,7 @@
 #include "formats/solution_file.hpp"
 
 #include "common/atomic_file.hpp"
+#include "common/cell_shapes.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
 #include "formats/hdf5_file.hpp"
@@ -120,7 +121,7 @@ void SolutionMesh::check(const std::string& what) const {
     }
     const int expect = cell_node_count(t);
     FV_VERIFY(expect > 0, what << ": cell " << c << ": unknown cell type " << static_cast<int>(t));
-    FV_VERIFY(e - b == expect, what << ": cell " << c << " (" << xdmf::shape_name(t) << ") has "
+    FV_VERIFY(e - b == expect, what << ": cell " << c << " (" << cell_shape(t).xdmfName << ") has "
                                     << (e - b) << " nodes, expected " << expect);
     for (gidx_t k = b; k < e; ++k)
       FV_VERIFY(cellNodes[k] >= 0 && cellNodes[k] < nn, what << ": cell " << c << ": node id "

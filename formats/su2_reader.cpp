@@ -2,6 +2,7 @@
 // multi-zone files (NZONE/IZONE: one zone with --zone K, else every zone, glued where they share
 // nodes). Elements use VTK type ids; node order is converted to CGNS. Any other section
 // (NPERIODIC, FFD boxes, ...) is skipped.
+#include "common/cell_shapes.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "formats/mesh_builder.hpp"
@@ -19,13 +20,20 @@ namespace fv {
 
 namespace {
 
-/// VTK cell type as used by SU2 -> dimension, node count, CGNS cell type.
+/// VTK cell type as used by SU2 -> dimension, node count, CGNS cell type (Tet for faces and
+/// lines, where it means nothing).
 struct Su2Type {
   int dim, nodes;
   CellType cell;
 };
 
 bool su2_type(std::int64_t vtk, Su2Type& t) {
+  CellType c = CellType::Tet;
+  // volumes: the standard shapes of the shape table (SU2 has no polyhedra)
+  if (cell_type_of(&CellShape::vtkType, vtk, c) && is_standard_shape(c)) {
+    t = {3, cell_node_count(c), c};
+    return true;
+  }
   switch (vtk) {
   case 3:
     t = {1, 2, CellType::Tet};
@@ -36,18 +44,6 @@ bool su2_type(std::int64_t vtk, Su2Type& t) {
   case 9:
     t = {2, 4, CellType::Tet};
     return true; // quadrilateral
-  case 10:
-    t = {3, 4, CellType::Tet};
-    return true; // tetrahedron
-  case 12:
-    t = {3, 8, CellType::Hex};
-    return true; // hexahedron
-  case 13:
-    t = {3, 6, CellType::Prism};
-    return true; // prism (VTK wedge)
-  case 14:
-    t = {3, 5, CellType::Pyramid};
-    return true; // pyramid
   default:
     return false;
   }
@@ -202,17 +198,13 @@ void add_zone(const std::string& path, const Su2Zone& z, MeshBuilder& b, std::in
   for (std::int64_t i = 0; i < z.npoin; ++i)
     b.nodeFileId.push_back(i);
   idx_t v[8];
-  auto convert = [&](const char* what, std::int64_t id, std::int64_t type, const std::int64_t* n,
-                     int count) {
-    for (int k = 0; k < count; ++k) {
+  // VTK node order -> CGNS: the identity except for the wedge (vtk_corner())
+  auto convert = [&](const char* what, std::int64_t id, const Su2Type& st, const std::int64_t* n) {
+    for (int k = 0; k < st.nodes; ++k) {
       FV_VERIFY(n[k] >= 0 && n[k] < z.npoin, path << ": " << what << " " << id << where
                                                   << " refers to node " << n[k] << ", outside 0.."
                                                   << z.npoin - 1);
-      v[k] = offset + static_cast<idx_t>(n[k]);
-    }
-    if (type == 13) { // VTK wedge: (0,1,2) points away from (3,4,5); CGNS: towards it
-      std::swap(v[1], v[2]);
-      std::swap(v[4], v[5]);
+      v[st.dim == 3 ? vtk_corner(st.cell, k) : k] = offset + static_cast<idx_t>(n[k]);
     }
   };
   for (std::size_t e = 0; e < z.elems.size(); ++e) {
@@ -220,8 +212,7 @@ void add_zone(const std::string& path, const Su2Zone& z, MeshBuilder& b, std::in
     su2_type(z.elems[e].type, st);
     FV_VERIFY(st.dim == z.ndime, path << ": element " << e << where << " has dimension " << st.dim
                                       << " in an NDIME=" << z.ndime << " mesh");
-    convert("element", static_cast<std::int64_t>(e), z.elems[e].type,
-            &z.elemNodes[z.elems[e].first], st.nodes);
+    convert("element", static_cast<std::int64_t>(e), st, &z.elemNodes[z.elems[e].first]);
     b.add_cell(st.cell, v, st.nodes, static_cast<gidx_t>(e));
     if (tagZones) b.cellZone.push_back(zoneIdx);
   }
@@ -234,7 +225,7 @@ void add_zone(const std::string& path, const Su2Zone& z, MeshBuilder& b, std::in
       FV_VERIFY(st.dim == z.ndime - 1, path << ": marker '" << mk.name << "' element " << bid
                                             << where << " has dimension " << st.dim
                                             << " in an NDIME=" << z.ndime << " mesh");
-      convert("marker element", bid, el.type, &mk.nodes[el.first], st.nodes);
+      convert("marker element", bid, st, &mk.nodes[el.first]);
       b.add_bface(v, st.nodes, bid, patch);
       if (tagZones) b.bZone.push_back(zoneIdx);
       ++bid;

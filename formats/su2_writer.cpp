@@ -1,6 +1,7 @@
 #include "formats/su2_writer.hpp"
 
 #include "common/atomic_file.hpp"
+#include "common/cell_shapes.hpp"
 #include "common/error.hpp"
 
 #include <cerrno>
@@ -55,22 +56,6 @@ class Out {
   std::string buf_;
 };
 
-int vtk_type(CellType t) {
-  switch (t) {
-  case CellType::Tet:
-    return 10;
-  case CellType::Pyramid:
-    return 14;
-  case CellType::Prism:
-    return 13;
-  case CellType::Hex:
-    return 12;
-  case CellType::Polyhedron:
-    break;
-  }
-  return -1;
-}
-
 } // namespace
 
 void write_su2(const Mesh& m, const std::string& path) {
@@ -87,17 +72,19 @@ void write_su2(const Mesh& m, const std::string& path) {
   w.str("% SU2 mesh written by fvkit\nNDIME= 3\nNELEM= ");
   w.num(m.nCells());
   w.ch('\n');
-  static const int kPrismToVtk[6] = {0, 2, 1, 3, 5, 4};
   for (idx_t c = 0; c < m.nCells(); ++c) {
     const CellType t = m.cellType[static_cast<std::size_t>(c)];
     FV_VERIFY(t != CellType::Polyhedron,
               path << ": cell " << c << " is a polyhedron, which SU2 files cannot hold");
-    w.num(vtk_type(t));
+    w.num(cell_shape(t).vtkType); // SU2 element ids are VTK's
     const idx_t* n = m.cellNodes.row(c);
     const idx_t cnt = m.cellNodes.size(c);
+    FV_VERIFY(cnt == cell_node_count(t), path << ": cell " << c << " (" << cell_type_name(t)
+                                              << ") has " << cnt << " nodes, expected "
+                                              << cell_node_count(t));
     for (idx_t v = 0; v < cnt; ++v) {
       w.ch('\t');
-      w.num(n[t == CellType::Prism ? kPrismToVtk[v] : v]);
+      w.num(n[vtk_corner(t, static_cast<int>(v))]);
     }
     w.ch('\t');
     w.num(c);

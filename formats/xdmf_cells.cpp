@@ -6,43 +6,6 @@
 
 namespace fv::xdmf {
 
-int shape_code(CellType t) {
-  switch (t) {
-  case CellType::Tet:
-    return 6;
-  case CellType::Pyramid:
-    return 7;
-  case CellType::Prism:
-    return 8;
-  case CellType::Hex:
-    return 9;
-  case CellType::Polyhedron:
-    return 16;
-  }
-  return -1;
-}
-
-const char* shape_name(CellType t) {
-  switch (t) {
-  case CellType::Tet:
-    return "tetrahedron";
-  case CellType::Pyramid:
-    return "pyramid";
-  case CellType::Prism:
-    return "wedge";
-  case CellType::Hex:
-    return "hexahedron";
-  case CellType::Polyhedron:
-    return "polyhedron";
-  }
-  return "unknown shape";
-}
-
-int cgns_corner(CellType t, int k) {
-  static constexpr int kWedge[6] = {0, 2, 1, 3, 5, 4};
-  return t == CellType::Prism ? kWedge[k] : k;
-}
-
 void check_polyhedron_stream(const gidx_t* s, gidx_t len, gidx_t n_nodes, const std::string& what,
                              gidx_t cell) {
   FV_VERIFY(len >= 1 && s[0] >= 4, what << ": polyhedron cell " << cell
@@ -68,12 +31,12 @@ std::vector<gidx_t> mixed_topology(const SolutionMesh& mesh) {
   for (gidx_t c = 0; c < mesh.nCells(); ++c) {
     const CellType t = mesh.cellType[c];
     const gidx_t* row = mesh.cellNodes.data() + mesh.cellNodeOffsets[c];
-    out.push_back(shape_code(t));
+    out.push_back(cell_shape(t).xdmfCode);
     if (t == CellType::Polyhedron) {
       out.insert(out.end(), row, mesh.cellNodes.data() + mesh.cellNodeOffsets[c + 1]);
     } else {
       for (int k = 0; k < cell_node_count(t); ++k)
-        out.push_back(row[cgns_corner(t, k)]);
+        out.push_back(row[vtk_corner(t, k)]);
     }
   }
   return out;
@@ -89,26 +52,9 @@ void parse_mixed_topology(const std::vector<gidx_t>& s, gidx_t n_cells, const st
   for (gidx_t c = 0; c < n_cells; ++c) {
     FV_VERIFY(pos < len, what << ": topology ends before cell " << c << " of " << n_cells);
     const gidx_t code = s[pos++];
-    CellType t;
-    switch (code) {
-    case 6:
-      t = CellType::Tet;
-      break;
-    case 7:
-      t = CellType::Pyramid;
-      break;
-    case 8:
-      t = CellType::Prism;
-      break;
-    case 9:
-      t = CellType::Hex;
-      break;
-    case 16:
-      t = CellType::Polyhedron;
-      break;
-    default:
+    CellType t = CellType::Polyhedron;
+    if (!cell_type_of(&CellShape::xdmfCode, code, t))
       FV_THROW(what << ": cell " << c << ": unsupported XDMF shape code " << code);
-    }
     mesh.cellType.push_back(t);
     if (t == CellType::Polyhedron) {
       // Walk the face stream to find its end; check_polyhedron_stream validates it later.
@@ -121,9 +67,11 @@ void parse_mixed_topology(const std::vector<gidx_t>& s, gidx_t n_cells, const st
       pos = end;
     } else {
       const int n = cell_node_count(t);
-      FV_VERIFY(pos + n <= len, what << ": cell " << c << ": truncated " << shape_name(t));
+      FV_VERIFY(pos + n <= len, what << ": cell " << c << ": truncated " << cell_shape(t).xdmfName);
+      const std::size_t first = mesh.cellNodes.size();
+      mesh.cellNodes.resize(first + static_cast<std::size_t>(n));
       for (int k = 0; k < n; ++k)
-        mesh.cellNodes.push_back(s[pos + cgns_corner(t, k)]);
+        mesh.cellNodes[first + static_cast<std::size_t>(vtk_corner(t, k))] = s[pos + k];
       pos += n;
     }
     mesh.cellNodeOffsets.push_back(static_cast<gidx_t>(mesh.cellNodes.size()));

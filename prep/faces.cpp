@@ -1,7 +1,7 @@
 #include "prep/faces.hpp"
 
+#include "common/cell_shapes.hpp"
 #include "common/error.hpp"
-#include "prep/cell_faces.hpp"
 #include "prep/mesh_ids.hpp"
 
 #include <algorithm>

@@ -35,7 +35,7 @@ struct FaceSet {
   idx_t nBoundaryFaces() const;
 };
 
-/// Builds every face once from the cells (standard shapes through prep/cell_faces.hpp,
+/// Builds every face once from the cells (standard shapes through common/cell_shapes.hpp,
 /// polyhedra through mesh.polyCellFaces / polyFaceNodes) and matches the file's boundary faces
 /// to them. Consecutive repeated nodes of a face (collapsed elements) are dropped; faces left
 /// with fewer than 3 distinct nodes are not faces. Cost O(N log k) time (k: faces per node),

@@ -1,6 +1,6 @@
 #include "prep/mesh_ids.hpp"
 
-#include "prep/cell_faces.hpp"
+#include "common/cell_shapes.hpp"
 
 #include <sstream>
 

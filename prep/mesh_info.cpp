@@ -1,7 +1,7 @@
 #include "prep/mesh_info.hpp"
 #include "common/json.hpp"
 
-#include "prep/cell_faces.hpp"
+#include "common/cell_shapes.hpp"
 #include "prep/mesh_ids.hpp"
 
 #include <algorithm>
@@ -57,7 +57,7 @@ void print_summary_text(std::ostream& os, const MeshSummary& s) {
     os << ")\n";
   }
   os << "cells:     " << s.cells << "\n";
-  for (int t = 0; t < 5; ++t)
+  for (int t = 0; t < kCellTypeCount; ++t)
     if (s.cellsByType[t] > 0)
       os << "  " << std::left << std::setw(13) << cell_type_name(static_cast<CellType>(t))
          << std::right << std::setw(12) << s.cellsByType[t] << "\n";
@@ -88,7 +88,6 @@ void print_summary_text(std::ostream& os, const MeshSummary& s) {
 
 namespace {
 
-
 std::string json_num(real_t v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", v);
@@ -100,15 +99,15 @@ std::string json_num(real_t v) {
 void print_summary_json(std::ostream& os, const MeshSummary& s) {
   os << "{\n  \"file\": " << json_quote(s.path) << ",\n  \"format\": " << json_quote(s.format)
      << ",\n  \"writer\": " << json_quote(s.writer) << ",\n  \"cells\": {\"total\": " << s.cells;
-  for (int t = 0; t < 5; ++t)
+  for (int t = 0; t < kCellTypeCount; ++t)
     os << ", " << json_quote(cell_type_name(static_cast<CellType>(t))) << ": " << s.cellsByType[t];
   os << "},\n  \"nodes\": " << s.nodes << ",\n  \"faces\": {\"total\": " << s.faces
      << ", \"interior\": " << s.interiorFaces << ", \"boundary\": " << s.boundaryFaces
      << "},\n  \"patches\": [";
   for (std::size_t i = 0; i < s.patches.size(); ++i)
     os << (i ? ",\n    " : "\n    ") << "{\"name\": " << json_quote(s.patches[i].name)
-       << ", \"bcType\": " << json_quote(s.patches[i].bcType) << ", \"faces\": " << s.patches[i].faces
-       << "}";
+       << ", \"bcType\": " << json_quote(s.patches[i].bcType)
+       << ", \"faces\": " << s.patches[i].faces << "}";
   os << "\n  ],\n  \"zones\": [";
   for (std::size_t i = 0; i < s.zones.size(); ++i)
     os << (i ? ", " : "") << json_quote(s.zones[i]);

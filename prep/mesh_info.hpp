@@ -15,7 +15,7 @@ namespace fv {
 /// Everything `fvprep info` prints. Volumes in file units cubed.
 struct MeshSummary {
   std::string path, format, writer;
-  std::array<std::int64_t, 5> cellsByType{}; ///< indexed by CellType
+  std::array<std::int64_t, kCellTypeCount> cellsByType{}; ///< indexed by CellType
   std::int64_t cells = 0, nodes = 0, faces = 0, interiorFaces = 0, boundaryFaces = 0;
   struct PatchInfo {
     std::string name, bcType;

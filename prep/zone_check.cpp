@@ -246,7 +246,7 @@ class Checker {
       if (!(z.cellVolume[c] > 0))
         ZC_FAIL(id, "cell " << c << " (global " << z.cellGlobalId[c] << "): volume "
                             << z.cellVolume[c] << " is not positive");
-      if (z.cellType[c] < 0 || z.cellType[c] > static_cast<std::int8_t>(CellType::Polyhedron))
+      if (!is_cell_type(z.cellType[c]))
         ZC_FAIL(id, "cell " << c << ": unknown cell type " << int(z.cellType[c]));
     }
     for (idx_t n = 0; n < z.nNodes; ++n)
