@@ -5,7 +5,8 @@
 # runs them with the carried Debian libraries (.deps, scripts/device-setup.sh):
 #   bench/device_fuzz.sh pack                          # here: build/devfuzz/{bin,seeds_*}
 #   OUT=/path FUZZERS="cgns x" RUNS=1000000 bench/device_fuzz.sh run   # there (carry .deps, build/devfuzz)
-# RUNS executions per harness in all, spread over JOBS libFuzzer jobs (default nproc - 1); a
+# RUNS executions per harness in all, spread over JOBS libFuzzer jobs (default nproc - 1, each
+# with its own random seed); a
 # crash, leak or sanitizer report leaves the input in $OUT/ and fails the script. Per harness,
 # $OUT/fuzz_<name>.txt sums the executions and lists what the jobs reported.
 set -uo pipefail
@@ -37,7 +38,7 @@ for fz in ${FUZZERS:-cgns x zone_file}; do
   work=/tmp/devfuzz_$fz && rm -rf "$work" && mkdir -p "$work/corpus"
   t0=$(date +%s)
   (cd "$work" && "$OLDPWD/$exe" corpus "$OLDPWD/build/devfuzz/seeds_$fz" -jobs="$jobs" \
-    -workers="$jobs" -runs="$per" -seed=1 -timeout=10 -rss_limit_mb=4096 \
+    -workers="$jobs" -runs="$per" -timeout=10 -rss_limit_mb=4096 \
     -artifact_prefix="$out/$fz-" -print_final_stats=1 >/dev/null 2>&1)
   rc=$?
   total=$(cat "$work"/fuzz-*.log | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')

@@ -113,6 +113,11 @@ struct Zone {
   Array<real_t> nodeCellWeight; ///< parallel to nodeCells: inverse-distance weight, normalised
                                 ///< over ALL cells of the node in the global mesh (sums to 1
                                 ///< over the zones sharing the node)
+  /// Parallel to nodeCells: the linearly exact weights (common/node_weights.hpp) that fvprep
+  /// computed over ALL cells of each node; what fvrun interpolates with ([scheme]
+  /// node_weights = linear). OPTIONAL: empty in zone files written before fvprep stored them
+  /// (fvrun then computes them, with a node exchange).
+  Array<real_t> nodeCellWeightLinear;
 
   // ---- orderings (CSR rows are groups; indices form a permutation)
   Csr faceColours; ///< faces (all nFaces) in colours: no two faces of a colour share a cell
@@ -254,6 +259,9 @@ void visit_zone_arrays(Z& z, V&& v) {
   v.csr(CsrInfo{"exchange/nodes/send", E::NodeExchangeZones, E::Nodes}, z.nodeExchange.send);
   v.csr(CsrInfo{"exchange/nodes/recv", E::NodeExchangeZones, E::Nodes}, z.nodeExchange.recv);
   v.optional_array(ArrayInfo{"cells/wallDistance", E::Cells, 1, kDevice}, z.cellWallDistance);
+  // uploaded in place of conn/nodeCellWeight when the case asks for linear weights
+  v.optional_array(ArrayInfo{"conn/nodeCellWeightLinear", E::NodeCellEntries},
+                   z.nodeCellWeightLinear);
 }
 
 } // namespace fv

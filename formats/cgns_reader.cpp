@@ -6,6 +6,7 @@
 #include "common/log.hpp"
 #include "formats/mesh_builder.hpp"
 #include "formats/mesh_reader.hpp"
+#include "formats/mesh_transfer.hpp"
 #include "formats/node_match.hpp"
 #include "formats/structured_block.hpp"
 
@@ -19,8 +20,14 @@
 #include <array>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <unordered_map>
+
+// Sanitizer runtimes define this (in a sanitizer build); elsewhere it is null.
+extern "C" void __sanitizer_set_death_callback(void (*)(void)) __attribute__((weak));
 
 namespace fv {
 
@@ -104,11 +111,27 @@ struct ElemRef {
 /// one-line error instead of a crash of the caller. The child only opens and closes the file
 /// (the tree, not the arrays): a few milliseconds even on large meshes. Where fork fails, the
 /// file is opened directly.
+/// In a forked child: die plainly. No crash handler inherited from the parent (a fuzzer's, a
+/// sanitizer's death callback) may report the child's death as the parent's or write files
+/// for it.
+void die_plainly_in_child() {
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
+    std::signal(sig, SIG_DFL);
+  if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(nullptr);
+}
+
+/// "signal 11" or "exit code 1": how a child that did not exit 0 ended.
+std::string child_end(int status) {
+  return WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                             : "exit code " + std::to_string(WEXITSTATUS(status));
+}
+
 void probe_cgns_open(const std::string& path) {
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) return;
   if (pid == 0) { // child: open, close, report nothing (the parent's own open reports errors)
+    die_plainly_in_child();
     const int devnull = open("/dev/null", O_WRONLY);
     if (devnull >= 0) {
       dup2(devnull, STDOUT_FILENO);
@@ -124,21 +147,20 @@ void probe_cgns_open(const std::string& path) {
   // the child exits 0 whatever cg_open returned; anything else is its death (a signal, or a
   // sanitizer's exit code in a sanitizer build)
   FV_VERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-            path << ": corrupt CGNS file: the CGNS library crashed ("
-                 << (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                         : "exit code " + std::to_string(WEXITSTATUS(status)))
+            path << ": corrupt CGNS file: the CGNS library crashed (" << child_end(status)
                  << ") reading its node tree");
 }
 
 class CgnsReader {
  public:
-  CgnsReader(const std::string& p, const ReadOptions& o) : path(p), opts(o) {}
+  CgnsReader(const std::string& p, const ReadOptions& o, bool probe = true)
+      : path(p), opts(o), probeOpen(probe) {}
 
   Mesh read() {
     int ftype = CG_FILE_NONE;
     FV_VERIFY(cg_is_cgns(path.c_str(), &ftype) == CG_OK,
               path << ": not a CGNS file (neither CGNS/HDF5 nor CGNS/ADF), or truncated");
-    probe_cgns_open(path);
+    if (probeOpen) probe_cgns_open(path);
     if (cg_open(path.c_str(), CG_MODE_READ, &file.fn) != CG_OK) {
       const std::string why = cg_get_error();
       file.fn = -1;
@@ -163,6 +185,7 @@ class CgnsReader {
  private:
   const std::string& path;
   const ReadOptions& opts;
+  bool probeOpen = true; ///< open the file in a forked probe first (probe_cgns_open())
   CgnsFile file;
   MeshBuilder b;
   int B = 0, cellDim = 3, physDim = 3;
@@ -1281,9 +1304,88 @@ class CgnsReader {
 
 } // namespace
 
+namespace {
+
+/// Exit codes of the reading child (read_cgns_in_child()).
+enum : int { kChildMesh = 0, kChildError = 3, kChildWriteFailed = 4 };
+
+/// Reads the whole file in a forked child, which hands the mesh back through an anonymous
+/// temporary file (formats/mesh_transfer.hpp), so that no libcgns code runs on the file in the
+/// caller. For CGNS/ADF files: libcgns 3.4's ADF layer overflows heap buffers on corrupt
+/// sub-node tables after cg_open has succeeded (ADFI_read_sub_node_table under
+/// cgio_get_node_id, found by tests/fuzz/fuzz_cgns). The child's death becomes one error line;
+/// its fv::Error comes back as the same error. Where the temporary file or fork fails, the file
+/// is read directly.
+Mesh read_cgns_in_child(const std::string& path, const ReadOptions& opts) {
+  std::FILE* buf = std::tmpfile();
+  if (!buf) return CgnsReader(path, opts).read();
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    std::fclose(buf);
+    return CgnsReader(path, opts).read();
+  }
+  if (pid == 0) {
+    die_plainly_in_child();
+    // quiet: its warnings come back with the mesh, its death as one line
+    const int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) {
+      dup2(devnull, STDOUT_FILENO);
+      dup2(devnull, STDERR_FILENO);
+    }
+    int code = kChildMesh;
+    try {
+      const Mesh m = CgnsReader(path, opts, /*probe=*/false).read();
+      if (!write_mesh_stream(buf, m)) code = kChildWriteFailed;
+    } catch (const Error& e) {
+      std::fputc(static_cast<int>(e.kind()), buf);
+      std::fputs(e.what(), buf);
+      std::fflush(buf);
+      code = kChildError;
+    } catch (const std::exception& e) {
+      std::fputc(static_cast<int>(ErrorKind::Runtime), buf);
+      std::fprintf(buf, "%s: cannot read CGNS file: %s", path.c_str(), e.what());
+      std::fflush(buf);
+      code = kChildError;
+    }
+    _exit(code);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    FV_VERIFY(errno == EINTR, path << ": lost the CGNS reading process: " << std::strerror(errno));
+  std::string bytes;
+  if (std::fseek(buf, 0, SEEK_END) == 0) {
+    const long n = std::ftell(buf);
+    std::rewind(buf);
+    bytes.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    if (std::fread(bytes.data(), 1, bytes.size(), buf) != bytes.size()) bytes.clear();
+  }
+  std::fclose(buf);
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code == kChildMesh) {
+    Mesh m = read_mesh_stream(bytes.data(), bytes.size(), path);
+    for (const std::string& w : m.warnings) // as MeshBuilder::warn() prints them
+      FV_LOG_WARN(path << ": " << w);
+    return m;
+  }
+  if (code == kChildError && !bytes.empty())
+    throw Error(bytes.substr(1), static_cast<ErrorKind>(bytes[0]) == ErrorKind::Usage
+                                     ? ErrorKind::Usage
+                                     : ErrorKind::Runtime);
+  FV_VERIFY(code != kChildWriteFailed,
+            path << ": cannot hand the mesh over from the CGNS reading process (temporary file "
+                    "full?)");
+  FV_THROW(path << ": corrupt CGNS file: the CGNS library crashed (" << child_end(status)
+                << ") reading it");
+}
+
+} // namespace
+
 Mesh read_cgns(const std::string& path, const ReadOptions& opts) {
-  CgnsReader r(path, opts);
-  return r.read();
+  // CGNS/HDF5 is read here; anything else (CGNS/ADF) in a child. Decided from the file's
+  // signature, as even cg_is_cgns() overflows on a corrupt ADF file.
+  if (is_hdf5_file(path)) return CgnsReader(path, opts).read();
+  return read_cgns_in_child(path, opts);
 }
 
 } // namespace fv

@@ -3,6 +3,7 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "common/node_weights.hpp"
 #include "prep/connectivity.hpp"
 #include "prep/faces.hpp"
 #include "prep/mesh_ids.hpp"
@@ -244,6 +245,8 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
     g.cellGeom =
         compute_cell_geometry(g.xyz.data(), g.faceNodes, g.faceGeom, g.cellFaces, g.cellFaceSign);
     g.nodeCellWeight = node_cell_weights(g.nodeCells, g.xyz.data(), g.cellGeom.centroid.data());
+    g.nodeCellWeightLinear = linear_exact_node_weights(g.nodeCells, g.nodeCellWeight.data(),
+                                                       g.xyz.data(), g.cellGeom.centroid.data());
   });
   double vmin = nc ? g.cellGeom.volume[0] : 0.0, vmax = vmin, cmax = 0.0;
   for (idx_t c = 0; c < nc; ++c) {

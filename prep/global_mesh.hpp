@@ -45,6 +45,8 @@ struct GlobalMesh {
   std::vector<real_t> xyz;            ///< 3 per node, m
   Csr nodeCells;                      ///< transpose of cellNodes (cells ascending)
   std::vector<real_t> nodeCellWeight; ///< parallel to nodeCells: inverse-distance, sums to 1
+  /// parallel to nodeCells: linearly exact (common/node_weights.hpp), sums to 1
+  std::vector<real_t> nodeCellWeightLinear;
 
   // ---- geometry
   FaceGeometry faceGeom;

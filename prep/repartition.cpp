@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "common/node_weights.hpp"
 #include "formats/zone_file_writer.hpp"
 #include "prep/connectivity.hpp"
 #include "prep/prepare.hpp"
@@ -178,6 +179,8 @@ GlobalMesh global_mesh_from_zones(const ZoneFile& file, PrepReport* report) {
     g.cellCells = build_cell_cells(g.cellFaces, g.owner, g.neighbour);
     g.nodeCells = g.cellNodes.transpose(g.nNodes());
     g.nodeCellWeight = node_cell_weights(g.nodeCells, g.xyz.data(), g.cellGeom.centroid.data());
+    g.nodeCellWeightLinear = linear_exact_node_weights(g.nodeCells, g.nodeCellWeight.data(),
+                                                       g.xyz.data(), g.cellGeom.centroid.data());
   });
   if (report) {
     report->nCells = g.nCells();

@@ -286,6 +286,8 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   z.nodeFaces = z.faceNodes.transpose(nNodes);
   z.nodeCells = z.cellNodes.transpose(nNodes);
   std::vector<real_t> weight(static_cast<std::size_t>(z.nodeCells.nnz()));
+  std::vector<real_t> weightLinear(
+      g.nodeCellWeightLinear.empty() ? 0 : static_cast<std::size_t>(z.nodeCells.nnz()));
   for (idx_t v = 0; v < nNodes; ++v) {
     const idx_t gv = static_cast<idx_t>(nodeGid[v]);
     const idx_t* gb = g.nodeCells.row(gv);
@@ -294,7 +296,9 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
       const idx_t gc = static_cast<idx_t>(cellGid[z.nodeCells.indices()[k]]);
       const idx_t* it = std::lower_bound(gb, ge, gc);
       FV_VERIFY(it != ge && *it == gc, "zone " << part << ": node " << gv << " misses cell " << gc);
-      weight[k] = g.nodeCellWeight[g.nodeCells.begin(gv) + (it - gb)];
+      const idx_t gk = g.nodeCells.begin(gv) + static_cast<idx_t>(it - gb);
+      weight[k] = g.nodeCellWeight[gk];
+      if (!g.nodeCellWeightLinear.empty()) weightLinear[k] = g.nodeCellWeightLinear[gk];
     }
   }
 
@@ -395,6 +399,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   z.nodeXyz = to_array(std::move(nodeXyz));
   z.cellFaceSign = to_array(std::move(sign));
   z.nodeCellWeight = to_array(std::move(weight));
+  z.nodeCellWeightLinear = to_array(std::move(weightLinear));
   return z;
 }
 

@@ -88,6 +88,7 @@ class Checker {
       nodeXyz_.assign(3 * static_cast<std::size_t>(h.nGlobalNodes), 0.0);
       nodeZones_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0);
       nodeWeight_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0.0);
+      nodeWeightLinear_.assign(static_cast<std::size_t>(h.nGlobalNodes), 0.0);
       for (const Zone& zone : zones_)
         gather(zone);
     }
@@ -419,8 +420,11 @@ class Checker {
         ZC_FAIL(z.zoneId, "node " << n << " (global " << g
                                   << ") has coordinates that differ from another zone's copy");
       }
-      for (idx_t k = z.nodeCells.begin(n); k < z.nodeCells.end(n); ++k)
+      for (idx_t k = z.nodeCells.begin(n); k < z.nodeCells.end(n); ++k) {
         nodeWeight_[g] += z.nodeCellWeight[k];
+        if (!z.nodeCellWeightLinear.empty()) nodeWeightLinear_[g] += z.nodeCellWeightLinear[k];
+      }
+      if (!z.nodeCellWeightLinear.empty()) hasLinearWeights_ = true;
     }
   }
 
@@ -524,6 +528,10 @@ class Checker {
         if (++bad <= 3)
           ZC_FAIL(-1, "global node " << g << ": nodeCellWeight sums to " << nodeWeight_[g]
                                      << " over all zones (expected 1)");
+      } else if (hasLinearWeights_ && std::abs(nodeWeightLinear_[g] - 1.0) > 1e3 * opt_.tolerance) {
+        if (++bad <= 3)
+          ZC_FAIL(-1, "global node " << g << ": nodeCellWeightLinear sums to "
+                                     << nodeWeightLinear_[g] << " over all zones (expected 1)");
       }
     }
     if (bad > 3) ZC_FAIL(-1, bad << " global nodes in all have missing zones or bad weights");
@@ -570,6 +578,8 @@ class Checker {
   std::vector<real_t> nodeXyz_;
   std::vector<int> nodeZones_;
   std::vector<real_t> nodeWeight_;
+  std::vector<real_t> nodeWeightLinear_; ///< sums of the linear weights, when the zones have them
+  bool hasLinearWeights_ = false;
   bool globalOk_ = false; ///< every zone readable and header totals agree: global arrays built
   long problems_ = 0;
 };

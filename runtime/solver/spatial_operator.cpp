@@ -2,9 +2,9 @@
 #include "runtime/physics/euler/euler_state.hpp"
 
 #include "common/error.hpp"
+#include "common/node_weights.hpp"
 #include "runtime/kernels/reductions.hpp"
 #include "runtime/parallel/reduce.hpp"
-#include "runtime/solver/node_weights.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,6 +23,12 @@ kernels::FluxSettings flux_settings(const CaseConfig& c) {
 
 DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, backend::Communicator* comm) {
   if (cfg.order == 2 && cfg.nodeWeights == NodeWeights::LinearExact) {
+    if (!zone.nodeCellWeightLinear.empty()) { // fvprep's, over all cells of each node
+      const std::vector<real_t> w(zone.nodeCellWeightLinear.begin(),
+                                  zone.nodeCellWeightLinear.end());
+      return DeviceZone(zone, &w);
+    }
+    // a zone file written before fvprep stored them: computed here, with a node exchange
     NodeSum sum;
     if (comm)
       // the moments of all cells of a shared node: partial sums added over the zones (Sum mode)
@@ -33,7 +39,9 @@ DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, backend::Co
         nodes.exchange({parallel::FieldView::blocked(d.data(), ncomp, zone.nNodes)});
         field = d.to_host();
       };
-    const std::vector<real_t> w = linear_exact_node_weights(zone, sum);
+    const std::vector<real_t> w =
+        linear_exact_node_weights(zone.nodeCells, zone.nodeCellWeight.data(), zone.nodeXyz.data(),
+                                  zone.cellCentroid.data(), sum);
     return DeviceZone(zone, &w);
   }
   return DeviceZone(zone);

@@ -1,6 +1,6 @@
 #include "mesh_checks.hpp"
 
-#include "prep/cell_faces.hpp"
+#include "common/cell_shapes.hpp"
 
 #include <algorithm>
 #include <sstream>

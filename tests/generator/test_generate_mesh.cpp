@@ -1,6 +1,6 @@
 // Tests of the synthetic mesh generator (prep/generate_mesh.hpp).
+#include "common/cell_shapes.hpp"
 #include "mesh_checks.hpp"
-#include "prep/cell_faces.hpp"
 #include "prep/generate_mesh.hpp"
 #include "prep/index_permutation.hpp"
 

@@ -1,11 +1,11 @@
 // Generated meshes through fvkit's own readers and face builder: read_mesh(write_cgns(m)) and
 // read_mesh(write_su2(m)) reproduce m, and prep's build_faces() accepts every family and
 // cell kind with the expected face counts.
+#include "common/cell_shapes.hpp"
 #include "common/log.hpp"
 #include "formats/cgns_writer.hpp"
 #include "formats/mesh_reader.hpp"
 #include "formats/su2_writer.hpp"
-#include "prep/cell_faces.hpp"
 #include "prep/faces.hpp"
 #include "prep/generate_mesh.hpp"
 #include "tests/testing/testing.hpp"

@@ -1,6 +1,6 @@
 #include "box_mesh.hpp"
 
-#include "prep/cell_faces.hpp"
+#include "common/cell_shapes.hpp"
 
 #include <algorithm>
 #include <array>

@@ -2,8 +2,8 @@
 // volumes, and one-line errors on broken boundary descriptions.
 #include "box_mesh.hpp"
 
+#include "common/cell_shapes.hpp"
 #include "common/error.hpp"
-#include "prep/cell_faces.hpp"
 #include "prep/connectivity.hpp"
 #include "prep/faces.hpp"
 #include "prep/geometry.hpp"

@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <sys/wait.h>
+#include <utility>
 
 namespace {
 
@@ -270,6 +271,43 @@ TEST(FvprepCli, PrepareNeedsOutput) {
 }
 
 } // namespace
+
+// A corrupt sub-node table in a CGNS/ADF file: libcgns 3.4's ADF layer overflows a heap buffer
+// (ADFI_read_sub_node_table, under cg_is_cgns/cgio_get_node_id: after cg_open succeeds, so the
+// open probe does not see it; found by tests/fuzz/fuzz_cgns). fvprep reads ADF files in a
+// forked child (formats/cgns_reader.cpp), so the overflow kills the child and fvprep says so in
+// one line. The file: fvgen's one-hexahedron box converted to ADF by hdf2adf, with the four
+// bytes the fuzzer changed (offsets in that file). Under AddressSanitizer (the sanitizer suite)
+// the test insists on the child's death: if a change of fvgen's output moves the table, the
+// offsets must be found again.
+TEST(BrokenInputs, CorruptAdfSubNodeTableIsContained) {
+  if (std::system("command -v hdf2adf >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "hdf2adf (Debian cgns-convert) not installed";
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string hdf = dir + "/hex.cgns", adf = dir + "/hex_adf.cgns";
+  ASSERT_EQ(
+      std::system((std::string(FVGEN_EXE) + " box --n 1,1,1 -q -o " + hdf + " >/dev/null").c_str()),
+      0);
+  ASSERT_EQ(std::system(("hdf2adf " + hdf + " " + adf + " >/dev/null 2>&1").c_str()), 0);
+  std::string bytes = slurp_binary(adf);
+  ASSERT_GT(bytes.size(), 8889u);
+  for (auto [pos, value] :
+       {std::pair<std::size_t, int>{8204, 064}, {8206, 063}, {8207, 064}, {8889, 005}})
+    bytes[pos - 1] = static_cast<char>(value);
+  std::ofstream(adf, std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  const RunResult r = run_fvprep("info " + adf);
+  ASSERT_FALSE(r.signalled) << r.err;
+#if defined(__SANITIZE_ADDRESS__)
+  // under AddressSanitizer the overflow always kills the reading child
+  ASSERT_EQ(r.exitCode, 1) << r.err;
+  expect_clean_error(r, {adf.c_str(), "corrupt CGNS file: the CGNS library crashed"});
+#else
+  // without it, reading past the buffer may or may not fault: a clean error or a mesh
+  ASSERT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.exitCode << ": " << r.err;
+  if (r.exitCode == 1) expect_clean_error(r, {adf.c_str()});
+#endif
+}
 
 // Seeded mutations of real CGNS files (1-8 bytes flipped or overwritten at random places),
 // ADF and HDF5: fvprep never crashes, and every failure is one error line. Debian's libcgns 3.4

@@ -1,7 +1,7 @@
 #include "tests/solver/test_meshes.hpp"
 
+#include "common/cell_shapes.hpp"
 #include "common/error.hpp"
-#include "prep/cell_faces.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,8 @@
 #pragma once
 /// \file node_weights.hpp
-/// Linearly exact cell -> node interpolation weights.
+/// Linearly exact cell -> node interpolation weights. fvprep computes them once, over the whole
+/// mesh, and stores them in the zone file (conn/nodeCellWeightLinear); fvrun computes them
+/// itself (with a node exchange) only for zone files written before they were stored.
 ///
 /// The zone's inverse-distance weights (zone.nodeCellWeight) reproduce constant fields only:
 /// at nodes whose cells are not spread evenly around them (every boundary node) the
@@ -16,7 +18,8 @@
 /// lambda is solved. Nodes whose I is (nearly) singular, i.e. whose cell centroids are nearly
 /// coplanar, and nodes whose correction would scale a weight by a factor outside (-10, 10) keep the
 /// inverse-distance weights.
-#include "common/zone.hpp"
+#include "common/csr.hpp"
+#include "common/types.hpp"
 
 #include <functional>
 #include <vector>
@@ -26,8 +29,14 @@ namespace fv {
 /// Adds the partial per-node sums of other zones: field[k * nNodes + node], ncomp components.
 using NodeSum = std::function<void(std::vector<real_t>& field, int ncomp)>;
 
-/// Linearly exact weights parallel to zone.nodeCells (see file comment). `sum_nodes` may be
-/// empty for a single zone. Returns the zone's own weights unchanged where I is singular.
-std::vector<real_t> linear_exact_node_weights(const Zone& zone, const NodeSum& sum_nodes = {});
+/// Linearly exact weights parallel to `nodeCells` (rows: nodes, indices: cells) from the
+/// inverse-distance weights `weight` (parallel to nodeCells), the node coordinates `nodeXyz`
+/// (3 per node) and the cell centroids `cellCentroid` (3 per cell). `sum_nodes` adds the
+/// partial sums of the other zones sharing a node; empty when nodeCells lists every cell of
+/// every node (the global mesh, or a single zone). Keeps the inverse-distance weights where I
+/// is singular or the correction is out of bounds (see file comment).
+std::vector<real_t> linear_exact_node_weights(const Csr& nodeCells, const real_t* weight,
+                                              const real_t* nodeXyz, const real_t* cellCentroid,
+                                              const NodeSum& sum_nodes = {});
 
 } // namespace fv

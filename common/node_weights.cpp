@@ -1,13 +1,14 @@
-#include "runtime/solver/node_weights.hpp"
+#include "common/node_weights.hpp"
 
 #include <cmath>
 
 namespace fv {
 
-std::vector<real_t> linear_exact_node_weights(const Zone& z, const NodeSum& sum_nodes) {
-  const idx_t nN = z.nNodes;
-  const Csr& nc = z.nodeCells;
-  std::vector<real_t> w(z.nodeCellWeight.begin(), z.nodeCellWeight.end());
+std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weight,
+                                              const real_t* nodeXyz, const real_t* cellCentroid,
+                                              const NodeSum& sum_nodes) {
+  const idx_t nN = nc.rows();
+  std::vector<real_t> w(weight, weight + nc.nnz());
   // partial sums: R (3) and the symmetric I (6: xx yy zz xy xz yz) per node
   std::vector<real_t> s(9 * static_cast<std::size_t>(nN), 0.0);
   auto at = [&](int k, idx_t n) -> real_t& { return s[static_cast<std::size_t>(k) * nN + n]; };
@@ -16,8 +17,8 @@ std::vector<real_t> linear_exact_node_weights(const Zone& z, const NodeSum& sum_
       const idx_t c = nc.indices()[j];
       real_t d[3];
       for (int k = 0; k < 3; ++k)
-        d[k] = z.cellCentroid[3 * c + k] - z.nodeXyz[3 * n + k];
-      const real_t wc = z.nodeCellWeight[j];
+        d[k] = cellCentroid[3 * c + k] - nodeXyz[3 * n + k];
+      const real_t wc = weight[j];
       for (int k = 0; k < 3; ++k)
         at(k, n) += wc * d[k];
       at(3, n) += wc * d[0] * d[0];
@@ -56,7 +57,7 @@ std::vector<real_t> linear_exact_node_weights(const Zone& z, const NodeSum& sum_
     const real_t* l = &lam[4 * static_cast<std::size_t>(n)];
     real_t ld = 0;
     for (int k = 0; k < 3; ++k)
-      ld += l[k] * (z.cellCentroid[3 * cell + k] - z.nodeXyz[3 * n + k]);
+      ld += l[k] * (cellCentroid[3 * cell + k] - nodeXyz[3 * n + k]);
     return (1.0 + ld) / l[3];
   };
   // Holmes & Connell bound the correction: weights may change by a factor in (-10, 10). The
@@ -73,7 +74,7 @@ std::vector<real_t> linear_exact_node_weights(const Zone& z, const NodeSum& sum_
   for (idx_t n = 0; n < nN; ++n) {
     if (!use[n] || out[n] > 0) continue;
     for (idx_t j = nc.begin(n); j < nc.end(n); ++j)
-      w[j] = z.nodeCellWeight[j] * factor(n, nc.indices()[j]);
+      w[j] = weight[j] * factor(n, nc.indices()[j]);
   }
   return w;
 }
