@@ -8,7 +8,10 @@
 # RUNS executions per harness in all, spread over JOBS libFuzzer jobs (default nproc - 1, each
 # with its own random seed); a
 # crash, leak or sanitizer report leaves the input in $OUT/ and fails the script. Per harness,
-# $OUT/fuzz_<name>.txt sums the executions and lists what the jobs reported.
+# $OUT/fuzz_<name>.txt sums the executions and lists what the jobs reported. Artifacts named
+# oom-* from fuzz_cgns come from the reading child of CGNS/ADF files (formats/cgns_reader.cpp):
+# libFuzzer's malloc limit also watches the forked child, which libcgns makes ask for huge
+# blocks on corrupt files (it refuses them cleanly without the limit: "ADF 35").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -35,7 +38,10 @@ export ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=16
 status=0
 for fz in ${FUZZERS:-cgns x zone_file}; do
   exe=build/devfuzz/bin/fuzz_$fz
-  work=/tmp/devfuzz_$fz && rm -rf "$work" && mkdir -p "$work/corpus"
+  work=/tmp/devfuzz_$fz
+  # KEEP_CORPUS=1: go on from the corpus an earlier call left on this (still warm) machine
+  [ -n "${KEEP_CORPUS:-}" ] || rm -rf "$work"
+  mkdir -p "$work/corpus" && rm -f "$work"/fuzz-*.log
   t0=$(date +%s)
   (cd "$work" && "$OLDPWD/$exe" corpus "$OLDPWD/build/devfuzz/seeds_$fz" -jobs="$jobs" \
     -workers="$jobs" -runs="$per" -timeout=10 -rss_limit_mb=4096 \
