@@ -22,15 +22,7 @@ mkdir -p "$work"
 csv=${OUT:-$root/bench/results}/partition_add.csv
 [ -f "$csv" ] || echo "date,host_cpus,mesh,cells,from_parts,to_parts,fresh_wall_s,fresh_peak_rss_mib,add_wall_s,add_peak_rss_mib,speedup,zones_identical" >"$csv"
 measure() { # prints "wall_s peak_rss_mib" of the command
-  python3 - "$@" <<'PY'
-import resource, subprocess, sys, time
-t = time.time()
-rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
-wall = time.time() - t
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
-print(f"{wall:.2f} {rss:.0f}")
-sys.exit(rc)
-PY
+  python3 "$root/bench/measure_cmd.py" "$@"
 }
 for spec in "hex_box:box --cells hex --target 1M" "tet_shuffled:box --cells tet --target 1M --shuffle --perturb 0.1"; do
   name=${spec%%:*} args=${spec#*:}

@@ -21,15 +21,7 @@ mkdir -p "$work"
 csv=${OUT:-$root/bench/results}/prep_large.csv
 [ -f "$csv" ] || echo "date,host_cpus,mesh,cells,parts,fvprep_wall_s,fvprep_peak_rss_mib,zone_file_mib,check_wall_s" > "$csv"
 measure() { # prints "wall_s peak_rss_mib" of the command
-  python3 - "$@" <<'PY'
-import resource, subprocess, sys, time
-t = time.time()
-rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
-wall = time.time() - t
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
-print(f"{wall:.2f} {rss:.0f}")
-sys.exit(rc)
-PY
+  python3 "$root/bench/measure_cmd.py" "$@"
 }
 for size in "${sizes[@]}"; do
   for t in $types; do

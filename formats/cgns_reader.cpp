@@ -1247,35 +1247,11 @@ class CgnsReader {
       auto [it, fresh] = byKey.emplace(key(f), f);
       if (!fresh && b.bZone[it->second] != b.bZone[f]) drop[f] = drop[it->second] = 1;
     }
-    idx_t kept = 0, dropped = 0;
-    MeshBuilder& m = b;
-    std::vector<idx_t> off{0}, conn, patch, sec, hasBc;
-    std::vector<std::int8_t> iface;
-    std::vector<gidx_t> fid;
-    std::vector<std::int32_t> zone;
-    for (idx_t f = 0; f < nb; ++f) {
-      if (drop[f]) {
-        ++dropped;
-        continue;
-      }
-      conn.insert(conn.end(), m.bConn.begin() + m.bOff[f], m.bConn.begin() + m.bOff[f + 1]);
-      off.push_back(static_cast<idx_t>(conn.size()));
-      patch.push_back(m.bPatch[f]);
-      fid.push_back(m.bFileId[f]);
-      zone.push_back(m.bZone[f]);
-      sec.push_back(bSection[f]);
-      hasBc.push_back(bHasBc[f]);
-      iface.push_back(bIface[f]);
-      ++kept;
-    }
-    m.bOff = std::move(off);
-    m.bConn = std::move(conn);
-    m.bPatch = std::move(patch);
-    m.bFileId = std::move(fid);
-    m.bZone = std::move(zone);
-    bSection = std::move(sec);
-    bHasBc = std::move(hasBc);
-    bIface = std::move(iface);
+    const std::vector<idx_t> kept = b.drop_bfaces(drop);
+    keep_rows(bSection, kept);
+    keep_rows(bHasBc, kept);
+    keep_rows(bIface, kept);
+    const idx_t dropped = nb - static_cast<idx_t>(kept.size());
     FV_LOG_INFO("  " << dropped << " zone-interface faces became interior faces");
   }
 

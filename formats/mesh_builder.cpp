@@ -88,6 +88,22 @@ idx_t MeshBuilder::patch(const std::string& name, const std::string& bcType) {
   return idx;
 }
 
+std::vector<idx_t> MeshBuilder::drop_bfaces(const std::vector<char>& drop) {
+  std::vector<idx_t> kept, off{0}, conn;
+  for (idx_t f = 0; f < nBFaces(); ++f) {
+    if (drop[static_cast<std::size_t>(f)]) continue;
+    kept.push_back(f);
+    conn.insert(conn.end(), bConn.begin() + bOff[f], bConn.begin() + bOff[f + 1]);
+    off.push_back(static_cast<idx_t>(conn.size()));
+  }
+  bOff = std::move(off);
+  bConn = std::move(conn);
+  keep_rows(bPatch, kept);
+  keep_rows(bFileId, kept);
+  keep_rows(bZone, kept);
+  return kept;
+}
+
 void MeshBuilder::warn(const std::string& msg) {
   if (std::find(warnings.begin(), warnings.end(), msg) != warnings.end()) return;
   warnings.push_back(msg);

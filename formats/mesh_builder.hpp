@@ -57,6 +57,10 @@ struct MeshBuilder {
   idx_t add_poly_face(const idx_t* nodes, int n);
   /// Adds a boundary face (or edge in 2D) with a patch (-1: none yet); returns its index.
   idx_t add_bface(const idx_t* nodes, int n, gidx_t fileId, idx_t patch);
+  /// Removes the boundary faces f with drop[f] != 0 (faces glued into the interior), keeping
+  /// the others in order. Returns the old index of each kept face, for the caller's own
+  /// per-face columns (keep_rows()).
+  std::vector<idx_t> drop_bfaces(const std::vector<char>& drop);
   /// Index of the patch with this name, created with bcType when new. A later, different
   /// bcType for the same name is recorded as a warning.
   idx_t patch(const std::string& name, const std::string& bcType);
@@ -71,6 +75,16 @@ struct MeshBuilder {
  private:
   std::unordered_map<std::string, idx_t> patchIndex_;
 };
+
+/// Keeps rows kept[0], kept[1], ... of v, in that order (kept: from drop_bfaces()).
+template <class T>
+void keep_rows(std::vector<T>& v, const std::vector<idx_t>& kept) {
+  std::vector<T> out;
+  out.reserve(kept.size());
+  for (idx_t k : kept)
+    out.push_back(v[static_cast<std::size_t>(k)]);
+  v = std::move(out);
+}
 
 /// Extrudes a planar mesh (builder with dim == 2) into one layer of prisms/hexahedra of the
 /// given thickness (<= 0: kDefaultExtrudeFraction of the largest in-plane extent) along the

@@ -171,62 +171,71 @@ bool parse_real(std::string_view t, double& v) {
                 << "; no other Plot3D layout fits the file either)");
 }
 
+/// The first candidate layout (text or binary) whose header and blocks account for exactly
+/// `have` units of the file: tokens (text), or bytes with 4 per header integer (binary).
+/// When none does, the first layout whose header parsed, for the error message.
+struct LayoutMatch {
+  Layout layout;
+  std::vector<Dims> dims;
+  std::size_t header = 0;
+  bool found = false;  ///< `layout` accounts for the whole file
+  bool parsed = false; ///< some layout's header parsed (the file starts like Plot3D)
+};
+
+template <class Get>
+LayoutMatch match_layout(bool binary, Get&& get, std::size_t maxHeader, std::int64_t have) {
+  LayoutMatch first;
+  for (const Layout& l : candidate_layouts(binary)) {
+    std::size_t header = 0;
+    std::vector<Dims> dims = header_dims(l, get, maxHeader, header);
+    if (dims.empty()) continue;
+    std::int64_t need = static_cast<std::int64_t>((binary ? 4 : 1) * header);
+    for (const Dims& dd : dims)
+      need += block_size(l, dd, binary);
+    if (need == have) return LayoutMatch{l, std::move(dims), header, true, true};
+    if (!first.parsed) first = LayoutMatch{l, std::move(dims), header, false, true};
+  }
+  return first;
+}
+
 Plot3dGrid read_text(const std::string& path, const std::string& text) {
   const std::vector<std::string_view> tok = tokens_of(text);
   FV_VERIFY(!tok.empty(), path << ": empty Plot3D file");
   auto get = [&](std::size_t k, std::int64_t& v) { return k < tok.size() && parse_int(tok[k], v); };
   const std::int64_t have = static_cast<std::int64_t>(tok.size());
-  bool diag = false;
-  Layout diagLayout;
-  std::vector<Dims> diagDims;
-  std::size_t diagHeader = 0;
-  for (const Layout& l : candidate_layouts(false)) {
-    std::size_t header = 0;
-    const std::vector<Dims> dims = header_dims(l, get, tok.size(), header);
-    if (dims.empty()) continue;
-    std::int64_t need = static_cast<std::int64_t>(header);
-    for (const Dims& d : dims)
-      need += block_size(l, d, false);
-    if (need != have) {
-      if (!diag) {
-        diag = true;
-        diagLayout = l;
-        diagDims = dims;
-        diagHeader = header;
-      }
-      continue;
-    }
-    Plot3dGrid g = shape_blocks(path, l, dims);
-    std::size_t k = header;
-    for (std::size_t b = 0; b < dims.size(); ++b) {
-      Plot3dBlock& blk = g.blocks[b];
-      const std::int64_t n = nodes_of(dims[b]);
-      blk.xyz.assign(static_cast<std::size_t>(3 * n), 0.0);
-      for (int c = 0; c < l.dim; ++c)
-        for (std::int64_t v = 0; v < n; ++v, ++k) {
-          double x = 0;
-          FV_VERIFY(parse_real(tok[k], x), path << ": block " << b + 1 << ": "
-                                                << "xyz"[c] << " of node " << v + 1 << ": '"
-                                                << tok[k].substr(0, 40) << "' is not a number");
-          check_finite(path, b, blk.shape, v, c, x);
-          blk.xyz[static_cast<std::size_t>(3 * v + c)] = x;
-        }
-      if (!l.iblank) continue;
-      blk.iblank.resize(static_cast<std::size_t>(n));
+  const LayoutMatch m = match_layout(false, get, tok.size(), have);
+  FV_VERIFY(m.parsed, path << ": not a Plot3D grid: its first numbers are no valid block count "
+                              "and block dimensions");
+  if (!m.found) fail_no_layout(path, m.layout, m.dims, m.header, have, false);
+  const Layout& l = m.layout;
+  const std::vector<Dims>& dims = m.dims;
+  Plot3dGrid g = shape_blocks(path, l, dims);
+  std::size_t k = m.header;
+  for (std::size_t b = 0; b < dims.size(); ++b) {
+    Plot3dBlock& blk = g.blocks[b];
+    const std::int64_t n = nodes_of(dims[b]);
+    blk.xyz.assign(static_cast<std::size_t>(3 * n), 0.0);
+    for (int c = 0; c < l.dim; ++c)
       for (std::int64_t v = 0; v < n; ++v, ++k) {
-        std::int64_t ib = 0;
-        FV_VERIFY(parse_int(tok[k], ib) && ib >= INT32_MIN && ib <= INT32_MAX,
-                  path << ": block " << b + 1 << ": iblank of node " << v + 1 << ": '"
-                       << tok[k].substr(0, 40) << "' is not an integer");
-        blk.iblank[static_cast<std::size_t>(v)] = static_cast<std::int32_t>(ib);
+        double x = 0;
+        FV_VERIFY(parse_real(tok[k], x), path << ": block " << b + 1 << ": "
+                                              << "xyz"[c] << " of node " << v + 1 << ": '"
+                                              << tok[k].substr(0, 40) << "' is not a number");
+        check_finite(path, b, blk.shape, v, c, x);
+        blk.xyz[static_cast<std::size_t>(3 * v + c)] = x;
       }
+    if (!l.iblank) continue;
+    blk.iblank.resize(static_cast<std::size_t>(n));
+    for (std::int64_t v = 0; v < n; ++v, ++k) {
+      std::int64_t ib = 0;
+      FV_VERIFY(parse_int(tok[k], ib) && ib >= INT32_MIN && ib <= INT32_MAX,
+                path << ": block " << b + 1 << ": iblank of node " << v + 1 << ": '"
+                     << tok[k].substr(0, 40) << "' is not an integer");
+      blk.iblank[static_cast<std::size_t>(v)] = static_cast<std::int32_t>(ib);
     }
-    g.variant = "ASCII, " + layout_name(l);
-    return g;
   }
-  FV_VERIFY(diag, path << ": not a Plot3D grid: its first numbers are no valid block count and "
-                          "block dimensions");
-  fail_no_layout(path, diagLayout, diagDims, diagHeader, have, false);
+  g.variant = "ASCII, " + layout_name(l);
+  return g;
 }
 
 // ---- binary files
@@ -358,38 +367,18 @@ Plot3dGrid read_raw(const std::string& path, const std::string& d) {
     return true;
   };
   const std::int64_t have = static_cast<std::int64_t>(d.size());
-  bool diag = false;
-  Layout diagLayout;
-  std::vector<Dims> diagDims;
-  std::size_t diagHeader = 0;
-  for (const Layout& l : candidate_layouts(true)) {
-    std::size_t header = 0;
-    const std::vector<Dims> dims = header_dims(l, get, d.size() / 8 + 1, header);
-    if (dims.empty()) continue;
-    std::int64_t need = static_cast<std::int64_t>(4 * header);
-    for (const Dims& dd : dims)
-      need += block_size(l, dd, true);
-    if (need != have) {
-      if (!diag) {
-        diag = true;
-        diagLayout = l;
-        diagDims = dims;
-        diagHeader = header;
-      }
-      continue;
-    }
-    Plot3dGrid g = shape_blocks(path, l, dims);
-    std::size_t pos = 4 * header;
-    for (std::size_t b = 0; b < dims.size(); ++b) {
-      read_binary_block(path, d, pos, l, b, g.blocks[b]);
-      pos += static_cast<std::size_t>(block_size(l, dims[b], true));
-    }
-    g.variant = storage_name(l, false);
-    return g;
+  const LayoutMatch m = match_layout(true, get, d.size() / 8 + 1, have);
+  FV_VERIFY(m.parsed, path << ": not a Plot3D grid: neither Fortran records nor a valid block "
+                              "count and block dimensions");
+  if (!m.found) fail_no_layout(path, m.layout, m.dims, m.header, have, true);
+  Plot3dGrid g = shape_blocks(path, m.layout, m.dims);
+  std::size_t pos = 4 * m.header;
+  for (std::size_t b = 0; b < m.dims.size(); ++b) {
+    read_binary_block(path, d, pos, m.layout, b, g.blocks[b]);
+    pos += static_cast<std::size_t>(block_size(m.layout, m.dims[b], true));
   }
-  FV_VERIFY(diag, path << ": not a Plot3D grid: neither Fortran records nor a valid block count "
-                          "and block dimensions");
-  fail_no_layout(path, diagLayout, diagDims, diagHeader, have, true);
+  g.variant = storage_name(m.layout, false);
+  return g;
 }
 
 bool looks_like_text(std::string_view head) {

@@ -212,35 +212,16 @@ void glue(MeshBuilder& b, std::vector<FaceOrigin>& origin, const Plot3dGrid& g,
                      << " coincides with the faces of two other blocks");
     drop[static_cast<std::size_t>(f)] = drop[static_cast<std::size_t>(it->second)] = 1;
   }
-  MeshBuilder& m = b;
-  std::vector<idx_t> off{0}, conn, patch;
-  std::vector<gidx_t> fid;
-  std::vector<std::int32_t> zone;
-  std::vector<FaceOrigin> kept;
   std::size_t withBc = 0;
-  for (idx_t f = 0; f < nb; ++f) {
-    if (drop[static_cast<std::size_t>(f)]) {
-      withBc += m.bPatch[f] != kNone;
-      continue;
-    }
-    conn.insert(conn.end(), m.bConn.begin() + m.bOff[f], m.bConn.begin() + m.bOff[f + 1]);
-    off.push_back(static_cast<idx_t>(conn.size()));
-    patch.push_back(m.bPatch[f]);
-    fid.push_back(m.bFileId[f]);
-    zone.push_back(m.bZone[f]);
-    kept.push_back(origin[static_cast<std::size_t>(f)]);
-  }
+  for (idx_t f = 0; f < nb; ++f)
+    withBc += drop[static_cast<std::size_t>(f)] && b.bPatch[f] != kNone;
+  const std::vector<idx_t> kept = b.drop_bfaces(drop);
+  keep_rows(origin, kept);
   FV_LOG_INFO("  " << nb - static_cast<idx_t>(kept.size())
                    << " block-interface faces became interior faces");
   if (withBc)
-    m.warn(std::to_string(withBc) + " faces named in the BC file are block interfaces (glued); "
+    b.warn(std::to_string(withBc) + " faces named in the BC file are block interfaces (glued); "
                                     "they became interior faces");
-  m.bOff = std::move(off);
-  m.bConn = std::move(conn);
-  m.bPatch = std::move(patch);
-  m.bFileId = std::move(fid);
-  m.bZone = std::move(zone);
-  origin = std::move(kept);
 }
 
 /// Cells whose corners were glued together (collapsed edges, poles) are not supported.

@@ -19,13 +19,6 @@ namespace fv {
 namespace {
 
 // Runs fn() inside a log phase and records its duration in the report.
-template <class Fn>
-void phase(PrepReport* report, const char* name, Fn&& fn) {
-  log::Phase p(name);
-  fn();
-  if (report) report->add_phase(name, p.seconds());
-}
-
 /// True for the CGNS BC types of no-slip walls (BCWallInviscid is a slip wall).
 bool is_viscous_wall_type(const std::string& t) {
   return t == "BCWall" || t == "BCWallViscous" || t == "BCWallViscousHeatFlux" ||
@@ -91,7 +84,7 @@ std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, con
 
 GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts, PrepReport* report) {
   FaceSet fs;
-  phase(report, "building faces", [&] { fs = build_faces(mesh, opts.faces); });
+  run_phase(report, "building faces", [&] { fs = build_faces(mesh, opts.faces); });
   return build_global_mesh(mesh, std::move(fs), opts, report);
 }
 
@@ -109,7 +102,7 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
   Csr cellFacesMesh;
   std::vector<std::int8_t> signMesh;
   std::vector<idx_t> newCell;
-  phase(report, "renumbering cells", [&] {
+  run_phase(report, "renumbering cells", [&] {
     build_cell_faces(nc, fs.owner, fs.neighbour, cellFacesMesh, signMesh);
     Csr adjMesh = build_cell_cells(cellFacesMesh, fs.owner, fs.neighbour);
     if (report) report->before = adjacency_bandwidth(adjMesh);
@@ -124,7 +117,7 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
 
   // ---- faces (Algorithm 2) and nodes (first touch)
   std::vector<idx_t> faceMesh; // fv::FaceSet id of each new face
-  phase(report, "renumbering faces and nodes", [&] {
+  run_phase(report, "renumbering faces and nodes", [&] {
     faceMesh.reserve(static_cast<std::size_t>(nf));
     // Boundary faces grouped by patch, each patch in the order of its owner cells.
     std::vector<idx_t> perPatch(static_cast<std::size_t>(nPatches) + 1, 0);
@@ -233,14 +226,14 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
   });
   fs = FaceSet();
 
-  phase(report, "building connectivity", [&] {
+  run_phase(report, "building connectivity", [&] {
     build_cell_faces(nc, g.owner, g.neighbour, g.cellFaces, g.cellFaceSign);
     g.cellCells = build_cell_cells(g.cellFaces, g.owner, g.neighbour);
     if (report) report->after = adjacency_bandwidth(g.cellCells);
     g.nodeCells = g.cellNodes.transpose(g.nNodes());
   });
 
-  phase(report, "computing geometry", [&] {
+  run_phase(report, "computing geometry", [&] {
     g.faceGeom = compute_face_geometry(g.xyz.data(), g.faceNodes);
     g.cellGeom =
         compute_cell_geometry(g.xyz.data(), g.faceNodes, g.faceGeom, g.cellFaces, g.cellFaceSign);
@@ -263,7 +256,7 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
               mesh_name(mesh) << ": " << cell_label(mesh, g.cellMesh[c])
                               << " is not closed: |sum S| / sum |S| = " << g.cellGeom.closure[c]);
   }
-  phase(report, "wall distance", [&] { g.wallDistance = cell_wall_distance(mesh, g, opts); });
+  run_phase(report, "wall distance", [&] { g.wallDistance = cell_wall_distance(mesh, g, opts); });
   if (report) {
     report->nCells = nc;
     report->nFaces = nf;

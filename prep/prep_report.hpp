@@ -2,6 +2,7 @@
 /// \file prep_report.hpp
 /// What fvprep measured while preparing a mesh: phase timings, bandwidth before/after
 /// renumbering, colourings and hyperplanes per zone; printed as a short summary.
+#include "common/log.hpp"
 #include "common/types.hpp"
 #include "prep/colouring.hpp"
 #include "prep/connectivity.hpp"
@@ -35,6 +36,15 @@ struct PrepReport {
 
   void add_phase(const std::string& name, double seconds) { phases.push_back({name, seconds}); }
 };
+
+/// Runs `fn` as a logged phase (common/log.hpp: "• name (1.23 s)") and records its time in
+/// `report` when given.
+template <class Fn>
+void run_phase(PrepReport* report, const char* name, Fn&& fn) {
+  log::Phase p(name);
+  fn();
+  if (report) report->add_phase(name, p.seconds());
+}
 
 /// Human-readable summary (a few lines plus one line per zone up to `maxZoneLines`, then totals).
 void print_prep_report(std::ostream& os, const PrepReport& r, int maxZoneLines = 16);

@@ -30,12 +30,10 @@ PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const Prepar
   PrepareSummary out;
   const GlobalMesh g = build_global_mesh(mesh, std::move(faces), opts.prep, &out.report);
   std::vector<idx_t> partGlobal;
-  {
-    log::Phase p("partitioning");
+  run_phase(&out.report, "partitioning", [&] {
     partGlobal = partition_cells(g.cellCells, opts.parts, opts.partition);
     out.partition = partition_report(g.cellCells, partGlobal, opts.parts);
-    out.report.add_phase("partitioning", p.seconds());
-  }
+  });
   out.header = make_zone_header(mesh, g, opts.parts);
   out.header.options = describe_prepare_options(opts);
   out.header.commandLine = commandLine;
@@ -43,11 +41,7 @@ PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const Prepar
   build_zones_each(
       g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep,
       [&](Zone&& z) { writer.write_zone(z); }, &out.report);
-  {
-    log::Phase p("writing " + path);
-    writer.commit();
-    out.report.add_phase("writing", p.seconds());
-  }
+  run_phase(&out.report, "writing", [&] { writer.commit(); });
   out.dataBytes = writer.data_bytes();
   return out;
 }
@@ -56,12 +50,10 @@ PreparedZones prepare_zones(const Mesh& mesh, FaceSet&& faces, const PrepareOpti
   PreparedZones out;
   const GlobalMesh g = build_global_mesh(mesh, std::move(faces), opts.prep, &out.report);
   std::vector<idx_t> partGlobal;
-  {
-    log::Phase p("partitioning");
+  run_phase(&out.report, "partitioning", [&] {
     partGlobal = partition_cells(g.cellCells, opts.parts, opts.partition);
     out.partition = partition_report(g.cellCells, partGlobal, opts.parts);
-    out.report.add_phase("partitioning", p.seconds());
-  }
+  });
   out.zones =
       build_zones(g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep, &out.report);
   out.header = make_zone_header(mesh, g, opts.parts);

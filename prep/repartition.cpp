@@ -16,13 +16,6 @@ namespace fv {
 
 namespace {
 
-template <class Fn>
-void phase(PrepReport* report, const char* name, Fn&& fn) {
-  log::Phase p(name);
-  fn();
-  if (report) report->add_phase(name, p.seconds());
-}
-
 /// Marks entity `id` of kind `what` as seen once; throws when it lies outside [0, n) (a
 /// zone file whose global ids do not fit its header).
 void claim(std::vector<char>& seen, gidx_t id, const char* what, const ZoneFile& f, int zone) {
@@ -161,11 +154,11 @@ std::string option_value(const std::string& options, const std::string& key) {
 GlobalMesh global_mesh_from_zones(const ZoneFile& file, PrepReport* report) {
   GlobalMesh g;
   std::vector<Zone> zones;
-  phase(report, "reading zones", [&] {
+  run_phase(report, "reading zones", [&] {
     for (int z = 0; z < file.nZones(); ++z)
       zones.push_back(map_zone(file, z));
   });
-  phase(report, "reassembling the global mesh", [&] {
+  run_phase(report, "reassembling the global mesh", [&] {
     g.patches = file.header().patches;
     gather_cells(file, zones, g);
     gather_faces(file, zones, g);
@@ -174,7 +167,7 @@ GlobalMesh global_mesh_from_zones(const ZoneFile& file, PrepReport* report) {
     std::iota(g.cellMesh.begin(), g.cellMesh.end(), 0);
   });
   zones.clear();
-  phase(report, "building connectivity", [&] {
+  run_phase(report, "building connectivity", [&] {
     build_cell_faces(g.nCells(), g.owner, g.neighbour, g.cellFaces, g.cellFaceSign);
     g.cellCells = build_cell_cells(g.cellFaces, g.owner, g.neighbour);
     g.nodeCells = g.cellNodes.transpose(g.nNodes());
@@ -216,12 +209,10 @@ RepartitionSummary add_partitioning(const std::string& path, int parts,
                                      << " --parts " << parts << ")");
   const GlobalMesh g = global_mesh_from_zones(file, &out.report);
   std::vector<idx_t> part;
-  {
-    log::Phase p("partitioning");
+  run_phase(&out.report, "partitioning", [&] {
     part = partition_cells(g.cellCells, parts, options);
     out.partition = partition_report(g.cellCells, part, parts);
-    out.report.add_phase("partitioning", p.seconds());
-  }
+  });
   PrepareOptions po;
   po.prep = prep_options_of(file.header());
   po.parts = parts;
@@ -233,11 +224,7 @@ RepartitionSummary add_partitioning(const std::string& path, int parts,
   ZoneFileWriter writer(path, added);
   build_zones_each(
       g, part, parts, po.prep, [&](Zone&& z) { writer.write_zone(z); }, &out.report);
-  {
-    log::Phase p("writing " + path);
-    writer.commit();
-    out.report.add_phase("writing", p.seconds());
-  }
+  run_phase(&out.report, "writing", [&] { writer.commit(); });
   out.dataBytes = writer.data_bytes();
   return out;
 }

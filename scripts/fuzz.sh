@@ -7,7 +7,7 @@
 #   scripts/fuzz.sh                 short runs (CI): 1000 executions per harness
 #   scripts/fuzz.sh --runs N        N executions per harness
 #   scripts/fuzz.sh --time S        S seconds per harness (-max_total_time)
-#   FUZZERS="su2 msh" scripts/fuzz.sh   a subset (su2 msh cgns x zone_file; x: Plot3D)
+#   FUZZERS="su2 msh" scripts/fuzz.sh   a subset (su2 msh cgns x polymesh zone_file; x: Plot3D)
 #   FUZZ_SEED=0 scripts/fuzz.sh         libFuzzer's random seed (default 1: repeatable runs, as
 #                                       CI needs; 0 = a new one each time)
 set -euo pipefail
@@ -109,6 +109,18 @@ P3D
 i4_8='\x08\x00\x00\x00' i4_2='\x02\x00\x00\x00' i4_64='\x40\x00\x00\x00'
 d0='\x00\x00\x00\x00\x00\x00\x00\x00' d1='\x00\x00\x00\x00\x00\x00\xf0\x3f'
 printf "$i4_8$i4_2$i4_2$i4_8$i4_64$d0$d1$d0$d1$d0$d0$d1$d1$i4_64" >"$work/seeds_x/one2d.x"
+# OpenFOAM polyMesh: a unit tetrahedron's five files, joined by \x01 (tests/fuzz/fuzz_polymesh.cpp)
+mkdir -p "$work/seeds_polymesh"
+{
+  printf 'FoamFile\n{\n    version 2.0;\n    format ascii;\n    class vectorField;\n    object points;\n}\n'
+  printf '// the corners\n4\n(\n(0 0 0)\n(1 0 0)\n(0 1 0)\n(0 0 1)\n)\n\001'
+  printf 'FoamFile { version 2.0; format ascii; class faceList; object faces; }\n'
+  printf '4 ( 3(0 2 1) 3(0 1 3)\n 3(1 2 3) 3(0 3 2) )\n\001'
+  printf 'FoamFile { version 2.0; format ascii; class labelList; object owner; }\n4{0}\n\001'
+  printf 'FoamFile { version 2.0; format ascii; class labelList; object neighbour; }\n0()\n\001'
+  printf 'FoamFile { version 2.0; format ascii; class polyBoundaryMesh; object boundary; }\n'
+  printf '1\n(\n    walls\n    {\n        type wall;\n        nFaces 4;\n        startFace 0;\n    }\n)\n'
+} >"$work/seeds_polymesh/tet"
 seed cgns "$shared/cgns/wedge_2d_quads.cgns" "$shared/cgns/multiblock_5blocks_structured.cgns" \
   "$shared/cgns/static_mixer_cfx_mixed.cgns"
 mkdir -p "$work/seeds_zone_file"
@@ -119,7 +131,7 @@ fi
 # checks that no HDF5 object stays open)
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/sanitizer/lsan.supp"
 status=0
-for fz in ${FUZZERS:-su2 msh cgns x zone_file}; do
+for fz in ${FUZZERS:-su2 msh cgns x polymesh zone_file}; do
   exe=build/fuzz/tests/fuzz/fuzz_$fz
   mkdir -p "$work/$fz"
   if [ -z "$(ls -A "$work/seeds_$fz" 2>/dev/null)" ]; then

@@ -45,4 +45,32 @@ std::string scratch_dir() {
   return dir.string();
 }
 
+namespace {
+struct BytesVisitor {
+  std::map<std::string, std::string>& out;
+  template <class T>
+  void add(const std::string& name, const Array<T>& a) {
+    out[name] = std::string(reinterpret_cast<const char*>(a.data()), a.bytes());
+  }
+  template <class T>
+  void array(const ArrayInfo& info, const Array<T>& a) {
+    add(info.name, a);
+  }
+  template <class T>
+  void optional_array(const ArrayInfo& info, const Array<T>& a) {
+    add(info.name, a);
+  }
+  void csr(const CsrInfo& info, const Csr& c) {
+    add(std::string(info.name) + "/offsets", c.offsets());
+    add(std::string(info.name) + "/indices", c.indices());
+  }
+};
+} // namespace
+
+std::map<std::string, std::string> zone_dataset_bytes(const Zone& z) {
+  std::map<std::string, std::string> out;
+  visit_zone_arrays(z, BytesVisitor{out});
+  return out;
+}
+
 } // namespace fv::testing

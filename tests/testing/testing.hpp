@@ -2,8 +2,11 @@
 /// \file testing.hpp
 /// Helpers shared by fvkit's tests: paths to the shared real meshes (skipping when absent) and
 /// per-test scratch directories.
+#include "common/zone.hpp"
+
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,9 +24,13 @@ std::vector<std::string> shared_mesh_list();
 /// A fresh empty scratch directory for the current test, under the build tree.
 std::string scratch_dir();
 
+/// Raw bytes of every dataset of a zone, by dataset path ("cells/volume",
+/// "conn/cellFaces/offsets", ...), from the zone schema's visitor.
+std::map<std::string, std::string> zone_dataset_bytes(const Zone& z);
+
 } // namespace fv::testing
 
 /// Skips the current test when ../shared/meshes (or the given mesh) is not there.
 #define FV_REQUIRE_SHARED_MESH(path_var, relative)                                                 \
-  const std::string path_var = ::fv::testing::shared_mesh(relative);                              \
+  const std::string path_var = ::fv::testing::shared_mesh(relative);                               \
   if (path_var.empty()) GTEST_SKIP() << "shared mesh " << (relative) << " not available"

@@ -20,27 +20,6 @@
 
 namespace {
 
-/// Raw bytes of every dataset of a zone, by dataset name (schema visitor).
-struct Bytes {
-  std::map<std::string, std::string> of;
-  template <class T>
-  void add(const std::string& name, const fv::Array<T>& a) {
-    of[name] = std::string(reinterpret_cast<const char*>(a.data()), a.bytes());
-  }
-  template <class T>
-  void array(const fv::ArrayInfo& info, const fv::Array<T>& a) {
-    add(info.name, a);
-  }
-  template <class T>
-  void optional_array(const fv::ArrayInfo& info, const fv::Array<T>& a) {
-    add(info.name, a);
-  }
-  void csr(const fv::CsrInfo& info, const fv::Csr& c) {
-    add(std::string(info.name) + "/offsets", c.offsets());
-    add(std::string(info.name) + "/indices", c.indices());
-  }
-};
-
 /// Every dataset of every zone of a partitioning, "zone/dataset" -> bytes.
 std::map<std::string, std::string> contents(const std::string& path, int parts) {
   const fv::ZoneFile f = fv::open_zone_file(path, parts);
@@ -48,9 +27,7 @@ std::map<std::string, std::string> contents(const std::string& path, int parts) 
   std::map<std::string, std::string> all;
   for (int z = 0; z < f.nZones(); ++z) {
     const fv::Zone zone = fv::map_zone(f, z);
-    Bytes b;
-    fv::visit_zone_arrays(zone, b);
-    for (auto& [name, bytes] : b.of)
+    for (auto& [name, bytes] : fv::testing::zone_dataset_bytes(zone))
       all[std::to_string(z) + "/" + name] = bytes;
   }
   return all;
