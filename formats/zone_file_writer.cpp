@@ -158,6 +158,14 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const ZoneFileHeader& he
   if (!zones) m.fail("cannot create group /zones");
 }
 
+void verify_no_partitioning(const ZoneFile& file, int parts) {
+  const auto& all = file.partitionings();
+  FV_VERIFY_USAGE(std::find(all.begin(), all.end(), parts) == all.end(),
+                  file.path() << ": already holds a partitioning of " << parts
+                              << " zones (remove it first: fvprep partition remove " << file.path()
+                              << " --parts " << parts << ")");
+}
+
 ZoneFileWriter::ZoneFileWriter(const std::string& path, const PartitioningHeader& added)
     : impl_(std::make_unique<Impl>(path)) {
   h5::silence_errors();
@@ -166,11 +174,7 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const PartitioningHeader
                   path << ": a partitioning needs at least one zone, got " << added.nZones);
   {
     const ZoneFile existing = open_zone_file(path); // a zone file of this format version
-    const auto& parts = existing.partitionings();
-    FV_VERIFY_USAGE(std::find(parts.begin(), parts.end(), added.nZones) == parts.end(),
-                    path << ": already holds a partitioning of " << added.nZones
-                         << " zones (remove it first: fvprep partition remove " << path
-                         << " --parts " << added.nZones << ")");
+    verify_no_partitioning(existing, added.nZones);
     m.header = existing.header();
   }
   m.header.nZones = added.nZones;

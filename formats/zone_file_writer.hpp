@@ -8,6 +8,7 @@
 /// complete (fv::AtomicFile): an interrupted or failed write never leaves a partial file under
 /// the final name and never destroys an existing one.
 #include "common/zone.hpp"
+#include "formats/zone_file_reader.hpp"
 
 #include <memory>
 #include <string>
@@ -61,6 +62,10 @@ class ZoneFileWriter {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+/// Throws a usage fv::Error naming the file when it already holds a partitioning of `parts`
+/// zones (what adding one needs; `fvprep partition add` checks before doing the work).
+void verify_no_partitioning(const ZoneFile& file, int parts);
 
 /// Rewrites the zone file `path` without its partitioning of `parts` zones (through a temporary
 /// file and a rename; the other partitionings are copied unchanged). Removing the file's first

@@ -203,10 +203,7 @@ RepartitionSummary add_partitioning(const std::string& path, int parts,
                                     const std::string& commandLine) {
   RepartitionSummary out;
   const ZoneFile file = open_zone_file(path);
-  for (int n : file.partitionings())
-    FV_VERIFY_USAGE(n != parts, path << ": already holds a partitioning of " << parts
-                                     << " zones (remove it first: fvprep partition remove " << path
-                                     << " --parts " << parts << ")");
+  verify_no_partitioning(file, parts); // before the work, not only when writing
   const GlobalMesh g = global_mesh_from_zones(file, &out.report);
   std::vector<idx_t> part;
   run_phase(&out.report, "partitioning", [&] {
