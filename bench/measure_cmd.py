@@ -1,14 +1,23 @@
 #!/usr/bin/env python3
 """Runs a command (stdout discarded) and prints "WALL_S PEAK_RSS_MIB" of it; exits with its
 exit code. Used by the bench/*.sh scripts that record fvprep's time and memory:
-    python3 bench/measure_cmd.py fvprep mesh.cgns --parts 64 -o out.zones.h5"""
+    python3 bench/measure_cmd.py [--log FILE] fvprep mesh.cgns --parts 64 -o out.zones.h5
+With --log, the command's stdout and stderr go to FILE instead."""
 import resource
 import subprocess
 import sys
 import time
 
+args = sys.argv[1:]
+log = None
+if len(args) >= 2 and args[0] == "--log":
+    log = open(args[1], "w")
+    args = args[2:]
 t = time.time()
-rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
+if log:
+    rc = subprocess.call(args, stdout=log, stderr=subprocess.STDOUT)
+else:
+    rc = subprocess.call(args, stdout=subprocess.DEVNULL)
 wall = time.time() - t
 rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
 print(f"{wall:.2f} {rss:.0f}")

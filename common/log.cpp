@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <mutex>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace fv::log {
@@ -26,8 +27,12 @@ void clear_bar_locked() {
 
 } // namespace
 
-void set_level(Level lvl) { g_level = lvl; }
-Level level() { return g_level; }
+void set_level(Level lvl) {
+  g_level = lvl;
+}
+Level level() {
+  return g_level;
+}
 
 double elapsed() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time()).count();
@@ -58,9 +63,14 @@ double Phase::seconds() const {
 }
 
 Phase::~Phase() {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, " (%.2f s)", seconds());
-  std::string line = "\xE2\x80\xA2 " + name_ + buf; // "• name (1.23 s)"
+  char buf[96];
+  // "• name (1.23 s, peak 1.4 GiB)": the process's peak resident size so far, so that -v shows
+  // the phase whose memory sets fvprep's peak.
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  std::snprintf(buf, sizeof buf, " (%.2f s, peak %.2f GiB)", seconds(),
+                static_cast<double>(ru.ru_maxrss) / (1024.0 * 1024.0));
+  std::string line = "\xE2\x80\xA2 " + name_ + buf;
   if (!note_.empty()) line += ": " + note_;
   write(Level::Info, line);
 }

@@ -1,6 +1,7 @@
 #include "common/node_weights.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 namespace fv {
 
@@ -8,10 +9,19 @@ std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weigh
                                               const real_t* nodeXyz, const real_t* cellCentroid,
                                               const NodeSum& sum_nodes) {
   const idx_t nN = nc.rows();
-  std::vector<real_t> w(weight, weight + nc.nnz());
+  std::vector<real_t> w(static_cast<std::size_t>(nc.nnz()));
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static)
+#endif
+  for (std::int64_t j = 0; j < nc.nnz(); ++j)
+    w[static_cast<std::size_t>(j)] = weight[j];
   // partial sums: R (3) and the symmetric I (6: xx yy zz xy xz yz) per node
   std::vector<real_t> s(9 * static_cast<std::size_t>(nN), 0.0);
   auto at = [&](int k, idx_t n) -> real_t& { return s[static_cast<std::size_t>(k) * nN + n]; };
+  // Every loop below works node by node: threads (OpenMP) give the same result as one.
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static)
+#endif
   for (idx_t n = 0; n < nN; ++n)
     for (idx_t j = nc.begin(n); j < nc.end(n); ++j) {
       const idx_t c = nc.indices()[j];
@@ -32,6 +42,9 @@ std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weigh
   // lambda and the normalisation per node (from the global sums: the same in every zone)
   std::vector<real_t> lam(4 * static_cast<std::size_t>(nN), 0.0); // lambda (3), norm
   std::vector<char> use(static_cast<std::size_t>(nN), 0);
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static)
+#endif
   for (idx_t n = 0; n < nN; ++n) {
     const real_t R[3] = {at(0, n), at(1, n), at(2, n)};
     const real_t a = at(3, n), b = at(6, n), c = at(7, n), e = at(4, n), f = at(8, n), i = at(5, n);
@@ -64,6 +77,9 @@ std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weigh
   // bound is checked over ALL cells of the node: zones count their own violations and add them
   // (a node shared by zones must get the corrected or the plain weights in every zone).
   std::vector<real_t> out(static_cast<std::size_t>(nN), 0.0);
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static)
+#endif
   for (idx_t n = 0; n < nN; ++n)
     if (use[n])
       for (idx_t j = nc.begin(n); j < nc.end(n); ++j) {
@@ -71,6 +87,9 @@ std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weigh
         if (!(fac > -10.0 && fac < 10.0)) out[n] += 1.0;
       }
   if (sum_nodes) sum_nodes(out, 1);
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static)
+#endif
   for (idx_t n = 0; n < nN; ++n) {
     if (!use[n] || out[n] > 0) continue;
     for (idx_t j = nc.begin(n); j < nc.end(n); ++j)

@@ -7,6 +7,10 @@
 #include <cmath>
 #include <numeric>
 
+#if defined(_OPENMP)
+#include <parallel/algorithm>
+#endif
+
 namespace fv {
 
 std::vector<std::pair<idx_t, idx_t>> find_coincident_nodes(const std::vector<real_t>& xyz,
@@ -20,24 +24,49 @@ std::vector<std::pair<idx_t, idx_t>> find_coincident_nodes(const std::vector<rea
   const double u[3] = {1.0, std::sqrt(2.0), std::sqrt(3.0)};
   const double window = tol * (u[0] + u[1] + u[2]); // |u.(p-q)| bound when |p-q|_inf <= tol
   std::vector<std::pair<double, idx_t>> proj(static_cast<std::size_t>(n));
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static)
+#endif
   for (idx_t i = 0; i < n; ++i) {
     const real_t* p = &xyz[3 * static_cast<std::size_t>(i)];
     proj[static_cast<std::size_t>(i)] = {u[0] * p[0] + u[1] * p[1] + u[2] * p[2], i};
   }
+#if defined(_OPENMP)
+  __gnu_parallel::sort(proj.begin(), proj.end()); // (projection, id): a total order
+#else
   std::sort(proj.begin(), proj.end());
-  for (std::size_t a = 0; a < proj.size(); ++a) {
-    const idx_t i = proj[a].second;
-    const real_t* p = &xyz[3 * static_cast<std::size_t>(i)];
-    for (std::size_t b = a + 1; b < proj.size() && proj[b].first - proj[a].first <= window; ++b) {
-      const idx_t j = proj[b].second;
-      if (!group.empty() &&
-          group[static_cast<std::size_t>(i)] == group[static_cast<std::size_t>(j)])
-        continue;
-      const real_t* q = &xyz[3 * static_cast<std::size_t>(j)];
-      if (std::fabs(p[0] - q[0]) <= tol && std::fabs(p[1] - q[1]) <= tol &&
-          std::fabs(p[2] - q[2]) <= tol)
-        pairs.emplace_back(std::min(i, j), std::max(i, j));
+#endif
+  // The sweep in parallel: each thread collects the pairs of its starting points.
+  const std::int64_t np = static_cast<std::int64_t>(proj.size());
+#if defined(_OPENMP)
+#pragma omp parallel
+#endif
+  {
+    std::vector<std::pair<idx_t, idx_t>> mine;
+#if defined(_OPENMP)
+#pragma omp for schedule(static) nowait
+#endif
+    for (std::int64_t a = 0; a < np; ++a) {
+      const idx_t i = proj[static_cast<std::size_t>(a)].second;
+      const real_t* p = &xyz[3 * static_cast<std::size_t>(i)];
+      for (std::int64_t b = a + 1; b < np && proj[static_cast<std::size_t>(b)].first -
+                                                     proj[static_cast<std::size_t>(a)].first <=
+                                                 window;
+           ++b) {
+        const idx_t j = proj[static_cast<std::size_t>(b)].second;
+        if (!group.empty() &&
+            group[static_cast<std::size_t>(i)] == group[static_cast<std::size_t>(j)])
+          continue;
+        const real_t* q = &xyz[3 * static_cast<std::size_t>(j)];
+        if (std::fabs(p[0] - q[0]) <= tol && std::fabs(p[1] - q[1]) <= tol &&
+            std::fabs(p[2] - q[2]) <= tol)
+          mine.emplace_back(std::min(i, j), std::max(i, j));
+      }
     }
+#if defined(_OPENMP)
+#pragma omp critical(fv_node_match)
+#endif
+    pairs.insert(pairs.end(), mine.begin(), mine.end());
   }
   std::sort(pairs.begin(), pairs.end());
   return pairs;

@@ -8,7 +8,11 @@
 #include "formats/zone_file_reader.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
+#include <unistd.h>
 #include <vector>
 
 namespace fv {
@@ -21,8 +25,24 @@ struct ZoneFileWriter::Impl {
   std::string prefix; ///< group prefix of the zones written ("" for the file's first partitioning)
   std::vector<bool> written;
   std::uint64_t dataBytes = 0;
+  /// Per zone: the datasets placed (full paths) and, once PlacedZone::write() ran, their
+  /// checksums, which commit() stores as attributes (HDF5 calls stay on the writer's thread).
+  std::vector<std::vector<std::string>> paths;
+  std::vector<std::vector<std::uint64_t>> sums;
+  std::vector<char> bytesWritten; ///< per zone: PlacedZone::write() done
+  int rawFd = -1;                 ///< the temporary file, for the datasets' bytes
 
   explicit Impl(const std::string& path) : out(path) {}
+  ~Impl() {
+    if (rawFd >= 0) ::close(rawFd);
+  }
+
+  void start(int nZones) {
+    written.assign(static_cast<std::size_t>(nZones), false);
+    paths.assign(static_cast<std::size_t>(nZones), {});
+    sums.assign(static_cast<std::size_t>(nZones), {});
+    bytesWritten.assign(static_cast<std::size_t>(nZones), 0);
+  }
 
   [[noreturn]] void fail(const std::string& what) const {
     const std::string detail = h5::error_detail();
@@ -30,39 +50,48 @@ struct ZoneFileWriter::Impl {
                           << (detail.empty() ? "" : ": " + detail));
   }
 
+  /// Creates a dataset of the array's size (its file space allocated at once) and records
+  /// where its bytes go; PlacedZone::write() writes them.
   template <class T>
-  void write_dataset(hid_t zoneGroup, const std::string& name, const Array<T>& a, int zoneId) {
+  void place_dataset(hid_t zoneGroup, const std::string& gname, const std::string& name,
+                     const Array<T>& a, int zoneId, ZoneFileWriter::PlacedZone& pz) {
     const hsize_t n = a.size();
     h5::Id space = h5::dataspace(H5Screate_simple(1, &n, &n));
     h5::Id ds = h5::dataset(H5Dcreate2(zoneGroup, name.c_str(), h5::file_type<T>(), space.get(),
                                        lcpl.get(), dcpl.get(), H5P_DEFAULT));
     if (!ds) fail("zone " + std::to_string(zoneId) + ", dataset " + name + ": cannot create");
-    if (n > 0 && H5Dwrite(ds.get(), h5::mem_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, a.data()) < 0)
-      fail("zone " + std::to_string(zoneId) + ", dataset " + name + ": cannot write");
-    const std::uint64_t sum = xxh64(a.data(), a.bytes());
-    if (!h5::write_attr(ds.get(), zonefile::kChecksumAttr, sum))
-      fail("zone " + std::to_string(zoneId) + ", dataset " + name + ": cannot write checksum");
+    ZoneFileWriter::PlacedZone::Piece piece{0, a.data(), a.bytes()};
+    if (n > 0) {
+      const haddr_t off = H5Dget_offset(ds.get());
+      if (off == HADDR_UNDEF)
+        fail("zone " + std::to_string(zoneId) + ", dataset " + name + ": no file space");
+      piece.offset = static_cast<std::uint64_t>(off);
+    }
+    pz.pieces_.push_back(piece);
+    paths[static_cast<std::size_t>(zoneId)].push_back(gname + "/" + name);
     dataBytes += a.bytes();
   }
 };
 
 namespace {
-/// Writes each array of a zone as a dataset (visitor of visit_zone_arrays).
-struct DatasetWriter {
+/// Places each array of a zone as a dataset (visitor of visit_zone_arrays).
+struct DatasetPlacer {
   ZoneFileWriter::Impl& m;
   hid_t g;
+  const std::string& gname;
   int id;
+  ZoneFileWriter::PlacedZone& pz;
   template <class T>
   void array(const ArrayInfo& info, const Array<T>& a) {
-    m.write_dataset(g, info.name, a, id);
+    m.place_dataset(g, gname, info.name, a, id, pz);
   }
   template <class T>
   void optional_array(const ArrayInfo& info, const Array<T>& a) {
-    m.write_dataset(g, info.name, a, id);
+    m.place_dataset(g, gname, info.name, a, id, pz);
   }
   void csr(const CsrInfo& info, const Csr& c) {
-    m.write_dataset(g, std::string(info.name) + "/offsets", c.offsets(), id);
-    m.write_dataset(g, std::string(info.name) + "/indices", c.indices(), id);
+    m.place_dataset(g, gname, std::string(info.name) + "/offsets", c.offsets(), id, pz);
+    m.place_dataset(g, gname, std::string(info.name) + "/indices", c.indices(), id, pz);
   }
 };
 } // namespace
@@ -113,6 +142,13 @@ bool write_header_attrs(hid_t root, const ZoneFileHeader& header) {
 /// Dataset creation (contiguous, storage allocated at creation so that every non-empty
 /// dataset has a file offset, never pre-filled: we write every byte) and link creation
 /// (intermediate groups) properties.
+/// A second descriptor of the temporary file, through which the datasets' bytes are written
+/// (at offsets HDF5 allocated) by any thread, beside HDF5's own.
+void open_raw(ZoneFileWriter::Impl& m) {
+  m.rawFd = ::open(m.out.temp_path().c_str(), O_WRONLY | O_CLOEXEC);
+  if (m.rawFd < 0) m.fail("cannot open " + m.out.temp_path() + ": " + std::strerror(errno));
+}
+
 void set_dataset_properties(ZoneFileWriter::Impl& m) {
   m.dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
   if (H5Pset_layout(m.dcpl.get(), H5D_CONTIGUOUS) < 0 ||
@@ -135,9 +171,10 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const ZoneFileHeader& he
   FV_VERIFY(header.formatVersion == kZoneFormatVersion,
             path << ": this build writes zone format version " << kZoneFormatVersion
                  << ", header asks for " << header.formatVersion);
-  m.written.assign(static_cast<std::size_t>(header.nZones), false);
+  m.start(header.nZones);
   m.file = create_zone_hdf5(m.out.temp_path());
   if (!m.file) m.fail("cannot create temporary file " + m.out.temp_path());
+  open_raw(m);
   set_dataset_properties(m);
 
   const hid_t root = m.file.get();
@@ -180,7 +217,7 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const PartitioningHeader
   m.header.nZones = added.nZones;
   m.header.commandLine = added.commandLine;
   m.header.options = added.options;
-  m.written.assign(static_cast<std::size_t>(added.nZones), false);
+  m.start(added.nZones);
   std::error_code ec;
   std::filesystem::copy_file(path, m.out.temp_path(),
                              std::filesystem::copy_options::overwrite_existing, ec);
@@ -188,6 +225,7 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const PartitioningHeader
   h5::Id fapl = zone_file_access();
   m.file = h5::file(H5Fopen(m.out.temp_path().c_str(), H5F_ACC_RDWR, fapl.get()));
   if (!m.file) m.fail("cannot open the copy " + m.out.temp_path());
+  open_raw(m);
   set_dataset_properties(m);
   m.prefix = zonefile::partitioning_prefix(added.nZones);
   const std::string gname = m.prefix.substr(0, m.prefix.size() - 1);
@@ -204,7 +242,7 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const PartitioningHeader
 
 ZoneFileWriter::~ZoneFileWriter() = default;
 
-void ZoneFileWriter::write_zone(const Zone& zone) {
+ZoneFileWriter::PlacedZone ZoneFileWriter::place_zone(const Zone& zone) {
   FV_VERIFY(impl_ && impl_->file, "zone file writer used after commit()");
   Impl& m = *impl_;
   const int id = zone.zoneId;
@@ -224,18 +262,64 @@ void ZoneFileWriter::write_zone(const Zone& zone) {
   });
   if (!ok) m.fail("zone " + std::to_string(id) + ": cannot write counts");
 
-  visit_zone_arrays(zone, DatasetWriter{m, g.get(), id});
+  PlacedZone pz;
+  pz.impl_ = impl_.get();
+  pz.zoneId_ = id;
+  visit_zone_arrays(zone, DatasetPlacer{m, g.get(), gname, id, pz});
+  m.sums[static_cast<std::size_t>(id)].assign(pz.pieces_.size(), 0);
   m.written[static_cast<std::size_t>(id)] = true;
+  return pz;
+}
+
+void ZoneFileWriter::PlacedZone::write() {
+  FV_VERIFY(impl_ && !done_, "PlacedZone::write() called twice or on an empty placement");
+  Impl& m = *impl_;
+  std::vector<std::uint64_t>& sums = m.sums[static_cast<std::size_t>(zoneId_)];
+  for (std::size_t k = 0; k < pieces_.size(); ++k) {
+    const Piece& p = pieces_[k];
+    const char* src = static_cast<const char*>(p.data);
+    std::size_t left = p.bytes;
+    std::uint64_t at = p.offset;
+    while (left > 0) {
+      const ssize_t w = ::pwrite(m.rawFd, src, left, static_cast<off_t>(at));
+      if (w < 0 && errno == EINTR) continue;
+      FV_VERIFY(w > 0, m.out.target() << ": cannot write zone file: zone " << zoneId_ << ": "
+                                      << (w < 0 ? std::strerror(errno) : "no progress"));
+      src += w;
+      at += static_cast<std::uint64_t>(w);
+      left -= static_cast<std::size_t>(w);
+    }
+    sums[k] = xxh64(p.data, p.bytes);
+  }
+  m.bytesWritten[static_cast<std::size_t>(zoneId_)] = 1;
+  done_ = true;
+}
+
+void ZoneFileWriter::write_zone(const Zone& zone) {
+  place_zone(zone).write();
 }
 
 void ZoneFileWriter::commit() {
   FV_VERIFY(impl_ && impl_->file, "zone file writer committed twice");
   Impl& m = *impl_;
   for (std::size_t z = 0; z < m.written.size(); ++z)
-    FV_VERIFY(m.written[z], m.out.target() << ": zone " << z << " of " << m.written.size()
-                                           << " was never written; file discarded");
+    FV_VERIFY(m.written[z] && m.bytesWritten[z], m.out.target()
+                                                     << ": zone " << z << " of " << m.written.size()
+                                                     << " was never written; file discarded");
+  // The checksums, now that every zone's bytes are in.
+  for (std::size_t z = 0; z < m.paths.size(); ++z)
+    for (std::size_t k = 0; k < m.paths[z].size(); ++k) {
+      h5::Id ds = h5::dataset(H5Dopen2(m.file.get(), m.paths[z][k].c_str(), H5P_DEFAULT));
+      if (!ds || !h5::write_attr(ds.get(), zonefile::kChecksumAttr, m.sums[z][k]))
+        m.fail("dataset " + m.paths[z][k] + ": cannot write checksum");
+    }
   if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush");
   if (H5Fclose(m.file.release()) < 0) m.fail("cannot close the temporary file");
+  if (::close(m.rawFd) != 0) {
+    m.rawFd = -1;
+    m.fail(std::string("cannot close the temporary file: ") + std::strerror(errno));
+  }
+  m.rawFd = -1;
   m.out.commit();
 }
 

@@ -47,17 +47,44 @@ class ZoneFileWriter {
   ZoneFileWriter(const ZoneFileWriter&) = delete;
   ZoneFileWriter& operator=(const ZoneFileWriter&) = delete;
 
-  /// Writes one zone (zone.zoneId in [0, header.nZones), not written before). Sizes are not
-  /// validated here beyond what the layout needs: `fvprep check` validates contents.
+  struct Impl;
+
+  /// A zone whose datasets exist in the file (their space allocated) but whose bytes are not
+  /// written yet. write() writes them at their offsets and checksums them; it may run on any
+  /// thread, concurrently with other zones' write() and with the writer's next place_zone(),
+  /// but not with commit(). The zone placed must outlive write().
+  class PlacedZone {
+   public:
+    void write();
+
+   private:
+    friend class ZoneFileWriter;
+    struct Piece {
+      std::uint64_t offset; ///< file offset of the dataset's first byte
+      const void* data;
+      std::size_t bytes;
+    };
+    Impl* impl_ = nullptr;
+    int zoneId_ = -1;
+    bool done_ = false;
+    std::vector<Piece> pieces_;
+  };
+
+  /// Creates one zone's group, counts and datasets (zone.zoneId in [0, header.nZones), not
+  /// placed before); its bytes follow with PlacedZone::write(). One call at a time, like every
+  /// other member (HDF5 is not thread-safe); any thread.
+  PlacedZone place_zone(const Zone& zone);
+
+  /// place_zone(zone).write(). Sizes are not validated here beyond what the layout needs:
+  /// `fvprep check` validates contents.
   void write_zone(const Zone& zone);
 
-  /// Verifies every zone was written, closes the file and renames it to its final name.
+  /// Verifies every zone was placed and written, stores the checksums, closes the file and
+  /// renames it to its final name.
   void commit();
 
   /// Bytes of array data written so far (without HDF5 metadata).
   std::uint64_t data_bytes() const;
-
-  struct Impl;
 
  private:
   std::unique_ptr<Impl> impl_;

@@ -3,31 +3,50 @@
 #include "common/error.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace fv {
+
+namespace {
+
+/// Reserves the next slot of `counter` (relaxed atomic fetch-and-add).
+inline idx_t take_slot(idx_t& counter) {
+  return __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+}
+
+} // namespace
+
+// The builders below scatter in parallel: counts and slots by atomic adds, so the order inside
+// a row depends on the threads until each row is sorted, which makes every result the same for
+// any thread count. On a large mesh in a poor order each scatter is a cache miss; threads
+// overlap them (see docs/performance.md, fvprep at scale).
 
 void build_cell_faces(idx_t nCells, const std::vector<idx_t>& owner,
                       const std::vector<idx_t>& neighbour, Csr& cellFaces,
                       std::vector<std::int8_t>& sign) {
   const idx_t nFaces = static_cast<idx_t>(owner.size());
   std::vector<idx_t> counts(static_cast<std::size_t>(nCells), 0);
+#pragma omp parallel for schedule(static)
   for (idx_t f = 0; f < nFaces; ++f) {
-    ++counts[owner[f]];
-    if (neighbour[f] != kNone && neighbour[f] < nCells) ++counts[neighbour[f]];
+    take_slot(counts[owner[f]]);
+    if (neighbour[f] != kNone && neighbour[f] < nCells) take_slot(counts[neighbour[f]]);
   }
   cellFaces = Csr::from_counts(counts);
-  sign.assign(static_cast<std::size_t>(cellFaces.nnz()), 0);
   std::vector<idx_t> fill(cellFaces.offsets().begin(), cellFaces.offsets().end() - 1);
   idx_t* out = cellFaces.indices().data();
-  // Faces are visited in ascending order, so every row comes out sorted.
+#pragma omp parallel for schedule(static)
   for (idx_t f = 0; f < nFaces; ++f) {
-    const idx_t o = owner[f], n = neighbour[f];
-    sign[fill[o]] = 1;
-    out[fill[o]++] = f;
-    if (n != kNone && n < nCells) {
-      sign[fill[n]] = -1;
-      out[fill[n]++] = f;
-    }
+    out[take_slot(fill[owner[f]])] = f;
+    const idx_t n = neighbour[f];
+    if (n != kNone && n < nCells) out[take_slot(fill[n])] = f;
+  }
+  sign.assign(static_cast<std::size_t>(cellFaces.nnz()), 0);
+#pragma omp parallel for schedule(static)
+  for (idx_t c = 0; c < nCells; ++c) {
+    idx_t* row = cellFaces.row(c);
+    std::sort(row, row + cellFaces.size(c));
+    for (idx_t k = cellFaces.begin(c); k < cellFaces.end(c); ++k)
+      sign[static_cast<std::size_t>(k)] = owner[cellFaces.indices()[k]] == c ? 1 : -1;
   }
 }
 
@@ -35,6 +54,7 @@ Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
                      const std::vector<idx_t>& neighbour) {
   const idx_t nCells = cellFaces.rows();
   std::vector<idx_t> counts(static_cast<std::size_t>(nCells), 0);
+#pragma omp parallel for schedule(static)
   for (idx_t c = 0; c < nCells; ++c)
     for (idx_t k = cellFaces.begin(c); k < cellFaces.end(c); ++k)
       counts[c] += neighbour[cellFaces.indices()[k]] != kNone;
@@ -53,17 +73,76 @@ Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
   return cc;
 }
 
-Bandwidth adjacency_bandwidth(const Csr& adj) {
+Csr transpose_sorted(const Csr& a, idx_t cols) {
+  const idx_t rows = a.rows();
+  std::vector<idx_t> counts(static_cast<std::size_t>(cols), 0);
+  bool inRange = true;
+#pragma omp parallel for schedule(static) reduction(&& : inRange)
+  for (idx_t i = 0; i < rows; ++i)
+    for (idx_t k = a.begin(i); k < a.end(i); ++k) {
+      const idx_t j = a.indices()[k];
+      if (j < 0 || j >= cols) {
+        inRange = false;
+        continue;
+      }
+      take_slot(counts[static_cast<std::size_t>(j)]);
+    }
+  FV_VERIFY(inRange, "transpose: an index lies outside [0, " << cols << ")");
+  Csr t = Csr::from_counts(counts);
+  std::vector<idx_t> fill(t.offsets().begin(), t.offsets().end() - 1);
+  idx_t* out = t.indices().data();
+#pragma omp parallel for schedule(static)
+  for (idx_t i = 0; i < rows; ++i)
+    for (idx_t k = a.begin(i); k < a.end(i); ++k)
+      out[take_slot(fill[static_cast<std::size_t>(a.indices()[k])])] = i;
+#pragma omp parallel for schedule(static)
+  for (idx_t j = 0; j < cols; ++j)
+    std::sort(t.row(j), t.row(j) + t.size(j));
+  return t;
+}
+
+Bandwidth face_bandwidth(idx_t nCells, const std::vector<idx_t>& owner,
+                         const std::vector<idx_t>& neighbour) {
+  std::vector<idx_t> lo(static_cast<std::size_t>(nCells));
+  std::iota(lo.begin(), lo.end(), 0);
+  std::int64_t bandwidth = 0, profile = 0;
+  const idx_t nFaces = static_cast<idx_t>(owner.size());
+#pragma omp parallel for schedule(static) reduction(max : bandwidth)
+  for (idx_t f = 0; f < nFaces; ++f) {
+    const idx_t o = owner[f], n = neighbour[f];
+    if (n == kNone || n >= nCells) continue;
+    bandwidth = std::max<std::int64_t>(bandwidth, o > n ? o - n : n - o);
+    idx_t& hi = lo[static_cast<std::size_t>(std::max(o, n))];
+    const idx_t other = std::min(o, n);
+    idx_t cur = __atomic_load_n(&hi, __ATOMIC_RELAXED);
+    while (other < cur && !__atomic_compare_exchange_n(&hi, &cur, other, true, __ATOMIC_RELAXED,
+                                                       __ATOMIC_RELAXED)) {
+    }
+  }
+#pragma omp parallel for schedule(static) reduction(+ : profile)
+  for (idx_t c = 0; c < nCells; ++c)
+    profile += c - lo[static_cast<std::size_t>(c)];
   Bandwidth b;
+  b.bandwidth = bandwidth;
+  b.profile = profile;
+  return b;
+}
+
+Bandwidth adjacency_bandwidth(const Csr& adj) {
+  std::int64_t bandwidth = 0, profile = 0;
+#pragma omp parallel for schedule(static) reduction(max : bandwidth) reduction(+ : profile)
   for (idx_t i = 0; i < adj.rows(); ++i) {
     idx_t lo = i;
     for (idx_t k = adj.begin(i); k < adj.end(i); ++k) {
       const idx_t j = adj.indices()[k];
-      b.bandwidth = std::max<std::int64_t>(b.bandwidth, j > i ? j - i : i - j);
+      bandwidth = std::max<std::int64_t>(bandwidth, j > i ? j - i : i - j);
       lo = std::min(lo, j);
     }
-    b.profile += i - lo;
+    profile += i - lo;
   }
+  Bandwidth b;
+  b.bandwidth = bandwidth;
+  b.profile = profile;
   return b;
 }
 

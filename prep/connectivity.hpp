@@ -1,6 +1,7 @@
 #pragma once
 /// \file connectivity.hpp
-/// Small builders of derived connectivity from face -> cell relations.
+/// Small builders of derived connectivity from face -> cell relations (OpenMP threads; the
+/// results do not depend on the thread count).
 #include "common/csr.hpp"
 #include "common/types.hpp"
 
@@ -20,11 +21,20 @@ void build_cell_faces(idx_t nCells, const std::vector<idx_t>& owner,
 Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
                      const std::vector<idx_t>& neighbour);
 
+/// Transpose of `a` (rows: [0, cols)), each row ascending: the same result as Csr::transpose(),
+/// built by threads. Throws fv::Error on an index outside [0, cols).
+Csr transpose_sorted(const Csr& a, idx_t cols);
+
 /// Bandwidth max |i - j| and profile sum_i (i - min(i, min_j j)) of a symmetric adjacency.
 struct Bandwidth {
   std::int64_t bandwidth = 0;
   std::int64_t profile = 0;
 };
 Bandwidth adjacency_bandwidth(const Csr& adjacency);
+
+/// The same for the adjacency through the interior faces (owner, neighbour), without building
+/// it: for the order of a mesh as read.
+Bandwidth face_bandwidth(idx_t nCells, const std::vector<idx_t>& owner,
+                         const std::vector<idx_t>& neighbour);
 
 } // namespace fv

@@ -186,38 +186,74 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
   const std::string name = mesh_name(m);
   const idx_t nn = m.nNodes(), nc = m.nCells(), nb = m.nBoundaryFaces();
 
-  // ---- bucket every entry by its smallest node (two passes: count, fill).
-  std::vector<idx_t> bucketOff(static_cast<std::size_t>(nn) + 1, 0);
-  auto for_each_entry = [&](auto&& fn) {
-    std::vector<idx_t> nodes;
+  // ---- bucket every entry by its smallest node: the smallest node of each entry (in parallel,
+  //      entries numbered cell by cell, then the file's boundary faces), counts, and a fill by
+  //      atomic slots. The order inside a bucket does not matter: pass 1 sorts every bucket
+  //      into a total order (key, then entry).
+  std::vector<idx_t> entryOff(static_cast<std::size_t>(nc) + 1, 0);
+  {
+    std::int64_t total = 0;
     for (idx_t c = 0; c < nc; ++c) {
-      const int nf = face_count_of(m, c);
-      for (int lf = 0; lf < nf; ++lf) {
-        const Entry e = cell_entry(c, lf);
-        entry_nodes(m, e, nodes);
-        fn(e, nodes.empty() ? idx_t(0) : *std::min_element(nodes.begin(), nodes.end()));
-      }
+      total += face_count_of(m, c);
+      FV_VERIFY(total + nb < std::numeric_limits<idx_t>::max(),
+                name << ": more cell faces than the 32-bit index range holds");
+      entryOff[static_cast<std::size_t>(c) + 1] = static_cast<idx_t>(total);
     }
-    for (idx_t b = 0; b < nb; ++b) {
-      const Entry e = ~Entry(b);
-      entry_nodes(m, e, nodes);
-      fn(e, nodes.empty() ? idx_t(0) : *std::min_element(nodes.begin(), nodes.end()));
-    }
+  }
+  const idx_t nCellEntries = entryOff[static_cast<std::size_t>(nc)];
+  const idx_t nEntries = nCellEntries + nb;
+  std::vector<idx_t> minNode(static_cast<std::size_t>(nEntries));
+  std::vector<idx_t> bucketOff(static_cast<std::size_t>(nn) + 1, 0);
+  auto smallest = [](const std::vector<idx_t>& nodes) {
+    return nodes.empty() ? idx_t(0) : *std::min_element(nodes.begin(), nodes.end());
   };
-  std::int64_t nEntries = 0;
-  for_each_entry([&](Entry, idx_t v) {
-    ++bucketOff[static_cast<std::size_t>(v) + 1];
-    ++nEntries;
-  });
-  FV_VERIFY(nEntries < std::numeric_limits<idx_t>::max(),
-            name << ": " << nEntries << " cell faces exceed the 32-bit index range");
+#pragma omp parallel
+  {
+    std::vector<idx_t> nodes;
+#pragma omp for schedule(static)
+    for (idx_t c = 0; c < nc; ++c)
+      for (idx_t k = entryOff[c]; k < entryOff[c + 1]; ++k) {
+        entry_nodes(m, cell_entry(c, static_cast<int>(k - entryOff[c])), nodes);
+        minNode[k] = smallest(nodes);
+      }
+#pragma omp for schedule(static)
+    for (idx_t b = 0; b < nb; ++b) {
+      entry_nodes(m, ~Entry(b), nodes);
+      minNode[nCellEntries + b] = smallest(nodes);
+    }
+#pragma omp for schedule(static)
+    for (idx_t k = 0; k < nEntries; ++k) {
+#pragma omp atomic
+      ++bucketOff[static_cast<std::size_t>(minNode[k]) + 1];
+    }
+  }
   for (idx_t v = 0; v < nn; ++v)
     bucketOff[v + 1] += bucketOff[v];
   std::vector<Entry> entries(static_cast<std::size_t>(nEntries));
   {
     std::vector<idx_t> fill(bucketOff.begin(), bucketOff.end() - 1);
-    for_each_entry([&](Entry e, idx_t v) { entries[static_cast<std::size_t>(fill[v]++)] = e; });
+#pragma omp parallel
+    {
+#pragma omp for schedule(static)
+      for (idx_t c = 0; c < nc; ++c)
+        for (idx_t k = entryOff[c]; k < entryOff[c + 1]; ++k) {
+          idx_t slot;
+#pragma omp atomic capture
+          slot = fill[static_cast<std::size_t>(minNode[k])]++;
+          entries[static_cast<std::size_t>(slot)] =
+              cell_entry(c, static_cast<int>(k - entryOff[c]));
+        }
+#pragma omp for schedule(static)
+      for (idx_t b = 0; b < nb; ++b) {
+        idx_t slot;
+#pragma omp atomic capture
+        slot = fill[static_cast<std::size_t>(minNode[nCellEntries + b])]++;
+        entries[static_cast<std::size_t>(slot)] = ~Entry(b);
+      }
+    }
   }
+  std::vector<idx_t>().swap(minNode);
+  std::vector<idx_t>().swap(entryOff);
 
   // Patch of faces that no file boundary face covers.
   std::vector<Patch> patches = m.patches;

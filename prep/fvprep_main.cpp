@@ -242,6 +242,7 @@ int main(int argc, char** argv) {
     po.prep.faces.defaultPatch = prepOpts.validate.defaultPatch;
     po.prep.closureTol = prepOpts.validate.closureTol;
     po.prep.walls = walls;
+    prepOpts.validate.geometry = false; // computed and checked once, by the prepare
     Imported im = import_mesh(meshPath, prepOpts);
     std::string commandLine;
     for (int i = 0; i < argc; ++i)

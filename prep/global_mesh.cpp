@@ -8,9 +8,15 @@
 #include "prep/faces.hpp"
 #include "prep/mesh_ids.hpp"
 #include "prep/rcm.hpp"
+#include "prep/spatial_order.hpp"
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -60,6 +66,53 @@ std::vector<real_t> cell_wall_distance(const Mesh& mesh, const GlobalMesh& g,
 
 } // namespace
 
+std::vector<idx_t> first_touch_numbering(const Csr& rows, idx_t n) {
+  const std::int64_t nnz = rows.nnz();
+  const idx_t* idx = rows.indices().data();
+  // First position of every id in `rows` (positions run in row order, then entry order).
+  std::vector<idx_t> first(static_cast<std::size_t>(n), std::numeric_limits<idx_t>::max());
+  bool inRange = true;
+#pragma omp parallel for schedule(static) reduction(&& : inRange)
+  for (std::int64_t k = 0; k < nnz; ++k) {
+    const idx_t v = idx[k];
+    if (v < 0 || v >= n) {
+      inRange = false;
+      continue;
+    }
+    idx_t cur = __atomic_load_n(&first[static_cast<std::size_t>(v)], __ATOMIC_RELAXED);
+    const idx_t pos = static_cast<idx_t>(k);
+    while (pos < cur && !__atomic_compare_exchange_n(&first[static_cast<std::size_t>(v)], &cur, pos,
+                                                     true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+  }
+  FV_VERIFY(inRange, "first_touch_numbering: an id lies outside [0, " << n << ")");
+  // Blocks of positions: count the first touches in each, then number them block by block.
+  int nBlocks = 1;
+#if defined(_OPENMP)
+  nBlocks = 4 * omp_get_max_threads();
+#endif
+  const std::int64_t blk = (nnz + nBlocks - 1) / nBlocks;
+  std::vector<idx_t> base(static_cast<std::size_t>(nBlocks) + 1, 0);
+#pragma omp parallel for schedule(static)
+  for (int b = 0; b < nBlocks; ++b) {
+    idx_t m = 0;
+    for (std::int64_t k = b * blk; k < std::min(nnz, (b + 1) * blk); ++k)
+      m += first[static_cast<std::size_t>(idx[k])] == static_cast<idx_t>(k);
+    base[static_cast<std::size_t>(b) + 1] = m;
+  }
+  for (int b = 0; b < nBlocks; ++b)
+    base[static_cast<std::size_t>(b) + 1] += base[static_cast<std::size_t>(b)];
+  std::vector<idx_t> out(static_cast<std::size_t>(n), kNone);
+#pragma omp parallel for schedule(static)
+  for (int b = 0; b < nBlocks; ++b) {
+    idx_t next = base[static_cast<std::size_t>(b)];
+    for (std::int64_t k = b * blk; k < std::min(nnz, (b + 1) * blk); ++k)
+      if (first[static_cast<std::size_t>(idx[k])] == static_cast<idx_t>(k))
+        out[static_cast<std::size_t>(idx[k])] = next++;
+  }
+  return out;
+}
+
 std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, const real_t* cc) {
   std::vector<real_t> w(static_cast<std::size_t>(nodeCells.nnz()), 0.0);
 #pragma omp parallel for schedule(static)
@@ -90,6 +143,13 @@ GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts, PrepRepo
 
 GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
                              PrepReport* report) {
+  GlobalMesh g = build_global_topology(mesh, std::move(faces), opts, report);
+  add_global_geometry(mesh, g, opts, report);
+  return g;
+}
+
+GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
+                                 PrepReport* report) {
   GlobalMesh g;
   FaceSet fs = std::move(faces);
   FV_VERIFY(fs.owner.size() == fs.neighbour.size() &&
@@ -98,27 +158,46 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
   const idx_t nc = mesh.nCells(), nf = fs.nFaces(), nn = mesh.nNodes();
   const idx_t nPatches = static_cast<idx_t>(fs.patches.size());
 
-  // ---- cell order
+  // ---- cell order. With Renumber::Rcm the global order is the Morton order of the cells:
+  // it only has to be local, for prep's own passes (METIS, geometry, zone building gather
+  // from the global arrays), because every zone is renumbered by its own RCM. A global RCM on
+  // top bought nothing for the zones and cost a serial graph walk (42 s of 268 at 50M
+  // hexahedra; bench/results/prep_scale_h100host_20261124.md).
   Csr cellFacesMesh;
   std::vector<std::int8_t> signMesh;
   std::vector<idx_t> newCell;
-  run_phase(report, "renumbering cells", [&] {
+  run_phase(report, "ordering cells", [&] {
     build_cell_faces(nc, fs.owner, fs.neighbour, cellFacesMesh, signMesh);
-    Csr adjMesh = build_cell_cells(cellFacesMesh, fs.owner, fs.neighbour);
-    if (report) report->before = adjacency_bandwidth(adjMesh);
     if (opts.renumber == Renumber::Rcm) {
-      g.cellMesh = rcm_order(adjMesh);
+      g.cellMesh = spatial_cell_order(mesh);
     } else {
       g.cellMesh.resize(static_cast<std::size_t>(nc));
       std::iota(g.cellMesh.begin(), g.cellMesh.end(), 0);
     }
     newCell = invert_permutation(g.cellMesh);
+    if (report) report->before = face_bandwidth(nc, fs.owner, fs.neighbour);
   });
 
   // ---- faces (Algorithm 2) and nodes (first touch)
   std::vector<idx_t> faceMesh; // fv::FaceSet id of each new face
   run_phase(report, "renumbering faces and nodes", [&] {
-    faceMesh.reserve(static_cast<std::size_t>(nf));
+    // Per new cell: its boundary faces and its interior faces towards higher new cells.
+    std::vector<idx_t> nBound(static_cast<std::size_t>(nc)),
+        upperOff(static_cast<std::size_t>(nc) + 1, 0);
+#pragma omp parallel for schedule(static)
+    for (idx_t c = 0; c < nc; ++c) {
+      const idx_t cm = g.cellMesh[c];
+      idx_t b = 0, u = 0;
+      for (idx_t k = cellFacesMesh.begin(cm); k < cellFacesMesh.end(cm); ++k) {
+        const idx_t f = cellFacesMesh.indices()[k];
+        if (fs.neighbour[f] == kNone)
+          ++b;
+        else
+          u += newCell[fs.owner[f] == cm ? fs.neighbour[f] : fs.owner[f]] > c;
+      }
+      nBound[c] = b;
+      upperOff[c + 1] = u;
+    }
     // Boundary faces grouped by patch, each patch in the order of its owner cells.
     std::vector<idx_t> perPatch(static_cast<std::size_t>(nPatches) + 1, 0);
     for (idx_t f = 0; f < nf; ++f)
@@ -127,75 +206,84 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
       perPatch[p + 1] += perPatch[p];
     g.patchFaceOffsets = perPatch;
     const idx_t nb = perPatch[nPatches];
-    faceMesh.assign(static_cast<std::size_t>(nb), kNone);
-    std::vector<idx_t> fill(perPatch.begin(), perPatch.end() - 1);
-    std::vector<std::pair<idx_t, idx_t>> upper; // (new neighbour, face)
-    for (idx_t c = 0; c < nc; ++c) {
-      const idx_t cm = g.cellMesh[c];
-      for (idx_t k = cellFacesMesh.begin(cm); k < cellFacesMesh.end(cm); ++k) {
-        const idx_t f = cellFacesMesh.indices()[k];
-        if (fs.neighbour[f] == kNone) faceMesh[fill[fs.patch[f]]++] = f;
+    faceMesh.assign(static_cast<std::size_t>(nf), kNone);
+    {
+      std::vector<idx_t> fill(perPatch.begin(), perPatch.end() - 1);
+      for (idx_t c = 0; c < nc; ++c) {
+        if (nBound[c] == 0) continue;
+        const idx_t cm = g.cellMesh[c];
+        for (idx_t k = cellFacesMesh.begin(cm); k < cellFacesMesh.end(cm); ++k) {
+          const idx_t f = cellFacesMesh.indices()[k];
+          if (fs.neighbour[f] == kNone) faceMesh[fill[fs.patch[f]]++] = f;
+        }
       }
     }
     // Interior faces: a loop over the new cells meets each face first at its lower cell; the
     // faces of a cell are taken in ascending order of the cell across them.
-    for (idx_t c = 0; c < nc; ++c) {
-      const idx_t cm = g.cellMesh[c];
-      upper.clear();
-      for (idx_t k = cellFacesMesh.begin(cm); k < cellFacesMesh.end(cm); ++k) {
-        const idx_t f = cellFacesMesh.indices()[k];
-        if (fs.neighbour[f] == kNone) continue;
-        const idx_t other = newCell[fs.owner[f] == cm ? fs.neighbour[f] : fs.owner[f]];
-        if (other > c) upper.emplace_back(other, f);
+    upperOff[0] = nb;
+    for (idx_t c = 0; c < nc; ++c)
+      upperOff[c + 1] += upperOff[c];
+    FV_VERIFY(upperOff[nc] == nf, mesh_name(mesh) << ": face renumbering met " << upperOff[nc]
+                                                  << " of " << nf << " faces");
+#pragma omp parallel
+    {
+      std::vector<std::pair<idx_t, idx_t>> upper; // (new neighbour, face)
+#pragma omp for schedule(static)
+      for (idx_t c = 0; c < nc; ++c) {
+        const idx_t cm = g.cellMesh[c];
+        upper.clear();
+        for (idx_t k = cellFacesMesh.begin(cm); k < cellFacesMesh.end(cm); ++k) {
+          const idx_t f = cellFacesMesh.indices()[k];
+          if (fs.neighbour[f] == kNone) continue;
+          const idx_t other = newCell[fs.owner[f] == cm ? fs.neighbour[f] : fs.owner[f]];
+          if (other > c) upper.emplace_back(other, f);
+        }
+        std::sort(upper.begin(), upper.end());
+        for (std::size_t i = 0; i < upper.size(); ++i)
+          faceMesh[static_cast<std::size_t>(upperOff[c]) + i] = upper[i].second;
       }
-      std::sort(upper.begin(), upper.end());
-      for (auto& u : upper)
-        faceMesh.push_back(u.second);
     }
-    FV_VERIFY(static_cast<idx_t>(faceMesh.size()) == nf,
-              mesh_name(mesh) << ": face renumbering met " << faceMesh.size() << " of " << nf
-                              << " faces");
+    std::vector<idx_t>().swap(nBound);
+    std::vector<idx_t>().swap(upperOff);
     cellFacesMesh = Csr();
     signMesh.clear();
 
-    // Nodes by first touch in the new cell order.
-    std::vector<idx_t> newNode(static_cast<std::size_t>(nn), kNone);
-    g.nodeMesh.reserve(static_cast<std::size_t>(nn));
-    for (idx_t c = 0; c < nc; ++c) {
-      const idx_t cm = g.cellMesh[c];
-      for (idx_t k = mesh.cellNodes.begin(cm); k < mesh.cellNodes.end(cm); ++k) {
-        const idx_t v = mesh.cellNodes.indices()[k];
-        if (newNode[v] == kNone) {
-          newNode[v] = static_cast<idx_t>(g.nodeMesh.size());
-          g.nodeMesh.push_back(v);
-        }
-      }
-    }
-    const idx_t nUsed = static_cast<idx_t>(g.nodeMesh.size());
-    if (nUsed < nn)
-      FV_LOG_INFO(mesh_name(mesh) << ": " << nn - nUsed
-                                  << " nodes belong to no cell and are dropped");
-    // Face nodes of faces (all are nodes of cells) never meet an unused node.
-    g.xyz.resize(3 * static_cast<std::size_t>(nUsed));
-    for (idx_t v = 0; v < nUsed; ++v)
-      for (int d = 0; d < 3; ++d)
-        g.xyz[3 * v + d] = mesh.xyz[3 * g.nodeMesh[v] + d];
-
-    // Cells
+    // Cells, with their nodes gathered in the new cell order (still fv::Mesh node ids).
     g.cellType.resize(static_cast<std::size_t>(nc));
     std::vector<idx_t> counts(static_cast<std::size_t>(nc));
+#pragma omp parallel for schedule(static)
     for (idx_t c = 0; c < nc; ++c) {
       g.cellType[c] = mesh.cellType[g.cellMesh[c]];
       counts[c] = mesh.cellNodes.size(g.cellMesh[c]);
     }
     g.cellNodes = Csr::from_counts(counts);
 #pragma omp parallel for schedule(static)
-    for (idx_t c = 0; c < nc; ++c) {
-      const idx_t* in = mesh.cellNodes.row(g.cellMesh[c]);
-      idx_t* out = g.cellNodes.row(c);
-      for (idx_t k = 0; k < g.cellNodes.size(c); ++k)
-        out[k] = newNode[in[k]];
+    for (idx_t c = 0; c < nc; ++c)
+      std::copy_n(mesh.cellNodes.row(g.cellMesh[c]), g.cellNodes.size(c), g.cellNodes.row(c));
+
+    // Nodes by first touch in the new cell order.
+    std::vector<idx_t> newNode = first_touch_numbering(g.cellNodes, nn);
+    const idx_t nUsed = nn - static_cast<idx_t>(std::count(newNode.begin(), newNode.end(), kNone));
+    g.nodeMesh.assign(static_cast<std::size_t>(nUsed), kNone);
+#pragma omp parallel for schedule(static)
+    for (idx_t v = 0; v < nn; ++v)
+      if (newNode[v] != kNone) g.nodeMesh[static_cast<std::size_t>(newNode[v])] = v;
+    if (nUsed < nn)
+      FV_LOG_INFO(mesh_name(mesh) << ": " << nn - nUsed
+                                  << " nodes belong to no cell and are dropped");
+    {
+      idx_t* cn = g.cellNodes.indices().data();
+      const std::int64_t nnz = g.cellNodes.nnz();
+#pragma omp parallel for schedule(static)
+      for (std::int64_t k = 0; k < nnz; ++k)
+        cn[k] = newNode[cn[k]];
     }
+    // Face nodes of faces (all are nodes of cells) never meet an unused node.
+    g.xyz.resize(3 * static_cast<std::size_t>(nUsed));
+#pragma omp parallel for schedule(static)
+    for (idx_t v = 0; v < nUsed; ++v)
+      for (int d = 0; d < 3; ++d)
+        g.xyz[3 * v + d] = mesh.xyz[3 * g.nodeMesh[v] + d];
 
     // Faces: owner is the lower new cell; the node loop flips when the file's owner is not.
     g.owner.resize(static_cast<std::size_t>(nf));
@@ -203,6 +291,7 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
     g.facePatch.resize(static_cast<std::size_t>(nf));
     g.faceBface.resize(static_cast<std::size_t>(nf));
     counts.assign(static_cast<std::size_t>(nf), 0);
+#pragma omp parallel for schedule(static)
     for (idx_t f = 0; f < nf; ++f)
       counts[f] = fs.faceNodes.size(faceMesh[f]);
     g.faceNodes = Csr::from_counts(counts);
@@ -230,9 +319,22 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
     build_cell_faces(nc, g.owner, g.neighbour, g.cellFaces, g.cellFaceSign);
     g.cellCells = build_cell_cells(g.cellFaces, g.owner, g.neighbour);
     if (report) report->after = adjacency_bandwidth(g.cellCells);
-    g.nodeCells = g.cellNodes.transpose(g.nNodes());
+    g.nodeCells = transpose_sorted(g.cellNodes, g.nNodes());
   });
 
+  if (report) {
+    report->nCells = nc;
+    report->nFaces = nf;
+    report->nBoundaryFaces = g.nBoundaryFaces();
+    report->nNodes = g.nNodes();
+    report->renumber = renumber_name(opts.renumber);
+  }
+  return g;
+}
+
+void add_global_geometry(const Mesh& mesh, GlobalMesh& g, const PrepOptions& opts,
+                         PrepReport* report) {
+  const idx_t nc = g.nCells();
   run_phase(report, "computing geometry", [&] {
     g.faceGeom = compute_face_geometry(g.xyz.data(), g.faceNodes);
     g.cellGeom =
@@ -241,33 +343,35 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
     g.nodeCellWeightLinear = linear_exact_node_weights(g.nodeCells, g.nodeCellWeight.data(),
                                                        g.xyz.data(), g.cellGeom.centroid.data());
   });
+  // The checks of validate_mesh(), reported for the failing cell of the lowest file id, so that
+  // a prepare names the same cell as `fvprep info`.
   double vmin = nc ? g.cellGeom.volume[0] : 0.0, vmax = vmin, cmax = 0.0;
+  idx_t bad = kNone; // renumbered id of the failing cell with the lowest fv::Mesh id
   for (idx_t c = 0; c < nc; ++c) {
     const real_t v = g.cellGeom.volume[c];
     vmin = std::min(vmin, v);
     vmax = std::max(vmax, v);
     cmax = std::max(cmax, g.cellGeom.closure[c]);
+    const bool fails = (opts.checkVolumes && !(v > 0.0 && std::isfinite(v))) ||
+                       !(g.cellGeom.closure[c] <= opts.closureTol);
+    if (fails && (bad == kNone || g.cellMesh[c] < g.cellMesh[bad])) bad = c;
+  }
+  if (bad != kNone) {
+    const real_t v = g.cellGeom.volume[bad];
     if (opts.checkVolumes)
       FV_VERIFY(v > 0.0 && std::isfinite(v), mesh_name(mesh)
-                                                 << ": " << cell_label(mesh, g.cellMesh[c])
+                                                 << ": " << cell_label(mesh, g.cellMesh[bad])
                                                  << " has non-positive volume " << v
                                                  << " (inverted or wrongly ordered element)");
-    FV_VERIFY(g.cellGeom.closure[c] <= opts.closureTol,
-              mesh_name(mesh) << ": " << cell_label(mesh, g.cellMesh[c])
-                              << " is not closed: |sum S| / sum |S| = " << g.cellGeom.closure[c]);
+    FV_THROW(mesh_name(mesh) << ": " << cell_label(mesh, g.cellMesh[bad])
+                             << " is not closed: |sum S| / sum |S| = " << g.cellGeom.closure[bad]);
   }
   run_phase(report, "wall distance", [&] { g.wallDistance = cell_wall_distance(mesh, g, opts); });
   if (report) {
-    report->nCells = nc;
-    report->nFaces = nf;
-    report->nBoundaryFaces = g.nBoundaryFaces();
-    report->nNodes = g.nNodes();
-    report->renumber = renumber_name(opts.renumber);
     report->minVolume = vmin;
     report->maxVolume = vmax;
     report->maxClosure = cmax;
   }
-  return g;
 }
 
 } // namespace fv

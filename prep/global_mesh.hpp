@@ -1,7 +1,7 @@
 #pragma once
 /// \file global_mesh.hpp
-/// The whole mesh renumbered once (cells by RCM, faces by Algorithm 2 of the hybrid MPI-CUDA
-/// paper, nodes by first touch) with every connectivity and geometry array. Its numbering
+/// The whole mesh renumbered once (cells in Morton order, faces by Algorithm 2 of the hybrid
+/// MPI-CUDA paper, nodes by first touch) with every connectivity and geometry array. Its numbering
 /// defines the global ids of zone files, so they do not depend on the partitioning.
 #include "common/csr.hpp"
 #include "common/zone.hpp"
@@ -17,7 +17,8 @@ namespace fv {
 
 /// The renumbered global mesh. Owns its data. All ids are in the renumbered numbering unless
 /// named *Mesh (ids of fv::Mesh, i.e. of the reader).
-///   cells: [0, nCells) in RCM order (or file order with Renumber::None)
+///   cells: [0, nCells) in Morton order (prep/spatial_order.hpp; file order with
+///          Renumber::None). Zones renumber their cells by their own RCM (prep/zones.hpp).
 ///   faces: [0, nBoundaryFaces) boundary faces by patch, then by owner;
 ///          [nBoundaryFaces, nFaces) interior faces by (owner, neighbour), owner < neighbour
 ///   nodes: by first touch in cell order (cellNodes order)
@@ -71,6 +72,22 @@ GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts,
 /// which are consumed.
 GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
                              PrepReport* report = nullptr);
+
+/// The first half of build_global_mesh(): faces, renumbering and connectivity, without the
+/// geometry (faceGeom, cellGeom, node weights, wall distance stay empty). fvprep partitions
+/// between the halves, so METIS's memory and the geometry's are never held at once.
+GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
+                                 PrepReport* report = nullptr);
+
+/// The second half: face and cell geometry, the volume and closure checks (errors name the
+/// failing cell of the lowest file id), node weights and wall distance.
+void add_global_geometry(const Mesh& mesh, GlobalMesh& g, const PrepOptions& opts,
+                         PrepReport* report = nullptr);
+
+/// Numbers the ids [0, n) that occur in `rows` by their first occurrence (rows in order, each
+/// row's entries in order): result[id] = new number, kNone for ids that never occur. Threads
+/// find each id's first position by atomic minimum; the result does not depend on them.
+std::vector<idx_t> first_touch_numbering(const Csr& rows, idx_t n);
 
 /// Inverse-distance node weights: for each nodeCells entry (n, c), 1/|x_n - x_c| normalised over
 /// the row (a node at a centroid gets weight 1 for that cell).

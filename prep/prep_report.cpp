@@ -20,10 +20,13 @@ void stats(std::ostream& os, const char* what, const GroupStats& s) {
 void print_prep_report(std::ostream& os, const PrepReport& r, int maxZoneLines) {
   os << "mesh: " << r.nCells << " cells, " << r.nFaces << " faces (" << r.nBoundaryFaces
      << " boundary), " << r.nNodes << " nodes\n";
-  os << "cell volume: min " << std::setprecision(4) << r.minVolume << ", max " << r.maxVolume
-     << "; max closure " << r.maxClosure << "\n";
-  os << "renumbering (" << r.renumber << "): bandwidth " << r.before.bandwidth << " -> "
-     << r.after.bandwidth << ", profile " << r.before.profile << " -> " << r.after.profile << "\n";
+  if (!r.renumber.empty()) { // a prepare from a mesh (not `partition add`)
+    os << "cell volume: min " << std::setprecision(4) << r.minVolume << ", max " << r.maxVolume
+       << "; max closure " << r.maxClosure << "\n";
+    os << "cell order (" << (r.renumber == "rcm" ? "morton; zones by rcm" : r.renumber)
+       << "): global bandwidth " << r.before.bandwidth << " -> " << r.after.bandwidth
+       << ", profile " << r.before.profile << " -> " << r.after.profile << "\n";
+  }
   os << "zones: " << r.zones.size() << "\n";
   const int shown = std::min<int>(static_cast<int>(r.zones.size()), maxZoneLines);
   for (int z = 0; z < shown; ++z) {

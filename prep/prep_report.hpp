@@ -30,7 +30,7 @@ struct PrepReport {
   std::vector<PhaseTime> phases;
   gidx_t nCells = 0, nFaces = 0, nBoundaryFaces = 0, nNodes = 0;
   std::string renumber;    ///< "rcm" or "none"
-  Bandwidth before, after; ///< global cell adjacency, file order vs renumbered
+  Bandwidth before, after; ///< global cell adjacency, file order vs global (Morton) order
   double minVolume = 0, maxVolume = 0, maxClosure = 0;
   std::vector<ZoneReport> zones;
 

@@ -5,6 +5,7 @@
 #include "prep/global_mesh.hpp"
 #include "prep/zones.hpp"
 
+#include <memory>
 #include <sstream>
 
 namespace fv {
@@ -25,22 +26,30 @@ std::string describe_prepare_options(const PrepareOptions& o) {
   return os.str();
 }
 
+std::function<ZoneTail(Zone&&)> stream_into(ZoneFileWriter& writer) {
+  return [&writer](Zone&& z) -> ZoneTail {
+    auto zone = std::make_shared<Zone>(std::move(z));
+    auto placed = std::make_shared<ZoneFileWriter::PlacedZone>(writer.place_zone(*zone));
+    return [zone, placed] { placed->write(); };
+  };
+}
+
 PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts,
                                  const std::string& path, const std::string& commandLine) {
   PrepareSummary out;
-  const GlobalMesh g = build_global_mesh(mesh, std::move(faces), opts.prep, &out.report);
+  GlobalMesh g = build_global_topology(mesh, std::move(faces), opts.prep, &out.report);
   std::vector<idx_t> partGlobal;
   run_phase(&out.report, "partitioning", [&] {
     partGlobal = partition_cells(g.cellCells, opts.parts, opts.partition);
     out.partition = partition_report(g.cellCells, partGlobal, opts.parts);
   });
+  add_global_geometry(mesh, g, opts.prep, &out.report);
   out.header = make_zone_header(mesh, g, opts.parts);
   out.header.options = describe_prepare_options(opts);
   out.header.commandLine = commandLine;
   ZoneFileWriter writer(path, out.header);
-  build_zones_each(
-      g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep,
-      [&](Zone&& z) { writer.write_zone(z); }, &out.report);
+  build_zones_streamed(g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep,
+                       stream_into(writer), &out.report);
   run_phase(&out.report, "writing", [&] { writer.commit(); });
   out.dataBytes = writer.data_bytes();
   return out;
@@ -48,12 +57,13 @@ PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const Prepar
 
 PreparedZones prepare_zones(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts) {
   PreparedZones out;
-  const GlobalMesh g = build_global_mesh(mesh, std::move(faces), opts.prep, &out.report);
+  GlobalMesh g = build_global_topology(mesh, std::move(faces), opts.prep, &out.report);
   std::vector<idx_t> partGlobal;
   run_phase(&out.report, "partitioning", [&] {
     partGlobal = partition_cells(g.cellCells, opts.parts, opts.partition);
     out.partition = partition_report(g.cellCells, partGlobal, opts.parts);
   });
+  add_global_geometry(mesh, g, opts.prep, &out.report);
   out.zones =
       build_zones(g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep, &out.report);
   out.header = make_zone_header(mesh, g, opts.parts);

@@ -8,12 +8,19 @@
 #include "prep/partition.hpp"
 #include "prep/prep_options.hpp"
 #include "prep/prep_report.hpp"
+#include "prep/zones.hpp"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace fv {
+
+class ZoneFileWriter;
+
+/// A build_zones_streamed() sink that places each zone in `writer` (in zone order) and leaves
+/// the writing of its bytes to the tail, so that several threads write zones at once.
+std::function<ZoneTail(Zone&&)> stream_into(ZoneFileWriter& writer);
 
 /// Options of prepare_zones().
 struct PrepareOptions {

@@ -121,13 +121,27 @@ std::vector<idx_t> rcm_order_towards(const Csr& adj, const std::vector<char>& la
 }
 
 std::vector<idx_t> invert_permutation(const std::vector<idx_t>& perm) {
+  const std::int64_t n = static_cast<std::int64_t>(perm.size());
   std::vector<idx_t> inv(perm.size(), kNone);
-  for (std::size_t i = 0; i < perm.size(); ++i) {
-    FV_VERIFY(perm[i] >= 0 && static_cast<std::size_t>(perm[i]) < perm.size() &&
-                  inv[static_cast<std::size_t>(perm[i])] == kNone,
-              "invert_permutation: entry " << i << " = " << perm[i] << " is not a permutation");
-    inv[static_cast<std::size_t>(perm[i])] = static_cast<idx_t>(i);
+  std::int64_t bad = n; // first entry out of range
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const idx_t p = perm[static_cast<std::size_t>(i)];
+    if (p < 0 || p >= n)
+      bad = std::min(bad, i);
+    else
+      inv[static_cast<std::size_t>(p)] = static_cast<idx_t>(i);
   }
+  FV_VERIFY(bad == n, "invert_permutation: entry " << bad << " = "
+                                                   << perm[static_cast<std::size_t>(bad)]
+                                                   << " is not a permutation");
+  // n entries in range fill all n slots unless two are equal.
+  std::int64_t hole = n;
+#pragma omp parallel for schedule(static) reduction(min : hole)
+  for (std::int64_t k = 0; k < n; ++k)
+    if (inv[static_cast<std::size_t>(k)] == kNone) hole = std::min(hole, k);
+  FV_VERIFY(hole == n,
+            "invert_permutation: no entry maps to " << hole << ", so some entry repeats");
   return inv;
 }
 

@@ -170,7 +170,7 @@ GlobalMesh global_mesh_from_zones(const ZoneFile& file, PrepReport* report) {
   run_phase(report, "building connectivity", [&] {
     build_cell_faces(g.nCells(), g.owner, g.neighbour, g.cellFaces, g.cellFaceSign);
     g.cellCells = build_cell_cells(g.cellFaces, g.owner, g.neighbour);
-    g.nodeCells = g.cellNodes.transpose(g.nNodes());
+    g.nodeCells = transpose_sorted(g.cellNodes, g.nNodes());
     g.nodeCellWeight = node_cell_weights(g.nodeCells, g.xyz.data(), g.cellGeom.centroid.data());
     g.nodeCellWeightLinear = linear_exact_node_weights(g.nodeCells, g.nodeCellWeight.data(),
                                                        g.xyz.data(), g.cellGeom.centroid.data());
@@ -219,8 +219,7 @@ RepartitionSummary add_partitioning(const std::string& path, int parts,
   added.commandLine = commandLine;
   added.options = describe_prepare_options(po);
   ZoneFileWriter writer(path, added);
-  build_zones_each(
-      g, part, parts, po.prep, [&](Zone&& z) { writer.write_zone(z); }, &out.report);
+  build_zones_streamed(g, part, parts, po.prep, stream_into(writer), &out.report);
   run_phase(&out.report, "writing", [&] { writer.commit(); });
   out.dataBytes = writer.data_bytes();
   return out;

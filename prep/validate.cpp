@@ -99,22 +99,34 @@ ValidationReport validate_mesh(const Mesh& mesh, const ValidateOptions& opts) {
 
   // ---- nodes: bounding box, dangling, duplicates
   const idx_t nn = mesh.nNodes();
-  r.bboxMin = {1e300, 1e300, 1e300};
-  r.bboxMax = {-1e300, -1e300, -1e300};
   std::vector<char> used(static_cast<std::size_t>(nn), 0);
-  for (idx_t v : mesh.cellNodes.indices())
-    used[static_cast<std::size_t>(v)] = 1;
-  for (idx_t i = 0; i < nn; ++i) {
-    for (int d = 0; d < 3; ++d) {
-      const real_t x = mesh.xyz[3 * static_cast<std::size_t>(i) + d];
-      FV_VERIFY(std::isfinite(x),
-                name << ": node " << node_file_id(mesh, i) << " has a non-finite coordinate");
-      if (!used[i]) continue;
-      r.bboxMin[d] = std::min(r.bboxMin[d], x);
-      r.bboxMax[d] = std::max(r.bboxMax[d], x);
-    }
-    if (!used[i]) ++r.danglingNodes;
+  {
+    const idx_t* cn = mesh.cellNodes.indices().data();
+    const std::int64_t nnz = mesh.cellNodes.nnz();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < nnz; ++k)
+      __atomic_store_n(&used[static_cast<std::size_t>(cn[k])], char(1), __ATOMIC_RELAXED);
   }
+  idx_t firstNonFinite = nn, dangling = 0;
+  real_t lo0 = 1e300, lo1 = 1e300, lo2 = 1e300, hi0 = -1e300, hi1 = -1e300, hi2 = -1e300;
+#pragma omp parallel for schedule(static) reduction(min : firstNonFinite, lo0, lo1, lo2) \
+    reduction(max : hi0, hi1, hi2) reduction(+ : dangling)
+  for (idx_t i = 0; i < nn; ++i) {
+    const real_t* x = &mesh.xyz[3 * static_cast<std::size_t>(i)];
+    if (!(std::isfinite(x[0]) && std::isfinite(x[1]) && std::isfinite(x[2])))
+      firstNonFinite = std::min(firstNonFinite, i);
+    if (!used[i]) {
+      ++dangling;
+      continue;
+    }
+    lo0 = std::min(lo0, x[0]), lo1 = std::min(lo1, x[1]), lo2 = std::min(lo2, x[2]);
+    hi0 = std::max(hi0, x[0]), hi1 = std::max(hi1, x[1]), hi2 = std::max(hi2, x[2]);
+  }
+  FV_VERIFY(firstNonFinite == nn, name << ": node " << node_file_id(mesh, firstNonFinite)
+                                       << " has a non-finite coordinate");
+  r.bboxMin = {lo0, lo1, lo2};
+  r.bboxMax = {hi0, hi1, hi2};
+  r.danglingNodes = dangling;
   if (r.danglingNodes > 0) {
     idx_t first = 0;
     while (used[first])
@@ -176,7 +188,7 @@ ValidationReport validate_mesh(const Mesh& mesh, const ValidateOptions& opts) {
   }
 
   // ---- geometry: positive volumes, closed cells (prep/geometry.hpp)
-  {
+  if (opts.geometry) {
     fv::log::Phase gp("cell geometry");
     r.geometry = compute_geometry(mesh, r.faces);
     verify_cell_geometry(mesh, r.geometry.cells, opts.closureTol);

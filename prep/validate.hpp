@@ -31,12 +31,16 @@ struct ValidateOptions {
   std::string defaultPatch;    ///< patch for unpatched boundary faces ("" = error)
   real_t closureTol = 1e-8;    ///< max |sum S| / sum |S| of a cell
   real_t duplicateTol = 1e-12; ///< coincident-node distance, relative to the bbox diagonal
+  /// Compute the cell geometry and check volumes and closure here (fvprep info). A prepare sets
+  /// it false: build_global_mesh() computes the geometry once, in the renumbered order, and
+  /// makes the same checks with the same messages.
+  bool geometry = true;
 };
 
 /// What validation found and built (the faces and geometry are reused by fvprep info).
 struct ValidationReport {
   FaceSet faces;
-  Geometry geometry;
+  Geometry geometry; ///< empty unless ValidateOptions::geometry
   std::array<real_t, 3> bboxMin{}, bboxMax{};
   idx_t danglingNodes = 0;
   idx_t duplicateNodes = 0;          ///< nodes that coincide with another used node

@@ -56,9 +56,12 @@ class FaceBvh {
     build(0, 0, nf);
   }
 
-  /// Exact distance from p to the nearest face (branch and bound over the boxes).
-  real_t nearest(const real_t* p) const {
+  /// Exact distance from p to the nearest face (branch and bound over the boxes). `hint` is a
+  /// face likely to be near (the answer for a previous nearby point; kNone for none): its
+  /// distance bounds the search from the start. On return it holds the nearest face.
+  real_t nearest(const real_t* p, idx_t& hint) const {
     real_t best = std::numeric_limits<real_t>::infinity();
+    if (hint != kNone) best = face_distance(p, w_, hint);
     idx_t stack[128];
     int top = 0;
     stack[top++] = 0;
@@ -66,8 +69,13 @@ class FaceBvh {
       const Node& n = nodes_[static_cast<std::size_t>(stack[--top])];
       if (box_distance2(p, n) >= best * best) continue;
       if (n.left < 0) { // leaf
-        for (idx_t i = n.begin; i < n.end; ++i)
-          best = std::min(best, face_distance(p, w_, faces_[i]));
+        for (idx_t i = n.begin; i < n.end; ++i) {
+          const real_t d = face_distance(p, w_, faces_[i]);
+          if (d < best) {
+            best = d;
+            hint = faces_[i];
+          }
+        }
         continue;
       }
       // the nearer child last, so that it is searched first
@@ -184,11 +192,20 @@ std::vector<real_t> wall_distance(const std::vector<real_t>& points, const WallF
               "wall_distance: wall face " << f << " has " << walls.offsets[f + 1] - walls.offsets[f]
                                           << " corners");
   const FaceBvh bvh(walls);
+  // Points in blocks: each query starts from the face nearest to the previous point of its block,
+  // which is near for points in a local order (cells in RCM order) and prunes most boxes.
+  constexpr std::int64_t kBlock = 4096;
+  const std::int64_t nBlocks = (static_cast<std::int64_t>(np) + kBlock - 1) / kBlock;
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 4096)
+#pragma omp parallel for schedule(dynamic, 1)
 #endif
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(np); ++i)
-    out[static_cast<std::size_t>(i)] = bvh.nearest(&points[3 * static_cast<std::size_t>(i)]);
+  for (std::int64_t blk = 0; blk < nBlocks; ++blk) {
+    idx_t hint = kNone;
+    const std::int64_t end = std::min(static_cast<std::int64_t>(np), (blk + 1) * kBlock);
+    for (std::int64_t i = blk * kBlock; i < end; ++i)
+      out[static_cast<std::size_t>(i)] =
+          bvh.nearest(&points[3 * static_cast<std::size_t>(i)], hint);
+  }
   return out;
 }
 

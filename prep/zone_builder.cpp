@@ -58,12 +58,14 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
                     ZoneReport& rep) {
   Zone z;
   z.zoneId = part;
-  auto& cellLocal = s.cellLocal;
-  auto& nodeLocal = s.nodeLocal;
+  LocalIds& cellLocal = s.cellLocal;
+  LocalIds& nodeLocal = s.nodeLocal;
+  cellLocal.reset(static_cast<std::size_t>(nOwned) + static_cast<std::size_t>(nOwned) / 4);
+  nodeLocal.reset(static_cast<std::size_t>(nOwned) / 2);
 
   // ---- owned cells: local RCM, interior first, then interface cells.
   for (idx_t i = 0; i < nOwned; ++i)
-    cellLocal[owned[i]] = i;
+    cellLocal.set(owned[i], i);
   std::vector<idx_t> counts(static_cast<std::size_t>(nOwned), 0);
   std::vector<char> interface(static_cast<std::size_t>(nOwned), 0);
   for (idx_t i = 0; i < nOwned; ++i)
@@ -81,7 +83,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
     idx_t* out = adj.row(i);
     for (idx_t k = g.cellCells.begin(owned[i]); k < g.cellCells.end(owned[i]); ++k) {
       const idx_t c = g.cellCells.indices()[k];
-      if (partOf[c] == part) *out++ = cellLocal[c];
+      if (partOf[c] == part) *out++ = cellLocal.get(c);
     }
   }
   // The LU-SGS sweep order: the cell order, or the wavefront order where that cuts the
@@ -131,7 +133,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   std::vector<gidx_t> cellGid(static_cast<std::size_t>(nOwned));
   for (idx_t l = 0; l < nOwned; ++l) {
     cellGid[l] = owned[order[l]];
-    cellLocal[owned[order[l]]] = l;
+    cellLocal.set(owned[order[l]], l);
   }
 
   // ---- halo cells: foreign face neighbours, by (zone, global id).
@@ -162,7 +164,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   const idx_t nTotal = nOwned + nHalo;
   for (idx_t h = 0; h < nHalo; ++h) {
     halo[h].local = nOwned + h;
-    cellLocal[halo[h].gid] = nOwned + h;
+    cellLocal.set(static_cast<idx_t>(halo[h].gid), nOwned + h);
     cellGid.push_back(halo[h].gid);
   }
 
@@ -188,8 +190,8 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
     counts[l] = g.cellNodes.size(gc);
     for (idx_t k = g.cellNodes.begin(gc); k < g.cellNodes.end(gc); ++k) {
       const idx_t v = g.cellNodes.indices()[k];
-      if (nodeLocal[v] == kNone) {
-        nodeLocal[v] = static_cast<idx_t>(nodeGid.size());
+      if (nodeLocal.get(v) == kNone) {
+        nodeLocal.set(v, static_cast<idx_t>(nodeGid.size()));
         nodeGid.push_back(v);
       }
     }
@@ -200,7 +202,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
     const idx_t gc = static_cast<idx_t>(cellGid[l]);
     idx_t* out = z.cellNodes.row(l);
     for (idx_t k = g.cellNodes.begin(gc); k < g.cellNodes.end(gc); ++k)
-      *out++ = nodeLocal[g.cellNodes.indices()[k]];
+      *out++ = nodeLocal.get(g.cellNodes.indices()[k]);
   }
   std::vector<real_t> nodeXyz(3 * static_cast<std::size_t>(nNodes));
   for (idx_t v = 0; v < nNodes; ++v)
@@ -233,7 +235,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   }
   std::vector<idx_t> owner(faceG.size()), neighbour(faceG.size(), kNone);
   for (idx_t f = 0; f < nBoundary; ++f)
-    owner[f] = cellLocal[g.owner[faceG[f]]];
+    owner[f] = cellLocal.get(g.owner[faceG[f]]);
   std::vector<std::pair<idx_t, idx_t>> upper;
   for (idx_t l = 0; l < nOwned; ++l) {
     const idx_t gc = static_cast<idx_t>(cellGid[l]);
@@ -241,7 +243,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
     for (idx_t k = g.cellFaces.begin(gc); k < g.cellFaces.end(gc); ++k) {
       const idx_t f = g.cellFaces.indices()[k];
       if (g.neighbour[f] == kNone) continue;
-      const idx_t other = cellLocal[g.owner[f] == gc ? g.neighbour[f] : g.owner[f]];
+      const idx_t other = cellLocal.get(g.owner[f] == gc ? g.neighbour[f] : g.owner[f]);
       if (other > l) upper.emplace_back(other, f);
     }
     std::sort(upper.begin(), upper.end());
@@ -264,12 +266,12 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
     const idx_t gf = faceG[f];
     faceGid[f] = gf;
     // The global owner may be the local neighbour: flip node loop and area vector.
-    const bool flip = cellLocal[g.owner[gf]] != owner[f];
+    const bool flip = cellLocal.get(g.owner[gf]) != owner[f];
     const idx_t len = z.faceNodes.size(f);
     const idx_t* in = g.faceNodes.row(gf);
     idx_t* out = z.faceNodes.row(f);
     for (idx_t k = 0; k < len; ++k)
-      out[k] = nodeLocal[in[flip ? len - 1 - k : k]];
+      out[k] = nodeLocal.get(in[flip ? len - 1 - k : k]);
     for (int d = 0; d < 3; ++d) {
       area[3 * f + d] = flip ? -g.faceGeom.area[3 * gf + d] : g.faceGeom.area[3 * gf + d];
       fcen[3 * f + d] = g.faceGeom.centroid[3 * gf + d];
@@ -309,7 +311,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
     z.hyperplanes = lusgs_hyperplanes(z.cellCells, nOwned);
   } else {
     for (idx_t& c : sweep) // pre-numbering index -> local cell id
-      c = cellLocal[owned[c]];
+      c = cellLocal.get(owned[c]);
     z.hyperplanes = lusgs_hyperplanes(z.cellCells, nOwned, sweep);
   }
 
@@ -368,12 +370,6 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   rep.faceColours = group_stats(z.faceColours);
   rep.cellColours = group_stats(z.cellColours);
   rep.hyperplanes = group_stats(z.hyperplanes);
-
-  // ---- reset the scratch tables
-  for (gidx_t c : cellGid)
-    cellLocal[c] = kNone;
-  for (gidx_t v : nodeGid)
-    nodeLocal[v] = kNone;
 
   // ---- move into the zone
   z.nCells = nOwned;

@@ -3,6 +3,7 @@
 /// Builds one fv::Zone from the renumbered global mesh (used by build_zones()).
 #include "common/zone.hpp"
 #include "prep/global_mesh.hpp"
+#include "prep/local_ids.hpp"
 #include "prep/prep_options.hpp"
 #include "prep/prep_report.hpp"
 
@@ -10,11 +11,11 @@
 
 namespace fv {
 
-/// Global-size lookup tables reused across the zones one thread builds (entries are reset to
-/// kNone after each zone, so the cost per zone is proportional to the zone).
+/// Lookup tables one thread reuses across the zones it builds (sized to a zone, reset by
+/// build_one_zone()).
 struct ZoneScratch {
-  std::vector<idx_t> cellLocal; ///< global cell -> local id in the current zone, or kNone
-  std::vector<idx_t> nodeLocal; ///< global node -> local id in the current zone, or kNone
+  LocalIds cellLocal; ///< global cell -> local id in the current zone (owned and halo)
+  LocalIds nodeLocal; ///< global node -> local id in the current zone
 };
 
 /// Zone `part` of g. partOf: part of every global (renumbered) cell; owned: the zone's cells,

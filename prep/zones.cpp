@@ -10,7 +10,11 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <exception>
+#include <mutex>
 #include <string>
 
 namespace fv {
@@ -18,6 +22,18 @@ namespace fv {
 void build_zones_each(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
                       const PrepOptions& opts, const std::function<void(Zone&&)>& sink,
                       PrepReport* report) {
+  build_zones_streamed(
+      g, cellPart, nParts, opts,
+      [&](Zone&& z) {
+        sink(std::move(z));
+        return ZoneTail();
+      },
+      report);
+}
+
+void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
+                          const PrepOptions& opts, const std::function<ZoneTail(Zone&&)>& sink,
+                          PrepReport* report) {
   log::Phase phase("building zones");
   const idx_t nc = g.nCells();
   FV_VERIFY(nParts >= 1, "build_zones: " << nParts << " parts requested");
@@ -48,45 +64,97 @@ void build_zones_each(const GlobalMesh& g, const std::vector<idx_t>& cellPart, i
       partCells[fill[partOf[c]]++] = c;
   }
 
-  // Zones are built in batches of one per thread and handed to the sink in zone order, so at
-  // most nThreads zones are in memory at once.
+  // An ordered pipeline: threads take the next zone to build, and whichever thread is free
+  // hands the next zone in order to the sink (one at a time), so writing overlaps building and
+  // at most nThreads + 1 built zones wait in memory.
   int nThreads = 1;
 #if defined(_OPENMP)
-  nThreads = omp_get_max_threads();
+  nThreads = std::max(1, std::min(omp_get_max_threads(), nParts));
 #endif
-  const int batch = std::max(1, std::min(nThreads, nParts));
-  std::vector<ZoneScratch> scratch(static_cast<std::size_t>(batch));
+  const int window = nThreads + 1;
+  std::vector<ZoneScratch> scratch(static_cast<std::size_t>(nThreads));
   std::vector<ZoneReport> reports(static_cast<std::size_t>(nParts));
-  std::vector<Zone> zones(static_cast<std::size_t>(batch));
-  for (int first = 0; first < nParts; first += batch) {
-    const int last = std::min(nParts, first + batch);
-    std::string firstError;
-    int firstErrorZone = nParts;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(batch)
-    for (int p = first; p < last; ++p) {
-      ZoneScratch& s = scratch[static_cast<std::size_t>(p - first)];
-      try {
-        if (s.cellLocal.empty()) {
-          s.cellLocal.assign(static_cast<std::size_t>(nc), kNone);
-          s.nodeLocal.assign(static_cast<std::size_t>(g.nNodes()), kNone);
+  std::vector<Zone> zones(static_cast<std::size_t>(nParts));
+  std::vector<char> built(static_cast<std::size_t>(nParts), 0);
+  std::mutex mutex;
+  std::condition_variable changed;
+  int nextBuild = 0, nextSink = 0;
+  bool sinking = false;
+  double sinkSeconds = 0; // time in the sink (writing), which no other thread can share
+  int errorZone = nParts;
+  std::string error;
+  auto fail = [&](int p, const char* what) { // under the mutex
+    if (p < errorZone) {
+      errorZone = p;
+      error = what;
+    }
+  };
+#pragma omp parallel num_threads(nThreads)
+  {
+    int tid = 0;
+#if defined(_OPENMP)
+    tid = omp_get_thread_num();
+#endif
+    ZoneScratch& sc = scratch[static_cast<std::size_t>(tid)];
+    std::unique_lock<std::mutex> lock(mutex);
+    while (nextSink < nParts && errorZone == nParts) {
+      if (!sinking && built[static_cast<std::size_t>(nextSink)]) {
+        const int p = nextSink;
+        sinking = true;
+        Zone z = std::move(zones[static_cast<std::size_t>(p)]);
+        lock.unlock();
+        const auto t0 = std::chrono::steady_clock::now();
+        ZoneTail tail;
+        try {
+          tail = sink(std::move(z));
+        } catch (const std::exception& e) {
+          lock.lock();
+          fail(p, e.what());
+          lock.unlock();
         }
-        zones[static_cast<std::size_t>(p - first)] =
-            build_one_zone(g, partOf, partCells.data() + partCount[p],
-                           partCount[p + 1] - partCount[p], p, opts, s, reports[p]);
-      } catch (const std::exception& e) {
-#pragma omp critical(fv_zones_error)
-        if (p < firstErrorZone) {
-          firstErrorZone = p;
-          firstError = e.what();
+        sinkSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        lock.lock();
+        sinking = false;
+        ++nextSink;
+        changed.notify_all();
+        if (tail) { // outside the order: the next zone may be sunk meanwhile
+          lock.unlock();
+          std::string what;
+          try {
+            tail();
+          } catch (const std::exception& e) {
+            what = e.what();
+          }
+          tail = ZoneTail(); // frees what it holds (the zone) before taking the lock
+          lock.lock();
+          if (!what.empty()) fail(p, what.c_str());
+          changed.notify_all();
         }
+      } else if (nextBuild < nParts && nextBuild < nextSink + window) {
+        const int p = nextBuild++;
+        lock.unlock();
+        Zone z;
+        std::string what;
+        try {
+          z = build_one_zone(g, partOf, partCells.data() + partCount[p],
+                             partCount[p + 1] - partCount[p], p, opts, sc, reports[p]);
+        } catch (const std::exception& e) {
+          what = e.what();
+        }
+        lock.lock();
+        if (!what.empty()) fail(p, what.c_str());
+        zones[static_cast<std::size_t>(p)] = std::move(z);
+        built[static_cast<std::size_t>(p)] = 1;
+        changed.notify_all();
+      } else {
+        changed.wait(lock);
       }
     }
-    FV_VERIFY(firstError.empty(), firstError);
-    for (int p = first; p < last; ++p) {
-      sink(std::move(zones[static_cast<std::size_t>(p - first)]));
-      zones[static_cast<std::size_t>(p - first)] = Zone();
-    }
   }
+  FV_VERIFY(error.empty(), error);
+  char note[64];
+  std::snprintf(note, sizeof note, "%d zones, %.2f s of it in the sink", nParts, sinkSeconds);
+  phase.note(note);
   if (report) {
     report->zones = std::move(reports);
     report->add_phase("building zones", phase.seconds());

@@ -16,7 +16,7 @@ namespace fv {
 
 /// Zones of a global mesh. cellPart gives the part in [0, nParts) of every cell in the ORIGINAL
 /// fv::Mesh order (as METIS returns it; all zeros for one part). Zones are independent and are
-/// built in parallel (OpenMP); memory: the zones plus ~8 bytes per global cell and node per
+/// built in parallel (OpenMP); memory: the zones in flight plus a zone-sized lookup table per
 /// thread. Per zone:
 ///   - owned cells ordered by RCM of the zone's own adjacency (opts.renumber), interior cells
 ///     first then interface cells; halo cells after them, by (neighbour zone, global id);
@@ -28,12 +28,25 @@ namespace fv {
 std::vector<Zone> build_zones(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
                               const PrepOptions& opts, PrepReport* report = nullptr);
 
-/// The same, handing each zone to `sink` (called on the calling thread, in zone order) instead of
-/// keeping them: zones are built in batches of one per OpenMP thread, so at most that many are
-/// in memory at once (fvprep streams them into the zone file).
+/// The same, handing each zone to `sink` instead of keeping them (fvprep streams them into the
+/// zone file). The sink is called in zone order, one call at a time, from whichever OpenMP
+/// thread is free, while the other threads go on building: at most one zone per thread plus one
+/// wait in memory. A failing zone or sink stops the pipeline; the error of the lowest zone id
+/// is thrown.
 void build_zones_each(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
                       const PrepOptions& opts, const std::function<void(Zone&&)>& sink,
                       PrepReport* report = nullptr);
+
+/// What a streaming sink leaves to do for a zone outside the zone order (e.g. writing its bytes
+/// after ZoneFileWriter::place_zone()); empty for nothing.
+using ZoneTail = std::function<void()>;
+
+/// build_zones_each() whose sink returns a tail: the thread that called the sink runs it after
+/// leaving the ordered section, so the tails of several zones (and the next sink call) run at
+/// once. A failing tail stops the pipeline like a failing sink.
+void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
+                          const PrepOptions& opts, const std::function<ZoneTail(Zone&&)>& sink,
+                          PrepReport* report = nullptr);
 
 /// Convenience: build_global_mesh() then build_zones() (report gets every phase).
 std::vector<Zone> build_zones(const Mesh& mesh, const std::vector<idx_t>& cellPart, int nParts,

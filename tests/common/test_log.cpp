@@ -2,13 +2,17 @@
 
 #include <gtest/gtest.h>
 
-TEST(Log, PhasePrintsNameAndTiming) {
+TEST(Log, PhasePrintsNameTimingAndPeakMemory) {
   fv::log::set_level(fv::log::Level::Info);
   testing::internal::CaptureStderr();
-  { fv::log::Phase p("building faces"); p.note("12 faces"); }
+  {
+    fv::log::Phase p("building faces");
+    p.note("12 faces");
+  }
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("\xE2\x80\xA2 building faces ("), std::string::npos) << err;
-  EXPECT_NE(err.find(" s): 12 faces"), std::string::npos) << err;
+  EXPECT_NE(err.find(" s, peak "), std::string::npos) << err;
+  EXPECT_NE(err.find(" GiB): 12 faces"), std::string::npos) << err;
 }
 
 TEST(Log, QuietSuppressesInfoButNotReturnValues) {
@@ -25,7 +29,8 @@ TEST(Log, ProgressWithoutTerminalPrintsPeriodicLines) {
   testing::internal::CaptureStderr(); // stderr is a pipe here, not a terminal
   {
     fv::log::Progress bar("reading", 1000);
-    for (int i = 0; i <= 1000; ++i) bar.update(i);
+    for (int i = 0; i <= 1000; ++i)
+      bar.update(i);
   }
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("reading: 0%"), std::string::npos) << err;
@@ -37,5 +42,6 @@ TEST(Log, ProgressWithoutTerminalPrintsPeriodicLines) {
 TEST(Log, WarnIsPrefixed) {
   testing::internal::CaptureStderr();
   FV_LOG_WARN("higher-order element uses corners only");
-  EXPECT_EQ(testing::internal::GetCapturedStderr(), "warning: higher-order element uses corners only\n");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "warning: higher-order element uses corners only\n");
 }

@@ -28,7 +28,12 @@ TEST_P(SharedMeshes, GlobalMeshAndZones) {
   const PrepOptions opts;
   const GlobalMesh g = build_global_mesh(mesh, opts, &report);
   testing::check_global_mesh(mesh, g);
-  EXPECT_LE(report.after.bandwidth, report.before.bandwidth + 1) << GetParam();
+  {
+    // fvprep's order inside a zone (RCM) is never worse than the file's order.
+    PrepReport one;
+    build_zones(g, std::vector<idx_t>(static_cast<std::size_t>(g.nCells()), 0), 1, opts, &one);
+    EXPECT_LE(one.zones.at(0).bandwidth.bandwidth, report.before.bandwidth + 1) << GetParam();
+  }
 
   const int nParts = static_cast<int>(std::min<idx_t>(4, g.nCells()));
   const std::vector<idx_t> partNew = partition_cells(g.cellCells, nParts);

@@ -1,0 +1,85 @@
+#include "prep/spatial_order.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#if defined(_OPENMP)
+#include <parallel/algorithm>
+#endif
+
+namespace fv {
+
+namespace {
+
+// Spreads the low 21 bits of v so that bit i lands on bit 3i.
+std::uint64_t spread3(std::uint64_t v) {
+  v &= 0x1fffff;
+  v = (v | v << 32) & 0x1f00000000ffffULL;
+  v = (v | v << 16) & 0x1f0000ff0000ffULL;
+  v = (v | v << 8) & 0x100f00f00f00f00fULL;
+  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+  v = (v | v << 2) & 0x1249249249249249ULL;
+  return v;
+}
+
+} // namespace
+
+std::uint64_t morton_key(const real_t x[3], const real_t lo[3], const real_t hi[3]) {
+  constexpr real_t kMax = real_t((1 << 21) - 1);
+  std::uint64_t key = 0;
+  for (int d = 0; d < 3; ++d) {
+    const real_t ext = hi[d] - lo[d];
+    real_t t = ext > 0 ? (x[d] - lo[d]) / ext : 0.0;
+    if (!(t > 0)) t = 0; // also NaN
+    if (t > 1) t = 1;
+    key |= spread3(static_cast<std::uint64_t>(t * kMax)) << d;
+  }
+  return key;
+}
+
+std::vector<idx_t> spatial_cell_order(const Mesh& mesh) {
+  const idx_t nc = mesh.nCells(), nn = mesh.nNodes();
+  real_t lo[3] = {std::numeric_limits<real_t>::max(), std::numeric_limits<real_t>::max(),
+                  std::numeric_limits<real_t>::max()};
+  real_t hi[3] = {-lo[0], -lo[1], -lo[2]};
+  for (idx_t v = 0; v < nn; ++v)
+    for (int d = 0; d < 3; ++d) {
+      const real_t x = mesh.xyz[3 * static_cast<std::size_t>(v) + d];
+      lo[d] = std::min(lo[d], x);
+      hi[d] = std::max(hi[d], x);
+    }
+  // A cube around the mesh: one scale for all axes, so that the curve's cells are cubes and
+  // a long thin domain is swept block by block rather than slab by slab.
+  real_t ext = 0;
+  for (int d = 0; d < 3; ++d)
+    ext = std::max(ext, hi[d] - lo[d]);
+  for (int d = 0; d < 3; ++d)
+    hi[d] = lo[d] + ext;
+  // (key, cell): sorting the pairs orders ties by cell id, i.e. file order.
+  std::vector<std::pair<std::uint64_t, idx_t>> keyed(static_cast<std::size_t>(nc));
+#pragma omp parallel for schedule(static)
+  for (idx_t c = 0; c < nc; ++c) {
+    real_t x[3] = {0, 0, 0};
+    const idx_t* nodes = mesh.cellNodes.row(c);
+    const idx_t n = mesh.cellNodes.size(c);
+    for (idx_t k = 0; k < n; ++k)
+      for (int d = 0; d < 3; ++d)
+        x[d] += mesh.xyz[3 * static_cast<std::size_t>(nodes[k]) + d];
+    for (int d = 0; d < 3; ++d)
+      x[d] = n > 0 ? x[d] / n : lo[d];
+    keyed[static_cast<std::size_t>(c)] = {morton_key(x, lo, hi), c};
+  }
+#if defined(_OPENMP)
+  __gnu_parallel::sort(keyed.begin(), keyed.end());
+#else
+  std::sort(keyed.begin(), keyed.end());
+#endif
+  std::vector<idx_t> order(static_cast<std::size_t>(nc));
+#pragma omp parallel for schedule(static)
+  for (idx_t i = 0; i < nc; ++i)
+    order[static_cast<std::size_t>(i)] = keyed[static_cast<std::size_t>(i)].second;
+  return order;
+}
+
+} // namespace fv

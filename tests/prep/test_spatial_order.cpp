@@ -1,0 +1,132 @@
+// The Morton cell order fvprep walks before the global RCM, and the ordered zone pipeline.
+#include "box_mesh.hpp"
+
+#include "common/error.hpp"
+#include "prep/global_mesh.hpp"
+#include "prep/spatial_order.hpp"
+#include "prep/zones.hpp"
+
+#include <gtest/gtest.h>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace fv {
+namespace {
+
+using testing::BoxCells;
+using testing::BoxSpec;
+using testing::make_box_mesh;
+
+std::array<double, 3> node_average(const Mesh& m, idx_t c) {
+  std::array<double, 3> x{0, 0, 0};
+  const idx_t n = m.cellNodes.size(c);
+  for (idx_t k = 0; k < n; ++k)
+    for (int d = 0; d < 3; ++d)
+      x[d] += m.xyz[3 * m.cellNodes.row(c)[k] + d] / n;
+  return x;
+}
+
+// Mean distance between the node averages of consecutive cells of an order.
+double mean_step(const Mesh& m, const std::vector<idx_t>& order) {
+  double s = 0;
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    const auto a = node_average(m, order[i - 1]), b = node_average(m, order[i]);
+    s += std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                   (a[2] - b[2]) * (a[2] - b[2]));
+  }
+  return s / static_cast<double>(order.size() - 1);
+}
+
+TEST(MortonKey, InterleavesTheAxesFromTheBoxCorner) {
+  const real_t lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  const real_t o[3] = {0, 0, 0}, x[3] = {1, 0, 0}, y[3] = {0, 1, 0}, z[3] = {0, 0, 1},
+               all[3] = {1, 1, 1}, out[3] = {-5, 7, NAN};
+  EXPECT_EQ(morton_key(o, lo, hi), 0u);
+  // The top bit of each axis lands on bits 60 (x), 61 (y), 62 (z).
+  EXPECT_EQ(morton_key(x, lo, hi), 0x1249249249249249ULL);
+  EXPECT_EQ(morton_key(y, lo, hi), 0x1249249249249249ULL << 1);
+  EXPECT_EQ(morton_key(z, lo, hi), 0x1249249249249249ULL << 2);
+  EXPECT_EQ(morton_key(all, lo, hi), (std::uint64_t(1) << 63) - 1);
+  // Outside the box (and NaN) clamps to its faces.
+  EXPECT_EQ(morton_key(out, lo, hi), 0x1249249249249249ULL << 1);
+}
+
+TEST(SpatialCellOrder, IsADeterministicPermutationOfNearbyCells) {
+  for (BoxCells cells : {BoxCells::Hex, BoxCells::Tet, BoxCells::Mixed}) {
+    BoxSpec spec;
+    spec.cells = cells;
+    spec.nx = 12, spec.ny = 9, spec.nz = 7;
+    spec.shuffle = true;
+    spec.jitter = 0.1;
+    const Mesh m = make_box_mesh(spec);
+    const std::vector<idx_t> order = spatial_cell_order(m);
+    std::vector<idx_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<idx_t> ids(static_cast<std::size_t>(m.nCells()));
+    std::iota(ids.begin(), ids.end(), 0);
+    ASSERT_EQ(sorted, ids) << "not a permutation";
+    // Shuffled file order jumps across the box; the Morton order steps to near cells.
+    EXPECT_LT(4 * mean_step(m, order), mean_step(m, ids))
+        << mean_step(m, order) << " vs " << mean_step(m, ids);
+#if defined(_OPENMP)
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    EXPECT_EQ(spatial_cell_order(m), order) << "depends on the thread count";
+    omp_set_num_threads(threads);
+#endif
+  }
+}
+
+TEST(GlobalMesh, MortonOrderIsLocalAndTheZoneRcmIsBanded) {
+  BoxSpec spec;
+  spec.cells = BoxCells::Tet;
+  spec.nx = 14, spec.ny = 11, spec.nz = 9;
+  spec.shuffle = true;
+  const Mesh m = make_box_mesh(spec);
+  PrepReport r;
+  const GlobalMesh g = build_global_mesh(m, PrepOptions{}, &r);
+  EXPECT_GT(r.before.profile, 5 * r.after.profile) << r.before.profile << " -> " << r.after.profile;
+  build_zones(g, std::vector<idx_t>(static_cast<std::size_t>(m.nCells()), 0), 1, PrepOptions{}, &r);
+  // An RCM of a 14 x 11 x 9 box advances a plane of about 11 x 9 x 6 tetrahedra at a time.
+  EXPECT_LT(r.zones.at(0).bandwidth.bandwidth, 3 * 11 * 9 * 6) << r.zones.at(0).bandwidth.bandwidth;
+}
+
+// The sink sees the zones in order, one call at a time; an error stops the pipeline and the
+// lowest failing zone is reported.
+TEST(ZonePipeline, SinkGetsZonesInOrderAndItsErrorStopsTheBuild) {
+  BoxSpec spec;
+  spec.nx = 16, spec.ny = 4, spec.nz = 4;
+  const Mesh m = make_box_mesh(spec);
+  const GlobalMesh g = build_global_mesh(m, PrepOptions{});
+  const int nParts = 8;
+  std::vector<idx_t> part(static_cast<std::size_t>(m.nCells()));
+  for (idx_t c = 0; c < m.nCells(); ++c)
+    part[c] = std::min(nParts - 1, static_cast<int>(node_average(m, c)[0] * nParts));
+  std::vector<int> seen;
+  build_zones_each(g, part, nParts, PrepOptions{}, [&](Zone&& z) { seen.push_back(z.zoneId); });
+  std::vector<int> all(nParts);
+  std::iota(all.begin(), all.end(), 0);
+  EXPECT_EQ(seen, all);
+
+  seen.clear();
+  try {
+    build_zones_each(g, part, nParts, PrepOptions{}, [&](Zone&& z) {
+      if (z.zoneId == 3) FV_THROW("sink refuses zone 3");
+      seen.push_back(z.zoneId);
+    });
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("sink refuses zone 3"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(seen, (std::vector<int>{0, 1, 2}));
+}
+
+} // namespace
+} // namespace fv
