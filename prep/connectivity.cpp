@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <numeric>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 namespace fv {
 
 namespace {
@@ -21,10 +25,54 @@ inline idx_t take_slot(idx_t& counter) {
 // any thread count. On a large mesh in a poor order each scatter is a cache miss; threads
 // overlap them (see docs/performance.md, fvprep at scale).
 
+namespace {
+
+/// Threads pay off for large relations outside a parallel region (a zone built by one thread
+/// of fvprep's pipeline takes the serial path, which needs no atomics and no sorting).
+bool use_threads(std::int64_t work) {
+#if defined(_OPENMP)
+  return work > 200000 && !omp_in_parallel() && omp_get_max_threads() > 1;
+#else
+  (void)work;
+  return false;
+#endif
+}
+
+/// build_cell_faces() in one thread: faces visited in ascending order fill sorted rows.
+void build_cell_faces_serial(idx_t nCells, const std::vector<idx_t>& owner,
+                             const std::vector<idx_t>& neighbour, Csr& cellFaces,
+                             std::vector<std::int8_t>& sign) {
+  const idx_t nFaces = static_cast<idx_t>(owner.size());
+  std::vector<idx_t> counts(static_cast<std::size_t>(nCells), 0);
+  for (idx_t f = 0; f < nFaces; ++f) {
+    ++counts[owner[f]];
+    if (neighbour[f] != kNone && neighbour[f] < nCells) ++counts[neighbour[f]];
+  }
+  cellFaces = Csr::from_counts(counts);
+  sign.assign(static_cast<std::size_t>(cellFaces.nnz()), 0);
+  std::vector<idx_t> fill(cellFaces.offsets().begin(), cellFaces.offsets().end() - 1);
+  idx_t* out = cellFaces.indices().data();
+  for (idx_t f = 0; f < nFaces; ++f) {
+    const idx_t o = owner[f], n = neighbour[f];
+    sign[static_cast<std::size_t>(fill[o])] = 1;
+    out[fill[o]++] = f;
+    if (n != kNone && n < nCells) {
+      sign[static_cast<std::size_t>(fill[n])] = -1;
+      out[fill[n]++] = f;
+    }
+  }
+}
+
+} // namespace
+
 void build_cell_faces(idx_t nCells, const std::vector<idx_t>& owner,
                       const std::vector<idx_t>& neighbour, Csr& cellFaces,
                       std::vector<std::int8_t>& sign) {
   const idx_t nFaces = static_cast<idx_t>(owner.size());
+  if (!use_threads(nFaces)) {
+    build_cell_faces_serial(nCells, owner, neighbour, cellFaces, sign);
+    return;
+  }
   std::vector<idx_t> counts(static_cast<std::size_t>(nCells), 0);
 #pragma omp parallel for schedule(static)
   for (idx_t f = 0; f < nFaces; ++f) {
