@@ -18,7 +18,7 @@
 namespace fv {
 
 class Csr {
-public:
+ public:
   Csr() = default;
   /// Takes offsets (size n+1) and indices; verifies the invariants in debug builds.
   Csr(Array<idx_t> offsets, Array<idx_t> indices);
@@ -26,7 +26,9 @@ public:
   /// Builds a Csr from per-row counts: offsets are the prefix sum, indices zero-filled.
   static Csr from_counts(const std::vector<idx_t>& counts);
 
-  idx_t rows() const noexcept { return offsets_.empty() ? 0 : static_cast<idx_t>(offsets_.size() - 1); }
+  idx_t rows() const noexcept {
+    return offsets_.empty() ? 0 : static_cast<idx_t>(offsets_.size() - 1);
+  }
   idx_t nnz() const noexcept { return static_cast<idx_t>(indices_.size()); }
   idx_t size(idx_t row) const { return offsets_[row + 1] - offsets_[row]; }
   idx_t begin(idx_t row) const { return offsets_[row]; }
@@ -44,7 +46,8 @@ public:
   void check(const char* what, idx_t cols = -1) const;
 
   /// Transpose: row j of the result lists the rows i that contain j, in increasing i.
-  /// `cols` is the number of rows of the result (the column count of this matrix).
+  /// `cols` is the number of rows of the result (the column count of this matrix). Large
+  /// relations outside a parallel region are transposed by OpenMP threads (same result).
   Csr transpose(idx_t cols) const;
 
   /// Maximum row length (0 for an empty Csr).
@@ -55,7 +58,7 @@ public:
 
   bool operator==(const Csr& o) const;
 
-private:
+ private:
   Array<idx_t> offsets_;
   Array<idx_t> indices_;
 };

@@ -121,34 +121,6 @@ Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
   return cc;
 }
 
-Csr transpose_sorted(const Csr& a, idx_t cols) {
-  const idx_t rows = a.rows();
-  std::vector<idx_t> counts(static_cast<std::size_t>(cols), 0);
-  bool inRange = true;
-#pragma omp parallel for schedule(static) reduction(&& : inRange)
-  for (idx_t i = 0; i < rows; ++i)
-    for (idx_t k = a.begin(i); k < a.end(i); ++k) {
-      const idx_t j = a.indices()[k];
-      if (j < 0 || j >= cols) {
-        inRange = false;
-        continue;
-      }
-      take_slot(counts[static_cast<std::size_t>(j)]);
-    }
-  FV_VERIFY(inRange, "transpose: an index lies outside [0, " << cols << ")");
-  Csr t = Csr::from_counts(counts);
-  std::vector<idx_t> fill(t.offsets().begin(), t.offsets().end() - 1);
-  idx_t* out = t.indices().data();
-#pragma omp parallel for schedule(static)
-  for (idx_t i = 0; i < rows; ++i)
-    for (idx_t k = a.begin(i); k < a.end(i); ++k)
-      out[take_slot(fill[static_cast<std::size_t>(a.indices()[k])])] = i;
-#pragma omp parallel for schedule(static)
-  for (idx_t j = 0; j < cols; ++j)
-    std::sort(t.row(j), t.row(j) + t.size(j));
-  return t;
-}
-
 Bandwidth face_bandwidth(idx_t nCells, const std::vector<idx_t>& owner,
                          const std::vector<idx_t>& neighbour) {
   std::vector<idx_t> lo(static_cast<std::size_t>(nCells));

@@ -21,10 +21,6 @@ void build_cell_faces(idx_t nCells, const std::vector<idx_t>& owner,
 Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
                      const std::vector<idx_t>& neighbour);
 
-/// Transpose of `a` (rows: [0, cols)), each row ascending: the same result as Csr::transpose(),
-/// built by threads. Throws fv::Error on an index outside [0, cols).
-Csr transpose_sorted(const Csr& a, idx_t cols);
-
 /// Bandwidth max |i - j| and profile sum_i (i - min(i, min_j j)) of a symmetric adjacency.
 struct Bandwidth {
   std::int64_t bandwidth = 0;

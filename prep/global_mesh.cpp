@@ -319,7 +319,7 @@ GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOp
     build_cell_faces(nc, g.owner, g.neighbour, g.cellFaces, g.cellFaceSign);
     g.cellCells = build_cell_cells(g.cellFaces, g.owner, g.neighbour);
     if (report) report->after = adjacency_bandwidth(g.cellCells);
-    g.nodeCells = transpose_sorted(g.cellNodes, g.nNodes());
+    g.nodeCells = g.cellNodes.transpose(g.nNodes());
   });
 
   if (report) {

@@ -170,7 +170,7 @@ GlobalMesh global_mesh_from_zones(const ZoneFile& file, PrepReport* report) {
   run_phase(report, "building connectivity", [&] {
     build_cell_faces(g.nCells(), g.owner, g.neighbour, g.cellFaces, g.cellFaceSign);
     g.cellCells = build_cell_cells(g.cellFaces, g.owner, g.neighbour);
-    g.nodeCells = transpose_sorted(g.cellNodes, g.nNodes());
+    g.nodeCells = g.cellNodes.transpose(g.nNodes());
     g.nodeCellWeight = node_cell_weights(g.nodeCells, g.xyz.data(), g.cellGeom.centroid.data());
     g.nodeCellWeightLinear = linear_exact_node_weights(g.nodeCells, g.nodeCellWeight.data(),
                                                        g.xyz.data(), g.cellGeom.centroid.data());

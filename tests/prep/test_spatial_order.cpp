@@ -1,7 +1,6 @@
-// The Morton cell order fvprep walks before the global RCM, and the ordered zone pipeline.
+// The Morton cell order: fvprep's global order.
 #include "box_mesh.hpp"
 
-#include "common/error.hpp"
 #include "prep/global_mesh.hpp"
 #include "prep/spatial_order.hpp"
 #include "prep/zones.hpp"
@@ -15,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <stdexcept>
 
 namespace fv {
 namespace {
@@ -96,36 +94,6 @@ TEST(GlobalMesh, MortonOrderIsLocalAndTheZoneRcmIsBanded) {
   build_zones(g, std::vector<idx_t>(static_cast<std::size_t>(m.nCells()), 0), 1, PrepOptions{}, &r);
   // An RCM of a 14 x 11 x 9 box advances a plane of about 11 x 9 x 6 tetrahedra at a time.
   EXPECT_LT(r.zones.at(0).bandwidth.bandwidth, 3 * 11 * 9 * 6) << r.zones.at(0).bandwidth.bandwidth;
-}
-
-// The sink sees the zones in order, one call at a time; an error stops the pipeline and the
-// lowest failing zone is reported.
-TEST(ZonePipeline, SinkGetsZonesInOrderAndItsErrorStopsTheBuild) {
-  BoxSpec spec;
-  spec.nx = 16, spec.ny = 4, spec.nz = 4;
-  const Mesh m = make_box_mesh(spec);
-  const GlobalMesh g = build_global_mesh(m, PrepOptions{});
-  const int nParts = 8;
-  std::vector<idx_t> part(static_cast<std::size_t>(m.nCells()));
-  for (idx_t c = 0; c < m.nCells(); ++c)
-    part[c] = std::min(nParts - 1, static_cast<int>(node_average(m, c)[0] * nParts));
-  std::vector<int> seen;
-  build_zones_each(g, part, nParts, PrepOptions{}, [&](Zone&& z) { seen.push_back(z.zoneId); });
-  std::vector<int> all(nParts);
-  std::iota(all.begin(), all.end(), 0);
-  EXPECT_EQ(seen, all);
-
-  seen.clear();
-  try {
-    build_zones_each(g, part, nParts, PrepOptions{}, [&](Zone&& z) {
-      if (z.zoneId == 3) FV_THROW("sink refuses zone 3");
-      seen.push_back(z.zoneId);
-    });
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("sink refuses zone 3"), std::string::npos) << e.what();
-  }
-  EXPECT_EQ(seen, (std::vector<int>{0, 1, 2}));
 }
 
 } // namespace

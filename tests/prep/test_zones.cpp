@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <numeric>
 #include <sstream>
 
 namespace fv {
@@ -241,6 +242,34 @@ TEST(Zones, BadPartVectorsAreErrors) {
     EXPECT_NE(std::string(e.what()).find("part 1 of 2 has no cells"), std::string::npos)
         << e.what();
   }
+}
+
+// The sink sees the zones in order, one call at a time; an error stops the pipeline and the
+// lowest failing zone is reported.
+TEST(ZonePipeline, SinkGetsZonesInOrderAndItsErrorStopsTheBuild) {
+  BoxSpec spec;
+  spec.nx = 16, spec.ny = 4, spec.nz = 4;
+  const Mesh m = make_box_mesh(spec);
+  const GlobalMesh g = build_global_mesh(m, PrepOptions{});
+  const int nParts = 8;
+  const std::vector<idx_t> part = slab_parts(m, nParts, false);
+  std::vector<int> seen;
+  build_zones_each(g, part, nParts, PrepOptions{}, [&](Zone&& z) { seen.push_back(z.zoneId); });
+  std::vector<int> all(nParts);
+  std::iota(all.begin(), all.end(), 0);
+  EXPECT_EQ(seen, all);
+
+  seen.clear();
+  try {
+    build_zones_each(g, part, nParts, PrepOptions{}, [&](Zone&& z) {
+      if (z.zoneId == 3) FV_THROW("sink refuses zone 3");
+      seen.push_back(z.zoneId);
+    });
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("sink refuses zone 3"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(seen, (std::vector<int>{0, 1, 2}));
 }
 
 } // namespace
