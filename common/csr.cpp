@@ -1,4 +1,5 @@
 #include "common/csr.hpp"
+#include "common/relaxed_atomics.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -67,7 +68,7 @@ Csr Csr::transpose(idx_t cols) const {
       if (j < 0 || j >= cols)
         inRange = false;
       else
-        __atomic_fetch_add(&counts[static_cast<std::size_t>(j)], 1, __ATOMIC_RELAXED);
+        fetch_increment(counts[static_cast<std::size_t>(j)]);
     }
     FV_VERIFY(inRange, "transpose: an index lies outside [0," << cols << ")");
     Csr t = from_counts(counts);
@@ -76,8 +77,7 @@ Csr Csr::transpose(idx_t cols) const {
 #pragma omp parallel for schedule(static)
     for (idx_t i = 0; i < rows(); ++i)
       for (idx_t k = begin(i); k < end(i); ++k)
-        out[__atomic_fetch_add(&fill[static_cast<std::size_t>(indices_[k])], 1, __ATOMIC_RELAXED)] =
-            i;
+        out[fetch_increment(fill[static_cast<std::size_t>(indices_[k])])] = i;
 #pragma omp parallel for schedule(static)
     for (idx_t j = 0; j < cols; ++j)
       std::sort(t.row(j), t.row(j) + t.size(j));

@@ -1,8 +1,10 @@
 #include "prep/connectivity.hpp"
 
 #include "common/error.hpp"
+#include "common/relaxed_atomics.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #if defined(_OPENMP)
@@ -11,14 +13,7 @@
 
 namespace fv {
 
-namespace {
-
-/// Reserves the next slot of `counter` (relaxed atomic fetch-and-add).
-inline idx_t take_slot(idx_t& counter) {
-  return __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
-}
-
-} // namespace
+namespace {} // namespace
 
 // The builders below scatter in parallel: counts and slots by atomic adds, so the order inside
 // a row depends on the threads until each row is sorted, which makes every result the same for
@@ -76,17 +71,17 @@ void build_cell_faces(idx_t nCells, const std::vector<idx_t>& owner,
   std::vector<idx_t> counts(static_cast<std::size_t>(nCells), 0);
 #pragma omp parallel for schedule(static)
   for (idx_t f = 0; f < nFaces; ++f) {
-    take_slot(counts[owner[f]]);
-    if (neighbour[f] != kNone && neighbour[f] < nCells) take_slot(counts[neighbour[f]]);
+    fetch_increment(counts[owner[f]]);
+    if (neighbour[f] != kNone && neighbour[f] < nCells) fetch_increment(counts[neighbour[f]]);
   }
   cellFaces = Csr::from_counts(counts);
   std::vector<idx_t> fill(cellFaces.offsets().begin(), cellFaces.offsets().end() - 1);
   idx_t* out = cellFaces.indices().data();
 #pragma omp parallel for schedule(static)
   for (idx_t f = 0; f < nFaces; ++f) {
-    out[take_slot(fill[owner[f]])] = f;
+    out[fetch_increment(fill[owner[f]])] = f;
     const idx_t n = neighbour[f];
-    if (n != kNone && n < nCells) out[take_slot(fill[n])] = f;
+    if (n != kNone && n < nCells) out[fetch_increment(fill[n])] = f;
   }
   sign.assign(static_cast<std::size_t>(cellFaces.nnz()), 0);
 #pragma omp parallel for schedule(static)
@@ -121,6 +116,49 @@ Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
   return cc;
 }
 
+std::vector<idx_t> first_touch_numbering(const Csr& rows, idx_t n) {
+  const std::int64_t nnz = rows.nnz();
+  const idx_t* idx = rows.indices().data();
+  // First position of every id in `rows` (positions run in row order, then entry order).
+  std::vector<idx_t> first(static_cast<std::size_t>(n), std::numeric_limits<idx_t>::max());
+  bool inRange = true;
+#pragma omp parallel for schedule(static) reduction(&& : inRange)
+  for (std::int64_t k = 0; k < nnz; ++k) {
+    const idx_t v = idx[k];
+    if (v < 0 || v >= n) {
+      inRange = false;
+      continue;
+    }
+    store_min(first[static_cast<std::size_t>(v)], static_cast<idx_t>(k));
+  }
+  FV_VERIFY(inRange, "first_touch_numbering: an id lies outside [0, " << n << ")");
+  // Blocks of positions: count the first touches in each, then number them block by block.
+  int nBlocks = 1;
+#if defined(_OPENMP)
+  nBlocks = 4 * omp_get_max_threads();
+#endif
+  const std::int64_t blk = (nnz + nBlocks - 1) / nBlocks;
+  std::vector<idx_t> base(static_cast<std::size_t>(nBlocks) + 1, 0);
+#pragma omp parallel for schedule(static)
+  for (int b = 0; b < nBlocks; ++b) {
+    idx_t m = 0;
+    for (std::int64_t k = b * blk; k < std::min(nnz, (b + 1) * blk); ++k)
+      m += first[static_cast<std::size_t>(idx[k])] == static_cast<idx_t>(k);
+    base[static_cast<std::size_t>(b) + 1] = m;
+  }
+  for (int b = 0; b < nBlocks; ++b)
+    base[static_cast<std::size_t>(b) + 1] += base[static_cast<std::size_t>(b)];
+  std::vector<idx_t> out(static_cast<std::size_t>(n), kNone);
+#pragma omp parallel for schedule(static)
+  for (int b = 0; b < nBlocks; ++b) {
+    idx_t next = base[static_cast<std::size_t>(b)];
+    for (std::int64_t k = b * blk; k < std::min(nnz, (b + 1) * blk); ++k)
+      if (first[static_cast<std::size_t>(idx[k])] == static_cast<idx_t>(k))
+        out[static_cast<std::size_t>(idx[k])] = next++;
+  }
+  return out;
+}
+
 Bandwidth face_bandwidth(idx_t nCells, const std::vector<idx_t>& owner,
                          const std::vector<idx_t>& neighbour) {
   std::vector<idx_t> lo(static_cast<std::size_t>(nCells));
@@ -134,10 +172,7 @@ Bandwidth face_bandwidth(idx_t nCells, const std::vector<idx_t>& owner,
     bandwidth = std::max<std::int64_t>(bandwidth, o > n ? o - n : n - o);
     idx_t& hi = lo[static_cast<std::size_t>(std::max(o, n))];
     const idx_t other = std::min(o, n);
-    idx_t cur = __atomic_load_n(&hi, __ATOMIC_RELAXED);
-    while (other < cur && !__atomic_compare_exchange_n(&hi, &cur, other, true, __ATOMIC_RELAXED,
-                                                       __ATOMIC_RELAXED)) {
-    }
+    store_min(hi, other);
   }
 #pragma omp parallel for schedule(static) reduction(+ : profile)
   for (idx_t c = 0; c < nCells; ++c)

@@ -21,6 +21,11 @@ void build_cell_faces(idx_t nCells, const std::vector<idx_t>& owner,
 Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
                      const std::vector<idx_t>& neighbour);
 
+/// Numbers the ids [0, n) that occur in `rows` by their first occurrence (rows in order, each
+/// row's entries in order): result[id] = new number, kNone for ids that never occur. Threads
+/// find each id's first position by atomic minimum; the result does not depend on them.
+std::vector<idx_t> first_touch_numbering(const Csr& rows, idx_t n);
+
 /// Bandwidth max |i - j| and profile sum_i (i - min(i, min_j j)) of a symmetric adjacency.
 struct Bandwidth {
   std::int64_t bandwidth = 0;

@@ -2,6 +2,7 @@
 
 #include "common/cell_shapes.hpp"
 #include "common/error.hpp"
+#include "common/relaxed_atomics.hpp"
 #include "prep/mesh_ids.hpp"
 
 #include <algorithm>
@@ -223,8 +224,7 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
     }
 #pragma omp for schedule(static)
     for (idx_t k = 0; k < nEntries; ++k) {
-#pragma omp atomic
-      ++bucketOff[static_cast<std::size_t>(minNode[k]) + 1];
+      fetch_increment(bucketOff[static_cast<std::size_t>(minNode[k]) + 1]);
     }
   }
   for (idx_t v = 0; v < nn; ++v)
@@ -237,17 +237,14 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
 #pragma omp for schedule(static)
       for (idx_t c = 0; c < nc; ++c)
         for (idx_t k = entryOff[c]; k < entryOff[c + 1]; ++k) {
-          idx_t slot;
-#pragma omp atomic capture
-          slot = fill[static_cast<std::size_t>(minNode[k])]++;
+          const idx_t slot = fetch_increment(fill[static_cast<std::size_t>(minNode[k])]);
           entries[static_cast<std::size_t>(slot)] =
               cell_entry(c, static_cast<int>(k - entryOff[c]));
         }
 #pragma omp for schedule(static)
       for (idx_t b = 0; b < nb; ++b) {
-        idx_t slot;
-#pragma omp atomic capture
-        slot = fill[static_cast<std::size_t>(minNode[nCellEntries + b])]++;
+        const idx_t slot =
+            fetch_increment(fill[static_cast<std::size_t>(minNode[nCellEntries + b])]);
         entries[static_cast<std::size_t>(slot)] = ~Entry(b);
       }
     }

@@ -10,13 +10,8 @@
 #include "prep/rcm.hpp"
 #include "prep/spatial_order.hpp"
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -65,53 +60,6 @@ std::vector<real_t> cell_wall_distance(const Mesh& mesh, const GlobalMesh& g,
 }
 
 } // namespace
-
-std::vector<idx_t> first_touch_numbering(const Csr& rows, idx_t n) {
-  const std::int64_t nnz = rows.nnz();
-  const idx_t* idx = rows.indices().data();
-  // First position of every id in `rows` (positions run in row order, then entry order).
-  std::vector<idx_t> first(static_cast<std::size_t>(n), std::numeric_limits<idx_t>::max());
-  bool inRange = true;
-#pragma omp parallel for schedule(static) reduction(&& : inRange)
-  for (std::int64_t k = 0; k < nnz; ++k) {
-    const idx_t v = idx[k];
-    if (v < 0 || v >= n) {
-      inRange = false;
-      continue;
-    }
-    idx_t cur = __atomic_load_n(&first[static_cast<std::size_t>(v)], __ATOMIC_RELAXED);
-    const idx_t pos = static_cast<idx_t>(k);
-    while (pos < cur && !__atomic_compare_exchange_n(&first[static_cast<std::size_t>(v)], &cur, pos,
-                                                     true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-    }
-  }
-  FV_VERIFY(inRange, "first_touch_numbering: an id lies outside [0, " << n << ")");
-  // Blocks of positions: count the first touches in each, then number them block by block.
-  int nBlocks = 1;
-#if defined(_OPENMP)
-  nBlocks = 4 * omp_get_max_threads();
-#endif
-  const std::int64_t blk = (nnz + nBlocks - 1) / nBlocks;
-  std::vector<idx_t> base(static_cast<std::size_t>(nBlocks) + 1, 0);
-#pragma omp parallel for schedule(static)
-  for (int b = 0; b < nBlocks; ++b) {
-    idx_t m = 0;
-    for (std::int64_t k = b * blk; k < std::min(nnz, (b + 1) * blk); ++k)
-      m += first[static_cast<std::size_t>(idx[k])] == static_cast<idx_t>(k);
-    base[static_cast<std::size_t>(b) + 1] = m;
-  }
-  for (int b = 0; b < nBlocks; ++b)
-    base[static_cast<std::size_t>(b) + 1] += base[static_cast<std::size_t>(b)];
-  std::vector<idx_t> out(static_cast<std::size_t>(n), kNone);
-#pragma omp parallel for schedule(static)
-  for (int b = 0; b < nBlocks; ++b) {
-    idx_t next = base[static_cast<std::size_t>(b)];
-    for (std::int64_t k = b * blk; k < std::min(nnz, (b + 1) * blk); ++k)
-      if (first[static_cast<std::size_t>(idx[k])] == static_cast<idx_t>(k))
-        out[static_cast<std::size_t>(idx[k])] = next++;
-  }
-  return out;
-}
 
 std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, const real_t* cc) {
   std::vector<real_t> w(static_cast<std::size_t>(nodeCells.nnz()), 0.0);

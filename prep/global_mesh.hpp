@@ -84,11 +84,6 @@ GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOp
 void add_global_geometry(const Mesh& mesh, GlobalMesh& g, const PrepOptions& opts,
                          PrepReport* report = nullptr);
 
-/// Numbers the ids [0, n) that occur in `rows` by their first occurrence (rows in order, each
-/// row's entries in order): result[id] = new number, kNone for ids that never occur. Threads
-/// find each id's first position by atomic minimum; the result does not depend on them.
-std::vector<idx_t> first_touch_numbering(const Csr& rows, idx_t n);
-
 /// Inverse-distance node weights: for each nodeCells entry (n, c), 1/|x_n - x_c| normalised over
 /// the row (a node at a centroid gets weight 1 for that cell).
 std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* nodeXyz,

@@ -2,7 +2,6 @@
 // first_touch_numbering) against plain one-thread constructions, on relations large enough to
 // take the threaded path.
 #include "prep/connectivity.hpp"
-#include "prep/global_mesh.hpp"
 
 #include <gtest/gtest.h>
 
