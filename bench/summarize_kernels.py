@@ -93,9 +93,10 @@ def main():
         out.append("\nPer kernel: GB/s by the byte model (% of the best streaming ceiling):\n")
         kern = OrderedDict()
         for r in drows:
-            if r["section"] == "kernel" or (r["section"] == "variant" and r["kernel"] == "flux_sum"
-                                            and r["variant"] != "gather"):
-                name = r["kernel"] if r["section"] == "kernel" else f"flux_sum ({r['variant']})"
+            if r["section"] == "kernel" or r["section"] == "layout" or (
+                    r["section"] == "variant" and r["kernel"] == "flux_sum"
+                    and r["variant"] != "gather"):
+                name = r["kernel"] if r["section"] == "kernel" else f"{r['kernel']} ({r['variant']})"
                 kern.setdefault(name, {})[r["mesh"]] = f"{f(r['GBs'])} ({f(r['pct_ceiling'], 0)}%)"
         out.append("| kernel | " + " | ".join(vmeshes) + " |")
         out.append("|---|" + "---:|" * len(vmeshes))

@@ -207,6 +207,10 @@ int main(int argc, char** argv) {
       solver->set_progress(static_cast<int>(at.iteration), at.time);
       p.note("iteration " + std::to_string(at.iteration));
     }
+    {
+      const fv::AssemblyChoice a = solver->choose_assembly(header.meshUuid);
+      FV_LOG_INFO("residual assembly: " << a.note);
+    }
     const fv::SolutionWriter volume = fv::volume_solution_writer(comm, header);
     const fv::SolutionWriter writer = [&](const fv::EulerSolver& s, const std::string& reason) {
       if (!cfg.writeSolution && reason == "final") return; // benchmarks: history/profile only

@@ -1,5 +1,6 @@
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/memory.hpp"
+#include "runtime/backend/pinned_buffer.hpp"
 #include "runtime/backend/reduce.hpp"
 #include "runtime/backend/select.hpp"
 
@@ -187,21 +188,26 @@ std::size_t bytes_allocated() {
   return g_bytes.load();
 }
 
-namespace {
-// One scratch buffer per thread (several solvers may run on threads of one process, as in
-// tests/parallel/test_fake_transport), grown on demand, released at thread exit.
-struct Scratch {
+struct ReduceSlot::Buffers {
   DeviceArray<real_t> buf;
   Device dev = Device::Cpu;
+  PinnedBuffer<real_t> host; ///< the partials read back (page-locked for the CUDA device)
 };
-Scratch& scratch() {
-  thread_local Scratch s;
-  return s;
-}
-} // namespace
 
-real_t* reduce_scratch(std::size_t n) {
-  Scratch& s = scratch();
+ReduceSlot::ReduceSlot() : b_(new Buffers) {}
+ReduceSlot::~ReduceSlot() {
+  delete b_;
+}
+ReduceSlot::ReduceSlot(ReduceSlot&& o) noexcept : b_(o.b_) {
+  o.b_ = nullptr;
+}
+ReduceSlot& ReduceSlot::operator=(ReduceSlot&& o) noexcept {
+  std::swap(b_, o.b_);
+  return *this;
+}
+
+real_t* ReduceSlot::device(std::size_t n) {
+  Buffers& s = *b_;
   if (s.buf.size() < n || s.dev != active_device()) {
     s.buf = DeviceArray<real_t>();
     s.buf = DeviceArray<real_t>(n < 4096 ? 4096 : 2 * n, "reduction scratch");
@@ -210,13 +216,58 @@ real_t* reduce_scratch(std::size_t n) {
   return s.buf.data();
 }
 
-void reduce_scratch_to_host(real_t* dst, std::size_t n) {
-  Scratch& s = scratch();
-  FV_VERIFY(n <= s.buf.size(), "reduction scratch overflow");
-  if (n) copy_to_host(s.dev, dst, s.buf.data(), n * sizeof(real_t));
+const real_t* ReduceSlot::read_back(std::size_t n, std::size_t offset) {
+  Buffers& s = *b_;
+  FV_VERIFY(offset + n <= s.buf.size(), "reduction scratch overflow");
+  if (s.dev == Device::Cpu) return s.buf.data() + offset; // host memory already
+  if (s.host.size() < n) { // sized to what is read back (pinning is slow: ~0.25 ms per MB)
+    s.host = PinnedBuffer<real_t>();
+    s.host = PinnedBuffer<real_t>(std::max<std::size_t>(2 * n, 4096), s.dev, "reduction read-back");
+  }
+#if defined(FV_BACKEND_CUDA)
+  if (n)
+    FV_CUDA_CHECK(cudaMemcpyAsync(s.host.data(), s.buf.data() + offset, n * sizeof(real_t),
+                                  cudaMemcpyDeviceToHost, detail::current_stream()));
+#endif
+  return s.host.data();
+}
+
+ReduceSlot& default_reduce_slot() {
+  // one per thread (several solvers may run on threads of one process, as in
+  // tests/parallel/test_fake_transport), grown on demand, released at thread exit
+  thread_local ReduceSlot s;
+  return s;
+}
+
+real_t* reduce_scratch(std::size_t n) {
+  return default_reduce_slot().device(n);
+}
+
+const real_t* reduce_scratch_to_host(std::size_t n, std::size_t offset) {
+  const real_t* h = default_reduce_slot().read_back(n, offset);
+  synchronize();
+  return h;
 }
 
 } // namespace backend
+
+void PendingReduce::get(real_t* out) const {
+  const real_t init = op == ReduceOp::Sum ? 0.0 : (op == ReduceOp::Min ? 1e300 : -1e300);
+  for (int k = 0; k < nComponents; ++k)
+    out[k] = init;
+  if (m == 0) return;
+  backend::synchronize(); // the partials' copy is queued behind the reduction's kernels
+  for (int k = 0; k < nComponents; ++k)
+    for (idx_t c = 0; c < m; ++c) { // chunk order: the documented summation order
+      const real_t v = host[static_cast<std::size_t>(k) * m + c];
+      if (op == ReduceOp::Sum)
+        out[k] += v;
+      else if (op == ReduceOp::Min)
+        out[k] = v < out[k] ? v : out[k];
+      else
+        out[k] = v > out[k] ? v : out[k];
+    }
+}
 
 // ------------------------------------------------------------------------ device selection
 DeviceRequest parse_device_request(const std::string& s) {

@@ -38,10 +38,15 @@ double kernel_bytes(const std::string& k, const ZoneSizes& s) {
   if (k == "green_gauss_gradient")
     return (s.nc + 1) * I + s.ncf * (I + S) + (s.nf + 1) * I + s.nfn * I + 3 * s.nf * R +
            5 * s.nn * R + s.nc * R + 15 * s.nc * R;
-  if (k == "local_min_max") return (s.nc + 1) * I + s.ncc * I + 5 * s.nt * R + 10 * s.nc * R;
+  // the local extrema over cellCells in the same loop: neighbours' W read once from memory
   if (k == "limiter")
-    return (s.nc + 1) * I + s.ncf * (I + S) + 6 * s.nf * R + s.nc * R + 30 * s.nc * R +
-           5 * s.nc * R;
+    return (s.nc + 1) * I + s.ncf * (I + S) + 6 * s.nf * R + s.nc * R + 15 * s.nc * R +
+           (s.nc + 1) * I + s.ncc * I + 5 * s.nt * R + 5 * s.nc * R;
+  // one cell loop: the gradient stays in registers (not read back), cellFaces, signs and the
+  // volume are read once
+  if (k == "gradient_and_limiter")
+    return kernel_bytes("green_gauss_gradient", s) + kernel_bytes("limiter", s) - 15 * s.nc * R -
+           (s.nc + 1) * I - s.ncf * (I + S) - s.nc * R;
   if (k == "interior_fluxes") return ni * (2 * I + 9 * R) + 25 * s.nt * R + 5 * ni * R;
   if (k == "boundary_fluxes") return s.nb * (I + 6 * R) + 25 * s.nbOwners * R + 5 * s.nb * R;
   // smem: the same global traffic as the gather (the staging is on chip)

@@ -29,7 +29,7 @@ struct ZoneSizes {
 ZoneSizes zone_sizes(const Zone& z, double haloListEntries);
 
 /// Minimum bytes of the kernel named `kernel` (the labels fvbench prints: "primitives",
-/// "interpolate_to_nodes", "green_gauss_gradient", "local_min_max", "limiter",
+/// "interpolate_to_nodes", "green_gauss_gradient", "limiter", "gradient_and_limiter",
 /// "interior_fluxes", "boundary_fluxes", "flux_sum", "flux_sum_atomic", "flux_sum_colour",
 /// "fused_flux_atomic", "fused_flux_colour", "rk_stage", "halo_pack", "halo_unpack").
 /// Throws fv::Error for an unknown name.

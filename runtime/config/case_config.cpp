@@ -70,6 +70,13 @@ const std::vector<CaseKey>& case_keys() {
        "slope limiter for order 2: venkat_wang (Venkatakrishnan with the global epsilon of "
        "Wang: eps = venkat_wang_k x the range of the variable over the whole mesh) | venkat "
        "(classical Venkatakrishnan, eps^2 = (K dx)^3 q_ref^2) | barth | none"},
+      {"scheme", "assembly", "auto",
+       "how the interior face fluxes are summed into the residual (one zone and the Euler model; "
+       "several zones and the viscous models always gather): auto (the fastest of the variants "
+       "whose residual equals gather's bitwise, gather and smem, timed once per mesh UUID and "
+       "GPU and cached like fvbench --kernels auto; gather on the CPU) | auto_any (the fastest "
+       "of all variants: colourings sum in another order, atomics differ run to run) | gather | "
+       "smem | atomic | colour | fused-atomic | fused-colour"},
       {"scheme", "limiter_region", "=model",
        "where the limiter acts: supersonic (navier_stokes' and rans_sa's default: only cells "
        "whose gradient stencil, the cells sharing a node with them, holds supersonic flow; a "
@@ -578,6 +585,11 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.order = 1 + r.choice("order", "2", {"1", "2"});
     c.limiter = static_cast<LimiterKind>(
         r.choice("limiter", "venkat_wang", {"venkat", "barth", "none", "venkat_wang"}));
+    {
+      const std::vector<std::string> names = {"auto",   "auto_any", "gather",       "smem",
+                                              "atomic", "colour",   "fused-atomic", "fused-colour"};
+      c.assembly = names[static_cast<std::size_t>(r.choice("assembly", "auto", names))];
+    }
     c.limiterRegion = static_cast<LimiterRegion>(r.choice(
         "limiter_region", c.viscous() ? "supersonic" : "everywhere", {"supersonic", "everywhere"}));
     c.venkatK = r.positive("venkat_k", 5.0);

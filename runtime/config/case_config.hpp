@@ -113,6 +113,9 @@ struct CaseConfig {
   LimiterKind limiter = LimiterKind::VenkatWang;
   /// [scheme] limiter_region (default: Supersonic for the viscous models, Everywhere for euler)
   LimiterRegion limiterRegion = LimiterRegion::Everywhere;
+  /// [scheme] assembly: "auto", "auto_any" or a residual-assembly variant name
+  /// (kernels::to_string(FluxSumVariant)); applied by EulerSolver::choose_assembly()
+  std::string assembly = "auto";
   real_t venkatK = 5.0;
   real_t venkatLength = 0;   ///< venkat: global length L of eps^2 = (K L)^3 q^2 (0: cell size)
   real_t venkatWangK = 0.05; ///< venkat_wang: eps = K * global range of the variable

@@ -1,6 +1,7 @@
 // Face fluxes (MUSCL reconstruction of primitives + Roe or Rusanov) on interior faces and on
-// boundary faces patch by patch, and their summation per cell by a gather over cellFaces with
-// the owner/neighbour sign (hybrid MPI-CUDA paper eq. (9), without atomics).
+// all boundary faces in one launch (each face's patch from the patch table), and their summation
+// per cell by a gather over cellFaces with the owner/neighbour sign (hybrid MPI-CUDA paper eq. (9),
+// without atomics).
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/face_flux.hpp"
 #include "runtime/kernels/kernels.hpp"
@@ -33,15 +34,14 @@ void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, 
 }
 
 template <class M>
-void boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
-                     const FluxSettings& s, const real_t* W, const real_t* grad, const real_t* phi,
-                     real_t* flux) {
+void boundary_fluxes(const ZoneView& z, const PatchView& patches, const FluxSettings& s,
+                     const real_t* W, const real_t* grad, const real_t* phi, real_t* flux) {
   constexpr int N = M::kNumVars;
   const ZoneView v = z;
   const FluxSettings st = s;
-  const phys::BcParams b = bc;
-  forall("boundary_fluxes", end - begin, [=] FV_HOST_DEVICE(idx_t i) {
-    const idx_t f = begin + i;
+  const PatchView pv = patches;
+  forall("boundary_fluxes", z.nBoundaryFaces, [=] FV_HOST_DEVICE(idx_t f) {
+    const phys::BcParams& b = pv.params[pv.patch_of(f)];
     const real_t* S = v.faceArea + 3 * f;
     const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
     const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
@@ -79,9 +79,8 @@ FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #define FV_INSTANTIATE(M)                                                                          \
   template void interior_fluxes<M>(const ZoneView&, const FluxSettings&, const real_t*,            \
                                    const real_t*, const real_t*, real_t*, FaceSet);                \
-  template void boundary_fluxes<M>(const ZoneView&, idx_t, idx_t, const phys::BcParams&,           \
-                                   const FluxSettings&, const real_t*, const real_t*,              \
-                                   const real_t*, real_t*);
+  template void boundary_fluxes<M>(const ZoneView&, const PatchView&, const FluxSettings&,         \
+                                   const real_t*, const real_t*, const real_t*, real_t*);
 FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 

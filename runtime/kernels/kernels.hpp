@@ -9,12 +9,17 @@
 /// Every result is written by exactly one thread (cell loops gather over cellFaces with
 /// cellFaceSign, node loops over nodeCells): no atomics, deterministic on every backend.
 #include "common/error.hpp"
+#include "runtime/kernels/patch_table.hpp"
 #include "runtime/kernels/zone_view.hpp"
 #include "runtime/physics/euler/bc_states.hpp"
 #include "runtime/physics/model.hpp"
 #include "runtime/physics/navier_stokes/transport.hpp"
 
 #include <type_traits>
+
+namespace fv::backend {
+class ReduceSlot;
+}
 
 namespace fv::kernels {
 
@@ -58,10 +63,6 @@ void interpolate_to_nodes(const ZoneView& z, const real_t* W, real_t* Wn);
 template <int N>
 void green_gauss_gradient(const ZoneView& z, const real_t* Wn, real_t* grad);
 
-/// Cell loop: min and max of each of the N components over the cell and its face neighbours.
-template <int N>
-void local_min_max(const ZoneView& z, const real_t* W, real_t* wmin, real_t* wmax);
-
 /// Limiter kinds of limiter().
 enum class Limiter { None = 0, Venkat = 1, Barth = 2 };
 
@@ -73,7 +74,19 @@ enum class Limiter { None = 0, Venkat = 1, Barth = 2 };
 struct LimiterScales {
   real_t s[phys::kMaxVars] = {1, 1, 1, 1, 1, 1, 1, 1}; ///< per component (the first N used)
   bool cellSize = true;
+  /// When set, the scales are read from this device array (N values) instead of s: scales
+  /// the device computed itself (wang_scales), which the host never waits for.
+  const real_t* device = nullptr;
+  FV_HOST_DEVICE FV_FORCEINLINE real_t scale(int k) const { return device ? device[k] : s[k]; }
 };
+
+/// Wang's scales of venkat_wang on the device, for one zone: out[k] = K max(hi_k - lo_k,
+/// 1e-8 q_k) with lo, hi the range of primitive k over the owned cells (primitive_range) and
+/// q the free-stream magnitudes (N values on the host); `slot` holds the range in between.
+/// The same arithmetic as the host's refresh, so the same scales.
+template <int N>
+void wang_scales(backend::ReduceSlot& slot, const ZoneView& z, const real_t* W, real_t K,
+                 const real_t* q, real_t* out);
 
 /// Node loop: excess[node] = sum over the zone's owned cells around the node of
 /// max(M - 1, 0), M = |u| / c the cell's local Mach number (W: primitives rho, u, v, w, p
@@ -83,13 +96,21 @@ template <int N>
 void supersonic_node_excess(const ZoneView& z, real_t gamma, const real_t* W, real_t* excess);
 
 /// Cell loop: limiter phi[k][cell] in [0, 1] (min over the cell's faces) for each of the N
-/// components. With supersonicNodes (supersonic_node_excess, exchanged), only cells with a node
-/// where it is positive, i.e. whose gradient stencil holds supersonic flow, are limited (phi = 1
-/// elsewhere); nullptr limits every cell.
+/// components, from the extrema of W over the cell and its face neighbours (cellCells; halo W
+/// must be in place). With supersonicNodes (supersonic_node_excess, exchanged), only cells with
+/// a node where it is positive, i.e. whose gradient stencil holds supersonic flow, are limited
+/// (phi = 1 elsewhere); nullptr limits every cell.
 template <int N>
 void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScales& scales,
-             const real_t* W, const real_t* grad, const real_t* wmin, const real_t* wmax,
-             const real_t* supersonicNodes, real_t* phi);
+             const real_t* W, const real_t* grad, const real_t* supersonicNodes, real_t* phi);
+
+/// Cell loop: green_gauss_gradient and limiter of each owned cell in one pass (the gradient
+/// stays in registers for the limiter instead of being read back): grad and phi as the two
+/// kernels write them, bitwise. Needs the complete node values Wn and halo W in place.
+template <int N>
+void gradient_and_limiter(const ZoneView& z, const real_t* Wn, Limiter kind, real_t venkatK,
+                          const LimiterScales& scales, const real_t* W,
+                          const real_t* supersonicNodes, real_t* grad, real_t* phi);
 
 /// Flux function choice.
 enum class Flux { Roe = 0, Rusanov = 1 };
@@ -116,12 +137,12 @@ template <class M>
 void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, const real_t* grad,
                      const real_t* phi, real_t* flux, FaceSet which = FaceSet::All);
 
-/// Face loop over boundary faces [begin, end) of one patch: flux between the reconstructed
-/// interior state and the ghost state of bc (state model M).
+/// Face loop over all boundary faces of the zone (one launch; each face's boundary condition
+/// from the patch table): flux between the reconstructed interior state and the ghost state of
+/// the face's patch (state model M).
 template <class M>
-void boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
-                     const FluxSettings& s, const real_t* W, const real_t* grad, const real_t* phi,
-                     real_t* flux);
+void boundary_fluxes(const ZoneView& z, const PatchView& patches, const FluxSettings& s,
+                     const real_t* W, const real_t* grad, const real_t* phi, real_t* flux);
 
 /// Cell loop: R[k][cell] = sum over the cell's faces of sign * flux[k][face] (net outflow),
 /// for the N components.
@@ -141,23 +162,22 @@ template <class M>
 void viscous_interior_fluxes(const ZoneView& z, const phys::Transport& t, const real_t* W,
                              const real_t* grad, real_t* flux);
 
-/// Face loop over boundary faces [begin, end) of one patch: flux[k][face] -= F_v . S of the
-/// patch's boundary type (no-slip walls: wall velocity and temperature at the face; RANS:
+/// Face loop over all boundary faces (one launch): flux[k][face] -= F_v . S of each face's
+/// patch boundary type (no-slip walls: wall velocity and temperature at the face; RANS:
 /// nu-tilde = 0 there, the cell's eddy viscosity elsewhere).
 template <class M>
-void viscous_boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
-                             const phys::Transport& t, const real_t* W, const real_t* grad,
-                             real_t* flux);
+void viscous_boundary_fluxes(const ZoneView& z, const PatchView& patches, const phys::Transport& t,
+                             const real_t* W, const real_t* grad, real_t* flux);
 
 /// Number of values per boundary face of wall_viscous_data().
 inline constexpr int kWallViscousValues = 5;
 
-/// Face loop over boundary faces [begin, end) of one patch (Navier-Stokes), for the forces and
-/// the surface output; out is kWallViscousValues x nBoundaryFaces (SoA): the viscous force the
-/// fluid exerts on the face, -tau . S (3, N), the heat flux from the wall into the fluid
-/// -k dT/dn (W/m^2; 0 but on no-slip walls) and y+ of the wall cell (rho u_tau dn / mu).
-void wall_viscous_data(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
-                       const phys::Transport& t, const real_t* W, const real_t* grad, real_t* out);
+/// Face loop over all boundary faces (Navier-Stokes), for the forces and the surface output;
+/// out is kWallViscousValues x nBoundaryFaces (SoA): the viscous force the fluid exerts on the
+/// face, -tau . S (3, N), the heat flux from the wall into the fluid -k dT/dn (W/m^2; 0 but on
+/// no-slip walls) and y+ of the wall cell (rho u_tau dn / mu).
+void wall_viscous_data(const ZoneView& z, const PatchView& patches, const phys::Transport& t,
+                       const real_t* W, const real_t* grad, real_t* out);
 
 /// Cell loop, Navier-Stokes: dt[cell] = cfl V / (sum_faces (|u.S| + c|S|) + 4 sum_faces
 /// Lambda_v), Lambda_v the viscous spectral radius of the face (Blazek eq. 6.22); RANS: with

@@ -94,7 +94,9 @@ void vec_dots_n(const ZoneView& z, int count, const real_t* basis, std::size_t s
             d += sh[i];
           total[v] = d;
         });
-    backend::reduce_scratch_to_host(out + v0, static_cast<std::size_t>(nv));
+    const real_t* h = backend::reduce_scratch_to_host(static_cast<std::size_t>(nv));
+    for (int k = 0; k < nv; ++k)
+      out[v0 + k] = h[k];
   }
 }
 

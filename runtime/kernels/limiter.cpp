@@ -1,6 +1,9 @@
-// Local extrema over face neighbours and the Venkatakrishnan / Barth-Jespersen limiters of
-// the primitive variables (mesh-loop-modes paper eq. (8); hybrid paper eqs. (7)-(8)).
+// The supersonic node excess and the Venkatakrishnan / Barth-Jespersen limiters of the
+// primitive variables (mesh-loop-modes paper eq. (8); hybrid paper eqs. (7)-(8)), the local
+// extrema over face neighbours computed in the limiter's own loop (gradient_limiter_k.hpp).
 #include "runtime/backend/forall.hpp"
+#include "runtime/kernels/cell_field.hpp"
+#include "runtime/kernels/gradient_limiter_k.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/barth_jespersen.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
@@ -13,24 +16,6 @@
 namespace fv::kernels {
 
 template <int N>
-void local_min_max(const ZoneView& z, const real_t* W, real_t* wmin, real_t* wmax) {
-  const ZoneView v = z;
-  forall("local_min_max", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    const idx_t n = v.nTotalCells;
-    for (int k = 0; k < N; ++k) {
-      real_t lo = W[k * n + c], hi = lo;
-      for (idx_t j = v.cellCellOffsets[c]; j < v.cellCellOffsets[c + 1]; ++j) {
-        const real_t q = W[k * n + v.cellCells[j]];
-        lo = q < lo ? q : lo;
-        hi = q > hi ? q : hi;
-      }
-      wmin[k * n + c] = lo;
-      wmax[k * n + c] = hi;
-    }
-  });
-}
-
-template <int N>
 void supersonic_node_excess(const ZoneView& z, real_t gamma, const real_t* W, real_t* excess) {
   static_assert(N >= phys::EulerModel::kNumVars, "the mean flow's primitives come first");
   constexpr int kMeanFlow = phys::EulerModel::kNumVars;
@@ -38,8 +23,9 @@ void supersonic_node_excess(const ZoneView& z, real_t gamma, const real_t* W, re
   forall("supersonic_node_excess", z.nNodes, [=] FV_HOST_DEVICE(idx_t node) {
     const idx_t n = v.nTotalCells;
     real_t e = 0.0;
-    for (idx_t j = v.nodeCellOffsets[node]; j < v.nodeCellOffsets[node + 1]; ++j) {
-      const idx_t c = v.nodeCells[j];
+    const idx_t m = v.nodeCellCount[node];
+    for (idx_t j = 0; j < m; ++j) {
+      const idx_t c = v.nodeSliceCells[v.node_entry(node, j)];
       real_t w[kMeanFlow]; // the mean flow's primitives lead every state model's
       for (int k = 0; k < kMeanFlow; ++k)
         w[k] = W[k * n + c];
@@ -51,63 +37,29 @@ void supersonic_node_excess(const ZoneView& z, real_t gamma, const real_t* W, re
   });
 }
 
-/// True when a node of cell c (over its faces) has a positive supersonic excess.
-FV_HOST_DEVICE FV_FORCEINLINE bool sees_supersonic(const ZoneView& v, idx_t c,
-                                                   const real_t* excess) {
-  for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
-    const idx_t f = v.cellFaces[j];
-    for (idx_t m = v.faceNodeOffsets[f]; m < v.faceNodeOffsets[f + 1]; ++m)
-      if (excess[v.faceNodes[m]] > 0.0) return true;
-  }
-  return false;
-}
-
 template <int N>
 void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScales& scales,
-             const real_t* W, const real_t* grad, const real_t* wmin, const real_t* wmax,
-             const real_t* supersonicNodes, real_t* phi) {
+             const real_t* W, const real_t* grad, const real_t* supersonicNodes, real_t* phi) {
   const ZoneView v = z;
   const LimiterScales sc = scales;
+  const ConstCellField<3 * N> gr{grad, z.nTotalCells};
+  const CellField<N> ph{phi, z.nTotalCells};
   forall("limiter", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    const idx_t n = v.nTotalCells;
-    if (kind == Limiter::None || (supersonicNodes && !sees_supersonic(v, c, supersonicNodes))) {
-      for (int k = 0; k < N; ++k)
-        phi[k * n + c] = 1.0;
-      return;
-    }
-    real_t eps2 = 1.0;
-    if (sc.cellSize) {
-      const real_t kdx = venkatK * phys::portable_pow(v.cellVolume[c], 1.0 / 3.0);
-      eps2 = kdx * kdx * kdx;
-    }
-    real_t p[N];
-    for (int k = 0; k < N; ++k)
-      p[k] = 1.0;
-    for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
-      const idx_t f = v.cellFaces[j];
-      const real_t* d =
-          v.cellFaceSign[j] > 0 ? v.faceOwnerDelta + 3 * f : v.faceNeighbourDelta + 3 * f;
-      for (int k = 0; k < N; ++k) {
-        const real_t d2 = grad[(3 * k) * n + c] * d[0] + grad[(3 * k + 1) * n + c] * d[1] +
-                          grad[(3 * k + 2) * n + c] * d[2];
-        const real_t q = W[k * n + c];
-        const real_t dmax = wmax[k * n + c] - q, dmin = wmin[k * n + c] - q;
-        const real_t l = kind == Limiter::Venkat
-                             ? phys::venkat_phi(dmax, dmin, d2, eps2 * sc.s[k] * sc.s[k])
-                             : phys::barth_phi(dmax, dmin, d2);
-        p[k] = l < p[k] ? l : p[k];
-      }
-    }
-    for (int k = 0; k < N; ++k)
-      phi[k * n + c] = p[k] > 0.0 ? p[k] : 0.0;
+    real_t g[3 * N], p[N];
+    if (kind != Limiter::None)
+      gr.load(c, g);
+    else
+      for (int k = 0; k < 3 * N; ++k)
+        g[k] = 0.0; // not read
+    detail::cell_limiter<N>(v, kind, venkatK, sc, W, supersonicNodes, c, g, p);
+    ph.store(c, p);
   });
 }
 
 #define FV_INSTANTIATE(N)                                                                          \
-  template void local_min_max<N>(const ZoneView&, const real_t*, real_t*, real_t*);                \
-  template void supersonic_node_excess<N>(const ZoneView&, real_t, const real_t*, real_t*);       \
+  template void supersonic_node_excess<N>(const ZoneView&, real_t, const real_t*, real_t*);        \
   template void limiter<N>(const ZoneView&, Limiter, real_t, const LimiterScales&, const real_t*,  \
-                           const real_t*, const real_t*, const real_t*, const real_t*, real_t*);
+                           const real_t*, const real_t*, real_t*);
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 

@@ -8,35 +8,42 @@
 namespace fv::kernels {
 
 template <int N>
-void residual_sum_squares(const ZoneView& z, const real_t* R, real_t (&out)[N]) {
+PendingReduce residual_sum_squares_async(backend::ReduceSlot& slot, const ZoneView& z,
+                                         const real_t* R) {
   const ZoneView v = z;
-  reduce<N>(
-      "residual_rms", z.nCells, ReduceOp::Sum,
-      [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
-        const real_t inv = 1.0 / v.cellVolume[c];
-        for (int k = 0; k < N; ++k) {
-          const real_t r = R[k * v.nTotalCells + c] * inv;
-          acc[k] += r * r;
-        }
-      },
-      out);
+  return reduce_async<N>(slot, "residual_rms", z.nCells, ReduceOp::Sum,
+                         [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
+                           const real_t inv = 1.0 / v.cellVolume[c];
+                           for (int k = 0; k < N; ++k) {
+                             const real_t r = R[k * v.nTotalCells + c] * inv;
+                             acc[k] += r * r;
+                           }
+                         });
+}
+
+template <int N>
+void residual_sum_squares(const ZoneView& z, const real_t* R, real_t (&out)[N]) {
+  residual_sum_squares_async<N>(backend::default_reduce_slot(), z, R).get(out);
 }
 
 #define FV_INSTANTIATE(N)                                                                          \
-  template void residual_sum_squares<N>(const ZoneView&, const real_t*, real_t(&)[N]);
+  template void residual_sum_squares<N>(const ZoneView&, const real_t*, real_t(&)[N]);             \
+  template PendingReduce residual_sum_squares_async<N>(backend::ReduceSlot&, const ZoneView&,      \
+                                                       const real_t*);
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 
-void wall_forces(const ZoneView& z, idx_t n, const idx_t* faces, real_t pRef, const real_t* origin,
-                 const real_t* flux, real_t (&out)[6]) {
+PendingReduce wall_forces_async(backend::ReduceSlot& slot, const ZoneView& z, idx_t n,
+                                const idx_t* faces, real_t pRef, const real_t* origin,
+                                const real_t* flux) {
   const ZoneView v = z;
   const real_t o0 = origin[0], o1 = origin[1], o2 = origin[2];
-  reduce<6>(
-      "wall_forces", n, ReduceOp::Sum,
-      [=] FV_HOST_DEVICE(idx_t i, real_t * acc) {
+  return reduce_async<6>(
+      slot, "wall_forces", n, ReduceOp::Sum, [=] FV_HOST_DEVICE(idx_t i, real_t * acc) {
         const idx_t f = faces[i];
         const real_t* S = v.faceArea + 3 * f;
-        // momentum flux through a wall face = wall pressure * S (S points into the body)
+        // momentum flux through a wall face = wall pressure * S (S points
+        // into the body)
         const real_t F0 = flux[1 * v.nFaces + f] - pRef * S[0];
         const real_t F1 = flux[2 * v.nFaces + f] - pRef * S[1];
         const real_t F2 = flux[3 * v.nFaces + f] - pRef * S[2];
@@ -48,8 +55,12 @@ void wall_forces(const ZoneView& z, idx_t n, const idx_t* faces, real_t pRef, co
         acc[3] += r1 * F2 - r2 * F1;
         acc[4] += r2 * F0 - r0 * F2;
         acc[5] += r0 * F1 - r1 * F0;
-      },
-      out);
+      });
+}
+
+void wall_forces(const ZoneView& z, idx_t n, const idx_t* faces, real_t pRef, const real_t* origin,
+                 const real_t* flux, real_t (&out)[6]) {
+  wall_forces_async(backend::default_reduce_slot(), z, n, faces, pRef, origin, flux).get(out);
 }
 
 void boundary_face_sum3(const ZoneView& z, idx_t n, const idx_t* faces, const real_t* values,
@@ -65,36 +76,69 @@ void boundary_face_sum3(const ZoneView& z, idx_t n, const idx_t* faces, const re
       out);
 }
 
+PendingReduce min_value_async(backend::ReduceSlot& slot, idx_t n, const real_t* a) {
+  return reduce_async<1>(
+      slot, "min_value", n, ReduceOp::Min,
+      [=] FV_HOST_DEVICE(idx_t i, real_t * acc) { acc[0] = a[i] < acc[0] ? a[i] : acc[0]; });
+}
+
 real_t min_value(idx_t n, const real_t* a) {
   real_t out[1];
-  reduce<1>(
-      "min_value", n, ReduceOp::Min,
-      [=] FV_HOST_DEVICE(idx_t i, real_t * acc) { acc[0] = a[i] < acc[0] ? a[i] : acc[0]; }, out);
+  min_value_async(backend::default_reduce_slot(), n, a).get(out);
   return out[0];
 }
 
+/// The fold of primitive_range(): acc[k] = max of -q (minus the minimum), acc[N + k] = max of q.
+template <int N>
+struct RangeTerms {
+  ZoneView v;
+  const real_t* W;
+  FV_HOST_DEVICE void operator()(idx_t c, real_t* acc) const {
+    for (int k = 0; k < N; ++k) {
+      const real_t q = W[k * v.nTotalCells + c];
+      acc[k] = -q > acc[k] ? -q : acc[k];
+      acc[N + k] = q > acc[N + k] ? q : acc[N + k];
+    }
+  }
+};
+
 template <int N>
 void primitive_range(const ZoneView& z, const real_t* W, real_t (&lo)[N], real_t (&hi)[N]) {
-  const ZoneView v = z;
   real_t out[2 * N];
   // the maximum of -q is minus the minimum of q: one Max reduction for both
-  reduce<2 * N>(
-      "primitive_range", z.nCells, ReduceOp::Max,
-      [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
-        for (int k = 0; k < N; ++k) {
-          const real_t q = W[k * v.nTotalCells + c];
-          acc[k] = -q > acc[k] ? -q : acc[k];
-          acc[N + k] = q > acc[N + k] ? q : acc[N + k];
-        }
-      },
-      out);
+  reduce<2 * N>("primitive_range", z.nCells, ReduceOp::Max, RangeTerms<N>{z, W}, out);
   for (int k = 0; k < N; ++k) {
     lo[k] = -out[k];
     hi[k] = out[N + k];
   }
 }
+
+/// 1e-8 q_k per component, captured by value in wang_scales' kernel.
+template <int N>
+struct WangFloor {
+  real_t f[N];
+};
+
+template <int N>
+void wang_scales(backend::ReduceSlot& slot, const ZoneView& z, const real_t* W, real_t K,
+                 const real_t* q, real_t* out) {
+  const real_t* r = reduce_on_device<2 * N>(slot, "primitive_range", z.nCells, ReduceOp::Max,
+                                            RangeTerms<N>{z, W});
+  WangFloor<N> floor{};
+  for (int k = 0; k < N; ++k)
+    floor.f[k] = 1e-8 * q[k];
+  forall("wang_scales", N, [=] FV_HOST_DEVICE(idx_t k) {
+    // as the host's refresh: K * std::max(hi - lo, floor) with lo = -(max of -q)
+    const real_t lo = -r[k], hi = r[N + k];
+    const real_t range = hi - lo;
+    out[k] = K * (range < floor.f[k] ? floor.f[k] : range);
+  });
+}
+
 #define FV_INSTANTIATE(N)                                                                          \
-  template void primitive_range<N>(const ZoneView&, const real_t*, real_t(&)[N], real_t(&)[N]);
+  template void primitive_range<N>(const ZoneView&, const real_t*, real_t(&)[N], real_t(&)[N]);    \
+  template void wang_scales<N>(backend::ReduceSlot&, const ZoneView&, const real_t*, real_t,       \
+                               const real_t*, real_t*);
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 

@@ -112,15 +112,14 @@ void viscous_interior_fluxes(const ZoneView& z, const phys::Transport& t, const 
 }
 
 template <class M>
-void viscous_boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
-                             const phys::Transport& t, const real_t* W, const real_t* grad,
-                             real_t* flux) {
+void viscous_boundary_fluxes(const ZoneView& z, const PatchView& patches, const phys::Transport& t,
+                             const real_t* W, const real_t* grad, real_t* flux) {
   constexpr int N = M::kNumVars;
   const ZoneView v = z;
-  const phys::BcParams b = bc;
+  const PatchView pv = patches;
   const phys::Transport tr = t;
-  forall("viscous_boundary_fluxes", end - begin, [=] FV_HOST_DEVICE(idx_t i) {
-    const idx_t f = begin + i;
+  forall("viscous_boundary_fluxes", z.nBoundaryFaces, [=] FV_HOST_DEVICE(idx_t f) {
+    const phys::BcParams& b = pv.params[pv.patch_of(f)];
     real_t Wc[N], gc[3 * N], F[N];
     gather_cell<N>(W, grad, v.nTotalCells, v.faceOwner[f], Wc, gc);
     const real_t* d = v.faceOwnerDelta + 3 * f;
@@ -131,15 +130,16 @@ void viscous_boundary_fluxes(const ZoneView& z, idx_t begin, idx_t end, const ph
   });
 }
 
-void wall_viscous_data(const ZoneView& z, idx_t begin, idx_t end, const phys::BcParams& bc,
-                       const phys::Transport& t, const real_t* W, const real_t* grad, real_t* out) {
+void wall_viscous_data(const ZoneView& z, const PatchView& patches, const phys::Transport& t,
+                       const real_t* W, const real_t* grad, real_t* out) {
   // the mean flow's five components of any state model (the eddy viscosity vanishes at walls)
   constexpr int N = kNumEq;
   const ZoneView v = z;
-  const phys::BcParams b = bc;
+  const PatchView pv = patches;
   const phys::Transport tr = t;
-  forall("wall_viscous_data", end - begin, [=] FV_HOST_DEVICE(idx_t i) {
-    const idx_t f = begin + i, nb = v.nBoundaryFaces;
+  forall("wall_viscous_data", z.nBoundaryFaces, [=] FV_HOST_DEVICE(idx_t f) {
+    const idx_t nb = v.nBoundaryFaces;
+    const phys::BcParams& b = pv.params[pv.patch_of(f)];
     real_t Wc[N], gc[3 * N], F[N];
     gather_cell<N>(W, grad, v.nTotalCells, v.faceOwner[f], Wc, gc);
     const real_t* S = v.faceArea + 3 * f;
@@ -216,7 +216,7 @@ void turbulence_source(const ZoneView& z, const phys::Transport& t, const real_t
 #define FV_INSTANTIATE(M)                                                                          \
   template void viscous_interior_fluxes<M>(const ZoneView&, const phys::Transport&, const real_t*, \
                                            const real_t*, real_t*);                                \
-  template void viscous_boundary_fluxes<M>(const ZoneView&, idx_t, idx_t, const phys::BcParams&,   \
+  template void viscous_boundary_fluxes<M>(const ZoneView&, const PatchView&,                      \
                                            const phys::Transport&, const real_t*, const real_t*,   \
                                            real_t*);                                               \
   template void viscous_time_step<M>(const ZoneView&, const phys::Transport&, real_t,              \

@@ -13,6 +13,9 @@ namespace fv {
 /// Device pointers and counts of one zone, as the kernels read them (a trivially copyable
 /// struct, captured by value).
 struct ZoneView {
+  /// Nodes per slice of the node -> cell relation (a warp).
+  static constexpr idx_t kNodeSlice = 32;
+
   idx_t nCells = 0;         ///< owned cells
   idx_t nTotalCells = 0;    ///< owned + halo cells (size of cell arrays)
   idx_t nFaces = 0;         ///< all faces
@@ -34,19 +37,31 @@ struct ZoneView {
   const idx_t* cellCells = nullptr;
   const idx_t* faceNodeOffsets = nullptr; ///< nFaces + 1
   const idx_t* faceNodes = nullptr;
-  const idx_t* nodeCellOffsets = nullptr; ///< nNodes + 1
-  const idx_t* nodeCells = nullptr;
-  const real_t* nodeCellWeight = nullptr; ///< parallel to nodeCells
+  /// The node -> cell relation (conn/nodeCells: the owned cells around each node) and its
+  /// weights in SELL-32 slices: entry j of node n is at node_entry(n, j), so that the j-th
+  /// entries of 32 consecutive nodes sit side by side and a node loop loads them coalesced.
+  /// The same entries in the same order as the zone file's CSR relation (DeviceZone slices it).
+  const idx_t* nodeSliceStart = nullptr;   ///< ceil(nNodes / kNodeSlice) + 1 entry offsets
+  const idx_t* nodeCellCount = nullptr;    ///< nNodes: cells around each node
+  const idx_t* nodeSliceCells = nullptr;   ///< cell of each entry (padding entries unread)
+  const real_t* nodeSliceWeight = nullptr; ///< parallel to nodeSliceCells
   /// Distance from the cell centroid to the nearest no-slip wall face, m; null when the zone
   /// file has none. nTotalCells long (halo cells included, as in the zone file).
   const real_t* cellWallDistance = nullptr;
+
+  /// Index of entry j (0 <= j < nodeCellCount[n]) of node n in nodeSliceCells/-Weight.
+  FV_HOST_DEVICE FV_FORCEINLINE idx_t node_entry(idx_t n, idx_t j) const {
+    return nodeSliceStart[n / kNodeSlice] + kNodeSlice * j + n % kNodeSlice;
+  }
 };
 
 /// The pointer members of a ZoneView by the zone-file dataset they point to: the arrays of
 /// visit_zone_arrays() (common/zone.hpp) flagged `device`, a CSR relation `name` as
-/// name/offsets and name/indices. DeviceZone uploads the flagged datasets and binds them
-/// here; it refuses a flagged dataset without a member and a member without a flagged dataset.
-/// `f(name, member)` is called with `member` a `const T*&`; V is ZoneView or const ZoneView.
+/// name/offsets and name/indices (the node -> cell relation and its weights as the SELL-32
+/// slices name/sliceStart, name/counts, name/sliced). DeviceZone uploads the flagged datasets and
+/// binds them here; it refuses a flagged dataset without a member and a member without a flagged
+/// dataset. `f(name, member)` is called with `member` a `const T*&`; V is ZoneView or const
+/// ZoneView.
 template <class V, class F>
 void visit_zone_view_arrays(V& v, F&& f) {
   f("cells/volume", v.cellVolume);
@@ -65,9 +80,10 @@ void visit_zone_view_arrays(V& v, F&& f) {
   f("conn/cellCells/indices", v.cellCells);
   f("conn/faceNodes/offsets", v.faceNodeOffsets);
   f("conn/faceNodes/indices", v.faceNodes);
-  f("conn/nodeCells/offsets", v.nodeCellOffsets);
-  f("conn/nodeCells/indices", v.nodeCells);
-  f("conn/nodeCellWeight", v.nodeCellWeight);
+  f("conn/nodeCells/sliceStart", v.nodeSliceStart);
+  f("conn/nodeCells/counts", v.nodeCellCount);
+  f("conn/nodeCells/sliced", v.nodeSliceCells);
+  f("conn/nodeCellWeight/sliced", v.nodeSliceWeight);
 }
 
 } // namespace fv

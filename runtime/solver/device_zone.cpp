@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -37,10 +38,51 @@ struct DeviceSizeCheck {
   }
 };
 
-/// Visitor of visit_zone_arrays(): copies every array flagged `device` to the active device.
+/// The SELL-32 slicing of the node -> cell relation (ZoneView::node_entry): slice s holds nodes
+/// [32 s, 32 s + 32), entry j of its lane l at start[s] + 32 j + l; `from` maps every sliced
+/// entry to its CSR entry (kNoEntry: padding).
+struct NodeSlices {
+  static constexpr std::size_t kNoEntry = ~std::size_t{0};
+  std::vector<idx_t> start, count;
+  std::vector<std::size_t> from;
+
+  explicit NodeSlices(const Csr& nodeCells) {
+    constexpr idx_t S = ZoneView::kNodeSlice;
+    const idx_t nn = nodeCells.rows(), ns = (nn + S - 1) / S;
+    count.resize(static_cast<std::size_t>(nn));
+    start.assign(static_cast<std::size_t>(ns) + 1, 0);
+    for (idx_t n = 0; n < nn; ++n)
+      count[n] = nodeCells.size(n);
+    for (idx_t s = 0; s < ns; ++s) {
+      idx_t longest = 0;
+      for (idx_t n = S * s; n < std::min(nn, S * s + S); ++n)
+        longest = std::max(longest, count[n]);
+      FV_VERIFY(start[s] <= std::numeric_limits<idx_t>::max() - S * longest,
+                "the node -> cell relation is too large for 32-bit slices");
+      start[s + 1] = start[s] + S * longest;
+    }
+    from.assign(static_cast<std::size_t>(start[ns]), kNoEntry);
+    for (idx_t n = 0; n < nn; ++n)
+      for (idx_t j = 0; j < count[n]; ++j)
+        from[static_cast<std::size_t>(start[n / S] + S * j + n % S)] =
+            static_cast<std::size_t>(nodeCells.begin(n) + j);
+  }
+  /// values (parallel to the CSR entries) in the sliced order; padding gets `pad`.
+  template <class T>
+  std::vector<T> sliced(const T* values, T pad) const {
+    std::vector<T> out(from.size(), pad);
+    for (std::size_t e = 0; e < from.size(); ++e)
+      if (from[e] != kNoEntry) out[e] = values[from[e]];
+    return out;
+  }
+};
+
+/// Visitor of visit_zone_arrays(): copies every array flagged `device` to the active device
+/// (the node -> cell relation and its weights in NodeSlices' order).
 struct Uploader {
   const Zone& z;
   const std::vector<real_t>* nodeWeights;
+  const NodeSlices& slices;
   std::vector<DeviceZone::Upload>& out;
   template <class T>
   void add(std::string name, const T* host, std::size_t n) {
@@ -50,10 +92,15 @@ struct Uploader {
   template <class T>
   void array(const ArrayInfo& a, const Array<T>& x) {
     if (!a.device) return;
-    if (nodeWeights && static_cast<const void*>(&x) == &z.nodeCellWeight) {
-      FV_VERIFY(nodeWeights->size() == x.size(),
-                "node weights: " << nodeWeights->size() << " entries, expected " << x.size());
-      add<real_t>(a.name, nodeWeights->data(), nodeWeights->size());
+    if (static_cast<const void*>(&x) == &z.nodeCellWeight) {
+      const real_t* w = z.nodeCellWeight.data();
+      if (nodeWeights) {
+        FV_VERIFY(nodeWeights->size() == x.size(),
+                  "node weights: " << nodeWeights->size() << " entries, expected " << x.size());
+        w = nodeWeights->data();
+      }
+      const std::vector<real_t> s = slices.sliced<real_t>(w, 0.0);
+      add<real_t>(std::string(a.name) + "/sliced", s.data(), s.size());
       return;
     }
     add<T>(a.name, x.data(), x.size());
@@ -64,6 +111,14 @@ struct Uploader {
   }
   void csr(const CsrInfo& c, const Csr& x) {
     if (!c.device) return;
+    if (&x == &z.nodeCells) {
+      const std::string n = c.name;
+      add<idx_t>(n + "/sliceStart", slices.start.data(), slices.start.size());
+      add<idx_t>(n + "/counts", slices.count.data(), slices.count.size());
+      const std::vector<idx_t> cells = slices.sliced<idx_t>(x.indices().data(), 0);
+      add<idx_t>(n + "/sliced", cells.data(), cells.size());
+      return;
+    }
     add<idx_t>(std::string(c.name) + "/offsets", x.offsets().data(), x.offsets().size());
     add<idx_t>(std::string(c.name) + "/indices", x.indices().data(), x.indices().size());
   }
@@ -106,7 +161,8 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
     FV_VERIFY(z.cellVolume[c] > 0, "cell " << c << " (global " << z.cellGlobalId[c]
                                            << ") has non-positive volume " << z.cellVolume[c]);
 
-  visit_zone_arrays(z, Uploader{z, nodeWeights, uploads_});
+  const NodeSlices slices(z.nodeCells);
+  visit_zone_arrays(z, Uploader{z, nodeWeights, slices, uploads_});
 
   view_.nCells = z.nCells;
   view_.nTotalCells = nTot;

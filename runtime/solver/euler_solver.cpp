@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 namespace fv {
 namespace {
@@ -31,6 +32,11 @@ EulerSolver::EulerSolver(const Zone& zone, const CaseConfig& cfg, const Parallel
   dt_ = DeviceArray<real_t>(nt, "dt");
   integrator_ = make_integrator(*op_, cfg_);
   monitor_ = std::make_unique<Monitor>(*op_, cfg_);
+  // the statistics of the start state can wait until after the update unless it uses them:
+  // a global time step (dt), limiter freezing (the residual decides it before the update), an
+  // implicit integrator (its CFL law and blow-up test, and a residual of the new state)
+  const bool freezing = cfg_.limiterFreeze > 0 || cfg_.limiterFreezeStall > 0;
+  readStatsFirst_ = !cfg_.localTimeStep || freezing || !integrator_->overwrites_state();
 }
 
 EulerSolver::~EulerSolver() = default;
@@ -63,6 +69,12 @@ void EulerSolver::initialise() {
   set_progress(0, 0);
 }
 
+AssemblyChoice EulerSolver::choose_assembly(const std::string& meshUuid) {
+  const AssemblyChoice c = fv::choose_assembly(*op_, U_.data(), meshUuid);
+  evaluated_ = haveRms_ = false; // the timing evaluations left nothing the next step may reuse
+  return c;
+}
+
 void EulerSolver::set_progress(int iteration, real_t time) {
   iteration_ = iteration;
   time_ = time;
@@ -86,10 +98,10 @@ std::vector<real_t> EulerSolver::wall_viscous_data() const {
   return monitor_->wall_viscous_data();
 }
 
-void EulerSolver::observe(IterationStats& st) {
-  st.rms = haveRms_ ? rms_ : monitor_->residual_rms();
+void EulerSolver::observe(IterationStats& st, const Monitor::Pending& pending) {
+  st.rms = haveRms_ ? rms_ : monitor_->residual_rms(pending);
   haveRms_ = false;
-  st.forces = monitor_->forces();
+  st.forces = monitor_->forces(pending);
   st.viscousForce = monitor_->viscous_force();
   cfl_.observe(st.rms);
   // limiter freezing: by orders of residual drop or by a stall of the residual
@@ -133,7 +145,11 @@ std::string EulerSolver::unphysical_message(idx_t bad) const {
 IterationStats EulerSolver::step() {
   const ZoneView& z = op_->view();
   backend::Communicator* comm = op_->comm();
-  U0_.assign(U_);
+  // U0 = the start state: the arrays swapped when the integrator rewrites U from U0 anyway
+  if (integrator_->overwrites_state())
+    std::swap(U_, U0_);
+  else
+    U0_.assign(U_);
   IterationStats st;
   int backoffs = 0;
   if (op_->first_order() && cfg_.order == 2 && cfl_.measure() >= 0 &&
@@ -146,21 +162,31 @@ IterationStats EulerSolver::step() {
   while (true) {
     // R(U) of the start state: kept from the last iteration when it evaluated it
     if (!evaluated_) {
-      op_->evaluate(U_.data(), true);
+      op_->evaluate(U0_.data(), true);
       haveRms_ = false;
     }
     evaluated_ = false;
     st = IterationStats{};
     st.cfl = cfl_.cfl();
-    st.dt = op_->local_time_step(st.cfl, dt_.data());
+    // the start state's minimum time step, residual RMS and forces: queued on the device now,
+    // read before the update when it needs them (a global time step, limiter freezing, an
+    // implicit integrator), else with the health check after it, so that the device waits for
+    // the host once per iteration instead of four times
+    const PendingReduce dtMin = op_->local_time_step_async(st.cfl, dt_.data(), dtSlot_);
+    const Monitor::Pending monitored = monitor_->start(!haveRms_);
+    const bool deferred = !readStatsFirst_;
     real_t dtGlobal = -1.0;
-    if (!cfg_.localTimeStep) {
-      dtGlobal = cfg_.dt > 0 ? cfg_.dt : st.dt;
-      if (cfg_.finalTime > 0 && time_ + dtGlobal > cfg_.finalTime)
-        dtGlobal = cfg_.finalTime - time_;
-      st.dt = dtGlobal;
-    }
-    observe(st);
+    auto read_stats = [&] {
+      st.dt = op_->min_time_step(dtMin);
+      if (!cfg_.localTimeStep) {
+        dtGlobal = cfg_.dt > 0 ? cfg_.dt : st.dt;
+        if (cfg_.finalTime > 0 && time_ + dtGlobal > cfg_.finalTime)
+          dtGlobal = cfg_.finalTime - time_;
+        st.dt = dtGlobal;
+      }
+      observe(st, monitored);
+    };
+    if (!deferred) read_stats();
 
     const StepOutcome out = integrator_->advance({U_.data(), U0_.data(), dt_.data(), dtGlobal});
     st.linearIterations = out.linearIterations;
@@ -172,6 +198,7 @@ IterationStats EulerSolver::step() {
         out.ok ? std::string() : "iteration " + std::to_string(iteration_ + 1) + ": " + out.reason;
     idx_t bad = kNone;
     if (out.ok) bad = kernels::first_unphysical_cell(z, cfg_.gamma, U_.data());
+    if (deferred) read_stats(); // queued before the update: ready when the health check is
     bool failed = !out.ok || bad != kNone;
     if (comm) failed = parallel::max_all<int>(*comm, failed ? 1 : 0) != 0;
     if (!failed && out.evaluatedNewState) {

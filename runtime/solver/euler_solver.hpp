@@ -20,7 +20,9 @@
 #include "common/zone.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/config/case_config.hpp"
+#include "runtime/solver/assembly_choice.hpp"
 #include "runtime/solver/cfl_controller.hpp"
+#include "runtime/solver/monitor.hpp"
 #include "runtime/solver/spatial_operator.hpp"
 #include "runtime/solver/state_model.hpp"
 
@@ -31,7 +33,6 @@
 namespace fv {
 
 class Integrator;
-class Monitor;
 
 /// What one iteration measured (host values).
 struct IterationStats {
@@ -58,6 +59,9 @@ class EulerSolver {
 
   /// Sets the initial condition of the case (free stream or split) on owned cells.
   void initialise();
+  /// Applies [scheme] assembly (solver/assembly_choice.hpp) with the current state: call after
+  /// initialise() or a restart, before the first step(). `meshUuid` keys the choice cache.
+  AssemblyChoice choose_assembly(const std::string& meshUuid);
   /// Advances one iteration (see file comment). Throws fv::Error naming the iteration and the
   /// global cell id when the new state is not physical and no back-off is left; the state is
   /// then left at the last good one.
@@ -104,9 +108,10 @@ class EulerSolver {
   void set_exchange(CellExchange ex) { op_->set_exchange(std::move(ex)); }
 
  private:
-  /// Fills `st` with the residual norms and forces of the state the iteration starts from and
-  /// feeds the CFL law and the limiter freezing.
-  void observe(IterationStats& st);
+  /// Fills `st` with the residual norms and forces of the state the iteration starts from (the
+  /// monitor's reductions queued this iteration, `pending`) and feeds the CFL law and the
+  /// limiter freezing.
+  void observe(IterationStats& st, const Monitor::Pending& pending);
   /// Message of the lowest non-physical owned cell (empty when none on this rank).
   std::string unphysical_message(idx_t bad) const;
 
@@ -121,6 +126,9 @@ class EulerSolver {
   real_t time_ = 0;
   bool evaluated_ = false; ///< the operator holds R(U) of the current state
   bool haveRms_ = false;   ///< rms_ holds the residual norms of that evaluation
+  /// read the start state's statistics before the update (else with the health check)
+  bool readStatsFirst_ = true;
+  backend::ReduceSlot dtSlot_; ///< the minimum time step, queued each iteration
   StateArray rms_{};
   real_t bestMeasure_ = 1e300; ///< lowest convergence measure so far (freezing by stall)
   int sinceBest_ = 0;

@@ -36,9 +36,12 @@ void ExplicitRk::advance_model(const StepInput& in) {
   real_t* U = in.U;
   const real_t* U0 = in.U0;
   // the first stage's residual R(U0) is in the operator already
+  // the first stage reads the start state from U0 (U's contents are undefined at entry:
+  // overwrites_state()); a = 0 there, so the result equals that of U = U0
   auto stage = [&](real_t a, real_t b, real_t beta, bool first) {
     if (!first) op_.evaluate(U);
-    kernels::rk_stage<kNumVars>(z, a, b, beta, in.dt, in.dtGlobal, U0, U, op_.residual(), U);
+    kernels::rk_stage<kNumVars>(z, a, b, beta, in.dt, in.dtGlobal, U0, first ? U0 : U,
+                                op_.residual(), U);
   };
   switch (scheme_) {
   case TimeScheme::Rk2: // SSP RK2 (Heun)

@@ -13,6 +13,8 @@ class ExplicitRk : public Integrator {
  public:
   ExplicitRk(SpatialOperator& op, TimeScheme scheme);
   StepOutcome advance(const StepInput& in) override;
+  /// Every scheme's first stage writes U from U0 and R(U0).
+  bool overwrites_state() const override { return true; }
   std::string name() const override;
 
  private:

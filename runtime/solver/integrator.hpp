@@ -17,8 +17,10 @@ struct CaseConfig;
 /// What the solver hands an integrator for one iteration. When advance() is called the
 /// operator holds the evaluation at U (residual, primitives, face fluxes).
 struct StepInput {
-  real_t* U = nullptr; ///< conservative state, nVars x nTotalCells (device), advanced in place
-  const real_t* U0 = nullptr; ///< a copy of U at the start of the iteration (device)
+  /// conservative state, nVars x nTotalCells (device), advanced in place; when the integrator
+  /// overwrites_state(), its contents at entry are undefined (the start state is in U0)
+  real_t* U = nullptr;
+  const real_t* U0 = nullptr; ///< the state at the start of the iteration (device)
   const real_t* dt = nullptr; ///< local time step per cell (device), s
   real_t dtGlobal = -1;       ///< the global time step (>= 0: time accurate), s
 };
@@ -40,6 +42,10 @@ class Integrator {
   virtual ~Integrator() = default;
   /// Advances in.U by one iteration (see StepInput).
   virtual StepOutcome advance(const StepInput& in) = 0;
+  /// True when advance() writes every owned entry of U from U0 and the operator's evaluation
+  /// before it reads U: the solver may then hand it a U that does not hold the start state and
+  /// swaps the two arrays instead of copying U into U0 (explicit Runge-Kutta).
+  virtual bool overwrites_state() const { return false; }
   /// Scheme name for logs ("ssprk3", "lusgs", "newton").
   virtual std::string name() const = 0;
 };

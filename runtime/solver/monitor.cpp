@@ -77,14 +77,23 @@ std::vector<real_t> Monitor::wall_viscous_data() const {
   return wall_.to_host();
 }
 
-StateArray Monitor::residual_rms() const {
-  std::vector<real_t> v;
-  visit_state_model(op_.config(), [&](auto m) {
-    constexpr int N = decltype(m)::kNumVars;
-    real_t ss[N];
-    kernels::residual_sum_squares<N>(op_.view(), op_.residual(), ss);
-    v.assign(ss, ss + N);
-  });
+Monitor::Pending Monitor::start(bool rms) const {
+  Pending p;
+  p.haveRms = rms;
+  if (rms)
+    visit_state_model(op_.config(), [&](auto m) {
+      p.rms = kernels::residual_sum_squares_async<decltype(m)::kNumVars>(rmsSlot_, op_.view(),
+                                                                         op_.residual());
+    });
+  p.forces = kernels::wall_forces_async(forcesSlot_, op_.view(), static_cast<idx_t>(faces_.size()),
+                                        faces_.data(), pRef_, origin_.data(), op_.face_flux());
+  return p;
+}
+
+StateArray Monitor::residual_rms(const Pending& p) const {
+  FV_VERIFY(p.haveRms, "Monitor: the residual RMS was not started");
+  std::vector<real_t> v(static_cast<std::size_t>(p.rms.components()));
+  p.rms.get(v.data());
   if (op_.comm()) parallel::sum_all(*op_.comm(), v);
   StateArray rms{};
   for (int k = 0; k < op_.num_vars(); ++k)
@@ -92,15 +101,21 @@ StateArray Monitor::residual_rms() const {
   return rms;
 }
 
-std::array<real_t, 6> Monitor::forces() const {
-  real_t part[6];
-  kernels::wall_forces(op_.view(), static_cast<idx_t>(faces_.size()), faces_.data(), pRef_,
-                       origin_.data(), op_.face_flux(), part);
-  std::vector<real_t> v(part, part + 6);
+StateArray Monitor::residual_rms() const {
+  return residual_rms(start(true));
+}
+
+std::array<real_t, 6> Monitor::forces(const Pending& p) const {
+  std::vector<real_t> v(6);
+  p.forces.get(v.data());
   if (op_.comm()) parallel::sum_all(*op_.comm(), v);
   std::array<real_t, 6> f{};
   std::copy(v.begin(), v.end(), f.begin());
   return f;
+}
+
+std::array<real_t, 6> Monitor::forces() const {
+  return forces(start(false));
 }
 
 } // namespace fv

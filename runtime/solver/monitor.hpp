@@ -6,6 +6,7 @@
 /// one deterministic reduction (fv::reduce) plus one global sum over the ranks; the faces of
 /// every monitored patch are summed in one launch.
 #include "runtime/backend/memory.hpp"
+#include "runtime/backend/reduce.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/solver/state_model.hpp"
 
@@ -35,6 +36,16 @@ class Monitor {
   Monitor(const SpatialOperator& op, const CaseConfig& cfg);
   /// RMS over the owned cells of every rank of R/V per equation (the operator's residual).
   StateArray residual_rms() const;
+  /// The reductions of residual_rms() (when `rms`) and forces() queued on the device without
+  /// waiting (each in its own slot of the monitor); finish them with the overloads below,
+  /// after any other work the device may do meanwhile. One pending set at a time.
+  struct Pending {
+    PendingReduce rms, forces;
+    bool haveRms = false;
+  };
+  Pending start(bool rms) const;
+  StateArray residual_rms(const Pending& p) const;      ///< COLLECTIVE
+  std::array<real_t, 6> forces(const Pending& p) const; ///< COLLECTIVE
   /// Pressure force (x, y, z) and moment about moment_origin on the monitored patches, from
   /// the operator's face fluxes, summed over the ranks.
   std::array<real_t, 6> forces() const;
@@ -49,8 +60,9 @@ class Monitor {
   bool viscous_ = false;
   real_t pRef_;
   std::array<real_t, 3> origin_;
-  DeviceArray<idx_t> faces_;         ///< boundary faces of the monitored patches
-  mutable DeviceArray<real_t> wall_; ///< wall viscous data (viscous model)
+  DeviceArray<idx_t> faces_;                         ///< boundary faces of the monitored patches
+  mutable DeviceArray<real_t> wall_;                 ///< wall viscous data (viscous model)
+  mutable backend::ReduceSlot rmsSlot_, forcesSlot_; ///< of start()
 };
 
 } // namespace fv

@@ -64,6 +64,13 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
                        "rans_sa needs: prepare the zone file again with fvprep, naming the "
                        "no-slip walls with --walls if their CGNS types do not say so");
   globalCells_ = zone.nCells;
+  {
+    std::vector<phys::BcParams> bcs;
+    for (const PatchConfig& p : cfg_.patches)
+      bcs.push_back(p.params);
+    patches_ = kernels::PatchTable(
+        std::vector<idx_t>(zone.patchFaceOffsets.begin(), zone.patchFaceOffsets.end()), bcs);
+  }
   if (par_.comm) {
     globalCells_ = parallel::sum_all<gidx_t>(*par_.comm, zone.nCells);
     // one message per neighbour and exchange: at most grad (3 nVars) + phi (nVars) components
@@ -84,8 +91,6 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
   if (cfg_.order == 2 || cfg_.viscous()) { // the viscous fluxes need gradients at any order
     Wn_ = DeviceArray<real_t>(nv * static_cast<std::size_t>(zone.nNodes), "node values");
     grad_ = DeviceArray<real_t>(3 * nv * nt, "gradients");
-    wmin_ = DeviceArray<real_t>(nv * nt, "local min");
-    wmax_ = DeviceArray<real_t>(nv * nt, "local max");
     phi_ = DeviceArray<real_t>(nv * nt, "limiter");
   }
   if (cfg_.order == 2 && cfg_.limiter != LimiterKind::None &&
@@ -111,6 +116,19 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
     scales_.s[k] = global * q[k];
   scales_.cellSize = cfg_.limiter == LimiterKind::Venkat && !(cfg_.venkatLength > 0);
   if (cfg_.limiter == LimiterKind::VenkatWang) scales_.cellSize = false;
+  if (cfg_.limiter == LimiterKind::VenkatWang && cfg_.order == 2 && !par_.comm) {
+    deviceScales_ = DeviceArray<real_t>(scales_.s, static_cast<std::size_t>(nv_), "limiter scales");
+    scales_.device = deviceScales_.data();
+  }
+}
+
+kernels::LimiterScales SpatialOperator::limiter_scales() const {
+  kernels::LimiterScales s = scales_;
+  if (!deviceScales_.empty()) {
+    deviceScales_.copy_to(s.s);
+    s.device = nullptr;
+  }
+  return s;
 }
 
 SpatialOperator::~SpatialOperator() = default;
@@ -174,7 +192,8 @@ void SpatialOperator::primitives(const real_t* U) {
   hook("primitives", W_, nv_);
 }
 
-real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
+PendingReduce SpatialOperator::local_time_step_async(real_t cfl, real_t* dt,
+                                                     backend::ReduceSlot& slot) {
   const ZoneView& z = dz_.view();
   if (cfg_.viscous())
     visit_state_model(cfg_, [&](auto m) {
@@ -182,13 +201,30 @@ real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
     });
   else
     kernels::local_time_step(z, cfg_.gamma, cfl, W_.data(), dt);
-  real_t m = kernels::min_value(z.nCells, dt);
-  if (par_.comm) m = parallel::min_all(*par_.comm, m);
-  return m;
+  return kernels::min_value_async(slot, z.nCells, dt);
+}
+
+real_t SpatialOperator::min_time_step(const PendingReduce& p) const {
+  real_t m[1];
+  p.get(m);
+  if (par_.comm) m[0] = parallel::min_all(*par_.comm, m[0]);
+  return m[0];
+}
+
+real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
+  return min_time_step(local_time_step_async(cfl, dt, backend::default_reduce_slot()));
 }
 
 void SpatialOperator::refresh_limiter_scales() {
   if (cfg_.limiter != LimiterKind::VenkatWang || cfg_.order != 2) return;
+  if (!deviceScales_.empty()) { // one zone: the range and the scales stay on the device
+    const std::vector<real_t> q = state_.primitive_scales(cfg_);
+    visit_state_model(cfg_, [&](auto m) {
+      kernels::wang_scales<decltype(m)::kNumVars>(scalesSlot_, dz_.view(), W_.data(),
+                                                  cfg_.venkatWangK, q.data(), deviceScales_.data());
+    });
+    return;
+  }
   std::vector<real_t> lo(nv_), hi(nv_);
   visit_state_model(cfg_, [&](auto m) {
     constexpr int N = decltype(m)::kNumVars;
@@ -230,10 +266,8 @@ template <class M>
 void SpatialOperator::face_fluxes(bool split) {
   const ZoneView& z = dz_.view();
   const kernels::FluxSettings& fs = flux_settings_;
-  for (idx_t p = 0; p < zone_.nPatches(); ++p)
-    kernels::boundary_fluxes<M>(z, zone_.patchFaceOffsets[p], zone_.patchFaceOffsets[p + 1],
-                                cfg_.patches[p].params, fs, W_.data(), grad_.data(), phi_.data(),
-                                flux_.data());
+  kernels::boundary_fluxes<M>(z, patches_.view(), fs, W_.data(), grad_.data(), phi_.data(),
+                              flux_.data());
   if (assembly_ != kernels::FluxSumVariant::Gather) { // a benchmark variant (one zone)
     kernels::residual_with(assembly_, z, colours_, fs, W_.data(), grad_.data(), phi_.data(),
                            flux_.data(), R_.data());
@@ -254,19 +288,14 @@ void SpatialOperator::face_fluxes(bool split) {
 void SpatialOperator::wall_viscous_data(real_t* out) const {
   FV_VERIFY(cfg_.viscous(), "wall viscous data need the Navier-Stokes model");
   const ZoneView& z = dz_.view();
-  for (idx_t p = 0; p < zone_.nPatches(); ++p)
-    kernels::wall_viscous_data(z, zone_.patchFaceOffsets[p], zone_.patchFaceOffsets[p + 1],
-                               cfg_.patches[p].params, cfg_.transport, W_.data(), grad_.data(),
-                               out);
+  kernels::wall_viscous_data(z, patches_.view(), cfg_.transport, W_.data(), grad_.data(), out);
 }
 
 template <class M>
 void SpatialOperator::viscous_fluxes() {
   const ZoneView& z = dz_.view();
-  for (idx_t p = 0; p < zone_.nPatches(); ++p)
-    kernels::viscous_boundary_fluxes<M>(z, zone_.patchFaceOffsets[p], zone_.patchFaceOffsets[p + 1],
-                                        cfg_.patches[p].params, cfg_.transport, W_.data(),
-                                        grad_.data(), flux_.data());
+  kernels::viscous_boundary_fluxes<M>(z, patches_.view(), cfg_.transport, W_.data(), grad_.data(),
+                                      flux_.data());
   kernels::viscous_interior_fluxes<M>(z, cfg_.transport, W_.data(), grad_.data(), flux_.data());
 }
 
@@ -322,29 +351,28 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales)
                               FieldView::blocked(supersonic_.data(), 1, z.nNodes)});
   else
     halo_begin(nodes_.get(), {FieldView::blocked(Wn_.data(), kNumVars, z.nNodes)});
-  // 3. local extrema over face neighbours (halo W is there) while node sums travel
-  // (a viscous first-order evaluation needs the gradients only)
-  if (computePhi && limiter_ != kernels::Limiter::None)
-    kernels::local_min_max<kNumVars>(z, W_.data(), wmin_.data(), wmax_.data());
   halo_progress(nodes_.get());
   halo_finish(nodes_.get());
   regionValid_ = regionValid_ || newRegion;
-  // 4. node-averaged Green-Gauss gradients and the limiter of owned cells
-  kernels::green_gauss_gradient<kNumVars>(z, Wn_.data(), grad_.data());
-  hook("gradients", grad_, 3 * kNumVars);
-  if (computePhi) {
-    kernels::limiter<kNumVars>(z, limiter_, cfg_.venkatK, scales_, W_.data(), grad_.data(),
-                               wmin_.data(), wmax_.data(), region ? supersonic_.data() : nullptr,
-                               phi_.data());
+  // 3. node-averaged Green-Gauss gradients and the limiter of owned cells (with the local
+  //    extrema over face neighbours: halo W is there)
+  if (computePhi) { // one pass: the gradient stays in registers for the limiter
+    kernels::gradient_and_limiter<kNumVars>(z, Wn_.data(), limiter_, cfg_.venkatK, scales_,
+                                            W_.data(), region ? supersonic_.data() : nullptr,
+                                            grad_.data(), phi_.data());
+    hook("gradients", grad_, 3 * kNumVars);
     hook("limiter", phi_, kNumVars);
     phiValid_ = true;
+  } else {
+    kernels::green_gauss_gradient<kNumVars>(z, Wn_.data(), grad_.data());
+    hook("gradients", grad_, 3 * kNumVars);
   }
-  // 5. gradients and limiters of halo cells in one message: interface faces then reconstruct
+  // 4. gradients and limiters of halo cells in one message: interface faces then reconstruct
   //    from exactly the values the owning zone computed
   halo_begin(cells_.get(), {FieldView::blocked(grad_.data(), 3 * kNumVars, nt),
                             FieldView::blocked(phi_.data(), kNumVars, nt)});
   face_fluxes<M>(split);
-  // 6. flux summation per cell (deterministic gather; a benchmark variant summed already), the
+  // 5. flux summation per cell (deterministic gather; a benchmark variant summed already), the
   //    model's volume sources, the fixed source
   finish_residual<M>();
 }

@@ -6,7 +6,7 @@
 /// fvbench's stage call it. One evaluation is, kernel by kernel,
 ///
 ///   primitives -> [exchange W] -> interpolate to nodes -> gradient -> [exchange grad]
-///   -> local min/max -> limiter -> [exchange phi] -> face fluxes -> flux sum
+///   -> limiter (with the local min/max) -> [exchange phi] -> face fluxes -> flux sum
 ///
 /// The Navier-Stokes model ([physics] model = navier_stokes) subtracts the viscous flux of
 /// every face after the convective ones (kernels::viscous_*_fluxes, from the same unlimited
@@ -19,8 +19,8 @@
 /// parallel::HaloExchange objects and a second-order evaluation runs (docs/parallel.md)
 ///
 ///   primitives (owned) -> begin cells{W} -> interpolate to nodes (owned cells' partial sums)
-///   -> finish cells -> begin nodes{Wn, Sum} -> local min/max -> finish nodes -> gradient
-///   -> limiter -> begin cells{grad, phi} -> boundary fluxes + faces between owned cells
+///   -> finish cells -> begin nodes{Wn, Sum} -> finish nodes -> gradient -> limiter -> begin
+///   cells{grad, phi} -> boundary fluxes + faces between owned cells
 ///   -> finish cells -> interface faces -> flux sum
 ///
 /// i.e. three messages per neighbour, each overlapped with work that needs none of its values
@@ -34,6 +34,7 @@
 /// or takes are device pointers of the active backend.
 #include "common/zone.hpp"
 #include "runtime/backend/memory.hpp"
+#include "runtime/backend/reduce.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/kernels/flux_sum_variants.hpp"
 #include "runtime/kernels/kernels.hpp"
@@ -89,6 +90,11 @@ class SpatialOperator {
   /// Local time steps dt = cfl V / sum_faces(|u.S| + c|S|) of the primitives in W() (call
   /// primitives() or evaluate() first); returns the smallest over all ranks.
   real_t local_time_step(real_t cfl, real_t* dt);
+  /// local_time_step() without waiting: the time steps are written, this zone's minimum is
+  /// queued in `slot`; min_time_step() finishes it (over all ranks).
+  PendingReduce local_time_step_async(real_t cfl, real_t* dt, backend::ReduceSlot& slot);
+  /// The smallest time step over all ranks of a local_time_step_async() (COLLECTIVE).
+  real_t min_time_step(const PendingReduce& p) const;
 
   /// First-order reconstruction (cell values) instead of the case's second order (a first-order
   /// start: [time] startup_orders); no-op for a first-order case.
@@ -99,11 +105,13 @@ class SpatialOperator {
   void freeze_limiter(bool frozen) { limiterFrozen_ = frozen; }
   bool limiter_frozen() const { return limiterFrozen_; }
   /// Recomputes the reference scales of the Venkatakrishnan epsilon from the primitives in W()
-  /// (venkat_wang: the global range of each primitive over all ranks; the other limiters'
-  /// scales are constant). Call once per nonlinear iteration, after primitives().
+  /// (venkat_wang: the global range of each primitive over all ranks, on one zone computed on
+  /// the device; the other limiters' scales are constant). Call once per nonlinear iteration,
+  /// after primitives().
   void refresh_limiter_scales();
-  /// The scales in use (for tests and logs).
-  const kernels::LimiterScales& limiter_scales() const { return scales_; }
+  /// The scales in use (for tests and logs; Wang's scales of one zone are read back from the
+  /// device, where refresh_limiter_scales() computes them).
+  kernels::LimiterScales limiter_scales() const;
 
   /// Fills the halo cells of a cell field (ncomp components, stride nTotalCells) from their
   /// owners (no-op on a single zone; the test hook when set). COLLECTIVE.
@@ -177,11 +185,16 @@ class SpatialOperator {
   int nv_ = 5; ///< state_.nVars
   kernels::Limiter limiter_ = kernels::Limiter::None;
   kernels::LimiterScales scales_;
+  /// venkat_wang on one zone: the scales live on the device (scales_.device points here) and
+  /// refresh_limiter_scales() computes them there, without a wait for the host
+  DeviceArray<real_t> deviceScales_;
+  backend::ReduceSlot scalesSlot_;
   bool limiterFrozen_ = false;
   bool phiValid_ = false; ///< phi holds a computed limiter (freezing needs one)
   std::unique_ptr<parallel::HaloExchange> cells_, nodes_; // null without MPI
   gidx_t globalCells_ = 0;
-  DeviceArray<real_t> W_, Wn_, grad_, wmin_, wmax_, phi_, flux_, R_;
+  DeviceArray<real_t> W_, Wn_, grad_, phi_, flux_, R_;
+  kernels::PatchTable patches_; ///< the patches' boundary conditions on the device
   /// limiter_region = supersonic: per node, the supersonic excess of the cells around it
   /// (kernels::supersonic_node_excess); empty when the limiter acts everywhere or not at all
   DeviceArray<real_t> supersonic_;

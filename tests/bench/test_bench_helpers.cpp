@@ -1,7 +1,7 @@
 // fvbench helpers: byte model and the kernel-choice cache file.
 #include "runtime/bench/byte_model.hpp"
-#include "runtime/bench/kernel_choice_cache.hpp"
 #include "runtime/solver/device_zone.hpp"
+#include "runtime/solver/kernel_choice_cache.hpp"
 #include "tests/testing/testing.hpp"
 
 #include <gtest/gtest.h>
@@ -36,13 +36,13 @@ TEST(ByteModel, ScatterVariantsMoveMoreThanTheirInputs) {
 TEST(KernelChoiceCache, RoundTripLatestWins) {
   const std::string path = fv::testing::scratch_dir() + "/kernel-choice-test/cache.tsv";
   std::filesystem::remove(path);
-  EXPECT_FALSE(fv::bench::lookup_kernel_choice(path, "uuid1", "GPU A"));
-  fv::bench::store_kernel_choice(path, "uuid1", "GPU A", "atomic", 1.5, "2026-01-01");
-  fv::bench::store_kernel_choice(path, "uuid1", "GPU B", "colour", 2.5, "2026-01-01");
-  fv::bench::store_kernel_choice(path, "uuid1", "GPU A", "gather", 1.2, "2026-01-02");
-  EXPECT_EQ(fv::bench::lookup_kernel_choice(path, "uuid1", "GPU A").value_or(""), "gather");
-  EXPECT_EQ(fv::bench::lookup_kernel_choice(path, "uuid1", "GPU B").value_or(""), "colour");
-  EXPECT_FALSE(fv::bench::lookup_kernel_choice(path, "uuid2", "GPU A"));
+  EXPECT_FALSE(fv::lookup_kernel_choice(path, "uuid1", "GPU A"));
+  fv::store_kernel_choice(path, "uuid1", "GPU A", "atomic", 1.5, "2026-01-01");
+  fv::store_kernel_choice(path, "uuid1", "GPU B", "colour", 2.5, "2026-01-01");
+  fv::store_kernel_choice(path, "uuid1", "GPU A", "gather", 1.2, "2026-01-02");
+  EXPECT_EQ(fv::lookup_kernel_choice(path, "uuid1", "GPU A").value_or(""), "gather");
+  EXPECT_EQ(fv::lookup_kernel_choice(path, "uuid1", "GPU B").value_or(""), "colour");
+  EXPECT_FALSE(fv::lookup_kernel_choice(path, "uuid2", "GPU A"));
 }
 
 // 50M-cell zones (issue 9) fit the kernels' idx_t index arithmetic (k * n + i with up to 15

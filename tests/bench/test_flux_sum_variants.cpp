@@ -38,11 +38,10 @@ struct Fields {
   explicit Fields(const fv::Zone& z)
       : nt(z.nTotalCells()), W(5 * static_cast<std::size_t>(nt), "W"),
         Wn(5 * static_cast<std::size_t>(z.nNodes), "Wn"), grad(15 * static_cast<std::size_t>(nt)),
-        wmin(5 * static_cast<std::size_t>(nt)), wmax(5 * static_cast<std::size_t>(nt)),
         phi(5 * static_cast<std::size_t>(nt)), flux(5 * static_cast<std::size_t>(z.nFaces)),
         R(5 * static_cast<std::size_t>(nt)) {}
   idx_t nt;
-  fv::DeviceArray<real_t> W, Wn, grad, wmin, wmax, phi, flux, R;
+  fv::DeviceArray<real_t> W, Wn, grad, phi, flux, R;
 };
 
 /// A smooth non-uniform primitive state on every cell (halo included).
@@ -73,17 +72,16 @@ std::vector<real_t> check_zone(const fv::Zone& z, bool secondOrder) {
     fv::kernels::interpolate_to_nodes<fv::phys::EulerModel::kNumVars>(v, f.W.data(), f.Wn.data());
     fv::kernels::green_gauss_gradient<fv::phys::EulerModel::kNumVars>(v, f.Wn.data(),
                                                                       f.grad.data());
-    fv::kernels::local_min_max<fv::phys::EulerModel::kNumVars>(v, f.W.data(), f.wmin.data(),
-                                                               f.wmax.data());
-    fv::kernels::limiter<fv::phys::EulerModel::kNumVars>(
-        v, fv::kernels::Limiter::Venkat, 5.0, scales, f.W.data(), f.grad.data(), f.wmin.data(),
-        f.wmax.data(), nullptr, f.phi.data());
+    fv::kernels::limiter<fv::phys::EulerModel::kNumVars>(v, fv::kernels::Limiter::Venkat, 5.0,
+                                                         scales, f.W.data(), f.grad.data(), nullptr,
+                                                         f.phi.data());
   }
   fv::phys::BcParams bc;
   bc.ref[0] = 1.0;
   bc.ref[1] = 0.6;
   bc.ref[4] = 0.7;
-  fv::kernels::boundary_fluxes<fv::phys::EulerModel>(v, 0, z.nBoundaryFaces, bc, s, f.W.data(),
+  const fv::kernels::PatchTable patches({0, z.nBoundaryFaces}, {bc});
+  fv::kernels::boundary_fluxes<fv::phys::EulerModel>(v, patches.view(), s, f.W.data(),
                                                      f.grad.data(), f.phi.data(), f.flux.data());
   fv::DeviceArray<idx_t> cf(z.faceColours.indices(), "colours");
   fv::kernels::FaceColouring colours;

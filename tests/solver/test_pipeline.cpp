@@ -62,16 +62,62 @@ std::vector<T> to_host(const T* p, std::size_t n) {
   return h;
 }
 
-/// Raw bytes of every dataset of a zone flagged `device` in the schema, by dataset name.
+/// The SELL-32 slicing of the node -> cell relation (ZoneView::node_entry), written here
+/// independently of DeviceZone's: slice starts, row lengths, and for each sliced entry its CSR
+/// entry (-1: padding).
+struct SliceReference {
+  std::vector<fv::idx_t> start, count;
+  std::vector<long long> from;
+  explicit SliceReference(const fv::Csr& c) {
+    const fv::idx_t S = fv::ZoneView::kNodeSlice;
+    start.push_back(0);
+    for (fv::idx_t s = 0; s * S < c.rows(); ++s) {
+      fv::idx_t m = 0;
+      for (fv::idx_t l = 0; l < S && s * S + l < c.rows(); ++l)
+        m = std::max(m, c.size(s * S + l));
+      start.push_back(start.back() + S * m);
+    }
+    from.assign(static_cast<std::size_t>(start.back()), -1);
+    for (fv::idx_t n = 0; n < c.rows(); ++n) {
+      count.push_back(c.size(n));
+      for (fv::idx_t j = 0; j < c.size(n); ++j)
+        from[static_cast<std::size_t>(start[n / S] + S * j + n % S)] = c.begin(n) + j;
+    }
+  }
+  template <class T>
+  std::vector<T> sliced(const T* v) const {
+    std::vector<T> out(from.size(), T{});
+    for (std::size_t e = 0; e < from.size(); ++e)
+      if (from[e] >= 0) out[e] = v[from[e]];
+    return out;
+  }
+};
+
+/// Raw bytes of every dataset of a zone flagged `device` in the schema, by dataset name (the
+/// node -> cell relation and its weights as their SELL-32 slices).
 struct DeviceDatasets {
+  const fv::Zone& z;
+  SliceReference slices{z.nodeCells};
   std::map<std::string, std::string> bytes;
   template <class T>
+  void add(const std::string& name, const T* p, std::size_t n) {
+    bytes[name] = std::string(reinterpret_cast<const char*>(p), n * sizeof(T));
+  }
+  template <class T>
   void add(const std::string& name, const fv::Array<T>& a) {
-    bytes[name] = std::string(reinterpret_cast<const char*>(a.data()), a.bytes());
+    add(name, a.data(), a.size());
+  }
+  template <class T>
+  void add(const std::string& name, const std::vector<T>& a) {
+    add(name, a.data(), a.size());
   }
   template <class T>
   void array(const fv::ArrayInfo& info, const fv::Array<T>& a) {
-    if (info.device) add(info.name, a);
+    if (!info.device) return;
+    if (static_cast<const void*>(&a) == &z.nodeCellWeight)
+      add(std::string(info.name) + "/sliced", slices.sliced(a.data()));
+    else
+      add(info.name, a);
   }
   template <class T>
   void optional_array(const fv::ArrayInfo& info, const fv::Array<T>& a) {
@@ -79,6 +125,12 @@ struct DeviceDatasets {
   }
   void csr(const fv::CsrInfo& info, const fv::Csr& c) {
     if (!info.device) return;
+    if (&c == &z.nodeCells) {
+      add(std::string(info.name) + "/sliceStart", slices.start);
+      add(std::string(info.name) + "/counts", slices.count);
+      add(std::string(info.name) + "/sliced", slices.sliced(c.indices().data()));
+      return;
+    }
     add(std::string(info.name) + "/offsets", c.offsets());
     add(std::string(info.name) + "/indices", c.indices());
   }
@@ -87,7 +139,7 @@ struct DeviceDatasets {
 /// Every ZoneView pointer of `dz`, read back from the device, equals the zone's dataset of its
 /// name byte for byte; a dataset the zone lacks gives a null pointer. Returns the bytes seen.
 std::size_t expect_device_copy_of(const fv::Zone& z, const fv::DeviceZone& dz) {
-  DeviceDatasets host;
+  DeviceDatasets host{z, SliceReference(z.nodeCells), {}};
   fv::visit_zone_arrays(z, host);
   std::size_t bytes = 0, members = 0;
   fv::visit_zone_view_arrays(dz.view(), [&](const char* name, const auto* p) {
@@ -117,6 +169,32 @@ bool same_on_device(const T* p, const fv::Array<T>& host) {
          to_host(p, host.size()) == std::vector<T>(host.begin(), host.end());
 }
 
+/// The SELL-32 node -> cell relation and weights hold the zone's CSR entries in CSR order.
+void expect_sliced_node_cells(const fv::Zone& z, const fv::ZoneView& v) {
+  const fv::idx_t nn = z.nNodes, S = fv::ZoneView::kNodeSlice, ns = (nn + S - 1) / S;
+  const std::vector<fv::idx_t> start = to_host(v.nodeSliceStart, static_cast<std::size_t>(ns) + 1);
+  const std::vector<fv::idx_t> count = to_host(v.nodeCellCount, static_cast<std::size_t>(nn));
+  ASSERT_EQ(start.front(), 0);
+  const auto entries = static_cast<std::size_t>(start.back());
+  const std::vector<fv::idx_t> cells = to_host(v.nodeSliceCells, entries);
+  const std::vector<fv::real_t> wts = to_host(v.nodeSliceWeight, entries);
+  std::size_t checked = 0;
+  for (fv::idx_t n = 0; n < nn; ++n) {
+    ASSERT_EQ(count[n], z.nodeCells.size(n)) << "node " << n;
+    for (fv::idx_t j = 0; j < count[n]; ++j) {
+      const fv::idx_t e = start[n / S] + S * j + n % S;
+      ASSERT_LT(e, start[n / S + 1]) << "node " << n << " entry " << j << " outside its slice";
+      fv::ZoneView host = v; // node_entry() on host copies of the slice starts
+      host.nodeSliceStart = start.data();
+      ASSERT_EQ(host.node_entry(n, j), e);
+      EXPECT_EQ(cells[e], z.nodeCells.indices()[z.nodeCells.begin(n) + j]);
+      EXPECT_EQ(wts[e], z.nodeCellWeight[z.nodeCells.begin(n) + j]);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, z.nodeCells.indices().size());
+}
+
 /// Each ZoneView member, member by member: catches a member bound to the wrong dataset name in
 /// visit_zone_view_arrays() (which expect_device_copy_of() trusts).
 void expect_members_match(const fv::Zone& z, const fv::ZoneView& v) {
@@ -136,9 +214,7 @@ void expect_members_match(const fv::Zone& z, const fv::ZoneView& v) {
   EXPECT_TRUE(same_on_device(v.cellCells, z.cellCells.indices()));
   EXPECT_TRUE(same_on_device(v.faceNodeOffsets, z.faceNodes.offsets()));
   EXPECT_TRUE(same_on_device(v.faceNodes, z.faceNodes.indices()));
-  EXPECT_TRUE(same_on_device(v.nodeCellOffsets, z.nodeCells.offsets()));
-  EXPECT_TRUE(same_on_device(v.nodeCells, z.nodeCells.indices()));
-  EXPECT_TRUE(same_on_device(v.nodeCellWeight, z.nodeCellWeight));
+  expect_sliced_node_cells(z, v);
   EXPECT_EQ(v.nCells, z.nCells);
   EXPECT_EQ(v.nTotalCells, z.nTotalCells());
   EXPECT_EQ(v.nFaces, z.nFaces);
@@ -199,7 +275,7 @@ TEST(DeviceZone, NoWallDistanceGivesANullPointer) {
     const fv::DeviceZone dz(z);
     EXPECT_EQ(dz.view().cellWallDistance, nullptr);
     EXPECT_NE(dz.view().cellVolume, nullptr);
-    EXPECT_NE(dz.view().nodeCellWeight, nullptr);
+    EXPECT_NE(dz.view().nodeSliceWeight, nullptr);
     // every other member is bound to its dataset, and nothing else is uploaded
     EXPECT_EQ(expect_device_copy_of(z, dz), dz.bytes());
     expect_members_match(z, dz.view());
@@ -219,7 +295,9 @@ TEST(DeviceZone, NodeWeightsOverrideAndSizeErrorsNameTheArray) {
   {
     const std::vector<real_t> w(z.nodeCellWeight.size(), 0.25);
     const fv::DeviceZone dz(z, &w);
-    EXPECT_EQ(to_host(dz.view().nodeCellWeight, w.size()), w);
+    const SliceReference slices(z.nodeCells);
+    const std::vector<real_t> sliced = slices.sliced(w.data());
+    EXPECT_EQ(to_host(dz.view().nodeSliceWeight, sliced.size()), sliced);
     const std::vector<real_t> shortW(3, 0.25);
     EXPECT_THROW((void)fv::DeviceZone(z, &shortW), fv::Error);
   }

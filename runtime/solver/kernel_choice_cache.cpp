@@ -1,14 +1,24 @@
-#include "runtime/bench/kernel_choice_cache.hpp"
+#include "runtime/solver/kernel_choice_cache.hpp"
 
 #include "common/error.hpp"
 
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
-namespace fv::bench {
+namespace fv {
+
+std::string utc_timestamp() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
 
 std::string default_kernel_cache_path() {
   if (const char* p = std::getenv("FV_KERNEL_CACHE"); p && *p) return p;
@@ -47,4 +57,4 @@ void store_kernel_choice(const std::string& path, const std::string& uuid,
   FV_VERIFY(out.good(), "cannot write the kernel-choice cache " << path);
 }
 
-} // namespace fv::bench
+} // namespace fv

@@ -1,6 +1,7 @@
 #pragma once
 /// \file kernel_choice_cache.hpp
-/// The small text file in which `fvbench --kernels auto` remembers the fastest residual-assembly
+/// The small text file in which `fvbench --kernels auto` and fvrun ([scheme] assembly = auto)
+/// remember the fastest residual-assembly
 /// variant per (mesh UUID, device name). One line per entry, tab-separated:
 ///   <mesh uuid> <TAB> <device name> <TAB> <variant> <TAB> <stage ms> <TAB> <UTC date>
 /// Later lines win. Default path: $FV_KERNEL_CACHE, else $XDG_CACHE_HOME/fvkit/kernel-choice.tsv,
@@ -8,9 +9,12 @@
 #include <optional>
 #include <string>
 
-namespace fv::bench {
+namespace fv {
 
 std::string default_kernel_cache_path();
+
+/// The current UTC time as "YYYY-MM-DDTHH:MM:SSZ" (the cache's date column, benchmark reports).
+std::string utc_timestamp();
 
 /// The cached variant name for (uuid, device), if any. A missing or unreadable file is no entry.
 std::optional<std::string> lookup_kernel_choice(const std::string& path, const std::string& uuid,
@@ -22,4 +26,4 @@ void store_kernel_choice(const std::string& path, const std::string& uuid,
                          const std::string& device, const std::string& variant, double ms,
                          const std::string& date);
 
-} // namespace fv::bench
+} // namespace fv

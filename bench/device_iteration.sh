@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Issue 19's checks and measurements on the device, by stage (STAGES, default "tests naca wing
+# kernels"), after one CUDA build:
+#   tests   the GPU-vs-CPU and device tests (ctest -R "Cuda|Gpu|Reduce|DeviceZone|Pipeline|LimiterScales|AssemblyChoice")
+#   naca    bench/device_naca_check.sh: the NACA 0012 case on the GPU and the CPU backend
+#   wing    the whole iteration on the transonic wing (bench/wing_mesh.sh's 730k tetrahedra,
+#           carried as .devcarry/wing.msh; M 0.84, AoA 3): fvrun --profile, SSP-RK3 and LU-SGS,
+#           WING_ITERATIONS (default 100) iterations each
+#   kernels bench/kernels.sh on shuffled channels (SIZES, default 10M; tet and hex; zone RCM):
+#           fvbench (per-kernel bandwidth, layout comparison, whole stage), fvrun --profile
+#   OUT=/path [STAGES=...] [SIZES="1M 10M"] [RUNS=1] bench/device_iteration.sh
+#   (carry .deps and .devcarry)
+name=device_iteration
+. bench/device_common.sh
+stages=${STAGES:-tests naca wing kernels}
+targets="fvgen fvprep fvbench fvrun compare_runs"
+case " $stages " in *" tests "*)
+  targets="$targets test_reduce test_bench_variants test_solver_backends test_lusgs_backends test_newton_backends test_solver_runs" ;;
+esac
+device_build $targets
+b=$bdir
+for stage in $stages; do
+  case $stage in
+  tests)
+    log "device tests"
+    (cd $b && ctest -R "Cuda|Gpu|Reduce|DeviceZone|Pipeline|LimiterScales|AssemblyChoice" --timeout 300 2>&1 | tail -25)
+    ;;
+  naca)
+    OUT=$out/naca bash bench/device_naca_check.sh 2>&1 | grep -E "gpu|cpu|compare" | head -20
+    ;;
+  wing)
+    [ -f .devcarry/wing.msh ] || { log "no .devcarry/wing.msh"; continue; }
+    $b/prep/fvprep .devcarry/wing.msh -o /tmp/w.zones.h5 -q >/dev/null || log "wing fvprep failed"
+    printf '[freestream]\nmach = 0.84\naoa = 3\n[time]\nconvergence = 0\n[monitor]\noutput_interval = 1000\nwrite_solution = false\nreference_area = 0.75296\nforce_patches = wing\n[patch wing]\ntype = slip_wall\n[patch farfield]\ntype = farfield\n[patch symmetry]\ntype = symmetry\n' >/tmp/w.ini
+    for scheme in ssprk3 lusgs; do
+      extra=(--set time.integrator=$scheme)
+      [ $scheme = ssprk3 ] && extra+=(--set time.cfl=1.5)
+      [ $scheme = lusgs ] && extra+=(--set time.lusgs_ordering=hyperplane --set time.cfl=50
+                                     --set time.cfl_start=5 --set time.cfl_ramp_iterations=10)
+      log "wing $scheme"
+      $b/runtime/fvrun /tmp/w.zones.h5 -c /tmp/w.ini --iterations ${WING_ITERATIONS:-100} --output-dir /tmp/w_$scheme \
+        --profile --no-checksums "${extra[@]}" >"$out/wing_$scheme.log" 2>&1 || log "wing $scheme FAILED"
+      sed -n '/kernel profile/,/^total/p' "$out/wing_$scheme.log"
+      grep -E "^fvrun: |FVRUN_TIMING" "$out/wing_$scheme.log"
+    done
+    ;;
+  kernels)
+    BUILD=$b RUNS=${RUNS:-1} AUTO=0 RENUMBER=rcm REPEATS=${REPEATS:-10} \
+      bash bench/kernels.sh --no-build --out "$out" ${SIZES:-10M} 2>&1 | grep -v "^$"
+    ;;
+  esac
+done
+log "done"

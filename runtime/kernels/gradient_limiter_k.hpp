@@ -1,0 +1,110 @@
+#pragma once
+/// \file gradient_limiter_k.hpp
+/// Point-wise pieces (FV_HOST_DEVICE, one cell each) of the node-averaged Green-Gauss gradient
+/// and of the Venkatakrishnan / Barth-Jespersen limiters, shared by the separate kernels
+/// (green_gauss_gradient, limiter) and the fused gradient_and_limiter, so that every path does
+/// the same arithmetic in the same order (bitwise equal results).
+#include "runtime/kernels/kernels.hpp"
+#include "runtime/kernels/zone_view.hpp"
+#include "runtime/physics/barth_jespersen.hpp"
+#include "runtime/physics/portable_math.hpp"
+#include "runtime/physics/venkat_limiter.hpp"
+
+namespace fv::kernels::detail {
+
+/// Gradient of the N node fields Wn (blocked, stride nNodes) in owned cell c: face value = mean
+/// of its nodes' values, g[3k + d] = sum_faces sign * value_k * S_d / V.
+template <int N>
+FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const ZoneView& v, const real_t* Wn, idx_t c,
+                                                 real_t (&g)[3 * N]) {
+  for (int k = 0; k < 3 * N; ++k)
+    g[k] = 0.0;
+  for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
+    const idx_t f = v.cellFaces[j];
+    const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
+    const idx_t nb = v.faceNodeOffsets[f], ne = v.faceNodeOffsets[f + 1];
+    real_t qf[N];
+    for (int k = 0; k < N; ++k)
+      qf[k] = 0.0;
+    for (idx_t m = nb; m < ne; ++m) {
+      const idx_t node = v.faceNodes[m];
+      for (int k = 0; k < N; ++k)
+        qf[k] += Wn[k * v.nNodes + node];
+    }
+    const real_t s = sign / static_cast<real_t>(ne - nb);
+    const real_t S0 = v.faceArea[3 * f] * s, S1 = v.faceArea[3 * f + 1] * s,
+                 S2 = v.faceArea[3 * f + 2] * s;
+    for (int k = 0; k < N; ++k) {
+      g[3 * k] += qf[k] * S0;
+      g[3 * k + 1] += qf[k] * S1;
+      g[3 * k + 2] += qf[k] * S2;
+    }
+  }
+  const real_t inv = 1.0 / v.cellVolume[c];
+  for (int k = 0; k < 3 * N; ++k)
+    g[k] *= inv;
+}
+
+/// True when a node of cell c (over its faces) has a positive supersonic excess.
+FV_HOST_DEVICE FV_FORCEINLINE bool sees_supersonic(const ZoneView& v, idx_t c,
+                                                   const real_t* excess) {
+  for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
+    const idx_t f = v.cellFaces[j];
+    for (idx_t m = v.faceNodeOffsets[f]; m < v.faceNodeOffsets[f + 1]; ++m)
+      if (excess[v.faceNodes[m]] > 0.0) return true;
+  }
+  return false;
+}
+
+/// Limiter of owned cell c for the N components of W (blocked, stride nTotalCells; halo values
+/// in place) with the cell's gradient g: phi = min over the cell's faces of the limiter of the
+/// unlimited increment to the face, from the extrema over the cell and its face neighbours
+/// (cellCells); 1 where the limiter is off (kind None, or a subsonic stencil when
+/// supersonicNodes is given). Clipped at 0.
+template <int N>
+FV_HOST_DEVICE FV_FORCEINLINE void cell_limiter(const ZoneView& v, Limiter kind, real_t venkatK,
+                                                const LimiterScales& sc, const real_t* W,
+                                                const real_t* supersonicNodes, idx_t c,
+                                                const real_t (&g)[3 * N], real_t (&p)[N]) {
+  const idx_t n = v.nTotalCells;
+  for (int k = 0; k < N; ++k)
+    p[k] = 1.0;
+  if (kind == Limiter::None || (supersonicNodes && !sees_supersonic(v, c, supersonicNodes))) return;
+  real_t eps2 = 1.0;
+  if (sc.cellSize) {
+    const real_t kdx = venkatK * phys::portable_pow(v.cellVolume[c], 1.0 / 3.0);
+    eps2 = kdx * kdx * kdx;
+  }
+  // the cell's value and the extrema over the cell and its face neighbours
+  real_t q[N], lo[N], hi[N];
+  for (int k = 0; k < N; ++k) {
+    q[k] = W[k * n + c];
+    lo[k] = q[k];
+    hi[k] = q[k];
+  }
+  for (idx_t j = v.cellCellOffsets[c]; j < v.cellCellOffsets[c + 1]; ++j) {
+    const idx_t nb = v.cellCells[j];
+    for (int k = 0; k < N; ++k) {
+      const real_t w = W[k * n + nb];
+      lo[k] = w < lo[k] ? w : lo[k];
+      hi[k] = w > hi[k] ? w : hi[k];
+    }
+  }
+  for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
+    const idx_t f = v.cellFaces[j];
+    const real_t* d =
+        v.cellFaceSign[j] > 0 ? v.faceOwnerDelta + 3 * f : v.faceNeighbourDelta + 3 * f;
+    for (int k = 0; k < N; ++k) {
+      const real_t d2 = g[3 * k] * d[0] + g[3 * k + 1] * d[1] + g[3 * k + 2] * d[2];
+      const real_t dmax = hi[k] - q[k], dmin = lo[k] - q[k];
+      const real_t l = kind == Limiter::Venkat
+                           ? phys::venkat_phi(dmax, dmin, d2, eps2 * sc.scale(k) * sc.scale(k))
+                           : phys::barth_phi(dmax, dmin, d2);
+      p[k] = l < p[k] ? l : p[k];
+    }
+  }
+  for (int k = 0; k < N; ++k)
+    p[k] = p[k] > 0.0 ? p[k] : 0.0;
+}
+
+} // namespace fv::kernels::detail

@@ -1,0 +1,106 @@
+#include "runtime/solver/assembly_choice.hpp"
+
+#include "common/error.hpp"
+#include "runtime/backend/timer.hpp"
+#include "runtime/solver/kernel_choice_cache.hpp"
+#include "runtime/solver/spatial_operator.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+#include <vector>
+
+namespace fv {
+namespace {
+using kernels::FluxSumVariant;
+
+/// Median ms of `repeats` residual evaluations at U with the variant set (after one warm-up).
+double time_variant(SpatialOperator& op, const real_t* U, FluxSumVariant v, int repeats) {
+  op.set_assembly(v);
+  op.evaluate(U);
+  backend::KernelTimer t;
+  std::vector<double> ms;
+  for (int i = 0; i < repeats; ++i) {
+    t.start();
+    op.evaluate(U);
+    ms.push_back(t.stop_ms());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+} // namespace
+
+AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::string& meshUuid,
+                               const std::string& cachePath) {
+  const CaseConfig& cfg = op.config();
+  AssemblyChoice out;
+  const bool automatic = cfg.assembly == "auto" || cfg.assembly == "auto_any";
+  if (op.multi_zone() || cfg.viscous()) {
+    FV_VERIFY_USAGE(automatic || cfg.assembly == "gather",
+                    "[scheme] assembly = "
+                        << cfg.assembly << " is for one zone and the Euler "
+                        << "model; this run has "
+                        << (op.multi_zone() ? "several zones" : "a viscous model"));
+    out.note = std::string("gather (") + (op.multi_zone() ? "several zones" : "viscous model") +
+               ": the only assembly)";
+    op.set_assembly(FluxSumVariant::Gather);
+    return out;
+  }
+  if (!automatic) {
+    out.variant = kernels::parse_flux_sum_variant(cfg.assembly);
+    op.set_assembly(out.variant);
+    out.note = cfg.assembly + " ([scheme] assembly)";
+    return out;
+  }
+  if (active_device() != Device::Cuda && cfg.assembly == "auto") {
+    op.set_assembly(FluxSumVariant::Gather);
+    out.note = "gather (auto on the CPU backend)";
+    return out;
+  }
+  // candidates: bitwise equal to the gather (auto) or all the zone supports (auto_any)
+  std::vector<FluxSumVariant> candidates;
+  for (FluxSumVariant v : kernels::flux_sum_variants()) {
+    const bool coloured = v == FluxSumVariant::Colour || v == FluxSumVariant::FusedColour;
+    if (coloured && op.zone().faceColours.rows() == 0) continue;
+    if (cfg.assembly == "auto" && v != FluxSumVariant::Gather && v != FluxSumVariant::Smem)
+      continue;
+    candidates.push_back(v);
+  }
+  const backend::DeviceInfo info = backend::device_info();
+  const std::string key = info.name + " (fvrun " + cfg.assembly + ")";
+  const std::string cache = cachePath.empty() ? default_kernel_cache_path() : cachePath;
+  if (const auto hit = lookup_kernel_choice(cache, meshUuid, key)) {
+    const FluxSumVariant v = kernels::parse_flux_sum_variant(*hit);
+    if (std::find(candidates.begin(), candidates.end(), v) != candidates.end()) {
+      op.set_assembly(v);
+      out.variant = v;
+      out.note =
+          std::string(kernels::to_string(v)) + " (" + cfg.assembly + ": cached in " + cache + ")";
+      return out;
+    }
+  }
+  std::ostringstream timings;
+  double best = 1e300;
+  for (FluxSumVariant v : candidates) {
+    const double ms = time_variant(op, U, v, 5);
+    timings << (timings.tellp() > 0 ? ", " : "") << kernels::to_string(v) << " " << std::fixed
+            << std::setprecision(3) << ms << " ms";
+    if (ms < best) {
+      best = ms;
+      out.variant = v;
+    }
+  }
+  op.set_assembly(out.variant);
+  std::string stored = "; stored in " + cache;
+  try {
+    store_kernel_choice(cache, meshUuid, key, kernels::to_string(out.variant), best,
+                        utc_timestamp());
+  } catch (const Error& e) { // a read-only home does not stop a run
+    stored = "; not cached: " + std::string(e.what());
+  }
+  out.note = std::string(kernels::to_string(out.variant)) + " (" + cfg.assembly +
+             ": residual evaluation " + timings.str() + stored + ")";
+  return out;
+}
+
+} // namespace fv
