@@ -3,7 +3,7 @@
 // field of any width N (the model's variable count). The node loop reads the node -> cell
 // relation in SELL-32 slices (ZoneView::node_entry): with the CSR relation, each thread walked
 // its own ~23 entries (tetrahedra) and the index and weight loads of a warp were scattered;
-// sliced, they are coalesced (3.8x faster on 10M tetrahedra, docs/performance.md).
+// sliced, they are coalesced (about 4x faster on 10M tetrahedra, docs/performance.md).
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/cell_field.hpp"
 #include "runtime/kernels/gradient_limiter_k.hpp"

@@ -114,8 +114,4 @@ std::array<real_t, 6> Monitor::forces(const Pending& p) const {
   return f;
 }
 
-std::array<real_t, 6> Monitor::forces() const {
-  return forces(start(false));
-}
-
 } // namespace fv

@@ -36,9 +36,11 @@ class Monitor {
   Monitor(const SpatialOperator& op, const CaseConfig& cfg);
   /// RMS over the owned cells of every rank of R/V per equation (the operator's residual).
   StateArray residual_rms() const;
-  /// The reductions of residual_rms() (when `rms`) and forces() queued on the device without
-  /// waiting (each in its own slot of the monitor); finish them with the overloads below,
-  /// after any other work the device may do meanwhile. One pending set at a time.
+  /// The reductions of residual_rms() (when `rms`) and of the pressure force (x, y, z) and its
+  /// moment about moment_origin on the monitored patches (from the operator's face fluxes)
+  /// queued on the device without waiting (each in its own slot of the monitor); finish them
+  /// with the overloads below (summed over the ranks), after any other work the device may do
+  /// meanwhile. One pending set at a time.
   struct Pending {
     PendingReduce rms, forces;
     bool haveRms = false;
@@ -46,9 +48,6 @@ class Monitor {
   Pending start(bool rms) const;
   StateArray residual_rms(const Pending& p) const;      ///< COLLECTIVE
   std::array<real_t, 6> forces(const Pending& p) const; ///< COLLECTIVE
-  /// Pressure force (x, y, z) and moment about moment_origin on the monitored patches, from
-  /// the operator's face fluxes, summed over the ranks.
-  std::array<real_t, 6> forces() const;
   /// Navier-Stokes: the viscous part of forces() (x, y, z) on the monitored patches, summed
   /// over the ranks; zero for the Euler model.
   std::array<real_t, 3> viscous_force() const;
