@@ -322,4 +322,10 @@ void add_global_geometry(const Mesh& mesh, GlobalMesh& g, const PrepOptions& opt
   }
 }
 
+void release_unused_by_zones(GlobalMesh& g) {
+  std::vector<real_t>().swap(g.cellGeom.closure);
+  std::vector<idx_t>().swap(g.faceBface);
+  std::vector<std::int8_t>().swap(g.cellFaceSign);
+}
+
 } // namespace fv

@@ -84,6 +84,12 @@ GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOp
 void add_global_geometry(const Mesh& mesh, GlobalMesh& g, const PrepOptions& opts,
                          PrepReport* report = nullptr);
 
+/// Frees the arrays of g that building zones does not read (the cells' closure measure, which
+/// validation used, the boundary faces' ids in the source mesh and the cells' face signs), about
+/// 16 bytes per cell: fvprep's peak is reached while zones are built. Call after the last reader
+/// (make_zone_header, the reports) is done with them.
+void release_unused_by_zones(GlobalMesh& g);
+
 /// Inverse-distance node weights: for each nodeCells entry (n, c), 1/|x_n - x_c| normalised over
 /// the row (a node at a centroid gets weight 1 for that cell).
 std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* nodeXyz,

@@ -47,6 +47,7 @@ PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const Prepar
   out.header = make_zone_header(mesh, g, opts.parts);
   out.header.options = describe_prepare_options(opts);
   out.header.commandLine = commandLine;
+  release_unused_by_zones(g);
   ZoneFileWriter writer(path, out.header);
   build_zones_streamed(g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep,
                        stream_into(writer), &out.report);
