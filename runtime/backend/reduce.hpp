@@ -118,79 +118,51 @@ void reduce_chunks(const char* label, idx_t n, ReduceOp op, real_t init, L load,
 }
 } // namespace detail
 
-namespace detail {
-/// Where reduce_levels() left its last level: m partials per component (component-major) at
-/// part + at, in device memory of the slot.
-struct ReduceLevels {
-  real_t* part = nullptr;
-  std::size_t at = 0;
-  idx_t m = 0;
-};
-
-/// Queues a reduction's kernels into `slot` (n > 0): chunks of kReduceChunk (sums: one
-/// partial per chunk and component, in index order; minima and maxima: 16 per chunk), then,
-/// for minima and maxima only, levels that fold the partials 256 to 1 until at most `keep` per
-/// component are left. Each level's partials follow the previous level's in the scratch.
+/// reduce() without waiting: queues the kernels and the read-back into `slot` (which must not
+/// be reused before get()); several reductions can then share one wait. Chunks of kReduceChunk
+/// (sums: one partial per chunk and component, in index order; minima and maxima: 16 per
+/// chunk), then, for minima and maxima only, levels that fold the partials 256 to 1 on the
+/// device until at most kReduceChunk per component are left (each level's partials follow the
+/// previous level's in the scratch).
 template <int N, class F>
-ReduceLevels reduce_levels(backend::ReduceSlot& slot, const char* label, idx_t n, ReduceOp op, F f,
-                           idx_t keep) {
+PendingReduce reduce_async(backend::ReduceSlot& slot, const char* label, idx_t n, ReduceOp op,
+                           F f) {
   static_assert(N >= 1 && N <= 16, "reduce: 1 to 16 components");
+  PendingReduce out;
+  out.nComponents = N;
+  out.op = op;
+  if (n <= 0) return out;
   const real_t init = op == ReduceOp::Sum ? 0.0 : (op == ReduceOp::Min ? 1e300 : -1e300);
   constexpr int P = 16; // segments per chunk of the order-independent folds (min, max)
   const bool sum = op == ReduceOp::Sum;
   const idx_t nChunks = (n + kReduceChunk - 1) / kReduceChunk;
-  ReduceLevels L;
-  L.m = sum ? nChunks : nChunks * P;
-  std::size_t total = static_cast<std::size_t>(L.m) * N;
-  for (idx_t k = L.m; !sum && k > keep;) {
+  idx_t m = sum ? nChunks : nChunks * P; // partials per component of the current level
+  std::size_t total = static_cast<std::size_t>(m) * N;
+  for (idx_t k = m; !sum && k > kReduceChunk;) {
     k = (k + kReduceChunk - 1) / kReduceChunk;
     total += static_cast<std::size_t>(k) * N;
   }
-  L.part = slot.device(total);
+  real_t* part = slot.device(total);
+  std::size_t at = 0; // offset of the current level's partials in the scratch
   if (sum)
-    reduce_chunks<N, 1>(label, n, op, init, f, L.part);
+    detail::reduce_chunks<N, 1>(label, n, op, init, f, part);
   else
-    reduce_chunks<N, P>(label, n, op, init, f, L.part);
-  while (!sum && L.m > keep) {
-    const real_t* prev = L.part + L.at;
-    const idx_t pm = L.m;
-    L.at += static_cast<std::size_t>(pm) * N;
-    reduce_chunks<N, 1>(
+    detail::reduce_chunks<N, P>(label, n, op, init, f, part);
+  while (!sum && m > kReduceChunk) {
+    const real_t* prev = part + at;
+    const idx_t pm = m;
+    at += static_cast<std::size_t>(pm) * N;
+    detail::reduce_chunks<N, 1>(
         label, pm, op, init,
         [=] FV_HOST_DEVICE(idx_t i, real_t * acc) {
           for (int k = 0; k < N; ++k)
             acc[k] = prev[static_cast<std::size_t>(k) * pm + i];
         },
-        L.part + L.at);
-    L.m = (pm + kReduceChunk - 1) / kReduceChunk;
+        part + at);
+    m = (pm + kReduceChunk - 1) / kReduceChunk;
   }
-  return L;
-}
-} // namespace detail
-
-/// A minimum or maximum (reduce's f) left on the device: the partials are folded there down to
-/// one per component; returns the device address of the N results, valid in stream order until
-/// the slot's next use (kernels queued after this call may read them; the host never waits).
-template <int N, class F>
-const real_t* reduce_on_device(backend::ReduceSlot& slot, const char* label, idx_t n, ReduceOp op,
-                               F f) {
-  FV_VERIFY(op != ReduceOp::Sum && n > 0, "reduce_on_device: minima or maxima of n > 0 items");
-  const detail::ReduceLevels L = detail::reduce_levels<N>(slot, label, n, op, f, 1);
-  return L.part + L.at;
-}
-
-/// reduce() without waiting: queues the kernels and the read-back into `slot` (which must not
-/// be reused before get()); several reductions can then share one wait.
-template <int N, class F>
-PendingReduce reduce_async(backend::ReduceSlot& slot, const char* label, idx_t n, ReduceOp op,
-                           F f) {
-  PendingReduce out;
-  out.nComponents = N;
-  out.op = op;
-  if (n <= 0) return out;
-  const detail::ReduceLevels L = detail::reduce_levels<N>(slot, label, n, op, f, kReduceChunk);
-  out.host = slot.read_back(static_cast<std::size_t>(L.m) * N, L.at);
-  out.m = L.m;
+  out.host = slot.read_back(static_cast<std::size_t>(m) * N, at);
+  out.m = m;
   return out;
 }
 

@@ -17,10 +17,6 @@
 
 #include <type_traits>
 
-namespace fv::backend {
-class ReduceSlot;
-}
-
 namespace fv::kernels {
 
 /// The field widths (models' variable counts) the width-templated kernels are compiled for:
@@ -74,19 +70,7 @@ enum class Limiter { None = 0, Venkat = 1, Barth = 2 };
 struct LimiterScales {
   real_t s[phys::kMaxVars] = {1, 1, 1, 1, 1, 1, 1, 1}; ///< per component (the first N used)
   bool cellSize = true;
-  /// When set, the scales are read from this device array (N values) instead of s: scales
-  /// the device computed itself (wang_scales), which the host never waits for.
-  const real_t* device = nullptr;
-  FV_HOST_DEVICE FV_FORCEINLINE real_t scale(int k) const { return device ? device[k] : s[k]; }
 };
-
-/// Wang's scales of venkat_wang on the device, for one zone: out[k] = K max(hi_k - lo_k,
-/// 1e-8 q_k) with lo, hi the range of primitive k over the owned cells (primitive_range) and
-/// q the free-stream magnitudes (N values on the host); `slot` holds the range in between.
-/// The same arithmetic as the host's refresh, so the same scales.
-template <int N>
-void wang_scales(backend::ReduceSlot& slot, const ZoneView& z, const real_t* W, real_t K,
-                 const real_t* q, real_t* out);
 
 /// Node loop: excess[node] = sum over the zone's owned cells around the node of
 /// max(M - 1, 0), M = |u| / c the cell's local Mach number (W: primitives rho, u, v, w, p

@@ -88,57 +88,28 @@ real_t min_value(idx_t n, const real_t* a) {
   return out[0];
 }
 
-/// The fold of primitive_range(): acc[k] = max of -q (minus the minimum), acc[N + k] = max of q.
-template <int N>
-struct RangeTerms {
-  ZoneView v;
-  const real_t* W;
-  FV_HOST_DEVICE void operator()(idx_t c, real_t* acc) const {
-    for (int k = 0; k < N; ++k) {
-      const real_t q = W[k * v.nTotalCells + c];
-      acc[k] = -q > acc[k] ? -q : acc[k];
-      acc[N + k] = q > acc[N + k] ? q : acc[N + k];
-    }
-  }
-};
-
 template <int N>
 void primitive_range(const ZoneView& z, const real_t* W, real_t (&lo)[N], real_t (&hi)[N]) {
+  const ZoneView v = z;
   real_t out[2 * N];
   // the maximum of -q is minus the minimum of q: one Max reduction for both
-  reduce<2 * N>("primitive_range", z.nCells, ReduceOp::Max, RangeTerms<N>{z, W}, out);
+  reduce<2 * N>(
+      "primitive_range", z.nCells, ReduceOp::Max,
+      [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
+        for (int k = 0; k < N; ++k) {
+          const real_t q = W[k * v.nTotalCells + c];
+          acc[k] = -q > acc[k] ? -q : acc[k];
+          acc[N + k] = q > acc[N + k] ? q : acc[N + k];
+        }
+      },
+      out);
   for (int k = 0; k < N; ++k) {
     lo[k] = -out[k];
     hi[k] = out[N + k];
   }
 }
-
-/// 1e-8 q_k per component, captured by value in wang_scales' kernel.
-template <int N>
-struct WangFloor {
-  real_t f[N];
-};
-
-template <int N>
-void wang_scales(backend::ReduceSlot& slot, const ZoneView& z, const real_t* W, real_t K,
-                 const real_t* q, real_t* out) {
-  const real_t* r = reduce_on_device<2 * N>(slot, "primitive_range", z.nCells, ReduceOp::Max,
-                                            RangeTerms<N>{z, W});
-  WangFloor<N> floor{};
-  for (int k = 0; k < N; ++k)
-    floor.f[k] = 1e-8 * q[k];
-  forall("wang_scales", N, [=] FV_HOST_DEVICE(idx_t k) {
-    // as the host's refresh: K * std::max(hi - lo, floor) with lo = -(max of -q)
-    const real_t lo = -r[k], hi = r[N + k];
-    const real_t range = hi - lo;
-    out[k] = K * (range < floor.f[k] ? floor.f[k] : range);
-  });
-}
-
 #define FV_INSTANTIATE(N)                                                                          \
-  template void primitive_range<N>(const ZoneView&, const real_t*, real_t(&)[N], real_t(&)[N]);    \
-  template void wang_scales<N>(backend::ReduceSlot&, const ZoneView&, const real_t*, real_t,       \
-                               const real_t*, real_t*);
+  template void primitive_range<N>(const ZoneView&, const real_t*, real_t(&)[N], real_t(&)[N]);
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 

@@ -39,14 +39,12 @@ struct DeviceSizeCheck {
 };
 
 /// The SELL-32 slicing of the node -> cell relation (ZoneView::node_entry): slice s holds nodes
-/// [32 s, 32 s + 32), entry j of its lane l at start[s] + 32 j + l; `from` maps every sliced
-/// entry to its CSR entry (kNoEntry: padding).
+/// [32 s, 32 s + 32), entry j of its lane l at start[s] + 32 j + l.
 struct NodeSlices {
-  static constexpr std::size_t kNoEntry = ~std::size_t{0};
+  const Csr& rel; ///< the zone's node -> cell relation
   std::vector<idx_t> start, count;
-  std::vector<std::size_t> from;
 
-  explicit NodeSlices(const Csr& nodeCells) {
+  explicit NodeSlices(const Csr& nodeCells) : rel(nodeCells) {
     constexpr idx_t S = ZoneView::kNodeSlice;
     const idx_t nn = nodeCells.rows(), ns = (nn + S - 1) / S;
     count.resize(static_cast<std::size_t>(nn));
@@ -61,18 +59,15 @@ struct NodeSlices {
                 "the node -> cell relation is too large for 32-bit slices");
       start[s + 1] = start[s] + S * longest;
     }
-    from.assign(static_cast<std::size_t>(start[ns]), kNoEntry);
-    for (idx_t n = 0; n < nn; ++n)
-      for (idx_t j = 0; j < count[n]; ++j)
-        from[static_cast<std::size_t>(start[n / S] + S * j + n % S)] =
-            static_cast<std::size_t>(nodeCells.begin(n) + j);
   }
   /// values (parallel to the CSR entries) in the sliced order; padding gets `pad`.
   template <class T>
   std::vector<T> sliced(const T* values, T pad) const {
-    std::vector<T> out(from.size(), pad);
-    for (std::size_t e = 0; e < from.size(); ++e)
-      if (from[e] != kNoEntry) out[e] = values[from[e]];
+    constexpr idx_t S = ZoneView::kNodeSlice;
+    std::vector<T> out(static_cast<std::size_t>(start.back()), pad);
+    for (idx_t n = 0; n < rel.rows(); ++n)
+      for (idx_t j = 0; j < count[n]; ++j)
+        out[static_cast<std::size_t>(start[n / S] + S * j + n % S)] = values[rel.begin(n) + j];
     return out;
   }
 };

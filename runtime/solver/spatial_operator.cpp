@@ -116,19 +116,6 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
     scales_.s[k] = global * q[k];
   scales_.cellSize = cfg_.limiter == LimiterKind::Venkat && !(cfg_.venkatLength > 0);
   if (cfg_.limiter == LimiterKind::VenkatWang) scales_.cellSize = false;
-  if (cfg_.limiter == LimiterKind::VenkatWang && cfg_.order == 2 && !par_.comm) {
-    deviceScales_ = DeviceArray<real_t>(scales_.s, static_cast<std::size_t>(nv_), "limiter scales");
-    scales_.device = deviceScales_.data();
-  }
-}
-
-kernels::LimiterScales SpatialOperator::limiter_scales() const {
-  kernels::LimiterScales s = scales_;
-  if (!deviceScales_.empty()) {
-    deviceScales_.copy_to(s.s);
-    s.device = nullptr;
-  }
-  return s;
 }
 
 SpatialOperator::~SpatialOperator() = default;
@@ -217,14 +204,6 @@ real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
 
 void SpatialOperator::refresh_limiter_scales() {
   if (cfg_.limiter != LimiterKind::VenkatWang || cfg_.order != 2) return;
-  if (!deviceScales_.empty()) { // one zone: the range and the scales stay on the device
-    const std::vector<real_t> q = state_.primitive_scales(cfg_);
-    visit_state_model(cfg_, [&](auto m) {
-      kernels::wang_scales<decltype(m)::kNumVars>(scalesSlot_, dz_.view(), W_.data(),
-                                                  cfg_.venkatWangK, q.data(), deviceScales_.data());
-    });
-    return;
-  }
   std::vector<real_t> lo(nv_), hi(nv_);
   visit_state_model(cfg_, [&](auto m) {
     constexpr int N = decltype(m)::kNumVars;

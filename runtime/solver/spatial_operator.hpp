@@ -105,13 +105,11 @@ class SpatialOperator {
   void freeze_limiter(bool frozen) { limiterFrozen_ = frozen; }
   bool limiter_frozen() const { return limiterFrozen_; }
   /// Recomputes the reference scales of the Venkatakrishnan epsilon from the primitives in W()
-  /// (venkat_wang: the global range of each primitive over all ranks, on one zone computed on
-  /// the device; the other limiters' scales are constant). Call once per nonlinear iteration,
-  /// after primitives().
+  /// (venkat_wang: the global range of each primitive over all ranks; the other limiters'
+  /// scales are constant). Call once per nonlinear iteration, after primitives().
   void refresh_limiter_scales();
-  /// The scales in use (for tests and logs; Wang's scales of one zone are read back from the
-  /// device, where refresh_limiter_scales() computes them).
-  kernels::LimiterScales limiter_scales() const;
+  /// The scales in use (for tests and logs).
+  const kernels::LimiterScales& limiter_scales() const { return scales_; }
 
   /// Fills the halo cells of a cell field (ncomp components, stride nTotalCells) from their
   /// owners (no-op on a single zone; the test hook when set). COLLECTIVE.
@@ -185,10 +183,6 @@ class SpatialOperator {
   int nv_ = 5; ///< state_.nVars
   kernels::Limiter limiter_ = kernels::Limiter::None;
   kernels::LimiterScales scales_;
-  /// venkat_wang on one zone: the scales live on the device (scales_.device points here) and
-  /// refresh_limiter_scales() computes them there, without a wait for the host
-  DeviceArray<real_t> deviceScales_;
-  backend::ReduceSlot scalesSlot_;
   bool limiterFrozen_ = false;
   bool phiValid_ = false; ///< phi holds a computed limiter (freezing needs one)
   std::unique_ptr<parallel::HaloExchange> cells_, nodes_; // null without MPI
