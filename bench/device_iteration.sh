@@ -4,8 +4,9 @@
 #   tests   the GPU-vs-CPU and device tests (ctest -R "Cuda|Gpu|Reduce|DeviceZone|Pipeline|LimiterScales|AssemblyChoice")
 #   naca    bench/device_naca_check.sh: the NACA 0012 case on the GPU and the CPU backend
 #   wing    the whole iteration on the transonic wing (bench/wing_mesh.sh's 730k tetrahedra,
-#           carried as .devcarry/wing.msh; M 0.84, AoA 3): fvrun --profile, SSP-RK3 and LU-SGS,
-#           WING_ITERATIONS (default 100) iterations each
+#           carried as .devcarry/wing.msh; M 0.84, AoA 3): fvrun (--profile and without), SSP-RK3
+#           in FP64 and with precision = mixed, and LU-SGS, WING_ITERATIONS (default 100)
+#           iterations each (WING_RUNS picks the runs)
 #   kernels bench/kernels.sh on shuffled channels (SIZES, default 10M; tet and hex; zone RCM):
 #           fvbench (per-kernel bandwidth, layout comparison, whole stage), fvrun --profile
 #   OUT=/path [STAGES=...] [SIZES="1M 10M"] [RUNS=1] bench/device_iteration.sh
@@ -32,16 +33,24 @@ for stage in $stages; do
     [ -f .devcarry/wing.msh ] || { log "no .devcarry/wing.msh"; continue; }
     $b/prep/fvprep .devcarry/wing.msh -o /tmp/w.zones.h5 -q >/dev/null || log "wing fvprep failed"
     printf '[freestream]\nmach = 0.84\naoa = 3\n[time]\nconvergence = 0\n[monitor]\noutput_interval = 1000\nwrite_solution = false\nreference_area = 0.75296\nforce_patches = wing\n[patch wing]\ntype = slip_wall\n[patch farfield]\ntype = farfield\n[patch symmetry]\ntype = symmetry\n' >/tmp/w.ini
-    for scheme in ssprk3 lusgs; do
+    # tags: scheme[-mixed][-persistent][-noprof] (mixed: [scheme] precision = mixed; persistent:
+    # lusgs_launch = persistent; noprof: without --profile, whose per-kernel events cost time of
+    # their own)
+    for tag in ${WING_RUNS:-ssprk3 ssprk3-noprof ssprk3-mixed-noprof lusgs lusgs-noprof lusgs-persistent-noprof}; do
+      scheme=${tag%%-*}
       extra=(--set time.integrator=$scheme)
       [ $scheme = ssprk3 ] && extra+=(--set time.cfl=1.5)
       [ $scheme = lusgs ] && extra+=(--set time.lusgs_ordering=hyperplane --set time.cfl=50
                                      --set time.cfl_start=5 --set time.cfl_ramp_iterations=10)
-      log "wing $scheme"
-      $b/runtime/fvrun /tmp/w.zones.h5 -c /tmp/w.ini --iterations ${WING_ITERATIONS:-100} --output-dir /tmp/w_$scheme \
-        --profile --no-checksums "${extra[@]}" >"$out/wing_$scheme.log" 2>&1 || log "wing $scheme FAILED"
-      sed -n '/kernel profile/,/^total/p' "$out/wing_$scheme.log"
-      grep -E "^fvrun: |FVRUN_TIMING" "$out/wing_$scheme.log"
+      case $tag in *-mixed*) extra+=(--set scheme.precision=mixed) ;; esac
+      case $tag in *-persistent*) extra+=(--set time.lusgs_launch=persistent) ;; esac
+      case $tag in *-noprof) ;; *) extra+=(--profile) ;; esac
+      log "wing $tag"
+      $b/runtime/fvrun /tmp/w.zones.h5 -c /tmp/w.ini --iterations ${WING_ITERATIONS:-100} --output-dir /tmp/w_$tag \
+        --no-checksums "${extra[@]}" >"$out/wing_$tag.log" 2>&1 || log "wing $tag FAILED"
+      sed -n '/kernel profile/,/^total/p' "$out/wing_$tag.log"
+      grep -E "^fvrun: |FVRUN_TIMING" "$out/wing_$tag.log"
+      tail -1 /tmp/w_$tag/history.csv | cut -c1-200
     done
     ;;
   kernels)

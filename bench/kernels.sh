@@ -4,7 +4,8 @@
 # on every zone file (device ceilings, per-kernel bandwidth, residual-assembly variants, whole
 # RK stage), each measurement made RUNS times to check it reproduces; then (ITER=1) fvrun
 # --profile on the RCM zone file for the whole iteration of SSP-RK3 and of LU-SGS (ns/cell and
-# each kernel's share). Appends to OUT/kernels.csv and OUT/iteration.csv, prints each table,
+# each kernel's share), and SSP-RK3 without --profile (ITERATION_RUNS: the tags, default
+# "ssprk3 ssprk3-noprof lusgs"). Appends to OUT/kernels.csv and OUT/iteration.csv, prints each table,
 # then a Markdown summary (OUT/kernels.md).
 #
 #   bench/kernels.sh [--cpu] [--out DIR] [--no-build] [SIZES...]
@@ -104,28 +105,38 @@ INI
 } >"$meshes/iteration.ini"
 [ -s "$itcsv" ] || echo "date,device,mesh,cells,scheme,iterations,ms_per_iteration,ns_per_cell_iteration,kernel,calls,total_ms,percent_of_iteration,kernel_ns_per_cell_iteration" >"$itcsv"
 iteration_profile() { # ZONES LABEL
-  local zones=$1 label=$2 scheme extra dir timing
-  for scheme in ssprk3 lusgs; do
+  local zones=$1 label=$2 tag scheme extra prof dir timing
+  # tags: the scheme, "-persistent" with lusgs_launch = persistent, "-noprof" without --profile
+  # (whose per-kernel events cost time of their own: the iteration as users run it; one
+  # pseudo-kernel row "(whole iteration)")
+  for tag in ${ITERATION_RUNS:-ssprk3 ssprk3-noprof lusgs lusgs-persistent-noprof}; do
+    scheme=${tag%%-*}
     extra=()
     [ $scheme = lusgs ] && extra=(--set time.integrator=lusgs --set time.lusgs_ordering=hyperplane
                                   --set time.cfl=50 --set time.cfl_start=5
                                   --set time.cfl_ramp_iterations=10)
-    dir=$meshes/run_${label// /_}_$scheme
-    log "fvrun --profile $label $scheme ($iterations iterations)"
+    case $tag in *-persistent*) extra+=(--set time.lusgs_launch=persistent) ;; esac
+    prof=(--profile)
+    case $tag in *-noprof) prof=() ;; esac
+    dir=$meshes/run_${label// /_}_$tag
+    log "fvrun $label $tag ($iterations iterations)"
     if ! timing=$("$fvrun" "$zones" -c "$meshes/iteration.ini" --device "$device" \
-        --iterations "$iterations" --output-dir "$dir" --profile --no-checksums \
+        --iterations "$iterations" --output-dir "$dir" "${prof[@]}" --no-checksums \
         --set monitor.write_solution=false "${extra[@]}" \
         2>&1 | tee "$dir.log" | grep FVRUN_TIMING); then
-      log "fvrun $label $scheme FAILED:"; tail -5 "$dir.log" >&2; rm -rf "$dir" "$dir.log"; continue
+      log "fvrun $label $tag FAILED:"; tail -5 "$dir.log" >&2; rm -rf "$dir" "$dir.log"; continue
     fi
     sed -n '/kernel profile/,/^total/p' "$dir.log" >&2
-    python3 - "$timing" "$dir/profile.csv" "$label" "$scheme" "$device" >>"$itcsv" <<'PY'
-import csv, sys, datetime
+    python3 - "$timing" "$dir/profile.csv" "$label" "$tag" "$device" >>"$itcsv" <<'PY'
+import csv, os, sys, datetime
 timing, prof, label, scheme, device = sys.argv[1:]
 t = dict(kv.split("=") for kv in timing.split()[1:])
 cells, its, per = int(t["cells"]), int(t["iterations"]), float(t["time_per_iter_s"])
 date = datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ")
 head = f"{date},{device},{label},{cells},{scheme},{its},{1e3 * per:.6f},{1e9 * per / cells:.4f}"
+if not os.path.exists(prof):  # a run without --profile
+    print(f"{head},(whole iteration),{its},{1e3 * per * its:.6f},100,{1e9 * per / cells:.4f}")
+    sys.exit(0)
 for r in csv.DictReader(open(prof)):
     print(f"{head},{r['label']},{r['calls']},{r['total_ms']},{r['percent_of_iteration']},"
           f"{r['ns_per_cell_iteration']}")

@@ -54,18 +54,20 @@ def main():
             if r["section"] == "ceiling" and r["kernel"] in ("memcpy_d2d", "stream_copy", "stream_triad"):
                 ceil.setdefault(r["mesh"], {})[r["kernel"]] = r["GBs"]
         # whole stage
-        out.append("Whole explicit RK stage (FP64, second order, Roe, Venkatakrishnan; one zone):\n")
+        out.append("Whole explicit RK stage (FP64 unless the variant says mixed: [scheme] precision = "
+                   "mixed; second order, Roe, Venkatakrishnan; one zone):\n")
         out.append("| mesh | renumber | cells | variant | ns/cell/stage | Mcell-stages/s |")
         out.append("|---|---|---:|---|---:|---:|")
         for r in drows:
             if r["section"] == "stage":
                 ns = float(r["ns_per_cell"])
-                out.append(f"| {r['mesh']} | {r['renumber']} | {r['cells']} | {r['variant']} | "
+                variant = r["variant"] + (" (mixed)" if r["kernel"].endswith("_mixed") else "")
+                out.append(f"| {r['mesh']} | {r['renumber']} | {r['cells']} | {variant} | "
                            f"{ns:.2f} | {1e3 / ns:.1f} |")
         # renumbering ratio
         by = {}
         for r in drows:
-            if r["section"] == "stage" and r["variant"] == "gather":
+            if r["section"] == "stage" and r["variant"] == "gather" and not r["kernel"].endswith("_mixed"):
                 base = r["mesh"].replace(" rcm", "").replace(" none", "")
                 by.setdefault(base, {})[r["renumber"]] = float(r["ns_per_cell"])
         pairs = [(m, v) for m, v in by.items() if "rcm" in v and "none" in v]

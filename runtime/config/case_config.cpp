@@ -102,6 +102,10 @@ const std::vector<CaseKey>& case_keys() {
       {"scheme", "node_weights", "linear",
        "cell-to-node weights of the gradient: linear (inverse distance corrected to be exact "
        "for linear fields, second order at boundaries) | inverse_distance (zone file as is)"},
+      {"scheme", "precision", "double",
+       "double (FP64 throughout) | mixed (the second-order reconstruction reads FP32 copies of "
+       "the face-centroid offsets and node weights; face areas, state, gradients, limiter, "
+       "fluxes, residual and all arithmetic stay FP64; residual assembly gather)"},
       {"time", "integrator", "=stepping",
        "time scheme: newton (implicit Newton-Krylov, the default for stepping = local) | "
        "ssprk3 (the default for stepping = global) | rk2 (2-stage SSP) | rk4 (classical) | "
@@ -193,11 +197,11 @@ const std::vector<CaseKey>& case_keys() {
        "either way in any cell per iteration (the whole update is scaled down to it)"},
       {"time", "newton_jfnk_step", "1e-7",
        "newton, jfnk: relative finite-difference step eps (1 + |U|) / |v|"},
-      {"time", "lusgs_launch", "graph",
+      {"time", "lusgs_launch", "persistent",
        "lusgs on the GPU: persistent (one cooperative kernel per sweep, grid-wide barrier "
-       "between groups) | hybrid (persistent; runs of groups that fit one block swept by one "
-       "block) | graph (one launch per group, captured once in a CUDA graph and replayed) | "
-       "plain (one launch per group each time)"},
+       "between groups; the fastest on every mesh measured) | hybrid (persistent; runs of "
+       "groups that fit one block swept by one block) | graph (one launch per group, captured "
+       "once in a CUDA graph and replayed) | plain (one launch per group each time)"},
       {"initial", "type", "freestream", "initial state: freestream | split (two states)"},
       {"initial", "axis", "x", "split: normal axis of the split plane, x | y | z"},
       {"initial", "position", "0", "split: coordinate of the plane along axis"},
@@ -602,6 +606,12 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.limiterFreezeStall = r.integer("limiter_freeze_stall", 0, 0);
     c.nodeWeights = static_cast<NodeWeights>(
         r.choice("node_weights", "linear", {"linear", "inverse_distance"}));
+    c.mixedPrecision = r.choice("precision", "double", {"double", "mixed"}) == 1;
+    FV_VERIFY_USAGE(!c.mixedPrecision || c.assembly == "auto" || c.assembly == "auto_any" ||
+                        c.assembly == "gather",
+                    r.ctx("precision") << "precision = mixed sums the residual by gather; "
+                                          "assembly = "
+                                       << c.assembly << " reads FP64 geometry");
   }
   {
     SectionReader r(ini, "time", dump);
@@ -681,7 +691,7 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.maxChange = r.positive("newton_max_change", 1.0);
     c.jfnkStep = r.positive("newton_jfnk_step", 1e-7);
     c.lusgsLaunch = static_cast<LusgsLaunch>(
-        r.choice("lusgs_launch", "graph", {"persistent", "hybrid", "graph", "plain"}));
+        r.choice("lusgs_launch", "persistent", {"persistent", "hybrid", "graph", "plain"}));
     c.lusgsBoundaryJacobian = r.choice("lusgs_boundary", "jacobian", {"jacobian", "spectral"}) == 0;
     c.lusgsRoeDissipation = r.choice("lusgs_dissipation", "scalar", {"scalar", "roe"}) == 1;
     FV_VERIFY_USAGE(!c.lusgsRoeDissipation || c.lusgsBoundaryJacobian,

@@ -123,6 +123,9 @@ struct CaseConfig {
   int limiterFreezeStall =
       0; ///< ... or after this many iterations without a new minimum (0: never)
   NodeWeights nodeWeights = NodeWeights::LinearExact;
+  /// [scheme] precision = mixed: the reconstruction kernels read FP32 copies of the geometry
+  /// (ZoneViewT<float>, kernels::FV_FOR_EACH_PRECISION); false: FP64 throughout
+  bool mixedPrecision = false;
   // [time]
   TimeScheme integrator = TimeScheme::Newton;
   bool localTimeStep = true;
@@ -143,7 +146,7 @@ struct CaseConfig {
   LusgsOrdering lusgsOrdering = LusgsOrdering::Hyperplane;
   int lusgsSweeps = 1;     ///< symmetric (forward + backward) sweeps per iteration
   real_t lusgsOmega = 1.0; ///< over-relaxation of the spectral radius in D and the off-diagonals
-  LusgsLaunch lusgsLaunch = LusgsLaunch::Graph; ///< GPU launch strategy of the sweeps
+  LusgsLaunch lusgsLaunch = LusgsLaunch::Persistent; ///< GPU launch strategy of the sweeps
   bool lusgsBoundaryJacobian = true; ///< boundary fluxes' exact Jacobian in block diagonals
   bool lusgsRoeDissipation = false;  ///< Roe matrix instead of the spectral radius (implicit)
   // [time] Newton-Krylov (integrator = newton), runtime/solver/newton_krylov.hpp

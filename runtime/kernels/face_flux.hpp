@@ -12,19 +12,20 @@ namespace fv::kernels::detail {
 
 /// Reconstructs the N primitives of cell c at distance d (face centroid - cell centroid).
 /// Falls back to the cell value when the reconstruction is not physical (density or pressure
-/// not positive).
-template <int N>
+/// not positive). d of precision G (FP64, or FP32 with precision = mixed); the arithmetic in
+/// FP64.
+template <int N, class G>
 FV_HOST_DEVICE FV_FORCEINLINE void reconstruct(const real_t* W, const real_t* grad,
-                                               const real_t* phi, idx_t n, idx_t c, const real_t* d,
+                                               const real_t* phi, idx_t n, idx_t c, const G* d,
                                                bool second, real_t* out) {
   for (int k = 0; k < N; ++k)
     out[k] = W[k * n + c];
   if (!second) return;
   real_t r[N];
+  const real_t d0 = d[0], d1 = d[1], d2 = d[2]; // exact in FP64 from either precision
   for (int k = 0; k < N; ++k)
-    r[k] =
-        out[k] + phi[k * n + c] * (grad[(3 * k) * n + c] * d[0] + grad[(3 * k + 1) * n + c] * d[1] +
-                                   grad[(3 * k + 2) * n + c] * d[2]);
+    r[k] = out[k] + phi[k * n + c] * (grad[(3 * k) * n + c] * d0 + grad[(3 * k + 1) * n + c] * d1 +
+                                      grad[(3 * k + 2) * n + c] * d2);
   if (r[0] > 0.0 && r[4] > 0.0)
     for (int k = 0; k < N; ++k)
       out[k] = r[k];

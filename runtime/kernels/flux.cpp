@@ -10,11 +10,11 @@ namespace fv::kernels {
 using detail::reconstruct;
 using detail::riemann;
 
-template <class M>
-void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, const real_t* grad,
-                     const real_t* phi, real_t* flux, FaceSet which) {
+template <class M, class G>
+void interior_fluxes(const ZoneViewT<G>& z, const FluxSettings& s, const real_t* W,
+                     const real_t* grad, const real_t* phi, real_t* flux, FaceSet which) {
   constexpr int N = M::kNumVars;
-  const ZoneView v = z;
+  const ZoneViewT<G> v = z;
   const FluxSettings st = s;
   const idx_t nb = z.nBoundaryFaces;
   forall("interior_fluxes", z.nFaces - nb, [=] FV_HOST_DEVICE(idx_t i) {
@@ -33,11 +33,11 @@ void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, 
   });
 }
 
-template <class M>
-void boundary_fluxes(const ZoneView& z, const PatchView& patches, const FluxSettings& s,
+template <class M, class G>
+void boundary_fluxes(const ZoneViewT<G>& z, const PatchView& patches, const FluxSettings& s,
                      const real_t* W, const real_t* grad, const real_t* phi, real_t* flux) {
   constexpr int N = M::kNumVars;
-  const ZoneView v = z;
+  const ZoneViewT<G> v = z;
   const FluxSettings st = s;
   const PatchView pv = patches;
   forall("boundary_fluxes", z.nBoundaryFaces, [=] FV_HOST_DEVICE(idx_t f) {
@@ -45,11 +45,11 @@ void boundary_fluxes(const ZoneView& z, const PatchView& patches, const FluxSett
     const real_t* S = v.faceArea + 3 * f;
     const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
     const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
-    real_t WL[N], G[N], F[N];
+    real_t WL[N], WG[N], F[N]; // interior, ghost, flux
     reconstruct<N>(W, grad, phi, v.nTotalCells, v.faceOwner[f], v.faceOwnerDelta + 3 * f,
                    st.secondOrder, WL);
-    detail::ghost<M>(WL, nrm, b, G);
-    riemann<M>(st, WL, G, S, F);
+    detail::ghost<M>(WL, nrm, b, WG);
+    riemann<M>(st, WL, WG, S, F);
     for (int k = 0; k < N; ++k)
       flux[k * v.nFaces + f] = F[k];
   });
@@ -76,12 +76,14 @@ void flux_sum(const ZoneView& z, const real_t* flux, real_t* R) {
 #define FV_INSTANTIATE(N) template void flux_sum<N>(const ZoneView&, const real_t*, real_t*);
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
-#define FV_INSTANTIATE(M)                                                                          \
-  template void interior_fluxes<M>(const ZoneView&, const FluxSettings&, const real_t*,            \
-                                   const real_t*, const real_t*, real_t*, FaceSet);                \
-  template void boundary_fluxes<M>(const ZoneView&, const PatchView&, const FluxSettings&,         \
-                                   const real_t*, const real_t*, const real_t*, real_t*);
+#define FV_INSTANTIATE_G(M, G)                                                                     \
+  template void interior_fluxes<M, G>(const ZoneViewT<G>&, const FluxSettings&, const real_t*,     \
+                                      const real_t*, const real_t*, real_t*, FaceSet);             \
+  template void boundary_fluxes<M, G>(const ZoneViewT<G>&, const PatchView&, const FluxSettings&,  \
+                                      const real_t*, const real_t*, const real_t*, real_t*);
+#define FV_INSTANTIATE(M) FV_INSTANTIATE_G(M, real_t) FV_INSTANTIATE_G(M, float)
 FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
+#undef FV_INSTANTIATE_G
 
 } // namespace fv::kernels

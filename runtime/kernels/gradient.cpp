@@ -11,9 +11,9 @@
 
 namespace fv::kernels {
 
-template <int N>
-void interpolate_to_nodes(const ZoneView& z, const real_t* W, real_t* Wn) {
-  const ZoneView v = z;
+template <int N, class G>
+void interpolate_to_nodes(const ZoneViewT<G>& z, const real_t* W, real_t* Wn) {
+  const ZoneViewT<G> v = z;
   const ConstCellField<N> w{W, z.nTotalCells};
   const CellField<N> wn{Wn, z.nNodes};
   forall("interpolate_to_nodes", z.nNodes, [=] FV_HOST_DEVICE(idx_t n) {
@@ -25,7 +25,7 @@ void interpolate_to_nodes(const ZoneView& z, const real_t* W, real_t* Wn) {
     idx_t e = v.node_entry(n, 0);
     for (idx_t j = 0; j < m; ++j, e += ZoneView::kNodeSlice) {
       const idx_t c = v.nodeSliceCells[e];
-      const real_t wt = v.nodeSliceWeight[e];
+      const real_t wt = v.nodeSliceWeight[e]; // exact in FP64 from either precision
       for (int k = 0; k < N; ++k)
         q[k] += wt * w(k, c);
     }
@@ -33,9 +33,9 @@ void interpolate_to_nodes(const ZoneView& z, const real_t* W, real_t* Wn) {
   });
 }
 
-template <int N>
-void green_gauss_gradient(const ZoneView& z, const real_t* Wn, real_t* grad) {
-  const ZoneView v = z;
+template <int N, class G>
+void green_gauss_gradient(const ZoneViewT<G>& z, const real_t* Wn, real_t* grad) {
+  const ZoneViewT<G> v = z;
   const CellField<3 * N> gr{grad, z.nTotalCells};
   forall("green_gauss_gradient", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     real_t g[3 * N];
@@ -44,11 +44,11 @@ void green_gauss_gradient(const ZoneView& z, const real_t* Wn, real_t* grad) {
   });
 }
 
-template <int N>
-void gradient_and_limiter(const ZoneView& z, const real_t* Wn, Limiter kind, real_t venkatK,
+template <int N, class G>
+void gradient_and_limiter(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind, real_t venkatK,
                           const LimiterScales& scales, const real_t* W,
                           const real_t* supersonicNodes, real_t* grad, real_t* phi) {
-  const ZoneView v = z;
+  const ZoneViewT<G> v = z;
   const LimiterScales sc = scales;
   const CellField<3 * N> gr{grad, z.nTotalCells};
   const CellField<N> ph{phi, z.nTotalCells};
@@ -61,13 +61,15 @@ void gradient_and_limiter(const ZoneView& z, const real_t* Wn, Limiter kind, rea
   });
 }
 
-#define FV_INSTANTIATE(N)                                                                          \
-  template void interpolate_to_nodes<N>(const ZoneView&, const real_t*, real_t*);                  \
-  template void green_gauss_gradient<N>(const ZoneView&, const real_t*, real_t*);                  \
-  template void gradient_and_limiter<N>(const ZoneView&, const real_t*, Limiter, real_t,           \
-                                        const LimiterScales&, const real_t*, const real_t*,        \
-                                        real_t*, real_t*);
+#define FV_INSTANTIATE_G(N, G)                                                                     \
+  template void interpolate_to_nodes<N, G>(const ZoneViewT<G>&, const real_t*, real_t*);           \
+  template void green_gauss_gradient<N, G>(const ZoneViewT<G>&, const real_t*, real_t*);           \
+  template void gradient_and_limiter<N, G>(const ZoneViewT<G>&, const real_t*, Limiter, real_t,    \
+                                           const LimiterScales&, const real_t*, const real_t*,     \
+                                           real_t*, real_t*);
+#define FV_INSTANTIATE(N) FV_INSTANTIATE_G(N, real_t) FV_INSTANTIATE_G(N, float)
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
+#undef FV_INSTANTIATE_G
 
 } // namespace fv::kernels

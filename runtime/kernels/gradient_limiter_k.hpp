@@ -13,9 +13,10 @@
 namespace fv::kernels::detail {
 
 /// Gradient of the N node fields Wn (blocked, stride nNodes) in owned cell c: face value = mean
-/// of its nodes' values, g[3k + d] = sum_faces sign * value_k * S_d / V.
-template <int N>
-FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const ZoneView& v, const real_t* Wn, idx_t c,
+/// of its nodes' values, g[3k + d] = sum_faces sign * value_k * S_d / V (V a ZoneViewT of any
+/// geometry precision; the sums in FP64).
+template <int N, class V>
+FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const V& v, const real_t* Wn, idx_t c,
                                                  real_t (&g)[3 * N]) {
   for (int k = 0; k < 3 * N; ++k)
     g[k] = 0.0;
@@ -46,7 +47,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const ZoneView& v, const real_t
 }
 
 /// True when a node of cell c (over its faces) has a positive supersonic excess.
-FV_HOST_DEVICE FV_FORCEINLINE bool sees_supersonic(const ZoneView& v, idx_t c,
+FV_HOST_DEVICE FV_FORCEINLINE bool sees_supersonic(const ZoneViewCommon& v, idx_t c,
                                                    const real_t* excess) {
   for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
     const idx_t f = v.cellFaces[j];
@@ -61,11 +62,10 @@ FV_HOST_DEVICE FV_FORCEINLINE bool sees_supersonic(const ZoneView& v, idx_t c,
 /// unlimited increment to the face, from the extrema over the cell and its face neighbours
 /// (cellCells); 1 where the limiter is off (kind None, or a subsonic stencil when
 /// supersonicNodes is given). Clipped at 0.
-template <int N>
-FV_HOST_DEVICE FV_FORCEINLINE void cell_limiter(const ZoneView& v, Limiter kind, real_t venkatK,
-                                                const LimiterScales& sc, const real_t* W,
-                                                const real_t* supersonicNodes, idx_t c,
-                                                const real_t (&g)[3 * N], real_t (&p)[N]) {
+template <int N, class V>
+FV_HOST_DEVICE FV_FORCEINLINE void
+cell_limiter(const V& v, Limiter kind, real_t venkatK, const LimiterScales& sc, const real_t* W,
+             const real_t* supersonicNodes, idx_t c, const real_t (&g)[3 * N], real_t (&p)[N]) {
   const idx_t n = v.nTotalCells;
   for (int k = 0; k < N; ++k)
     p[k] = 1.0;
@@ -92,8 +92,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void cell_limiter(const ZoneView& v, Limiter kind,
   }
   for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
     const idx_t f = v.cellFaces[j];
-    const real_t* d =
-        v.cellFaceSign[j] > 0 ? v.faceOwnerDelta + 3 * f : v.faceNeighbourDelta + 3 * f;
+    const auto* d = v.cellFaceSign[j] > 0 ? v.faceOwnerDelta + 3 * f : v.faceNeighbourDelta + 3 * f;
     for (int k = 0; k < N; ++k) {
       const real_t d2 = g[3 * k] * d[0] + g[3 * k + 1] * d[1] + g[3 * k + 2] * d[2];
       const real_t dmax = hi[k] - q[k], dmin = lo[k] - q[k];

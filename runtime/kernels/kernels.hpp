@@ -15,6 +15,7 @@
 #include "runtime/physics/model.hpp"
 #include "runtime/physics/navier_stokes/transport.hpp"
 
+#include <cstddef>
 #include <type_traits>
 
 namespace fv::kernels {
@@ -28,6 +29,12 @@ namespace fv::kernels {
 /// switched on at run time) and Spalart-Allmaras RANS. FV_FOR_EACH_STATE_MODEL(X) expands X(M)
 /// for each; the solver picks one at run time (solver/state_model.hpp).
 #define FV_FOR_EACH_STATE_MODEL(X) X(phys::EulerModel) X(phys::SaModel)
+
+/// The precisions G of the geometry (ZoneViewT<G>) that the reconstruction kernels
+/// (interpolate_to_nodes, the gradient, the gradient + limiter pass, the face fluxes) are
+/// compiled for: FP64 (real_t, every run) and FP32 ([scheme] precision = mixed; the state, node
+/// values, gradients, limiter, fluxes and residual stay FP64, and all arithmetic is FP64).
+#define FV_FOR_EACH_PRECISION(X) X(real_t) X(float)
 
 /// Calls f(std::integral_constant<int, N>{}) for the compiled field width N == nv (host code:
 /// the run-time width of the solver's vectors to a width-templated kernel); an fv::Error for a
@@ -45,19 +52,23 @@ void with_field_width(int nv, F&& f) {
   FV_VERIFY(done, "no kernels are compiled for fields of " << nv << " components");
 }
 
+/// out[i] = in[i] rounded to the nearest FP32 value, for i < n (the same rounding on every
+/// backend).
+void round_to_single(std::size_t n, const real_t* in, float* out);
+
 /// W = Model::to_primitive(U) for cells [0, n); layout with stride `stride` (= nTotalCells).
 template <class Model>
 void primitives(idx_t n, idx_t stride, real_t gamma, const real_t* U, real_t* W);
 
 /// Node loop: Wn[k][node] = sum over nodeCells of weight * W[k][cell] (inverse distance), for
-/// the N components of W.
-template <int N>
-void interpolate_to_nodes(const ZoneView& z, const real_t* W, real_t* Wn);
+/// the N components of W (weights of precision G, sums in FP64).
+template <int N, class G>
+void interpolate_to_nodes(const ZoneViewT<G>& z, const real_t* W, real_t* Wn);
 
 /// Cell loop: node-averaged Green-Gauss gradient of the N node fields of owned cells (3N
 /// components): face value = mean of its nodes' values; grad = sum_faces sign * value * S / V.
-template <int N>
-void green_gauss_gradient(const ZoneView& z, const real_t* Wn, real_t* grad);
+template <int N, class G>
+void green_gauss_gradient(const ZoneViewT<G>& z, const real_t* Wn, real_t* grad);
 
 /// Limiter kinds of limiter().
 enum class Limiter { None = 0, Venkat = 1, Barth = 2 };
@@ -91,8 +102,8 @@ void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScale
 /// Cell loop: green_gauss_gradient and limiter of each owned cell in one pass (the gradient
 /// stays in registers for the limiter instead of being read back): grad and phi as the two
 /// kernels write them, bitwise. Needs the complete node values Wn and halo W in place.
-template <int N>
-void gradient_and_limiter(const ZoneView& z, const real_t* Wn, Limiter kind, real_t venkatK,
+template <int N, class G>
+void gradient_and_limiter(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind, real_t venkatK,
                           const LimiterScales& scales, const real_t* W,
                           const real_t* supersonicNodes, real_t* grad, real_t* phi);
 
@@ -117,15 +128,16 @@ enum class FaceSet { All = 0, OwnedOnly = 1, InterfaceOnly = 2 };
 /// Face loop over interior faces: MUSCL-reconstructed primitives either side, Riemann flux
 /// (integrated over the face, owner -> neighbour) stored in flux[k][face], for the
 /// M::kNumVars components of the state model M.
-template <class M>
-void interior_fluxes(const ZoneView& z, const FluxSettings& s, const real_t* W, const real_t* grad,
-                     const real_t* phi, real_t* flux, FaceSet which = FaceSet::All);
+template <class M, class G>
+void interior_fluxes(const ZoneViewT<G>& z, const FluxSettings& s, const real_t* W,
+                     const real_t* grad, const real_t* phi, real_t* flux,
+                     FaceSet which = FaceSet::All);
 
 /// Face loop over all boundary faces of the zone (one launch; each face's boundary condition
 /// from the patch table): flux between the reconstructed interior state and the ghost state of
 /// the face's patch (state model M).
-template <class M>
-void boundary_fluxes(const ZoneView& z, const PatchView& patches, const FluxSettings& s,
+template <class M, class G>
+void boundary_fluxes(const ZoneViewT<G>& z, const PatchView& patches, const FluxSettings& s,
                      const real_t* W, const real_t* grad, const real_t* phi, real_t* flux);
 
 /// Cell loop: R[k][cell] = sum over the cell's faces of sign * flux[k][face] (net outflow),

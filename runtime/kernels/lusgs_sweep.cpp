@@ -10,64 +10,108 @@
 namespace fv::kernels {
 namespace {
 
+/// What a sweep reads of one neighbour entry (the face's area vector out of the cell and its
+/// spectral radius, the neighbour's primitives and update), loaded together.
+struct SweepEntry {
+  real_t S[3], lambda, W[5], dU[5];
+  bool zero; ///< dU == 0: exactly no contribution (e.g. halo cells without an exchange)
+};
+
+FV_HOST_DEVICE FV_FORCEINLINE void load_entry(const ZoneView& v, const LusgsFields& f,
+                                              const idx_t* cells, const idx_t* faces, idx_t e,
+                                              SweepEntry& x) {
+  const idx_t n = v.nTotalCells;
+  const idx_t j = cells[e];
+  const idx_t encoded = faces[e];
+  const bool owner = encoded >= 0;
+  const idx_t face = owner ? encoded : ~encoded;
+  const real_t sg = owner ? 1.0 : -1.0;
+  for (int d = 0; d < 3; ++d)
+    x.S[d] = sg * v.faceArea[3 * face + d];
+  x.lambda = f.roe ? 0.0 : f.lambda[face];
+  x.zero = true;
+  for (int k = 0; k < 5; ++k) {
+    x.W[k] = f.W[k * n + j];
+    x.dU[k] = f.dU[k * n + j];
+    x.zero = x.zero && x.dU[k] == 0.0;
+  }
+}
+
+/// sum += 1/2 (dF(dU_j) - omega lambda dU_j) (scalar) or 1/2 (dF - omega |A~| dU_j) (Roe).
+FV_HOST_DEVICE FV_FORCEINLINE void add_entry(const LusgsFields& f, const real_t* Wc,
+                                             const SweepEntry& x, real_t* sum) {
+  if (x.zero) return;
+  real_t dF[5];
+  phys::flux_difference(x.W, x.dU, x.S, f.gamma, dF);
+  if (f.roe) {
+    real_t diss[5];
+    phys::roe_dissipation(Wc, x.W, x.S, f.gamma, f.entropyFix, x.dU, diss);
+    for (int k = 0; k < 5; ++k)
+      sum[k] += 0.5 * (dF[k] - f.omega * diss[k]);
+  } else {
+    const real_t ol = f.omega * x.lambda;
+    for (int k = 0; k < 5; ++k)
+      sum[k] += 0.5 * (dF[k] - ol * x.dU[k]);
+  }
+}
+
 /// One Gauss-Seidel update of owned cell c; forward: L_c from lower neighbours, else U_c from
 /// upper ones; then dU_c = -(R_c + L_c + U_c) / D_c.
+/// On the GPU a group's time is the latency of its slowest cell, i.e. the number of memory
+/// round trips one update makes in sequence, so: every value that does not depend on the
+/// neighbour loop (R_c, the other sweep's sum, the diagonal and its inverse block) is loaded
+/// before the loop and before any store (the compiler may not move a load above a store to a
+/// possibly aliasing pointer: loading the 5x5 block row by row between the stores of dU cost
+/// five round trips in sequence), and the neighbours' values are loaded two entries at a
+/// time. Same arithmetic in the same order as a straightforward loop (bitwise the same dU).
 FV_HOST_DEVICE FV_FORCEINLINE void sweep_cell(const ZoneView& v, const LusgsFields& f, bool forward,
                                               idx_t c) {
   const idx_t n = v.nTotalCells;
-  real_t sum[5] = {0, 0, 0, 0, 0};
+  const idx_t nc = v.nCells;
   const idx_t* offsets = forward ? f.lowerOffsets : f.upperOffsets;
   const idx_t* cells = forward ? f.lowerCells : f.upperCells;
   const idx_t* faces = forward ? f.lowerFaces : f.upperFaces;
-  const idx_t end = offsets[c + 1];
+  const idx_t begin = offsets[c], end = offsets[c + 1];
+  real_t* mine = forward ? f.lower : f.upper;
+  const real_t* other = forward ? f.upper : f.lower;
+  real_t Rc[5], Oc[5]; // the residual and the other sweep's sum of the cell
+  for (int k = 0; k < 5; ++k) {
+    Rc[k] = f.R[k * n + c];
+    Oc[k] = other[k * nc + c];
+  }
+  const idx_t b = f.blockOf ? f.blockOf[c] : -1;
+  real_t M[25]; // the inverse block diagonal (block cells), else M[0] = D_c
+  if (b >= 0)
+    for (int k = 0; k < 25; ++k)
+      M[k] = f.Dinv[25 * static_cast<std::size_t>(b) + k];
+  else
+    M[0] = f.D[c];
+  real_t sum[5] = {0, 0, 0, 0, 0};
   real_t Wc[5] = {0, 0, 0, 0, 0}; // the cell's own state, for the Roe matrix of each face
   if (f.roe)
     for (int k = 0; k < 5; ++k)
       Wc[k] = f.W[k * n + c];
-  for (idx_t e = offsets[c]; e < end; ++e) {
-    const idx_t j = cells[e];
-    const idx_t encoded = faces[e];
-    const bool owner = encoded >= 0;
-    const idx_t face = owner ? encoded : ~encoded;
-    const real_t sg = owner ? 1.0 : -1.0;
-    const real_t S[3] = {sg * v.faceArea[3 * face], sg * v.faceArea[3 * face + 1],
-                         sg * v.faceArea[3 * face + 2]};
-    real_t Wj[5], dUj[5], dF[5];
-    bool zero = true;
-    for (int k = 0; k < 5; ++k) {
-      Wj[k] = f.W[k * n + j];
-      dUj[k] = f.dU[k * n + j];
-      zero = zero && dUj[k] == 0.0;
-    }
-    if (zero) continue; // exactly no contribution (e.g. halo cells without an exchange)
-    phys::flux_difference(Wj, dUj, S, f.gamma, dF);
-    if (f.roe) {
-      real_t diss[5];
-      phys::roe_dissipation(Wc, Wj, S, f.gamma, f.entropyFix, dUj, diss);
-      for (int k = 0; k < 5; ++k)
-        sum[k] += 0.5 * (dF[k] - f.omega * diss[k]);
-    } else {
-      const real_t ol = f.omega * f.lambda[face];
-      for (int k = 0; k < 5; ++k)
-        sum[k] += 0.5 * (dF[k] - ol * dUj[k]);
-    }
+  // neighbours two at a time: both entries' values are loaded before either is summed, so
+  // their memory latencies overlap (the sums in entry order, as one at a time)
+  for (idx_t e = begin; e < end; e += 2) {
+    SweepEntry x0{}, x1{};
+    load_entry(v, f, cells, faces, e, x0);
+    const bool two = e + 1 < end;
+    if (two) load_entry(v, f, cells, faces, e + 1, x1);
+    add_entry(f, Wc, x0, sum);
+    if (two) add_entry(f, Wc, x1, sum);
   }
-  const idx_t nc = v.nCells;
-  real_t* mine = forward ? f.lower : f.upper;
-  const real_t* other = forward ? f.upper : f.lower;
   real_t rhs[5];
   for (int k = 0; k < 5; ++k) {
     mine[k * nc + c] = sum[k];
-    rhs[k] = -(f.R[k * n + c] + sum[k] + other[k * nc + c]);
+    rhs[k] = -(Rc[k] + sum[k] + Oc[k]);
   }
-  const idx_t b = f.blockOf ? f.blockOf[c] : -1;
   if (b >= 0) {
-    const real_t* M = f.Dinv + 25 * static_cast<std::size_t>(b);
     for (int r = 0; r < 5; ++r)
       f.dU[r * n + c] = M[5 * r] * rhs[0] + M[5 * r + 1] * rhs[1] + M[5 * r + 2] * rhs[2] +
                         M[5 * r + 3] * rhs[3] + M[5 * r + 4] * rhs[4];
   } else {
-    const real_t invD = 1.0 / f.D[c];
+    const real_t invD = 1.0 / M[0];
     for (int k = 0; k < 5; ++k)
       f.dU[k * n + c] = rhs[k] * invD;
   }

@@ -1,18 +1,19 @@
 #pragma once
 /// \file zone_view.hpp
 /// fv::ZoneView: raw device pointers to the zone arrays the kernels read, captured by value in
-/// fv::forall lambdas. It owns nothing: the DeviceZone that created it keeps the memory.
-/// Numbering and meaning of every array as in common/zone.hpp; the pointers are bound to the
-/// zone's device datasets by name in visit_zone_view_arrays().
+/// fv::forall lambdas (ZoneViewT<float>: the same with FP32 geometry, [scheme] precision = mixed).
+/// It owns nothing: the DeviceZone that created it keeps the memory. Numbering and meaning of every
+/// array as in common/zone.hpp; the pointers are bound to the zone's device datasets by name in
+/// visit_zone_view_arrays().
 #include "common/types.hpp"
 
 #include <cstdint>
 
 namespace fv {
 
-/// Device pointers and counts of one zone, as the kernels read them (a trivially copyable
-/// struct, captured by value).
-struct ZoneView {
+/// Device pointers and counts of one zone that every view shares, whatever the precision of its
+/// geometry (ZoneViewT). Trivially copyable.
+struct ZoneViewCommon {
   /// Nodes per slice of the node -> cell relation (a warp).
   static constexpr idx_t kNodeSlice = 32;
 
@@ -22,29 +23,29 @@ struct ZoneView {
   idx_t nBoundaryFaces = 0; ///< boundary faces, numbered first
   idx_t nNodes = 0;
 
-  const real_t* cellVolume = nullptr;         ///< nTotalCells, m^3
-  const real_t* cellCentroid = nullptr;       ///< 3 per cell
-  const idx_t* faceOwner = nullptr;           ///< nFaces
-  const idx_t* faceNeighbour = nullptr;       ///< nFaces, kNone on boundary faces
-  const real_t* faceArea = nullptr;           ///< 3 per face, owner -> neighbour
-  const real_t* faceCentroid = nullptr;       ///< 3 per face
-  const real_t* faceOwnerDelta = nullptr;     ///< 3 per face
-  const real_t* faceNeighbourDelta = nullptr; ///< 3 per face
-  const idx_t* cellFaceOffsets = nullptr;     ///< nCells + 1
+  const real_t* cellVolume = nullptr;   ///< nTotalCells, m^3
+  const real_t* cellCentroid = nullptr; ///< 3 per cell
+  const idx_t* faceOwner = nullptr;     ///< nFaces
+  const idx_t* faceNeighbour = nullptr; ///< nFaces, kNone on boundary faces
+  /// 3 per face, owner -> neighbour, m^2: FP64 in every view (the fluxes and the Green-Gauss
+  /// gradient need their closure, sum over a cell's faces = 0, to FP64 rounding)
+  const real_t* faceArea = nullptr;
+  const real_t* faceCentroid = nullptr;   ///< 3 per face
+  const idx_t* cellFaceOffsets = nullptr; ///< nCells + 1
   const idx_t* cellFaces = nullptr;
   const std::int8_t* cellFaceSign = nullptr; ///< parallel to cellFaces: +1 owner, -1 neighbour
   const idx_t* cellCellOffsets = nullptr;    ///< nCells + 1
   const idx_t* cellCells = nullptr;
   const idx_t* faceNodeOffsets = nullptr; ///< nFaces + 1
   const idx_t* faceNodes = nullptr;
-  /// The node -> cell relation (conn/nodeCells: the owned cells around each node) and its
-  /// weights in SELL-32 slices: entry j of node n is at node_entry(n, j), so that the j-th
-  /// entries of 32 consecutive nodes sit side by side and a node loop loads them coalesced.
-  /// The same entries in the same order as the zone file's CSR relation (DeviceZone slices it).
-  const idx_t* nodeSliceStart = nullptr;   ///< ceil(nNodes / kNodeSlice) + 1 entry offsets
-  const idx_t* nodeCellCount = nullptr;    ///< nNodes: cells around each node
-  const idx_t* nodeSliceCells = nullptr;   ///< cell of each entry (padding entries unread)
-  const real_t* nodeSliceWeight = nullptr; ///< parallel to nodeSliceCells
+  /// The node -> cell relation (conn/nodeCells: the owned cells around each node) in SELL-32
+  /// slices: entry j of node n is at node_entry(n, j), so that the j-th entries of 32
+  /// consecutive nodes sit side by side and a node loop loads them coalesced. The same entries
+  /// in the same order as the zone file's CSR relation (DeviceZone slices it); the weights are
+  /// ZoneViewT::nodeSliceWeight.
+  const idx_t* nodeSliceStart = nullptr; ///< ceil(nNodes / kNodeSlice) + 1 entry offsets
+  const idx_t* nodeCellCount = nullptr;  ///< nNodes: cells around each node
+  const idx_t* nodeSliceCells = nullptr; ///< cell of each entry (padding entries unread)
   /// Distance from the cell centroid to the nearest no-slip wall face, m; null when the zone
   /// file has none. nTotalCells long (halo cells included, as in the zone file).
   const real_t* cellWallDistance = nullptr;
@@ -54,6 +55,34 @@ struct ZoneView {
     return nodeSliceStart[n / kNodeSlice] + kNodeSlice * j + n % kNodeSlice;
   }
 };
+
+/// Device pointers and counts of one zone, as the kernels read them (a trivially copyable
+/// struct, captured by value), with the geometry that only the second-order reconstruction
+/// reads (face-centroid offsets, node weights) in precision G: ZoneView (G = real_t) for every
+/// kernel; ZoneViewT<float> for the kernels of [scheme] precision = mixed (DeviceZone's FP32
+/// copies of those arrays, every other pointer shared with the FP64 view).
+template <class G>
+struct ZoneViewT : ZoneViewCommon {
+  using geometry_type = G;
+  const G* faceOwnerDelta = nullptr;     ///< 3 per face: face centroid - owner centroid, m
+  const G* faceNeighbourDelta = nullptr; ///< 3 per face: face centroid - neighbour centroid, m
+  const G* nodeSliceWeight = nullptr;    ///< parallel to nodeSliceCells
+
+  /// The same zone with these geometry arrays of precision H (every other member copied).
+  template <class H>
+  ZoneViewT<H> with_geometry(const H* ownerDelta, const H* neighbourDelta,
+                             const H* nodeWeight) const {
+    ZoneViewT<H> v;
+    static_cast<ZoneViewCommon&>(v) = *this;
+    v.faceOwnerDelta = ownerDelta;
+    v.faceNeighbourDelta = neighbourDelta;
+    v.nodeSliceWeight = nodeWeight;
+    return v;
+  }
+};
+
+/// The zone with FP64 geometry: what every kernel reads.
+using ZoneView = ZoneViewT<real_t>;
 
 /// The pointer members of a ZoneView by the zone-file dataset they point to: the arrays of
 /// visit_zone_arrays() (common/zone.hpp) flagged `device`, a CSR relation `name` as

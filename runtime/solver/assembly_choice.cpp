@@ -35,6 +35,11 @@ AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::
   const CaseConfig& cfg = op.config();
   AssemblyChoice out;
   const bool automatic = cfg.assembly == "auto" || cfg.assembly == "auto_any";
+  if (cfg.mixedPrecision) { // the variants read the FP64 view (checked with the case file)
+    out.note = "gather (precision = mixed: the only assembly)";
+    op.set_assembly(FluxSumVariant::Gather);
+    return out;
+  }
   if (op.multi_zone() || cfg.viscous()) {
     FV_VERIFY_USAGE(automatic || cfg.assembly == "gather",
                     "[scheme] assembly = "

@@ -1,11 +1,13 @@
 #include "runtime/solver/device_zone.hpp"
 
 #include "common/error.hpp"
+#include "runtime/kernels/kernels.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 namespace fv {
@@ -186,10 +188,33 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
                                  << " ZoneView members (expected 1: visit_zone_view_arrays())");
 }
 
+void DeviceZone::add_single_geometry() {
+  if (!single_.empty()) return;
+  const auto nf = 3 * static_cast<std::size_t>(view_.nFaces);
+  std::size_t nw = 0; // entries of the sliced weights (padding included)
+  for (const Upload& u : uploads_)
+    if (u.name == "conn/nodeCellWeight/sliced") nw = std::get<DeviceArray<real_t>>(u.data).size();
+  const std::pair<const real_t*, std::size_t> from[] = {
+      {view_.faceOwnerDelta, nf}, {view_.faceNeighbourDelta, nf}, {view_.nodeSliceWeight, nw}};
+  for (const auto& [in, n] : from) {
+    single_.emplace_back(n, "FP32 geometry");
+    kernels::round_to_single(n, in, single_.back().data());
+  }
+  singleView_ = view_.with_geometry<float>(single_[0].data(), single_[1].data(), single_[2].data());
+}
+
+template <>
+const ZoneViewT<float>& DeviceZone::view_as<float>() const {
+  FV_VERIFY(!single_.empty(), "internal: the FP32 zone view was not built (add_single_geometry)");
+  return singleView_;
+}
+
 std::size_t DeviceZone::bytes() const {
   std::size_t b = 0;
   for (const Upload& u : uploads_)
     b += std::visit([](const auto& d) { return d.bytes(); }, u.data);
+  for (const DeviceArray<float>& d : single_)
+    b += d.bytes();
   return b;
 }
 

@@ -35,6 +35,13 @@ class DeviceZone {
   explicit DeviceZone(const Zone& zone, const std::vector<real_t>* nodeWeights = nullptr);
 
   const ZoneView& view() const { return view_; }
+  /// Adds FP32 copies of the geometry only the second-order reconstruction reads
+  /// (face-centroid offsets, node weights; [scheme] precision = mixed), rounded on the device;
+  /// a second call does nothing. view_as<float>() needs it.
+  void add_single_geometry();
+  /// The zone with geometry of precision G: view() for real_t, the FP32 view for float.
+  template <class G>
+  const ZoneViewT<G>& view_as() const;
   /// Bytes held on the device by the zone arrays.
   std::size_t bytes() const;
 
@@ -51,6 +58,16 @@ class DeviceZone {
  private:
   std::vector<Upload> uploads_; ///< in schema order
   ZoneView view_;
+  /// add_single_geometry(): owner delta, neighbour delta, sliced node weights (FP32)
+  std::vector<DeviceArray<float>> single_;
+  ZoneViewT<float> singleView_;
 };
+
+template <>
+inline const ZoneViewT<real_t>& DeviceZone::view_as<real_t>() const {
+  return view_;
+}
+template <>
+const ZoneViewT<float>& DeviceZone::view_as<float>() const;
 
 } // namespace fv

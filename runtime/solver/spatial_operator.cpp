@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace fv {
 namespace {
@@ -88,6 +89,7 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
   W_ = DeviceArray<real_t>(nv * nt, "W");
   R_ = DeviceArray<real_t>(nv * nt, "R");
   flux_ = DeviceArray<real_t>(nv * static_cast<std::size_t>(zone.nFaces), "face flux");
+  if (cfg_.mixedPrecision) dz_.add_single_geometry(); // the FP32 view of every face loop
   if (cfg_.order == 2 || cfg_.viscous()) { // the viscous fluxes need gradients at any order
     Wn_ = DeviceArray<real_t>(nv * static_cast<std::size_t>(zone.nNodes), "node values");
     grad_ = DeviceArray<real_t>(3 * nv * nt, "gradients");
@@ -224,6 +226,9 @@ void SpatialOperator::refresh_limiter_scales() {
 }
 
 void SpatialOperator::set_assembly(kernels::FluxSumVariant v) {
+  FV_VERIFY(v == kernels::FluxSumVariant::Gather || !cfg_.mixedPrecision,
+            "the residual assembly " << kernels::to_string(v)
+                                     << " reads FP64 geometry; precision = mixed gathers");
   FV_VERIFY(v == kernels::FluxSumVariant::Gather || (!cells_ && !hook_),
             "the residual assembly " << kernels::to_string(v) << " is for a single zone");
   FV_VERIFY(v == kernels::FluxSumVariant::Gather || !cfg_.viscous(),
@@ -241,25 +246,27 @@ void SpatialOperator::set_assembly(kernels::FluxSumVariant v) {
   assembly_ = v;
 }
 
-template <class M>
+template <class M, class G>
 void SpatialOperator::face_fluxes(bool split) {
-  const ZoneView& z = dz_.view();
+  const ZoneViewT<G>& z = dz_.view_as<G>();
   const kernels::FluxSettings& fs = flux_settings_;
-  kernels::boundary_fluxes<M>(z, patches_.view(), fs, W_.data(), grad_.data(), phi_.data(),
-                              flux_.data());
-  if (assembly_ != kernels::FluxSumVariant::Gather) { // a benchmark variant (one zone)
-    kernels::residual_with(assembly_, z, colours_, fs, W_.data(), grad_.data(), phi_.data(),
-                           flux_.data(), R_.data());
-    return;
-  }
+  const real_t* grad = grad_.data();
+  const real_t* phi = phi_.data();
+  kernels::boundary_fluxes<M>(z, patches_.view(), fs, W_.data(), grad, phi, flux_.data());
+  if constexpr (std::is_same_v<G, real_t>)
+    if (assembly_ != kernels::FluxSumVariant::Gather) { // a benchmark variant (one zone)
+      kernels::residual_with(assembly_, z, colours_, fs, W_.data(), grad, phi, flux_.data(),
+                             R_.data());
+      return;
+    }
   halo_progress(cells_.get());
-  kernels::interior_fluxes<M>(z, fs, W_.data(), grad_.data(), phi_.data(), flux_.data(),
+  kernels::interior_fluxes<M>(z, fs, W_.data(), grad, phi, flux_.data(),
                               split ? kernels::FaceSet::OwnedOnly : kernels::FaceSet::All);
   halo_progress(cells_.get());
   halo_finish(cells_.get());
   // interface faces after the halo values arrived
   if (split)
-    kernels::interior_fluxes<M>(z, fs, W_.data(), grad_.data(), phi_.data(), flux_.data(),
+    kernels::interior_fluxes<M>(z, fs, W_.data(), grad, phi, flux_.data(),
                                 kernels::FaceSet::InterfaceOnly);
   if (cfg_.viscous()) viscous_fluxes<M>();
 }
@@ -279,7 +286,12 @@ void SpatialOperator::viscous_fluxes() {
 }
 
 void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
-  visit_state_model(cfg_, [&](auto m) { evaluate_model<decltype(m)>(U, refreshLimiterScales); });
+  visit_state_model(cfg_, [&](auto m) {
+    if (cfg_.mixedPrecision)
+      evaluate_model<decltype(m), float>(U, refreshLimiterScales);
+    else
+      evaluate_model<decltype(m), real_t>(U, refreshLimiterScales);
+  });
 }
 
 template <class M>
@@ -292,11 +304,14 @@ void SpatialOperator::finish_residual() {
   if (!source_.empty()) kernels::subtract_source<M::kNumVars>(z, source_.data(), R_.data());
 }
 
-template <class M>
+template <class M, class G>
 void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales) {
   using parallel::FieldView;
   constexpr int kNumVars = M::kNumVars;
   const ZoneView& z = dz_.view();
+  const ZoneViewT<G>& zg = dz_.view_as<G>(); // the reconstruction's geometry
+  real_t* const grad = grad_.data();
+  real_t* const phi = phi_.data();
   const idx_t nt = z.nTotalCells;
   const bool split = cells_ != nullptr;
 
@@ -307,7 +322,7 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales)
   if (!flux_settings_.secondOrder && !cfg_.viscous()) {
     hook("primitives", W_,
          kNumVars); // the optional hook fills halo values before any face uses them
-    face_fluxes<M>(split);
+    face_fluxes<M, G>(split);
     finish_residual<M>();
     return;
   }
@@ -319,7 +334,7 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales)
   const bool computePhi = flux_settings_.secondOrder && !(limiterFrozen_ && phiValid_);
   const bool region = computePhi && !supersonic_.empty();
   const bool newRegion = region && (refreshLimiterScales || !regionValid_);
-  kernels::interpolate_to_nodes<kNumVars>(z, W_.data(), Wn_.data());
+  kernels::interpolate_to_nodes<kNumVars>(zg, W_.data(), Wn_.data());
   if (newRegion)
     kernels::supersonic_node_excess<kNumVars>(z, cfg_.gamma, W_.data(), supersonic_.data());
   halo_progress(cells_.get());
@@ -336,21 +351,21 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales)
   // 3. node-averaged Green-Gauss gradients and the limiter of owned cells (with the local
   //    extrema over face neighbours: halo W is there)
   if (computePhi) { // one pass: the gradient stays in registers for the limiter
-    kernels::gradient_and_limiter<kNumVars>(z, Wn_.data(), limiter_, cfg_.venkatK, scales_,
-                                            W_.data(), region ? supersonic_.data() : nullptr,
-                                            grad_.data(), phi_.data());
+    kernels::gradient_and_limiter<kNumVars>(zg, Wn_.data(), limiter_, cfg_.venkatK, scales_,
+                                            W_.data(), region ? supersonic_.data() : nullptr, grad,
+                                            phi);
     hook("gradients", grad_, 3 * kNumVars);
     hook("limiter", phi_, kNumVars);
     phiValid_ = true;
   } else {
-    kernels::green_gauss_gradient<kNumVars>(z, Wn_.data(), grad_.data());
+    kernels::green_gauss_gradient<kNumVars>(zg, Wn_.data(), grad);
     hook("gradients", grad_, 3 * kNumVars);
   }
   // 4. gradients and limiters of halo cells in one message: interface faces then reconstruct
   //    from exactly the values the owning zone computed
-  halo_begin(cells_.get(), {FieldView::blocked(grad_.data(), 3 * kNumVars, nt),
-                            FieldView::blocked(phi_.data(), kNumVars, nt)});
-  face_fluxes<M>(split);
+  halo_begin(cells_.get(),
+             {FieldView::blocked(grad, 3 * kNumVars, nt), FieldView::blocked(phi, kNumVars, nt)});
+  face_fluxes<M, G>(split);
   // 5. flux summation per cell (deterministic gather; a benchmark variant summed already), the
   //    model's volume sources, the fixed source
   finish_residual<M>();

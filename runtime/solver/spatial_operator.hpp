@@ -165,10 +165,11 @@ class SpatialOperator {
   void halo_progress(parallel::HaloExchange* h);
   void halo_finish(parallel::HaloExchange* h);
   void hook(const char* what, DeviceArray<real_t>& field, int ncomp);
-  template <class M>
+  template <class M, class G>
   void evaluate_model(const real_t* U, bool refreshLimiterScales);
-  template <class M>
+  template <class M, class G>
   void face_fluxes(bool split);
+
   template <class M>
   void viscous_fluxes(); ///< subtracts F_v from every face flux (halo W and grad in place)
   template <class M>

@@ -69,8 +69,9 @@ TEST(Backends, CudaMatchesCpu) {
           return std::array<real_t, 3>{x, y, z + b * (1 - z)};
         });
     const fv::Zone zone = fv::testing::zone_from_mesh(mesh);
-    for (const char* variant : {"scheme.limiter=venkat", "scheme.limiter=barth",
-                                "scheme.flux=rusanov", "time.integrator=rk4"}) {
+    for (const char* variant :
+         {"scheme.limiter=venkat", "scheme.limiter=barth", "scheme.flux=rusanov",
+          "time.integrator=rk4", "scheme.precision=mixed"}) {
       SCOPED_TRACE(variant);
       fv::IniFile ini = fv::IniFile::parse(kCase, "backends.ini");
       ini.set_override(variant);
