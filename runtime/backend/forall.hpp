@@ -156,15 +156,25 @@ __global__ void __launch_bounds__(MaxThreads)
 /// waking the OpenMP team (and, on an oversubscribed machine, of its barrier) dominates.
 inline constexpr idx_t kOpenMPMinLoop = 16384;
 
+/// Threads per CUDA block of fv::forall. 128 rather than 256: the register-heavy cell and face
+/// loops are latency-bound at low occupancy, and the SM's registers are handed out per block,
+/// so at 96 registers per thread (the gradient + limiter pass) 5 blocks of 128 fit an SM where
+/// 2 of 256 did (measured on the H200: that pass 2.82 -> 2.40 ms on 10M tetrahedra, 3.52 ->
+/// 3.06 on 10M hexahedra; the whole stage 0.63 -> 0.57 and 0.75 -> 0.70 ns/cell; the wing's
+/// SSP-RK3 iteration 2.47 -> 2.34; docs/performance.md).
+/// A kernel that is better with another size names it: forall<256>(...).
+inline constexpr int kForallBlock = 128;
+
 /// Runs f(i) for i in [0, n) on the active device. `label` names the kernel in errors and
 /// profiles. f must be a FV_HOST_DEVICE functor capturing by value (device pointers only).
-template <class F>
+/// Block: threads per CUDA block (ignored on the CPU backend; results never depend on it).
+template <int Block = kForallBlock, class F>
 void forall(const char* label, idx_t n, F&& f) {
   if (n <= 0) return;
   const detail::ProfileScope profile(label);
 #if defined(FV_BACKEND_CUDA)
   if (active_device() == Device::Cuda) {
-    constexpr int block = 256;
+    constexpr int block = Block;
     const int grid = static_cast<int>((static_cast<long long>(n) + block - 1) / block);
     detail::forall_kernel<<<grid, block, 0, detail::current_stream()>>>(n, f);
     detail::check_launch(label);

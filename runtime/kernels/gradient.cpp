@@ -16,7 +16,9 @@ void interpolate_to_nodes(const ZoneViewT<G>& z, const real_t* W, real_t* Wn) {
   const ZoneViewT<G> v = z;
   const ConstCellField<N> w{W, z.nTotalCells};
   const CellField<N> wn{Wn, z.nNodes};
-  forall("interpolate_to_nodes", z.nNodes, [=] FV_HOST_DEVICE(idx_t n) {
+  // 256-thread blocks: measured faster than forall's 128 for this node loop (40 registers,
+  // occupancy not the limit; 0.79 vs 0.86 ms on 10M tetrahedra)
+  forall<256>("interpolate_to_nodes", z.nNodes, [=] FV_HOST_DEVICE(idx_t n) {
     real_t q[N];
     for (int k = 0; k < N; ++k)
       q[k] = 0.0;
