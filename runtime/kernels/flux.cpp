@@ -81,7 +81,7 @@ FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
                                       const real_t*, const real_t*, real_t*, FaceSet);             \
   template void boundary_fluxes<M, G>(const ZoneViewT<G>&, const PatchView&, const FluxSettings&,  \
                                       const real_t*, const real_t*, const real_t*, real_t*);
-#define FV_INSTANTIATE(M) FV_INSTANTIATE_G(M, real_t) FV_INSTANTIATE_G(M, float)
+#define FV_INSTANTIATE(M) FV_FOR_EACH_PRECISION(FV_INSTANTIATE_G, M)
 FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 #undef FV_INSTANTIATE_G

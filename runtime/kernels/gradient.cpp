@@ -69,7 +69,7 @@ void gradient_and_limiter(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind,
   template void gradient_and_limiter<N, G>(const ZoneViewT<G>&, const real_t*, Limiter, real_t,    \
                                            const LimiterScales&, const real_t*, const real_t*,     \
                                            real_t*, real_t*);
-#define FV_INSTANTIATE(N) FV_INSTANTIATE_G(N, real_t) FV_INSTANTIATE_G(N, float)
+#define FV_INSTANTIATE(N) FV_FOR_EACH_PRECISION(FV_INSTANTIATE_G, N)
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 #undef FV_INSTANTIATE_G

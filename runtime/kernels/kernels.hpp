@@ -34,7 +34,9 @@ namespace fv::kernels {
 /// (interpolate_to_nodes, the gradient, the gradient + limiter pass, the face fluxes) are
 /// compiled for: FP64 (real_t, every run) and FP32 ([scheme] precision = mixed; the state, node
 /// values, gradients, limiter, fluxes and residual stay FP64, and all arithmetic is FP64).
-#define FV_FOR_EACH_PRECISION(X) X(real_t) X(float)
+/// FV_FOR_EACH_PRECISION(X, A) expands X(A, G) for each (A: the other template argument of the
+/// instantiation, a width or a state model).
+#define FV_FOR_EACH_PRECISION(X, A) X(A, real_t) X(A, float)
 
 /// Calls f(std::integral_constant<int, N>{}) for the compiled field width N == nv (host code:
 /// the run-time width of the solver's vectors to a width-templated kernel); an fv::Error for a

@@ -63,7 +63,6 @@ struct ZoneViewCommon {
 /// copies of those arrays, every other pointer shared with the FP64 view).
 template <class G>
 struct ZoneViewT : ZoneViewCommon {
-  using geometry_type = G;
   const G* faceOwnerDelta = nullptr;     ///< 3 per face: face centroid - owner centroid, m
   const G* faceNeighbourDelta = nullptr; ///< 3 per face: face centroid - neighbour centroid, m
   const G* nodeSliceWeight = nullptr;    ///< parallel to nodeSliceCells
