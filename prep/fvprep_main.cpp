@@ -26,7 +26,11 @@
 #include <CLI/CLI.hpp>
 #include <hdf5.h>
 
+#include <cstdlib>
 #include <iostream>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace {
 
@@ -74,7 +78,24 @@ Imported import_mesh(const std::string& path, const ImportOptions& o) {
 
 } // namespace
 
+namespace {
+
+/// glibc serves an allocation from its per-thread heaps once a block of that size has been
+/// freed (the mmap threshold rises to the largest freed block, up to 32 MiB), and memory freed
+/// there is rarely returned. Zone building frees and allocates arrays of a few MiB on 16+
+/// threads: measured on 4M tetrahedra / 2M hexahedra, 64 parts, 16 threads, the peak RSS was
+/// 1.72 / 1.49 GiB with the dynamic threshold and 1.44 / 1.16 GiB with a fixed one of 1 MiB
+/// (the same time). A user's MALLOC_MMAP_THRESHOLD_ wins.
+void keep_large_blocks_returnable() {
+#if defined(__GLIBC__)
+  if (std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr) mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
+  keep_large_blocks_returnable();
   // fvprep reads untrusted files: the CGNS library leaves HDF5 objects open when it fails on a
   // corrupt CGNS/HDF5 file, and HDF5's atexit shutdown then prints "infinite loop closing
   // library" after our one-line error. Every file fvprep writes is closed explicitly, so the
@@ -247,8 +268,8 @@ int main(int argc, char** argv) {
     std::string commandLine;
     for (int i = 0; i < argc; ++i)
       commandLine += (i ? " " : "") + std::string(argv[i]);
-    const fv::PrepareSummary prepared =
-        fv::prepare_zone_file(im.mesh, std::move(im.report.faces), po, outPath, commandLine);
+    const fv::PrepareSummary prepared = fv::prepare_zone_file(
+        std::move(im.mesh), std::move(im.report.faces), po, outPath, commandLine);
     fv::print_prep_report(std::cout, prepared.report);
     if (po.parts > 1) fv::print_partition_report(std::cout, prepared.partition, perZone);
     std::cout << "wrote " << outPath << ": " << po.parts << " zone(s), mesh "

@@ -30,6 +30,11 @@ struct CellGeometry {
   std::vector<real_t> closure;  ///< |sum ownNgb S| / sum |S| over the cell's faces (0 if closed)
 };
 
+/// Area vector (3, m^2) and centroid (3, m) of the polygon of n nodes `nodes` (indexing xyz,
+/// 3 per node). Every function here computes a face through it, so a face gets the same bits
+/// wherever it is computed (globally, in a zone, or for one cell).
+void face_geometry(const real_t* xyz, const idx_t* nodes, idx_t n, real_t* area, real_t* centroid);
+
 /// Area vectors and centroids of every row of faceNodes (nodes index xyz, 3 per node).
 FaceGeometry compute_face_geometry(const real_t* xyz, const Csr& faceNodes);
 
@@ -37,6 +42,12 @@ FaceGeometry compute_face_geometry(const real_t* xyz, const Csr& faceNodes);
 /// face cellFaces.indices()[k] (normal points out of it), -1 when it is the neighbour.
 CellGeometry compute_cell_geometry(const real_t* xyz, const Csr& faceNodes, const FaceGeometry& fg,
                                    const Csr& cellFaces, const std::vector<std::int8_t>& sign);
+
+/// The same without stored face geometry: each cell computes its faces' geometry itself
+/// (face_geometry(), so the results are bitwise those of the overload above). fvprep uses it so
+/// that the whole mesh's face geometry (48 B per face) is never held; zones compute their own.
+CellGeometry compute_cell_geometry(const real_t* xyz, const Csr& faceNodes, const Csr& cellFaces,
+                                   const std::vector<std::int8_t>& sign);
 
 /// Face and cell geometry of a mesh's faces (original numbering).
 struct Geometry {

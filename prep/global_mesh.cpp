@@ -83,6 +83,26 @@ std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, con
   return w;
 }
 
+NodeRowWeights node_row_weights(const GlobalMesh& g, const gidx_t* nodes, idx_t n) {
+  NodeRowWeights out;
+  std::vector<idx_t> counts(static_cast<std::size_t>(n));
+  std::vector<real_t> xyz(3 * static_cast<std::size_t>(n));
+  for (idx_t i = 0; i < n; ++i) {
+    const idx_t v = static_cast<idx_t>(nodes[i]);
+    counts[i] = g.nodeCells.size(v);
+    for (int d = 0; d < 3; ++d)
+      xyz[3 * i + d] = g.xyz[3 * static_cast<std::size_t>(v) + d];
+  }
+  out.rows = Csr::from_counts(counts);
+  for (idx_t i = 0; i < n; ++i)
+    std::copy_n(g.nodeCells.row(static_cast<idx_t>(nodes[i])), out.rows.size(i), out.rows.row(i));
+  const real_t* centroid = g.cellGeom.centroid.data();
+  out.inverseDistance = node_cell_weights(out.rows, xyz.data(), centroid);
+  out.linear =
+      linear_exact_node_weights(out.rows, out.inverseDistance.data(), xyz.data(), centroid);
+  return out;
+}
+
 GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts, PrepReport* report) {
   FaceSet fs;
   run_phase(report, "building faces", [&] { fs = build_faces(mesh, opts.faces); });
@@ -284,12 +304,7 @@ void add_global_geometry(const Mesh& mesh, GlobalMesh& g, const PrepOptions& opt
                          PrepReport* report) {
   const idx_t nc = g.nCells();
   run_phase(report, "computing geometry", [&] {
-    g.faceGeom = compute_face_geometry(g.xyz.data(), g.faceNodes);
-    g.cellGeom =
-        compute_cell_geometry(g.xyz.data(), g.faceNodes, g.faceGeom, g.cellFaces, g.cellFaceSign);
-    g.nodeCellWeight = node_cell_weights(g.nodeCells, g.xyz.data(), g.cellGeom.centroid.data());
-    g.nodeCellWeightLinear = linear_exact_node_weights(g.nodeCells, g.nodeCellWeight.data(),
-                                                       g.xyz.data(), g.cellGeom.centroid.data());
+    g.cellGeom = compute_cell_geometry(g.xyz.data(), g.faceNodes, g.cellFaces, g.cellFaceSign);
   });
   // The checks of validate_mesh(), reported for the failing cell of the lowest file id, so that
   // a prepare names the same cell as `fvprep info`.

@@ -42,15 +42,14 @@ struct GlobalMesh {
   std::vector<idx_t> faceBface; ///< fv::Mesh boundary face id (-1: interior / default patch)
 
   // ---- nodes
-  std::vector<idx_t> nodeMesh;        ///< fv::Mesh id of each node
-  std::vector<real_t> xyz;            ///< 3 per node, m
-  Csr nodeCells;                      ///< transpose of cellNodes (cells ascending)
-  std::vector<real_t> nodeCellWeight; ///< parallel to nodeCells: inverse-distance, sums to 1
-  /// parallel to nodeCells: linearly exact (common/node_weights.hpp), sums to 1
-  std::vector<real_t> nodeCellWeightLinear;
+  std::vector<idx_t> nodeMesh; ///< fv::Mesh id of each node
+  std::vector<real_t> xyz;     ///< 3 per node, m
+  Csr nodeCells;               ///< transpose of cellNodes (cells ascending)
 
-  // ---- geometry
-  FaceGeometry faceGeom;
+  // ---- geometry. Face geometry and node weights are not held for the whole mesh: each zone
+  // computes those of its faces and nodes (face_geometry(), node_row_weights()), bitwise what a
+  // whole-mesh computation gives, so that fvprep's peak holds neither (48 B per face, 16 B per
+  // node-cell entry).
   CellGeometry cellGeom;
   /// Exact distance from each cell centroid to the nearest wall face (prep/wall_distance.hpp),
   /// m; empty when the mesh has no wall patch (PrepOptions::walls).
@@ -61,6 +60,19 @@ struct GlobalMesh {
   idx_t nNodes() const { return static_cast<idx_t>(nodeMesh.size()); }
   idx_t nBoundaryFaces() const { return patchFaceOffsets.empty() ? 0 : patchFaceOffsets.back(); }
 };
+
+/// Node -> cell weights of some nodes of a GlobalMesh over every cell of each node, so that a
+/// node shared by zones gets the same weights in each. Owns its data.
+struct NodeRowWeights {
+  Csr rows; ///< row i: the cells of node nodes[i] (global ids, ascending: g.nodeCells' row)
+  std::vector<real_t> inverseDistance; ///< parallel to rows: node_cell_weights()
+  std::vector<real_t> linear; ///< parallel to rows: linearly exact (common/node_weights.hpp)
+};
+
+/// The weights of nodes[0..n) (global node ids) from g.nodeCells, g.xyz and g.cellGeom.centroid:
+/// row by row bitwise what node_cell_weights() and linear_exact_node_weights() give over the
+/// whole mesh.
+NodeRowWeights node_row_weights(const GlobalMesh& g, const gidx_t* nodes, idx_t n);
 
 /// Builds faces, renumbers, builds connectivity and geometry and checks the cells (positive
 /// volume, closure <= opts.closureTol). Fills report's counts, bandwidths and phase timings
@@ -74,13 +86,13 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
                              PrepReport* report = nullptr);
 
 /// The first half of build_global_mesh(): faces, renumbering and connectivity, without the
-/// geometry (faceGeom, cellGeom, node weights, wall distance stay empty). fvprep partitions
+/// geometry (cellGeom and wall distance stay empty). fvprep partitions
 /// between the halves, so METIS's memory and the geometry's are never held at once.
 GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
                                  PrepReport* report = nullptr);
 
-/// The second half: face and cell geometry, the volume and closure checks (errors name the
-/// failing cell of the lowest file id), node weights and wall distance.
+/// The second half: cell geometry, the volume and closure checks (errors name the failing cell
+/// of the lowest file id) and wall distance.
 void add_global_geometry(const Mesh& mesh, GlobalMesh& g, const PrepOptions& opts,
                          PrepReport* report = nullptr);
 

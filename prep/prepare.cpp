@@ -34,7 +34,7 @@ std::function<ZoneTail(Zone&&)> stream_into(ZoneFileWriter& writer) {
   };
 }
 
-PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts,
+PrepareSummary prepare_zone_file(Mesh&& mesh, FaceSet&& faces, const PrepareOptions& opts,
                                  const std::string& path, const std::string& commandLine) {
   PrepareSummary out;
   GlobalMesh g = build_global_topology(mesh, std::move(faces), opts.prep, &out.report);
@@ -47,6 +47,7 @@ PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const Prepar
   out.header = make_zone_header(mesh, g, opts.parts);
   out.header.options = describe_prepare_options(opts);
   out.header.commandLine = commandLine;
+  mesh = Mesh(); // the zones are built from g alone: the source mesh is no part of the peak
   release_unused_by_zones(g);
   ZoneFileWriter writer(path, out.header);
   build_zones_streamed(g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep,

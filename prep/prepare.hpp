@@ -52,9 +52,10 @@ struct PrepareSummary {
 
 /// The fvprep pipeline writing straight to a zone file: like prepare_zones(), but each zone is
 /// written (formats/zone_file_writer.hpp) as soon as it is built and then freed, so memory stays
-/// at the global mesh plus one zone per thread. The file appears atomically at `path` on
-/// success. `commandLine` is stored in the header.
-PrepareSummary prepare_zone_file(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts,
+/// at the global mesh plus one zone per thread. `mesh` is consumed: it is freed once the global
+/// mesh and the header are made, before the zones are built (fvprep's peak). The file appears
+/// atomically at `path` on success. `commandLine` is stored in the header.
+PrepareSummary prepare_zone_file(Mesh&& mesh, FaceSet&& faces, const PrepareOptions& opts,
                                  const std::string& path, const std::string& commandLine);
 
 /// "renumber=rcm; parts=4; imbalance=1.03; objective=cut; seed=0; default-patch=" — the

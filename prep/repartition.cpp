@@ -2,7 +2,6 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
-#include "common/node_weights.hpp"
 #include "formats/zone_file_writer.hpp"
 #include "prep/connectivity.hpp"
 #include "prep/prepare.hpp"
@@ -73,8 +72,6 @@ void gather_faces(const ZoneFile& f, const std::vector<Zone>& zones, GlobalMesh&
   g.neighbour.assign(nf, kNone);
   g.facePatch.assign(nf, -1);
   g.faceBface.assign(nf, -1);
-  g.faceGeom.area.assign(3 * nf, 0.0);
-  g.faceGeom.centroid.assign(3 * nf, 0.0);
   g.patchFaceOffsets.assign(np + 1, 0);
   std::vector<idx_t> counts(nf, 0);
   for (const Zone& z : zones) {
@@ -99,10 +96,6 @@ void gather_faces(const ZoneFile& f, const std::vector<Zone>& zones, GlobalMesh&
         g.facePatch[gf] = static_cast<idx_t>(patch);
       }
       counts[gf] = z.faceNodes.size(lf);
-      for (int d = 0; d < 3; ++d) {
-        g.faceGeom.area[3 * gf + d] = flip ? -z.faceArea[3 * lf + d] : z.faceArea[3 * lf + d];
-        g.faceGeom.centroid[3 * gf + d] = z.faceCentroid[3 * lf + d];
-      }
     }
   }
   verify_all_seen(seen, "faces", f);
@@ -171,9 +164,6 @@ GlobalMesh global_mesh_from_zones(const ZoneFile& file, PrepReport* report) {
     build_cell_faces(g.nCells(), g.owner, g.neighbour, g.cellFaces, g.cellFaceSign);
     g.cellCells = build_cell_cells(g.cellFaces, g.owner, g.neighbour);
     g.nodeCells = g.cellNodes.transpose(g.nNodes());
-    g.nodeCellWeight = node_cell_weights(g.nodeCells, g.xyz.data(), g.cellGeom.centroid.data());
-    g.nodeCellWeightLinear = linear_exact_node_weights(g.nodeCells, g.nodeCellWeight.data(),
-                                                       g.xyz.data(), g.cellGeom.centroid.data());
   });
   if (report) {
     report->nCells = g.nCells();

@@ -3,6 +3,8 @@
 #include "common/error.hpp"
 #include "prep/colouring.hpp"
 #include "prep/connectivity.hpp"
+#include "prep/geometry.hpp"
+#include "prep/global_mesh.hpp"
 #include "prep/hyperplanes.hpp"
 #include "prep/rcm.hpp"
 #include "prep/wavefront_order.hpp"
@@ -272,9 +274,10 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
     idx_t* out = z.faceNodes.row(f);
     for (idx_t k = 0; k < len; ++k)
       out[k] = nodeLocal.get(in[flip ? len - 1 - k : k]);
+    // The geometry of the global face (global orientation), as every other zone computes it.
+    face_geometry(g.xyz.data(), in, len, &area[3 * f], &fcen[3 * f]);
     for (int d = 0; d < 3; ++d) {
-      area[3 * f + d] = flip ? -g.faceGeom.area[3 * gf + d] : g.faceGeom.area[3 * gf + d];
-      fcen[3 * f + d] = g.faceGeom.centroid[3 * gf + d];
+      if (flip) area[3 * f + d] = -area[3 * f + d];
       ownDelta[3 * f + d] = fcen[3 * f + d] - centroid[3 * owner[f] + d];
       if (neighbour[f] != kNone)
         ngbDelta[3 * f + d] = fcen[3 * f + d] - centroid[3 * neighbour[f] + d];
@@ -287,20 +290,21 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   z.cellCells = build_cell_cells(z.cellFaces, owner, neighbour);
   z.nodeFaces = z.faceNodes.transpose(nNodes);
   z.nodeCells = z.cellNodes.transpose(nNodes);
+  // Each node's weights over all its cells (those of other zones too), kept for the zone's cells.
+  const NodeRowWeights rows = node_row_weights(g, nodeGid.data(), nNodes);
   std::vector<real_t> weight(static_cast<std::size_t>(z.nodeCells.nnz()));
-  std::vector<real_t> weightLinear(
-      g.nodeCellWeightLinear.empty() ? 0 : static_cast<std::size_t>(z.nodeCells.nnz()));
+  std::vector<real_t> weightLinear(static_cast<std::size_t>(z.nodeCells.nnz()));
   for (idx_t v = 0; v < nNodes; ++v) {
-    const idx_t gv = static_cast<idx_t>(nodeGid[v]);
-    const idx_t* gb = g.nodeCells.row(gv);
-    const idx_t* ge = gb + g.nodeCells.size(gv);
+    const idx_t* gb = rows.rows.row(v);
+    const idx_t* ge = gb + rows.rows.size(v);
     for (idx_t k = z.nodeCells.begin(v); k < z.nodeCells.end(v); ++k) {
       const idx_t gc = static_cast<idx_t>(cellGid[z.nodeCells.indices()[k]]);
       const idx_t* it = std::lower_bound(gb, ge, gc);
-      FV_VERIFY(it != ge && *it == gc, "zone " << part << ": node " << gv << " misses cell " << gc);
-      const idx_t gk = g.nodeCells.begin(gv) + static_cast<idx_t>(it - gb);
-      weight[k] = g.nodeCellWeight[gk];
-      if (!g.nodeCellWeightLinear.empty()) weightLinear[k] = g.nodeCellWeightLinear[gk];
+      FV_VERIFY(it != ge && *it == gc,
+                "zone " << part << ": node " << nodeGid[v] << " misses cell " << gc);
+      const idx_t gk = rows.rows.begin(v) + static_cast<idx_t>(it - gb);
+      weight[k] = rows.inverseDistance[gk];
+      weightLinear[k] = rows.linear[gk];
     }
   }
 

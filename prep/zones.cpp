@@ -65,8 +65,10 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
   }
 
   // An ordered pipeline: threads take the next zone to build, and whichever thread is free
-  // hands the next zone in order to the sink (one at a time), so writing overlaps building and
-  // at most nThreads + 1 built zones wait in memory.
+  // hands the next zone in order to the sink (one at a time), so writing overlaps building.
+  // At most nThreads + 1 zones are in memory at once, whether being built, built and waiting
+  // for their turn, or being written by their tail: a thread whose built zone waits does not
+  // start another beyond that (without the bound, a thread held about two zones: fvprep's peak).
   int nThreads = 1;
 #if defined(_OPENMP)
   nThreads = std::max(1, std::min(omp_get_max_threads(), nParts));
@@ -79,6 +81,7 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
   std::mutex mutex;
   std::condition_variable changed;
   int nextBuild = 0, nextSink = 0;
+  int live = 0; // zones in memory: building, built and not yet sunk, or in their tail
   bool sinking = false;
   double sinkSeconds = 0; // time in the sink (writing), which no other thread can share
   int errorZone = nParts;
@@ -116,6 +119,7 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
         lock.lock();
         sinking = false;
         ++nextSink;
+        if (!tail) --live;
         changed.notify_all();
         if (tail) { // outside the order: the next zone may be sunk meanwhile
           lock.unlock();
@@ -128,10 +132,12 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
           tail = ZoneTail(); // frees what it holds (the zone) before taking the lock
           lock.lock();
           if (!what.empty()) fail(p, what.c_str());
+          --live;
           changed.notify_all();
         }
-      } else if (nextBuild < nParts && nextBuild < nextSink + window) {
+      } else if (nextBuild < nParts && nextBuild < nextSink + window && live < window) {
         const int p = nextBuild++;
+        ++live;
         lock.unlock();
         Zone z;
         std::string what;

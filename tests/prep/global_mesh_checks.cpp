@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 #include <vector>
 
 namespace fv::testing {
@@ -75,12 +76,13 @@ void check_global_mesh(const Mesh& mesh, const GlobalMesh& g) {
   EXPECT_EQ(g.nodeCells, g.cellNodes.transpose(g.nNodes()));
 
   // Geometry: closed cells, volume = volume enclosed by the boundary, weights sum to 1.
+  const FaceGeometry faceGeom = compute_face_geometry(g.xyz.data(), g.faceNodes);
   double vol = 0, enclosed = 0, surface = 0;
   for (idx_t c = 0; c < nc; ++c) {
     double ssum[3] = {0, 0, 0}, smag = 0;
     for (idx_t k = g.cellFaces.begin(c); k < g.cellFaces.end(c); ++k) {
       const idx_t f = g.cellFaces.indices()[k];
-      const double* s = &g.faceGeom.area[3 * f];
+      const double* s = &faceGeom.area[3 * f];
       for (int d = 0; d < 3; ++d)
         ssum[d] += g.cellFaceSign[k] * s[d];
       smag += std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
@@ -89,18 +91,22 @@ void check_global_mesh(const Mesh& mesh, const GlobalMesh& g) {
     vol += g.cellGeom.volume[c];
   }
   for (idx_t f = 0; f < nb; ++f) {
-    const double* s = &g.faceGeom.area[3 * f];
-    const double* x = &g.faceGeom.centroid[3 * f];
+    const double* s = &faceGeom.area[3 * f];
+    const double* x = &faceGeom.centroid[3 * f];
     enclosed += (x[0] * s[0] + x[1] * s[1] + x[2] * s[2]) / 3.0;
     surface += std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
   }
   EXPECT_NEAR(vol, enclosed, 1e-12 * std::abs(vol));
   (void)surface;
+  std::vector<gidx_t> nodes(static_cast<std::size_t>(g.nNodes()));
+  std::iota(nodes.begin(), nodes.end(), gidx_t{0});
+  const NodeRowWeights weights = node_row_weights(g, nodes.data(), g.nNodes());
+  EXPECT_EQ(weights.rows, g.nodeCells);
   for (idx_t v = 0; v < g.nNodes(); ++v) {
     double s = 0;
     for (idx_t k = g.nodeCells.begin(v); k < g.nodeCells.end(v); ++k) {
-      EXPECT_GT(g.nodeCellWeight[k], 0.0);
-      s += g.nodeCellWeight[k];
+      EXPECT_GT(weights.inverseDistance[k], 0.0);
+      s += weights.inverseDistance[k];
     }
     EXPECT_NEAR(s, 1.0, 1e-14);
   }

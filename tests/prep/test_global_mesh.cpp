@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace fv {
 namespace {
@@ -34,11 +35,12 @@ TEST_P(GlobalMeshOnBoxes, ConnectivityAndGeometryInvariants) {
   const GlobalMesh g = build_global_mesh(mesh, PrepOptions{}, &report);
   testing::check_global_mesh(mesh, g);
   const idx_t nc = g.nCells(), nb = g.nBoundaryFaces();
+  const FaceGeometry faceGeom = compute_face_geometry(g.xyz.data(), g.faceNodes);
   double vol = 0, surface = 0;
   for (idx_t c = 0; c < nc; ++c)
     vol += g.cellGeom.volume[c];
   for (idx_t f = 0; f < nb; ++f) {
-    const double* s = &g.faceGeom.area[3 * f];
+    const double* s = &faceGeom.area[3 * f];
     surface += std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
   }
   EXPECT_NEAR(vol, 1.0, 1e-12);
@@ -50,6 +52,13 @@ TEST_P(GlobalMeshOnBoxes, ConnectivityAndGeometryInvariants) {
   for (idx_t c = 0; c < nc; ++c)
     EXPECT_NEAR(g.cellGeom.volume[c], ref.cells.volume[g.cellMesh[c]], 1e-15);
   EXPECT_LT(report.after.bandwidth, report.before.bandwidth);
+
+  // The cell geometry fvprep computes without stored face geometry is bitwise that computed
+  // from stored faces (zones compute their faces with the same face_geometry()).
+  const CellGeometry stored =
+      compute_cell_geometry(g.xyz.data(), g.faceNodes, faceGeom, g.cellFaces, g.cellFaceSign);
+  EXPECT_EQ(stored.volume, g.cellGeom.volume);
+  EXPECT_EQ(stored.centroid, g.cellGeom.centroid);
 }
 
 /// fvprep's linear node weights (stored in zone files for fvrun) sum to 1 at every node and
@@ -63,21 +72,25 @@ TEST_P(GlobalMeshOnBoxes, LinearNodeWeightsAreLinearlyExact) {
   spec.jitter = 0.15;
   spec.seed = 5;
   const GlobalMesh g = build_global_mesh(make_box_mesh(spec), PrepOptions{});
-  ASSERT_EQ(g.nodeCellWeightLinear.size(), g.nodeCellWeight.size());
+  std::vector<gidx_t> nodes(static_cast<std::size_t>(g.nNodes()));
+  std::iota(nodes.begin(), nodes.end(), gidx_t{0});
+  const NodeRowWeights weights = node_row_weights(g, nodes.data(), g.nNodes());
+  ASSERT_EQ(weights.linear.size(), weights.inverseDistance.size());
+  ASSERT_EQ(weights.rows, g.nodeCells);
   idx_t corrected = 0;
   for (idx_t v = 0; v < g.nNodes(); ++v) {
     double s = 0, m[3] = {0, 0, 0}, scale = 0;
     bool same = true;
     for (idx_t k = g.nodeCells.begin(v); k < g.nodeCells.end(v); ++k) {
       const idx_t c = g.nodeCells.indices()[k];
-      const double w = g.nodeCellWeightLinear[k];
+      const double w = weights.linear[k];
       s += w;
       for (int d = 0; d < 3; ++d) {
         const double dx = g.cellGeom.centroid[3 * c + d] - g.xyz[3 * v + d];
         m[d] += w * dx;
         scale = std::max(scale, std::fabs(dx));
       }
-      same = same && w == g.nodeCellWeight[k];
+      same = same && w == weights.inverseDistance[k];
     }
     EXPECT_NEAR(s, 1.0, 1e-12) << "node " << v;
     if (same) continue; // kept inverse-distance (near-planar cells, or out of bounds)
@@ -86,6 +99,22 @@ TEST_P(GlobalMeshOnBoxes, LinearNodeWeightsAreLinearlyExact) {
       EXPECT_NEAR(m[d], 0.0, 1e-11 * scale) << "node " << v << ", component " << d;
   }
   EXPECT_GT(corrected, g.nNodes() / 4); // the boundary nodes, at least
+
+  // Zones compute the weights of their own nodes: any subset of rows gives the same bits.
+  std::vector<gidx_t> some;
+  for (gidx_t v = g.nNodes() - 1; v >= 0; v -= 3)
+    some.push_back(v);
+  const NodeRowWeights part = node_row_weights(g, some.data(), static_cast<idx_t>(some.size()));
+  for (std::size_t i = 0; i < some.size(); ++i) {
+    const idx_t v = static_cast<idx_t>(some[i]);
+    for (idx_t j = 0; j < g.nodeCells.size(v); ++j) {
+      EXPECT_EQ(part.rows.row(static_cast<idx_t>(i))[j], g.nodeCells.row(v)[j]);
+      EXPECT_EQ(part.linear[part.rows.begin(static_cast<idx_t>(i)) + j],
+                weights.linear[g.nodeCells.begin(v) + j]);
+      EXPECT_EQ(part.inverseDistance[part.rows.begin(static_cast<idx_t>(i)) + j],
+                weights.inverseDistance[g.nodeCells.begin(v) + j]);
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GlobalMeshOnBoxes,

@@ -167,7 +167,7 @@ TEST(Zones, PrepareZoneFileStreamsZonesIntoACheckedFile) {
   PrepareOptions po;
   po.parts = 3;
   const std::string path = fv::testing::scratch_dir() + "/mixed.zones.h5";
-  const PrepareSummary s = prepare_zone_file(mesh, build_faces(mesh), po, path, "fvprep box");
+  const PrepareSummary s = prepare_zone_file(Mesh(mesh), build_faces(mesh), po, path, "fvprep box");
   EXPECT_EQ(s.header.commandLine, "fvprep box");
   EXPECT_NE(s.header.options.find("renumber=rcm; parts=3"), std::string::npos) << s.header.options;
   EXPECT_EQ(s.report.zones.size(), 3u);

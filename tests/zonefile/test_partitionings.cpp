@@ -39,12 +39,12 @@ void prepare(const std::string& path, int parts, bool zoneOrderRcm = false) {
   fv::GenOptions g{fv::MeshFamily::Channel, fv::GenCells::Mixed, {12, 6, 4}};
   g.perturb = 0.2;
   g.shuffle = true;
-  const fv::Mesh mesh = fv::generate_mesh(g);
+  fv::Mesh mesh = fv::generate_mesh(g);
   fv::ValidationReport report = fv::validate_mesh(mesh, {});
   fv::PrepareOptions po;
   po.parts = parts;
   po.prep.wavefrontOrder = !zoneOrderRcm;
-  fv::prepare_zone_file(mesh, std::move(report.faces), po, path, "test prepare");
+  fv::prepare_zone_file(std::move(mesh), std::move(report.faces), po, path, "test prepare");
 }
 
 std::string error_of(const std::function<void()>& f) {
