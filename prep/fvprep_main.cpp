@@ -76,10 +76,6 @@ Imported import_mesh(const std::string& path, const ImportOptions& o) {
   return im;
 }
 
-} // namespace
-
-namespace {
-
 /// glibc serves an allocation from its per-thread heaps once a block of that size has been
 /// freed (the mmap threshold rises to the largest freed block, up to 32 MiB), and memory freed
 /// there is rarely returned. Zone building frees and allocates arrays of a few MiB on 16+

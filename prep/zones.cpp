@@ -135,7 +135,7 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
           --live;
           changed.notify_all();
         }
-      } else if (nextBuild < nParts && nextBuild < nextSink + window && live < window) {
+      } else if (nextBuild < nParts && live < window) { // (live >= nextBuild - nextSink)
         const int p = nextBuild++;
         ++live;
         lock.unlock();
