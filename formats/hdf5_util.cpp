@@ -87,7 +87,8 @@ bool read_string_attr(hid_t obj, const char* name, std::string& value) {
   return true;
 }
 
-bool write_string_dataset(hid_t parent, const char* name, const std::vector<std::string>& values) {
+bool write_string_dataset(hid_t parent, const char* name, const std::vector<std::string>& values,
+                          hid_t dcpl) {
   std::size_t width = 1;
   for (const std::string& v : values)
     width = std::max(width, v.size() + 1);
@@ -97,8 +98,8 @@ bool write_string_dataset(hid_t parent, const char* name, const std::vector<std:
   Id type = fixed_string_type(width);
   const hsize_t n = values.size();
   Id space = dataspace(H5Screate_simple(1, &n, &n));
-  Id ds = dataset(
-      H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  Id ds =
+      dataset(H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT, dcpl, H5P_DEFAULT));
   return ds && (n == 0 ||
                 H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, packed.data()) >= 0);
 }

@@ -207,7 +207,9 @@ bool read_string_attr(hid_t obj, const char* name, std::string& value);
 
 /// Writes a 1-D dataset `name` (relative to `parent`) of fixed-length strings, as wide as the
 /// longest entry plus one NUL. Returns false on HDF5 failure.
-bool write_string_dataset(hid_t parent, const char* name, const std::vector<std::string>& values);
+/// `dcpl`: its creation properties (the zone-file writer turns off object timestamps).
+bool write_string_dataset(hid_t parent, const char* name, const std::vector<std::string>& values,
+                          hid_t dcpl = H5P_DEFAULT);
 /// Reads a 1-D fixed-length string dataset written by write_string_dataset(). False when
 /// absent, not strings, variable-length, or larger than kMaxStringBytes in all.
 bool read_string_dataset(hid_t parent, const char* name, std::vector<std::string>& values);

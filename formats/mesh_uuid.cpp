@@ -61,6 +61,26 @@ void hash_prologue(Hash128& h, std::int64_t nNodes, std::int64_t nCells) {
 
 } // namespace
 
+struct MeshUuidStream::State {
+  Hash128 h;
+};
+
+MeshUuidStream::MeshUuidStream(gidx_t nNodes, gidx_t nCells) : s_(std::make_unique<State>()) {
+  hash_prologue(s_->h, nNodes, nCells);
+}
+MeshUuidStream::~MeshUuidStream() = default;
+void MeshUuidStream::add_nodes(const real_t* xyz, std::size_t n) {
+  s_->h.update(xyz, 3 * n * sizeof(real_t));
+}
+void MeshUuidStream::add_cell(CellType type, const gidx_t* nodes, std::size_t n) {
+  s_->h.value(static_cast<std::int8_t>(type));
+  s_->h.value(static_cast<std::int64_t>(n));
+  s_->h.ids(nodes, n);
+}
+std::string MeshUuidStream::uuid() const {
+  return s_->h.uuid();
+}
+
 std::string mesh_uuid(const std::vector<real_t>& xyz, const std::vector<CellType>& cellType,
                       const Csr& cellNodes) {
   FV_VERIFY(xyz.size() % 3 == 0,

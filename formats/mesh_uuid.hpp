@@ -12,6 +12,7 @@
 #include "common/csr.hpp"
 #include "common/zone.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,25 @@ std::string mesh_uuid(const std::vector<real_t>& xyz, const std::vector<CellType
 /// their nodes are gathered by global id. Throws fv::Error if the zones do not cover global cells
 /// 0..nGlobalCells-1 exactly once or leave a global node without coordinates.
 std::string mesh_uuid(const std::vector<Zone>& zones, gidx_t nGlobalCells, gidx_t nGlobalNodes);
+
+/// The same UUID fed piece by piece, for a mesh whose nodes and cells arrive in global order in
+/// pieces (the distributed fvprep streams them rank by rank): construct with the counts, add
+/// every node's coordinates in global node order, then every cell in global cell order.
+class MeshUuidStream {
+ public:
+  MeshUuidStream(gidx_t nNodes, gidx_t nCells);
+  ~MeshUuidStream();
+  MeshUuidStream(const MeshUuidStream&) = delete;
+  MeshUuidStream& operator=(const MeshUuidStream&) = delete;
+  /// Coordinates of the next n nodes (3 per node).
+  void add_nodes(const real_t* xyz, std::size_t n);
+  /// The next cell: its type and global node ids (element order).
+  void add_cell(CellType type, const gidx_t* nodes, std::size_t n);
+  std::string uuid() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 } // namespace fv

@@ -2,6 +2,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "formats/byte_io.hpp"
 #include "formats/checksum.hpp"
 #include "formats/hdf5_util.hpp"
 #include "formats/zone_file_layout.hpp"
@@ -12,24 +13,57 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <limits>
+#include <set>
+#include <type_traits>
 #include <unistd.h>
 #include <vector>
 
 namespace fv {
 
+namespace {
+
+/// Writes `bytes` bytes at `data` to `fd` at file offset `offset` (pwrite until done); on
+/// failure throws fv::Error "<what>: <reason>".
+void pwrite_all(int fd, const void* data, std::size_t bytes, std::uint64_t offset,
+                const std::string& what) {
+  const char* src = static_cast<const char*>(data);
+  std::size_t left = bytes;
+  std::uint64_t at = offset;
+  while (left > 0) {
+    const ssize_t w = ::pwrite(fd, src, left, static_cast<off_t>(at));
+    if (w < 0 && errno == EINTR) continue;
+    FV_VERIFY(w > 0, what << ": " << (w < 0 ? std::strerror(errno) : "no progress"));
+    src += w;
+    at += static_cast<std::uint64_t>(w);
+    left -= static_cast<std::size_t>(w);
+  }
+}
+
+/// The checksum of a piece's bytes, as stored in its dataset's xxh64 attribute (the one
+/// definition for zones written here and zones written by write_zone_pieces()).
+std::uint64_t piece_checksum(const void* data, std::size_t bytes) {
+  return xxh64(data, bytes);
+}
+
+} // namespace
+
 struct ZoneFileWriter::Impl {
   AtomicFile out; // declared first: destroyed last, after HDF5 has closed the temporary
   ZoneFileHeader header;
   h5::Id file;
-  h5::Id dcpl, lcpl;
+  /// Creation properties: the zone datasets, other datasets (/patches), groups, links.
+  h5::Id dcpl, stringDcpl, gcpl, lcpl;
   std::string prefix; ///< group prefix of the zones written ("" for the file's first partitioning)
-  std::vector<bool> written;
+  std::vector<bool> written; ///< per zone: placed (its group and datasets exist)
   std::uint64_t dataBytes = 0;
-  /// Per zone: the datasets placed (full paths) and, once PlacedZone::write() ran, their
-  /// checksums, which commit() stores as attributes (HDF5 calls stay on the writer's thread).
+  /// Per zone: the datasets placed (full paths) and, once PlacedZone::write() ran or
+  /// set_zone_written() brought them, their checksums, which commit() stores as attributes
+  /// (HDF5 calls stay on the writer's thread).
   std::vector<std::vector<std::string>> paths;
   std::vector<std::vector<std::uint64_t>> sums;
-  std::vector<char> bytesWritten; ///< per zone: PlacedZone::write() done
+  std::vector<char> bytesWritten; ///< per zone: its bytes are written and checksummed
+  std::vector<char> byShape;      ///< per zone: placed by place_zone_shape()
   int rawFd = -1;                 ///< the temporary file, for the datasets' bytes
 
   explicit Impl(const std::string& path) : out(path) {}
@@ -42,6 +76,7 @@ struct ZoneFileWriter::Impl {
     paths.assign(static_cast<std::size_t>(nZones), {});
     sums.assign(static_cast<std::size_t>(nZones), {});
     bytesWritten.assign(static_cast<std::size_t>(nZones), 0);
+    byShape.assign(static_cast<std::size_t>(nZones), 0);
   }
 
   [[noreturn]] void fail(const std::string& what) const {
@@ -50,51 +85,81 @@ struct ZoneFileWriter::Impl {
                           << (detail.empty() ? "" : ": " + detail));
   }
 
-  /// Creates a dataset of the array's size (its file space allocated at once) and records
-  /// where its bytes go; PlacedZone::write() writes them.
+  /// Creates a dataset of `n` elements of type T (its file space allocated at once) and
+  /// returns where its bytes go.
   template <class T>
-  void place_dataset(hid_t zoneGroup, const std::string& gname, const std::string& name,
-                     const Array<T>& a, int zoneId, ZoneFileWriter::PlacedZone& pz) {
-    const hsize_t n = a.size();
-    h5::Id space = h5::dataspace(H5Screate_simple(1, &n, &n));
+  RemotePlacement::Piece place_dataset(hid_t zoneGroup, const std::string& gname,
+                                       const std::string& name, std::uint64_t n, int zoneId) {
+    const std::string where = "zone " + std::to_string(zoneId) + ", dataset " + name;
+    if (n > std::numeric_limits<std::uint64_t>::max() / 2 / sizeof(T))
+      fail(where + ": " + std::to_string(n) + " elements is no dataset size");
+    const hsize_t dims = static_cast<hsize_t>(n);
+    h5::Id space = h5::dataspace(H5Screate_simple(1, &dims, &dims));
     h5::Id ds = h5::dataset(H5Dcreate2(zoneGroup, name.c_str(), h5::file_type<T>(), space.get(),
                                        lcpl.get(), dcpl.get(), H5P_DEFAULT));
-    if (!ds) fail("zone " + std::to_string(zoneId) + ", dataset " + name + ": cannot create");
-    ZoneFileWriter::PlacedZone::Piece piece{0, a.data(), a.bytes()};
+    if (!ds) fail(where + ": cannot create");
+    RemotePlacement::Piece piece{0, n * sizeof(T)};
     if (n > 0) {
       const haddr_t off = H5Dget_offset(ds.get());
-      if (off == HADDR_UNDEF)
-        fail("zone " + std::to_string(zoneId) + ", dataset " + name + ": no file space");
+      if (off == HADDR_UNDEF) fail(where + ": no file space");
       piece.offset = static_cast<std::uint64_t>(off);
     }
-    pz.pieces_.push_back(piece);
     paths[static_cast<std::size_t>(zoneId)].push_back(gname + "/" + name);
-    dataBytes += a.bytes();
+    dataBytes += piece.bytes;
+    return piece;
   }
-};
 
-namespace {
-/// Places each array of a zone as a dataset (visitor of visit_zone_arrays).
-struct DatasetPlacer {
-  ZoneFileWriter::Impl& m;
-  hid_t g;
-  const std::string& gname;
-  int id;
-  ZoneFileWriter::PlacedZone& pz;
-  template <class T>
-  void array(const ArrayInfo& info, const Array<T>& a) {
-    m.place_dataset(g, gname, info.name, a, id, pz);
+  /// Creates group `name` below `parent` (its parent group must exist): without timestamps
+  /// (gcpl), unlike a group that HDF5 creates on its own as an intermediate group.
+  void create_group(hid_t parent, const std::string& name, const std::string& where) {
+    h5::Id sub = h5::group(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
+    if (!sub) fail(where + ": cannot create group " + name);
   }
-  template <class T>
-  void optional_array(const ArrayInfo& info, const Array<T>& a) {
-    m.place_dataset(g, gname, info.name, a, id, pz);
-  }
-  void csr(const CsrInfo& info, const Csr& c) {
-    m.place_dataset(g, gname, std::string(info.name) + "/offsets", c.offsets(), id, pz);
-    m.place_dataset(g, gname, std::string(info.name) + "/indices", c.indices(), id, pz);
+
+  /// The one placement path (place_zone() and place_zone_shape()): the zone's group, its
+  /// counts and its datasets, sized by the shape.
+  RemotePlacement place(const ZoneShape& shape) {
+    const std::vector<std::string>& countNames = zone_count_names();
+    const std::vector<std::string>& piecePaths = zone_piece_paths();
+    FV_VERIFY(shape.counts.size() == countNames.size() &&
+                  shape.elements.size() == piecePaths.size(),
+              out.target() << ": zone shape with " << shape.counts.size() << " counts and "
+                           << shape.elements.size() << " datasets; the zone schema has "
+                           << countNames.size() << " and " << piecePaths.size());
+    const int id = shape.zone_id();
+    FV_VERIFY(id >= 0 && id < header.nZones,
+              out.target() << ": zone id " << id << " outside [0, " << header.nZones << ")");
+    FV_VERIFY(!written[static_cast<std::size_t>(id)], out.target()
+                                                          << ": zone " << id << " written twice");
+
+    const std::string gname = zonefile::zone_group_name(id, prefix);
+    h5::Id g =
+        h5::group(H5Gcreate2(file.get(), gname.c_str(), lcpl.get(), gcpl.get(), H5P_DEFAULT));
+    if (!g) fail("zone " + std::to_string(id) + ": cannot create group " + gname);
+
+    for (std::size_t i = 0; i < countNames.size(); ++i)
+      if (!h5::write_attr<std::int32_t>(g.get(), countNames[i].c_str(), shape.counts[i]))
+        fail("zone " + std::to_string(id) + ": cannot write counts");
+
+    RemotePlacement rp;
+    rp.zoneId = id;
+    const Zone schema; // no data: the pieces' element types
+    std::size_t k = 0;
+    std::set<std::string> subgroups;
+    visit_zone_pieces(schema, [&](const std::string& name, const auto& a) {
+      using T = typename std::decay_t<decltype(a)>::value_type;
+      // its groups ("conn", "conn/cellFaces"), where HDF5 would create them: just before it
+      for (std::size_t slash = name.find('/'); slash != std::string::npos;
+           slash = name.find('/', slash + 1))
+        if (subgroups.insert(name.substr(0, slash)).second)
+          create_group(g.get(), name.substr(0, slash), "zone " + std::to_string(id));
+      rp.pieces.push_back(place_dataset<T>(g.get(), gname, name, shape.elements[k++], id));
+    });
+    sums[static_cast<std::size_t>(id)].assign(rp.pieces.size(), 0);
+    written[static_cast<std::size_t>(id)] = true;
+    return rp;
   }
 };
-} // namespace
 
 namespace {
 
@@ -117,7 +182,8 @@ h5::Id zone_file_access() {
 h5::Id create_zone_hdf5(const std::string& path) {
   h5::Id fapl = zone_file_access();
   h5::Id fcpl = h5::plist(H5Pcreate(H5P_FILE_CREATE));
-  if (!fapl || H5Pset_file_space_strategy(fcpl.get(), H5F_FSPACE_STRATEGY_NONE, 0, 1) < 0)
+  if (!fapl || H5Pset_file_space_strategy(fcpl.get(), H5F_FSPACE_STRATEGY_NONE, 0, 1) < 0 ||
+      H5Pset_obj_track_times(fcpl.get(), 0) < 0) // the root group: no timestamps either
     return h5::Id();
   return h5::file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()));
 }
@@ -139,9 +205,6 @@ bool write_header_attrs(hid_t root, const ZoneFileHeader& header) {
          h5::write_string_attr(root, "checksum", "xxh64");
 }
 
-/// Dataset creation (contiguous, storage allocated at creation so that every non-empty
-/// dataset has a file offset, never pre-filled: we write every byte) and link creation
-/// (intermediate groups) properties.
 /// A second descriptor of the temporary file, through which the datasets' bytes are written
 /// (at offsets HDF5 allocated) by any thread, beside HDF5's own.
 void open_raw(ZoneFileWriter::Impl& m) {
@@ -149,12 +212,23 @@ void open_raw(ZoneFileWriter::Impl& m) {
   if (m.rawFd < 0) m.fail("cannot open " + m.out.temp_path() + ": " + std::strerror(errno));
 }
 
+/// Dataset creation (contiguous, storage allocated at creation so that every non-empty
+/// dataset has a file offset, never pre-filled: we write every byte), group creation and link
+/// creation (intermediate groups) properties. No object records its creation and modification
+/// times (HDF5 stores them by default), so that the same zones make the same file, byte for
+/// byte, whenever and however they are written (write_zone() or place_zone_shape()).
 void set_dataset_properties(ZoneFileWriter::Impl& m) {
   m.dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
   if (H5Pset_layout(m.dcpl.get(), H5D_CONTIGUOUS) < 0 ||
       H5Pset_alloc_time(m.dcpl.get(), H5D_ALLOC_TIME_EARLY) < 0 ||
-      H5Pset_fill_time(m.dcpl.get(), H5D_FILL_TIME_NEVER) < 0)
+      H5Pset_fill_time(m.dcpl.get(), H5D_FILL_TIME_NEVER) < 0 ||
+      H5Pset_obj_track_times(m.dcpl.get(), 0) < 0)
     m.fail("cannot set dataset properties");
+  m.stringDcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
+  m.gcpl = h5::plist(H5Pcreate(H5P_GROUP_CREATE));
+  if (H5Pset_obj_track_times(m.stringDcpl.get(), 0) < 0 ||
+      H5Pset_obj_track_times(m.gcpl.get(), 0) < 0)
+    m.fail("cannot set group properties");
   m.lcpl = h5::plist(H5Pcreate(H5P_LINK_CREATE));
   H5Pset_create_intermediate_group(m.lcpl.get(), 1);
 }
@@ -181,17 +255,18 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const ZoneFileHeader& he
   if (!write_header_attrs(root, header)) m.fail("cannot write the header attributes");
 
   // Patch table: two 1-D datasets of fixed-length UTF-8 strings.
-  h5::Id patches = h5::group(H5Gcreate2(root, "patches", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  h5::Id patches = h5::group(H5Gcreate2(root, "patches", H5P_DEFAULT, m.gcpl.get(), H5P_DEFAULT));
   if (!patches) m.fail("cannot create group /patches");
   std::vector<std::string> names, types;
   for (const Patch& p : header.patches) {
     names.push_back(p.name);
     types.push_back(p.bcType);
   }
-  if (!h5::write_string_dataset(patches.get(), "name", names)) m.fail("cannot write /patches/name");
-  if (!h5::write_string_dataset(patches.get(), "bcType", types))
+  if (!h5::write_string_dataset(patches.get(), "name", names, m.stringDcpl.get()))
+    m.fail("cannot write /patches/name");
+  if (!h5::write_string_dataset(patches.get(), "bcType", types, m.stringDcpl.get()))
     m.fail("cannot write /patches/bcType");
-  h5::Id zones = h5::group(H5Gcreate2(root, "zones", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  h5::Id zones = h5::group(H5Gcreate2(root, "zones", H5P_DEFAULT, m.gcpl.get(), H5P_DEFAULT));
   if (!zones) m.fail("cannot create group /zones");
 }
 
@@ -229,14 +304,17 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const PartitioningHeader
   set_dataset_properties(m);
   m.prefix = zonefile::partitioning_prefix(added.nZones);
   const std::string gname = m.prefix.substr(0, m.prefix.size() - 1);
+  const htri_t hasGroup = H5Lexists(m.file.get(), zonefile::kPartitioningsGroup, H5P_DEFAULT);
+  if (hasGroup < 0) m.fail("cannot look for group /" + std::string(zonefile::kPartitioningsGroup));
+  if (hasGroup == 0) m.create_group(m.file.get(), zonefile::kPartitioningsGroup, "partitionings");
   h5::Id g =
-      h5::group(H5Gcreate2(m.file.get(), gname.c_str(), m.lcpl.get(), H5P_DEFAULT, H5P_DEFAULT));
+      h5::group(H5Gcreate2(m.file.get(), gname.c_str(), m.lcpl.get(), m.gcpl.get(), H5P_DEFAULT));
   const bool ok = g && h5::write_attr<std::int32_t>(g.get(), "nZones", added.nZones) &&
                   h5::write_string_attr(g.get(), "commandLine", added.commandLine) &&
                   h5::write_string_attr(g.get(), "options", added.options);
   if (!ok) m.fail("cannot create the partitioning group /" + gname);
   h5::Id zones = h5::group(H5Gcreate2(m.file.get(), (m.prefix + "zones").c_str(), H5P_DEFAULT,
-                                      H5P_DEFAULT, H5P_DEFAULT));
+                                      m.gcpl.get(), H5P_DEFAULT));
   if (!zones) m.fail("cannot create group /" + m.prefix + "zones");
 }
 
@@ -244,31 +322,46 @@ ZoneFileWriter::~ZoneFileWriter() = default;
 
 ZoneFileWriter::PlacedZone ZoneFileWriter::place_zone(const Zone& zone) {
   FV_VERIFY(impl_ && impl_->file, "zone file writer used after commit()");
-  Impl& m = *impl_;
-  const int id = zone.zoneId;
-  FV_VERIFY(id >= 0 && id < m.header.nZones,
-            m.out.target() << ": zone id " << id << " outside [0, " << m.header.nZones << ")");
-  FV_VERIFY(!m.written[static_cast<std::size_t>(id)], m.out.target()
-                                                          << ": zone " << id << " written twice");
-
-  const std::string gname = zonefile::zone_group_name(id, m.prefix);
-  h5::Id g =
-      h5::group(H5Gcreate2(m.file.get(), gname.c_str(), m.lcpl.get(), H5P_DEFAULT, H5P_DEFAULT));
-  if (!g) m.fail("zone " + std::to_string(id) + ": cannot create group " + gname);
-
-  bool ok = true;
-  visit_zone_counts(zone, [&](const char* name, const std::int32_t& v) {
-    ok = ok && h5::write_attr<std::int32_t>(g.get(), name, v);
-  });
-  if (!ok) m.fail("zone " + std::to_string(id) + ": cannot write counts");
-
+  const RemotePlacement rp = impl_->place(zone_shape(zone));
   PlacedZone pz;
   pz.impl_ = impl_.get();
-  pz.zoneId_ = id;
-  visit_zone_arrays(zone, DatasetPlacer{m, g.get(), gname, id, pz});
-  m.sums[static_cast<std::size_t>(id)].assign(pz.pieces_.size(), 0);
-  m.written[static_cast<std::size_t>(id)] = true;
+  pz.zoneId_ = rp.zoneId;
+  std::size_t k = 0;
+  visit_zone_pieces(zone, [&](const std::string&, const auto& a) {
+    pz.pieces_.push_back(PlacedZone::Piece{rp.pieces[k++].offset, a.data(), a.bytes()});
+  });
   return pz;
+}
+
+ZoneFileWriter::RemotePlacement ZoneFileWriter::place_zone_shape(const ZoneShape& shape) {
+  FV_VERIFY(impl_ && impl_->file, "zone file writer used after commit()");
+  RemotePlacement rp = impl_->place(shape);
+  impl_->byShape[static_cast<std::size_t>(rp.zoneId)] = 1;
+  return rp;
+}
+
+void ZoneFileWriter::set_zone_written(int zoneId, const std::vector<std::uint64_t>& checksums) {
+  FV_VERIFY(impl_ && impl_->file, "zone file writer used after commit()");
+  Impl& m = *impl_;
+  FV_VERIFY(zoneId >= 0 && zoneId < m.header.nZones,
+            m.out.target() << ": set_zone_written: zone id " << zoneId << " outside [0, "
+                           << m.header.nZones << ")");
+  const auto z = static_cast<std::size_t>(zoneId);
+  FV_VERIFY(m.written[z] && m.byShape[z],
+            m.out.target() << ": set_zone_written: zone " << zoneId << " was "
+                           << (m.written[z] ? "placed by place_zone(), not place_zone_shape()"
+                                            : "never placed"));
+  FV_VERIFY(!m.bytesWritten[z],
+            m.out.target() << ": set_zone_written: zone " << zoneId << " marked written twice");
+  FV_VERIFY(checksums.size() == m.sums[z].size(),
+            m.out.target() << ": set_zone_written: zone " << zoneId << ": " << checksums.size()
+                           << " checksums for its " << m.sums[z].size() << " datasets");
+  m.sums[z] = checksums;
+  m.bytesWritten[z] = 1;
+}
+
+const std::string& ZoneFileWriter::temp_path() const {
+  return impl_->out.temp_path();
 }
 
 void ZoneFileWriter::PlacedZone::write() {
@@ -277,22 +370,88 @@ void ZoneFileWriter::PlacedZone::write() {
   std::vector<std::uint64_t>& sums = m.sums[static_cast<std::size_t>(zoneId_)];
   for (std::size_t k = 0; k < pieces_.size(); ++k) {
     const Piece& p = pieces_[k];
-    const char* src = static_cast<const char*>(p.data);
-    std::size_t left = p.bytes;
-    std::uint64_t at = p.offset;
-    while (left > 0) {
-      const ssize_t w = ::pwrite(m.rawFd, src, left, static_cast<off_t>(at));
-      if (w < 0 && errno == EINTR) continue;
-      FV_VERIFY(w > 0, m.out.target() << ": cannot write zone file: zone " << zoneId_ << ": "
-                                      << (w < 0 ? std::strerror(errno) : "no progress"));
-      src += w;
-      at += static_cast<std::uint64_t>(w);
-      left -= static_cast<std::size_t>(w);
-    }
-    sums[k] = xxh64(p.data, p.bytes);
+    pwrite_all(m.rawFd, p.data, p.bytes, p.offset,
+               m.out.target() + ": cannot write zone file: zone " + std::to_string(zoneId_));
+    sums[k] = piece_checksum(p.data, p.bytes);
   }
   m.bytesWritten[static_cast<std::size_t>(zoneId_)] = 1;
   done_ = true;
+}
+
+std::vector<std::uint64_t> write_zone_pieces(const std::string& tempPath,
+                                             const ZoneFileWriter::RemotePlacement& placement,
+                                             const Zone& zone) {
+  const std::string where = tempPath + ": cannot write zone " + std::to_string(zone.zoneId);
+  FV_VERIFY(placement.zoneId == zone.zoneId,
+            where << ": the placement given is zone " << placement.zoneId << "'s");
+  struct Piece {
+    std::string path;
+    const void* data;
+    std::size_t bytes;
+  };
+  std::vector<Piece> pieces;
+  visit_zone_pieces(zone, [&](const std::string& path, const auto& a) {
+    pieces.push_back(Piece{path, a.data(), a.bytes()});
+  });
+  FV_VERIFY(pieces.size() == placement.pieces.size(),
+            where << ": the placement has " << placement.pieces.size()
+                  << " datasets, the zone schema " << pieces.size());
+  for (std::size_t k = 0; k < pieces.size(); ++k)
+    FV_VERIFY(pieces[k].bytes == placement.pieces[k].bytes,
+              where << ", dataset " << pieces[k].path << ": " << pieces[k].bytes
+                    << " bytes, placed for " << placement.pieces[k].bytes);
+
+  const int fd = ::open(tempPath.c_str(), O_WRONLY | O_CLOEXEC);
+  FV_VERIFY(fd >= 0, where << ": cannot open the file: " << std::strerror(errno));
+  std::vector<std::uint64_t> sums(pieces.size());
+  try {
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      pwrite_all(fd, pieces[k].data, pieces[k].bytes, placement.pieces[k].offset,
+                 where + ", dataset " + pieces[k].path);
+      sums[k] = piece_checksum(pieces[k].data, pieces[k].bytes);
+    }
+    // On disk before the writer's process renames the file into place: its fsync need not
+    // cover what another node's file-system client still caches.
+    FV_VERIFY(::fdatasync(fd) == 0, where << ": cannot sync: " << std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  FV_VERIFY(::close(fd) == 0, where << ": cannot close: " << std::strerror(errno));
+  return sums;
+}
+
+namespace {
+constexpr char kPlacementTag[5] = "FVZP";
+constexpr std::uint32_t kPlacementVersion = 1;
+} // namespace
+
+std::vector<std::uint8_t> to_bytes(const ZoneFileWriter::RemotePlacement& placement) {
+  bytes::Writer w;
+  bytes::put_tag(w, kPlacementTag, kPlacementVersion);
+  w.put(placement.zoneId);
+  w.put(static_cast<std::uint32_t>(placement.pieces.size()));
+  for (const auto& p : placement.pieces) {
+    w.put(p.offset);
+    w.put(p.bytes);
+  }
+  return w.take();
+}
+
+ZoneFileWriter::RemotePlacement placement_from_bytes(const void* data, std::size_t nBytes) {
+  bytes::Reader r(data, nBytes, "zone placement");
+  bytes::check_tag(r, kPlacementTag, kPlacementVersion);
+  ZoneFileWriter::RemotePlacement rp;
+  rp.zoneId = r.get<std::int32_t>();
+  const auto n = r.get<std::uint32_t>();
+  FV_VERIFY(r.left() == std::size_t{16} * n,
+            "zone placement: " << nBytes << " bytes for " << n << " datasets");
+  rp.pieces.resize(n);
+  for (auto& p : rp.pieces) {
+    p.offset = r.get<std::uint64_t>();
+    p.bytes = r.get<std::uint64_t>();
+  }
+  return rp;
 }
 
 void ZoneFileWriter::write_zone(const Zone& zone) {

@@ -23,7 +23,7 @@ namespace {
 // A "face entry" is one cell face (cell << 16 | local face, >= 0) or one boundary face of the
 // file (~b, negative). Entries are bucketed by their smallest node and sorted by their sorted
 // node list inside the bucket; equal runs are one face.
-using Entry = std::int64_t;
+using Entry = FaceEntry;
 constexpr int kLocalFaceBits = 16;
 constexpr Entry kLocalFaceMask = (Entry(1) << kLocalFaceBits) - 1;
 
@@ -111,6 +111,22 @@ struct FirstError {
 };
 
 } // namespace
+
+FaceEntry cell_face_entry(idx_t c, int lf) {
+  return cell_entry(c, lf);
+}
+int mesh_cell_face_count(const Mesh& m, idx_t c) {
+  return face_count_of(m, c);
+}
+void face_entry_nodes(const Mesh& m, FaceEntry e, std::vector<idx_t>& out) {
+  entry_nodes(m, e, out);
+}
+idx_t face_entry_cell(FaceEntry e) {
+  return entry_cell(e);
+}
+bool face_entry_is_bface(FaceEntry e) {
+  return is_bface(e);
+}
 
 idx_t FaceSet::nBoundaryFaces() const {
   idx_t n = 0;
@@ -253,9 +269,23 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
   std::vector<idx_t>().swap(entryOff);
 
   // Patch of faces that no file boundary face covers.
+  FaceBucketResult r = match_face_buckets(m, 0, nn, bucketOff, entries, opts);
+  if (r.defaultPatchAdded && !r.defaultPatchUsed) r.faces.patches.pop_back();
+  return std::move(r.faces);
+}
+
+FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
+                                    const std::vector<idx_t>& bucketOff,
+                                    std::vector<FaceEntry>& entries, const FaceOptions& opts,
+                                    std::vector<FaceEntry>* ownerEntries) {
+  const std::string name = mesh_name(m);
+  const idx_t nn = nodeHi - nodeLo; // buckets of this call: nodes nodeLo + v
+  FV_VERIFY(static_cast<idx_t>(bucketOff.size()) == nn + 1 &&
+                static_cast<std::size_t>(bucketOff[static_cast<std::size_t>(nn)]) == entries.size(),
+            name << ": inconsistent face buckets");
+  const idx_t nEntries = bucketOff[static_cast<std::size_t>(nn)];
   std::vector<Patch> patches = m.patches;
   idx_t defaultPatch = -1;
-  bool defaultPatchUsed = false;
   if (!opts.defaultPatch.empty()) {
     for (std::size_t p = 0; p < patches.size(); ++p)
       if (patches[p].name == opts.defaultPatch) defaultPatch = static_cast<idx_t>(p);
@@ -398,6 +428,7 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
     firstError.set(myError.bucket, myError.msg);
   }
   if (!firstError.msg.empty()) FV_THROW(firstError.msg);
+  (void)nodeLo;
 
   // ---- prefix sums: first face and first face-node slot of each bucket.
   std::vector<idx_t> faceBase(static_cast<std::size_t>(nn) + 1, 0);
@@ -420,8 +451,9 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
   fs.patch.assign(static_cast<std::size_t>(nFaces), -1);
   fs.bface.assign(static_cast<std::size_t>(nFaces), -1);
   std::vector<std::uint8_t> usedDefault(static_cast<std::size_t>(nn), 0);
+  if (ownerEntries) ownerEntries->assign(static_cast<std::size_t>(nFaces), 0);
 
-  // ---- pass 2: one face per marked run; the owner's outward node loop is the face's.
+    // ---- pass 2: one face per marked run; the owner's outward node loop is the face's.
 #pragma omp parallel
   {
     std::vector<idx_t> nodes;
@@ -436,6 +468,7 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
         const Entry own = entries[i];
         entry_nodes(m, own, nodes);
         fs.owner[f] = entry_cell(own);
+        if (ownerEntries) (*ownerEntries)[static_cast<std::size_t>(f)] = own;
         fOff[static_cast<std::size_t>(f) + 1] = static_cast<idx_t>(nodes.size());
         std::copy(nodes.begin(), nodes.end(), fNodes.begin() + slot);
         slot += static_cast<std::int64_t>(nodes.size());
@@ -457,12 +490,13 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
   for (std::size_t k = 0; k < fOff.size() - 1; ++k)
     fOff[k + 1] += fOff[k];
   fs.faceNodes = Csr(Array<idx_t>(std::move(fOff)), Array<idx_t>(std::move(fNodes)));
-  defaultPatchUsed = std::any_of(usedDefault.begin(), usedDefault.end(), [](auto u) { return u; });
-  if (defaultPatch >= 0 && !defaultPatchUsed &&
-      defaultPatch == static_cast<idx_t>(m.patches.size()))
-    patches.pop_back(); // the default patch was not needed
+  FaceBucketResult out;
+  out.defaultPatchUsed =
+      std::any_of(usedDefault.begin(), usedDefault.end(), [](auto u) { return u; });
+  out.defaultPatchAdded = defaultPatch >= 0 && defaultPatch == static_cast<idx_t>(m.patches.size());
   fs.patches = std::move(patches);
-  return fs;
+  out.faces = std::move(fs);
+  return out;
 }
 
 } // namespace fv

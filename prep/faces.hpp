@@ -7,6 +7,7 @@
 #include "common/zone.hpp"
 #include "formats/mesh.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,43 @@ struct FaceSet {
 /// a boundary face listed twice, a cell face on the boundary no patch covers (unless
 /// opts.defaultPatch is set).
 FaceSet build_faces(const Mesh& mesh, const FaceOptions& opts = {});
+
+// ---- the pieces of build_faces(), for the distributed fvprep (prep/dist_mesh.hpp), which
+// matches the faces of each node range on its own rank.
+
+/// A face as one cell or the file sees it: (cell << 16) | local face, or ~bface (negative) for
+/// boundary face bface of the file.
+using FaceEntry = std::int64_t;
+/// The entry of local face lf of cell c.
+FaceEntry cell_face_entry(idx_t c, int lf);
+/// Faces of cell c (its shape's, or its polyhedron face list's).
+int mesh_cell_face_count(const Mesh& m, idx_t c);
+/// The nodes of an entry's face as the cell (outward) or the file lists them, repeated nodes
+/// dropped.
+void face_entry_nodes(const Mesh& m, FaceEntry e, std::vector<idx_t>& out);
+/// The cell of a cell entry.
+idx_t face_entry_cell(FaceEntry e);
+/// True for a file boundary face entry.
+bool face_entry_is_bface(FaceEntry e);
+
+/// What match_face_buckets() found.
+struct FaceBucketResult {
+  FaceSet faces;                  ///< the buckets' faces, in build_faces() order
+  bool defaultPatchAdded = false; ///< faces.patches ends with a default patch not in the file
+  bool defaultPatchUsed = false;  ///< some face of these buckets went to the default patch
+};
+
+/// The faces whose smallest node lies in [nodeLo, nodeHi): bucket v (node nodeLo + v) holds the
+/// entries entries[bucketOff[v] .. bucketOff[v+1]) of every cell face and file boundary face
+/// whose smallest node it is (any order: they are sorted here). Faces come out in build_faces()
+/// order, so consecutive node ranges concatenate to build_faces()' face list; errors are those
+/// of build_faces() for the lowest failing bucket. `ownerEntries`, when given, gets each face's
+/// owner entry (whose nodes are the face's). A default patch is always appended to
+/// faces.patches when opts asks for one the file lacks (build_faces() drops it when unused).
+FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
+                                    const std::vector<idx_t>& bucketOff,
+                                    std::vector<FaceEntry>& entries, const FaceOptions& opts,
+                                    std::vector<FaceEntry>* ownerEntries = nullptr);
 
 /// Checks the mesh arrays build_faces() relies on (sizes, node ranges, polyhedron references,
 /// boundary faces and patch indices). Throws fv::Error naming the first bad entity.

@@ -26,23 +26,48 @@ bool is_viscous_wall_type(const std::string& t) {
          t == "BCWallViscousIsothermal";
 }
 
-/// The wall distance of every cell: the wall patches from opts.walls or the BC types.
-std::vector<real_t> cell_wall_distance(const Mesh& mesh, const GlobalMesh& g,
-                                       const PrepOptions& opts) {
-  std::vector<char> isWall(g.patches.size(), 0);
+} // namespace
+
+std::vector<char> wall_patch_flags(const Mesh& mesh, const std::vector<Patch>& patches,
+                                   const PrepOptions& opts) {
+  std::vector<char> isWall(patches.size(), 0);
   for (const std::string& w : opts.walls) {
     bool found = false;
-    for (std::size_t p = 0; p < g.patches.size(); ++p)
-      if (g.patches[p].name == w) isWall[p] = found = true;
+    for (std::size_t p = 0; p < patches.size(); ++p)
+      if (patches[p].name == w) isWall[p] = found = true;
     std::string names;
-    for (const Patch& p : g.patches)
+    for (const Patch& p : patches)
       names += (names.empty() ? "" : ", ") + p.name;
     FV_VERIFY_USAGE(found, mesh_name(mesh) << ": --walls names '" << w
                                            << "', which is no patch (patches: " << names << ")");
   }
   if (opts.walls.empty())
-    for (std::size_t p = 0; p < g.patches.size(); ++p)
-      isWall[p] = is_viscous_wall_type(g.patches[p].bcType);
+    for (std::size_t p = 0; p < patches.size(); ++p)
+      isWall[p] = is_viscous_wall_type(patches[p].bcType);
+  return isWall;
+}
+
+void throw_bad_cell(const Mesh& mesh, idx_t meshCell, real_t volume, real_t closure,
+                    const PrepOptions& opts) {
+  if (opts.checkVolumes)
+    FV_VERIFY(volume > 0.0 && std::isfinite(volume),
+              mesh_name(mesh) << ": " << cell_label(mesh, meshCell) << " has non-positive volume "
+                              << volume << " (inverted or wrongly ordered element)");
+  FV_THROW(mesh_name(mesh) << ": " << cell_label(mesh, meshCell)
+                           << " is not closed: |sum S| / sum |S| = " << closure);
+}
+
+bool cell_fails_checks(real_t volume, real_t closure, const PrepOptions& opts) {
+  return (opts.checkVolumes && !(volume > 0.0 && std::isfinite(volume))) ||
+         !(closure <= opts.closureTol);
+}
+
+namespace {
+
+/// The wall distance of every cell: the wall patches from opts.walls or the BC types.
+std::vector<real_t> cell_wall_distance(const Mesh& mesh, const GlobalMesh& g,
+                                       const PrepOptions& opts) {
+  const std::vector<char> isWall = wall_patch_flags(mesh, g.patches, opts);
   WallFaces walls;
   walls.xyz = &g.xyz;
   for (std::size_t p = 0; p < g.patches.size(); ++p) {
@@ -315,20 +340,12 @@ void add_global_geometry(const Mesh& mesh, GlobalMesh& g, const PrepOptions& opt
     vmin = std::min(vmin, v);
     vmax = std::max(vmax, v);
     cmax = std::max(cmax, g.cellGeom.closure[c]);
-    const bool fails = (opts.checkVolumes && !(v > 0.0 && std::isfinite(v))) ||
-                       !(g.cellGeom.closure[c] <= opts.closureTol);
-    if (fails && (bad == kNone || g.cellMesh[c] < g.cellMesh[bad])) bad = c;
+    if (cell_fails_checks(v, g.cellGeom.closure[c], opts) &&
+        (bad == kNone || g.cellMesh[c] < g.cellMesh[bad]))
+      bad = c;
   }
-  if (bad != kNone) {
-    const real_t v = g.cellGeom.volume[bad];
-    if (opts.checkVolumes)
-      FV_VERIFY(v > 0.0 && std::isfinite(v), mesh_name(mesh)
-                                                 << ": " << cell_label(mesh, g.cellMesh[bad])
-                                                 << " has non-positive volume " << v
-                                                 << " (inverted or wrongly ordered element)");
-    FV_THROW(mesh_name(mesh) << ": " << cell_label(mesh, g.cellMesh[bad])
-                             << " is not closed: |sum S| / sum |S| = " << g.cellGeom.closure[bad]);
-  }
+  if (bad != kNone)
+    throw_bad_cell(mesh, g.cellMesh[bad], g.cellGeom.volume[bad], g.cellGeom.closure[bad], opts);
   run_phase(report, "wall distance", [&] { g.wallDistance = cell_wall_distance(mesh, g, opts); });
   if (report) {
     report->minVolume = vmin;

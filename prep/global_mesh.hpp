@@ -102,6 +102,18 @@ void add_global_geometry(const Mesh& mesh, GlobalMesh& g, const PrepOptions& opt
 /// (make_zone_header, the reports) is done with them.
 void release_unused_by_zones(GlobalMesh& g);
 
+/// The patches whose faces are walls for the wall distance: opts.walls by name (a usage error
+/// names an unknown one), else the no-slip wall BC types.
+std::vector<char> wall_patch_flags(const Mesh& mesh, const std::vector<Patch>& patches,
+                                   const PrepOptions& opts);
+
+/// True when a cell fails the volume or closure check of opts.
+bool cell_fails_checks(real_t volume, real_t closure, const PrepOptions& opts);
+
+/// Throws the error of a cell failing the checks (named by its fv::Mesh id and file id).
+[[noreturn]] void throw_bad_cell(const Mesh& mesh, idx_t meshCell, real_t volume, real_t closure,
+                                 const PrepOptions& opts);
+
 /// Inverse-distance node weights: for each nodeCells entry (n, c), 1/|x_n - x_c| normalised over
 /// the row (a node at a centroid gets weight 1 for that cell).
 std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* nodeXyz,

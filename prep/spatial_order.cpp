@@ -38,6 +38,28 @@ std::uint64_t morton_key(const real_t x[3], const real_t lo[3], const real_t hi[
   return key;
 }
 
+void morton_cube(real_t lo[3], real_t hi[3]) {
+  // A cube around the mesh: one scale for all axes, so that the curve's cells are cubes and
+  // a long thin domain is swept block by block rather than slab by slab.
+  real_t ext = 0;
+  for (int d = 0; d < 3; ++d)
+    ext = std::max(ext, hi[d] - lo[d]);
+  for (int d = 0; d < 3; ++d)
+    hi[d] = lo[d] + ext;
+}
+
+std::uint64_t cell_morton_key(const Mesh& mesh, idx_t c, const real_t lo[3], const real_t hi[3]) {
+  real_t x[3] = {0, 0, 0};
+  const idx_t* nodes = mesh.cellNodes.row(c);
+  const idx_t n = mesh.cellNodes.size(c);
+  for (idx_t k = 0; k < n; ++k)
+    for (int d = 0; d < 3; ++d)
+      x[d] += mesh.xyz[3 * static_cast<std::size_t>(nodes[k]) + d];
+  for (int d = 0; d < 3; ++d)
+    x[d] = n > 0 ? x[d] / n : lo[d];
+  return morton_key(x, lo, hi);
+}
+
 std::vector<idx_t> spatial_cell_order(const Mesh& mesh) {
   const idx_t nc = mesh.nCells(), nn = mesh.nNodes();
   real_t lo[3] = {std::numeric_limits<real_t>::max(), std::numeric_limits<real_t>::max(),
@@ -49,27 +71,12 @@ std::vector<idx_t> spatial_cell_order(const Mesh& mesh) {
       lo[d] = std::min(lo[d], x);
       hi[d] = std::max(hi[d], x);
     }
-  // A cube around the mesh: one scale for all axes, so that the curve's cells are cubes and
-  // a long thin domain is swept block by block rather than slab by slab.
-  real_t ext = 0;
-  for (int d = 0; d < 3; ++d)
-    ext = std::max(ext, hi[d] - lo[d]);
-  for (int d = 0; d < 3; ++d)
-    hi[d] = lo[d] + ext;
+  morton_cube(lo, hi);
   // (key, cell): sorting the pairs orders ties by cell id, i.e. file order.
   std::vector<std::pair<std::uint64_t, idx_t>> keyed(static_cast<std::size_t>(nc));
 #pragma omp parallel for schedule(static)
-  for (idx_t c = 0; c < nc; ++c) {
-    real_t x[3] = {0, 0, 0};
-    const idx_t* nodes = mesh.cellNodes.row(c);
-    const idx_t n = mesh.cellNodes.size(c);
-    for (idx_t k = 0; k < n; ++k)
-      for (int d = 0; d < 3; ++d)
-        x[d] += mesh.xyz[3 * static_cast<std::size_t>(nodes[k]) + d];
-    for (int d = 0; d < 3; ++d)
-      x[d] = n > 0 ? x[d] / n : lo[d];
-    keyed[static_cast<std::size_t>(c)] = {morton_key(x, lo, hi), c};
-  }
+  for (idx_t c = 0; c < nc; ++c)
+    keyed[static_cast<std::size_t>(c)] = {cell_morton_key(mesh, c, lo, hi), c};
 #if defined(_OPENMP)
   __gnu_parallel::sort(keyed.begin(), keyed.end());
 #else

@@ -16,6 +16,12 @@ namespace fv {
 /// Morton key of a point in the box [lo, hi] (per axis), 21 bits per axis interleaved.
 std::uint64_t morton_key(const real_t x[3], const real_t lo[3], const real_t hi[3]);
 
+/// Turns the box [lo, hi] into the cube the curve spans (hi moved to one extent on all axes).
+void morton_cube(real_t lo[3], real_t hi[3]);
+
+/// Morton key of cell c's node average in the cube [lo, hi] (from morton_cube()).
+std::uint64_t cell_morton_key(const Mesh& mesh, idx_t c, const real_t lo[3], const real_t hi[3]);
+
 /// Cells of `mesh` in Morton order of their node averages, in the cube around the mesh:
 /// order[new] = old (fv::Mesh ids).
 /// Ties (equal keys) keep the file order, so the result is deterministic for any thread count.

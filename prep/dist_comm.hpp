@@ -1,0 +1,147 @@
+#pragma once
+/// \file dist_comm.hpp
+/// The MPI the distributed fvprep needs (`mpirun -np N fvprep ...`): a communicator handle with
+/// typed collectives over whole vectors, and collective error handling, so that bad input found
+/// on any rank ends every rank with the same one-line error.
+///
+/// Counts: a personalised exchange moves any number of elements of a trivially copyable T per
+/// pair of ranks below 2^31 elements (MPI int counts over a contiguous type of sizeof(T) bytes).
+#include "common/error.hpp"
+#include "common/types.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <mpi.h>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace fv::dist {
+
+/// A communicator (not owned: MPI_COMM_WORLD or a duplicate the caller frees).
+class Comm {
+ public:
+  explicit Comm(MPI_Comm c = MPI_COMM_WORLD);
+  MPI_Comm get() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  void barrier() const;
+
+  /// Sum / min / max over ranks of one value.
+  std::int64_t sum(std::int64_t v) const;
+  std::int64_t min(std::int64_t v) const;
+  std::int64_t max(std::int64_t v) const;
+  double min(double v) const;
+  double max(double v) const;
+  /// Exclusive prefix sum over ranks (0 on rank 0).
+  std::int64_t exscan(std::int64_t v) const;
+  /// Element-wise exclusive prefix sums over ranks (zeros on rank 0).
+  std::vector<std::int64_t> exscan(const std::vector<std::int64_t>& v) const;
+  /// Element-wise sums over ranks, in place.
+  void sum_in_place(std::vector<std::int64_t>& v) const;
+  void min_in_place(std::vector<double>& v) const;
+  void min_in_place(std::vector<std::int32_t>& v) const;
+  void max_in_place(std::vector<std::int32_t>& v) const;
+  void max_in_place(std::vector<double>& v) const;
+  /// Every rank's value, by rank.
+  std::vector<std::int64_t> all_gather(std::int64_t v) const;
+  /// Broadcasts a string from `root`.
+  std::string broadcast(const std::string& s, int root) const;
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+};
+
+/// Elements received from every rank, concatenated in rank order; offsets[r] .. offsets[r+1]
+/// came from rank r.
+template <class T>
+struct Received {
+  std::vector<T> data;
+  std::vector<std::int64_t> offsets;
+};
+
+namespace detail {
+/// A contiguous MPI datatype of `bytes` bytes (committed; freed by the caller).
+MPI_Datatype bytes_type(std::size_t bytes);
+/// MPI_Alltoallv of elements of `bytes` bytes; counts per rank in elements.
+void alltoallv(const Comm& comm, const void* send, const std::vector<std::int64_t>& sendCounts,
+               void* recv, const std::vector<std::int64_t>& recvCounts, std::size_t bytes);
+/// MPI_Allgatherv of elements of `bytes` bytes.
+void allgatherv(const Comm& comm, const void* send, std::int64_t n, void* recv,
+                const std::vector<std::int64_t>& counts, std::size_t bytes);
+} // namespace detail
+
+/// Personalised all-to-all: `send` is grouped by destination rank (sendCounts[r] elements for
+/// rank r, in rank order); returns what every rank sent to this one.
+template <class T>
+Received<T> exchange(const Comm& comm, const std::vector<T>& send,
+                     const std::vector<std::int64_t>& sendCounts) {
+  static_assert(std::is_trivially_copyable_v<T>, "exchange moves raw bytes");
+  FV_VERIFY(static_cast<int>(sendCounts.size()) == comm.size(), "exchange: one count per rank");
+  std::vector<std::int64_t> recvCounts(static_cast<std::size_t>(comm.size()));
+  MPI_Alltoall(sendCounts.data(), 1, MPI_INT64_T, recvCounts.data(), 1, MPI_INT64_T, comm.get());
+  Received<T> out;
+  out.offsets.assign(static_cast<std::size_t>(comm.size()) + 1, 0);
+  for (int r = 0; r < comm.size(); ++r)
+    out.offsets[r + 1] = out.offsets[r] + recvCounts[r];
+  out.data.resize(static_cast<std::size_t>(out.offsets.back()));
+  detail::alltoallv(comm, send.data(), sendCounts, out.data.data(), recvCounts, sizeof(T));
+  return out;
+}
+
+/// Buckets items by destination: dest(i) in [0, size) for i in [0, n); fill(i, T&) writes the
+/// item. Returns the grouped items and counts, ready for exchange().
+template <class T, class Dest, class Fill>
+std::pair<std::vector<T>, std::vector<std::int64_t>> group_by_rank(const Comm& comm, std::int64_t n,
+                                                                   Dest dest, Fill fill) {
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(comm.size()) + 1, 0);
+  for (std::int64_t i = 0; i < n; ++i)
+    ++counts[static_cast<std::size_t>(dest(i)) + 1];
+  for (int r = 0; r < comm.size(); ++r)
+    counts[r + 1] += counts[r];
+  std::vector<T> out(static_cast<std::size_t>(counts.back()));
+  std::vector<std::int64_t> at(counts.begin(), counts.end() - 1);
+  for (std::int64_t i = 0; i < n; ++i)
+    fill(i, out[static_cast<std::size_t>(at[static_cast<std::size_t>(dest(i))]++)]);
+  std::vector<std::int64_t> per(static_cast<std::size_t>(comm.size()));
+  for (int r = 0; r < comm.size(); ++r)
+    per[r] = counts[r + 1] - counts[r];
+  return {std::move(out), std::move(per)};
+}
+
+/// Every rank's `local`, concatenated in rank order.
+template <class T>
+std::vector<T> all_gather(const Comm& comm, const std::vector<T>& local) {
+  static_assert(std::is_trivially_copyable_v<T>, "all_gather moves raw bytes");
+  std::vector<std::int64_t> counts = comm.all_gather(static_cast<std::int64_t>(local.size()));
+  std::int64_t total = 0;
+  for (std::int64_t c : counts)
+    total += c;
+  std::vector<T> out(static_cast<std::size_t>(total));
+  detail::allgatherv(comm, local.data(), static_cast<std::int64_t>(local.size()), out.data(),
+                     counts, sizeof(T));
+  return out;
+}
+
+/// Block distribution of n items over the ranks: rank r holds [first(r), first(r + 1)).
+struct Blocks {
+  std::int64_t n = 0;
+  int parts = 1;
+  std::int64_t first(int r) const { return n / parts * r + std::min<std::int64_t>(r, n % parts); }
+  std::int64_t count(int r) const { return first(r + 1) - first(r); }
+  /// The rank holding item i.
+  int owner(std::int64_t i) const {
+    const std::int64_t q = n / parts, rem = n % parts;
+    const std::int64_t big = rem * (q + 1);
+    return static_cast<int>(i < big ? i / (q + 1) : rem + (q ? (i - big) / q : 0));
+  }
+};
+
+/// Runs body() on every rank and makes a failure on any rank collective: every rank throws an
+/// fv::Error with the message (and kind) of the lowest failing rank, so all ranks exit non-zero
+/// with the same one line. body() must not communicate after a rank-local throw point.
+void run_collectively(const Comm& comm, const std::function<void()>& body);
+
+} // namespace fv::dist

@@ -1,0 +1,87 @@
+#pragma once
+/// \file dist_mesh.hpp
+/// The distributed fvprep (`mpirun -np N fvprep MESH --parts P -o OUT`): the renumbered global
+/// mesh of prep/global_mesh.hpp computed by N ranks together, each holding a block of it, and
+/// zones built on every rank from what the ranks hand each other. The numbering is the serial
+/// one (Morton cell order, Algorithm-2 faces, first-touch nodes), so for the same partition
+/// the zones are the serial ones, array for array, and the mesh UUID is the same.
+///
+/// How the work is split (docs/performance.md, "Distributed preparation"):
+///   - faces: rank r matches the faces whose smallest source node lies in its node block
+///     (build_faces()' buckets, prep/faces.hpp), so the face list is build_faces()' in pieces;
+///   - cells: Morton keys of a cell block per rank, sorted across ranks (sample sort);
+///   - faces are numbered by the rank holding their lower renumbered cell; nodes by the rank of
+///     the first cell touching them;
+///   - geometry, checks and wall distance per cell block; the dual graph goes to PT-Scotch
+///     (prep/partition_distributed.hpp), or to METIS on rank 0 for a serial-equal partition;
+///   - zone z is built on rank z mod N from the cells, faces and geometry its owned cells and
+///     their node neighbours need, fetched from the ranks holding them.
+/// This first version reads the source mesh on every rank (fv::Mesh, about a sixth of the
+/// serial prepare's peak) and keeps four renumbering maps on every rank (8 bytes per cell and
+/// per node); everything else is distributed.
+#include "common/csr.hpp"
+#include "common/zone.hpp"
+#include "formats/mesh.hpp"
+#include "prep/dist_comm.hpp"
+#include "prep/faces.hpp"
+#include "prep/geometry.hpp"
+#include "prep/prep_options.hpp"
+#include "prep/prep_report.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace fv {
+
+/// One face of the renumbered global mesh, as the distributed prepare passes it between ranks.
+/// Its nodes are those of `entry` in the source mesh (read on every rank), reversed when flip.
+struct DistFace {
+  gidx_t gid = -1;       ///< id in the renumbered global mesh
+  gidx_t fsId = -1;      ///< id in build_faces() order (orders a cell's faces as the serial path)
+  FaceEntry entry = 0;   ///< the build_faces() owner's entry: its node loop is the face's
+  idx_t lo = kNone;      ///< owner: the lower renumbered cell
+  idx_t hi = kNone;      ///< neighbour, kNone on the boundary
+  idx_t patch = -1;      ///< patch of a boundary face, -1 inside
+  idx_t bface = -1;      ///< file boundary face (-1: interior or default patch)
+  std::int32_t flip = 0; ///< 1: the node loop of `entry` is reversed
+};
+
+/// The renumbered global mesh held by one rank of the distributed prepare. Owns its data.
+struct DistGlobalMesh {
+  // ---- global
+  gidx_t nCells = 0, nFaces = 0, nNodes = 0, nBoundaryFaces = 0;
+  std::vector<Patch> patches;
+  std::vector<gidx_t> patchFaceOffsets; ///< nPatches + 1, global face ids
+  dist::Blocks cells;                   ///< renumbered cell ids by rank
+  // ---- renumbering maps, on every rank
+  std::vector<idx_t> cellMesh; ///< source (fv::Mesh) cell of each renumbered cell
+  std::vector<idx_t> newCell;  ///< renumbered id of each source cell
+  std::vector<idx_t> newNode;  ///< renumbered id of each source node, kNone when unused
+  std::vector<idx_t> nodeMesh; ///< source node of each renumbered node
+  // ---- this rank's block of cells: renumbered ids [cells.first(rank), cells.first(rank + 1))
+  std::vector<DistFace> faces;           ///< every face of the block's cells, ascending gid
+  Csr cellFaces;                         ///< block cell i's faces (indices into faces), ascending
+  std::vector<std::int8_t> cellFaceSign; ///< parallel to cellFaces: +1 owner, -1 neighbour
+  CellGeometry cellGeom;                 ///< of the block's cells
+  std::vector<real_t> wallDistance;      ///< of the block's cells; empty without wall patches
+  // ---- what the checks found (global)
+  real_t minVolume = 0, maxVolume = 0, maxClosure = 0;
+};
+
+/// The nodes of face f as the renumbered mesh lists them (source node ids; the face's normal
+/// points lo -> hi).
+void dist_face_nodes(const Mesh& mesh, const DistFace& f, std::vector<idx_t>& out);
+
+/// dist_face_nodes() of every face, as rows.
+Csr dist_face_node_rows(const Mesh& mesh, const std::vector<DistFace>& faces);
+
+/// Builds the renumbered global mesh over comm's ranks. `mesh` is the whole source mesh, the
+/// same on every rank. COLLECTIVE; bad input throws the serial prepare's fv::Error on every rank.
+DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
+                                      const PrepOptions& opts, PrepReport* report = nullptr);
+
+/// The face neighbours of the block's cells (renumbered ids, ascending, one per face: the
+/// serial GlobalMesh::cellCells rows).
+Csr dist_cell_cells(const dist::Comm& comm, const DistGlobalMesh& g);
+
+} // namespace fv

@@ -1,0 +1,465 @@
+// The renumbered global mesh built by the ranks of the distributed fvprep (prep/dist_mesh.hpp).
+#include "common/log.hpp"
+#include "prep/dist_mesh.hpp"
+#include "prep/global_mesh.hpp"
+#include "prep/mesh_ids.hpp"
+#include "prep/spatial_order.hpp"
+#include "prep/wall_distance.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <tuple>
+
+namespace fv {
+
+namespace {
+
+/// A face entry on its way to the rank matching its smallest node.
+struct BucketEntry {
+  FaceEntry entry;
+  idx_t minNode;
+};
+
+/// The faces of this rank's node block, with their build_faces() ids.
+struct BucketFaces {
+  FaceSet faces;
+  std::vector<FaceEntry> ownerEntries;
+  gidx_t first = 0; ///< build_faces() id of faces[0]
+};
+
+idx_t smallest(const std::vector<idx_t>& nodes) {
+  return nodes.empty() ? idx_t(0) : *std::min_element(nodes.begin(), nodes.end());
+}
+
+/// build_faces() over the ranks: each rank sends the entries of its cell and boundary-face
+/// blocks to the rank of their smallest node, which matches them (match_face_buckets()).
+BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions& opts) {
+  const int rank = comm.rank(), p = comm.size();
+  const dist::Blocks nodes{m.nNodes(), p}, cells{m.nCells(), p}, bfaces{m.nBoundaryFaces(), p};
+  std::vector<BucketEntry> mine;
+  {
+    std::vector<idx_t> buf;
+    for (gidx_t c = cells.first(rank); c < cells.first(rank + 1); ++c) {
+      const int nf = mesh_cell_face_count(m, static_cast<idx_t>(c));
+      for (int lf = 0; lf < nf; ++lf) {
+        const FaceEntry e = cell_face_entry(static_cast<idx_t>(c), lf);
+        face_entry_nodes(m, e, buf);
+        mine.push_back({e, smallest(buf)});
+      }
+    }
+    for (gidx_t b = bfaces.first(rank); b < bfaces.first(rank + 1); ++b) {
+      const FaceEntry e = ~FaceEntry(b);
+      face_entry_nodes(m, e, buf);
+      mine.push_back({e, smallest(buf)});
+    }
+  }
+  auto grouped = dist::group_by_rank<BucketEntry>(
+      comm, static_cast<std::int64_t>(mine.size()),
+      [&](std::int64_t i) { return nodes.owner(mine[static_cast<std::size_t>(i)].minNode); },
+      [&](std::int64_t i, BucketEntry& out) { out = mine[static_cast<std::size_t>(i)]; });
+  std::vector<BucketEntry>().swap(mine);
+  dist::Received<BucketEntry> got = dist::exchange(comm, grouped.first, grouped.second);
+  std::vector<BucketEntry>().swap(grouped.first);
+
+  const idx_t n0 = static_cast<idx_t>(nodes.first(rank)),
+              n1 = static_cast<idx_t>(nodes.first(rank + 1));
+  std::vector<idx_t> bucketOff(static_cast<std::size_t>(n1 - n0) + 1, 0);
+  for (const BucketEntry& e : got.data)
+    ++bucketOff[static_cast<std::size_t>(e.minNode - n0) + 1];
+  for (idx_t v = 0; v < n1 - n0; ++v)
+    bucketOff[v + 1] += bucketOff[v];
+  std::vector<FaceEntry> entries(got.data.size());
+  {
+    std::vector<idx_t> fill(bucketOff.begin(), bucketOff.end() - 1);
+    for (const BucketEntry& e : got.data)
+      entries[static_cast<std::size_t>(fill[static_cast<std::size_t>(e.minNode - n0)]++)] = e.entry;
+  }
+  got = {};
+  BucketFaces out;
+  FaceBucketResult r;
+  dist::run_collectively(comm, [&] {
+    r = match_face_buckets(m, n0, n1, bucketOff, entries, opts, &out.ownerEntries);
+  });
+  const bool used = comm.max(std::int64_t(r.defaultPatchUsed)) != 0;
+  if (r.defaultPatchAdded && !used) r.faces.patches.pop_back();
+  out.faces = std::move(r.faces);
+  out.first = comm.exscan(out.faces.nFaces());
+  return out;
+}
+
+/// A cell on its way through the sample sort.
+struct Keyed {
+  std::uint64_t key;
+  idx_t cell;
+  bool operator<(const Keyed& o) const { return std::tie(key, cell) < std::tie(o.key, o.cell); }
+};
+
+/// spatial_cell_order() over the ranks (sample sort of the Morton keys); returns the whole
+/// order (renumbered cell -> source cell) on every rank.
+std::vector<idx_t> dist_cell_order(const dist::Comm& comm, const Mesh& m, Renumber renumber) {
+  const idx_t nc = m.nCells();
+  if (renumber != Renumber::Rcm) {
+    std::vector<idx_t> order(static_cast<std::size_t>(nc));
+    std::iota(order.begin(), order.end(), 0);
+    return order;
+  }
+  const int rank = comm.rank(), p = comm.size();
+  const dist::Blocks nodes{m.nNodes(), p}, cells{nc, p};
+  std::vector<double> lo(3, std::numeric_limits<real_t>::max()), hi(3, -lo[0]);
+  for (gidx_t v = nodes.first(rank); v < nodes.first(rank + 1); ++v)
+    for (int d = 0; d < 3; ++d) {
+      const real_t x = m.xyz[3 * static_cast<std::size_t>(v) + d];
+      lo[d] = std::min(lo[d], x);
+      hi[d] = std::max(hi[d], x);
+    }
+  comm.min_in_place(lo);
+  comm.max_in_place(hi);
+  morton_cube(lo.data(), hi.data());
+  std::vector<Keyed> keyed(static_cast<std::size_t>(cells.count(rank)));
+#pragma omp parallel for schedule(static)
+  for (idx_t i = 0; i < static_cast<idx_t>(keyed.size()); ++i) {
+    const idx_t c = static_cast<idx_t>(cells.first(rank)) + i;
+    keyed[static_cast<std::size_t>(i)] = {cell_morton_key(m, c, lo.data(), hi.data()), c};
+  }
+  std::sort(keyed.begin(), keyed.end());
+  // Regular samples, p per rank; splitters at every p-th of the sorted samples.
+  std::vector<Keyed> samples;
+  for (int i = 0; i < p && !keyed.empty(); ++i)
+    samples.push_back(
+        keyed[keyed.size() * static_cast<std::size_t>(i) / static_cast<std::size_t>(p)]);
+  std::vector<Keyed> all = dist::all_gather(comm, samples);
+  std::sort(all.begin(), all.end());
+  std::vector<Keyed> splitters;
+  for (int i = 1; i < p && !all.empty(); ++i)
+    splitters.push_back(
+        all[all.size() * static_cast<std::size_t>(i) / static_cast<std::size_t>(p)]);
+  auto grouped = dist::group_by_rank<Keyed>(
+      comm, static_cast<std::int64_t>(keyed.size()),
+      [&](std::int64_t i) {
+        return static_cast<int>(std::upper_bound(splitters.begin(), splitters.end(),
+                                                 keyed[static_cast<std::size_t>(i)]) -
+                                splitters.begin());
+      },
+      [&](std::int64_t i, Keyed& out) { out = keyed[static_cast<std::size_t>(i)]; });
+  std::vector<Keyed>().swap(keyed);
+  dist::Received<Keyed> got = dist::exchange(comm, grouped.first, grouped.second);
+  std::sort(got.data.begin(), got.data.end());
+  std::vector<idx_t> run(got.data.size());
+  for (std::size_t i = 0; i < run.size(); ++i)
+    run[i] = got.data[i].cell;
+  return dist::all_gather(comm, run);
+}
+
+std::vector<idx_t> invert(const std::vector<idx_t>& order, std::size_t n) {
+  std::vector<idx_t> inv(n, kNone);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    inv[static_cast<std::size_t>(order[i])] = static_cast<idx_t>(i);
+  return inv;
+}
+
+/// The faces of this rank's buckets as DistFace, sent to the rank of their lower cell.
+std::vector<DistFace> faces_to_owners(const dist::Comm& comm, const BucketFaces& bf,
+                                      const DistGlobalMesh& g) {
+  const FaceSet& fs = bf.faces;
+  auto grouped = dist::group_by_rank<DistFace>(
+      comm, fs.nFaces(),
+      [&](std::int64_t f) {
+        const idx_t o = g.newCell[static_cast<std::size_t>(fs.owner[f])];
+        const idx_t n = fs.neighbour[f] == kNone ? kNone : g.newCell[fs.neighbour[f]];
+        return g.cells.owner(n != kNone && n < o ? n : o);
+      },
+      [&](std::int64_t f, DistFace& d) {
+        const idx_t o = g.newCell[static_cast<std::size_t>(fs.owner[f])];
+        const idx_t n = fs.neighbour[f] == kNone ? kNone : g.newCell[fs.neighbour[f]];
+        d.flip = n != kNone && n < o;
+        d.lo = d.flip ? n : o;
+        d.hi = d.flip ? o : n;
+        d.fsId = bf.first + f;
+        d.entry = bf.ownerEntries[static_cast<std::size_t>(f)];
+        d.patch = fs.patch[f];
+        d.bface = fs.bface[f];
+      });
+  return dist::exchange(comm, grouped.first, grouped.second).data;
+}
+
+/// Global ids of the faces this rank owns (lower cell in its block): boundary faces by patch,
+/// then owner, then build_faces() id; interior faces by (owner, neighbour, build_faces() id).
+void number_faces(const dist::Comm& comm, std::vector<DistFace>& owned, DistGlobalMesh& g) {
+  const std::size_t np = g.patches.size();
+  std::sort(owned.begin(), owned.end(), [](const DistFace& a, const DistFace& b) {
+    const bool ab = a.hi == kNone, bb = b.hi == kNone;
+    if (ab != bb) return ab;
+    if (ab) return std::tie(a.patch, a.lo, a.fsId) < std::tie(b.patch, b.lo, b.fsId);
+    return std::tie(a.lo, a.hi, a.fsId) < std::tie(b.lo, b.hi, b.fsId);
+  });
+  std::vector<std::int64_t> perPatch(np, 0);
+  std::int64_t nInterior = 0;
+  for (const DistFace& f : owned)
+    f.hi == kNone ? ++perPatch[static_cast<std::size_t>(f.patch)] : ++nInterior;
+  const std::vector<std::int64_t> base = comm.exscan(perPatch);
+  std::vector<std::int64_t> total = perPatch;
+  comm.sum_in_place(total);
+  g.patchFaceOffsets.assign(np + 1, 0);
+  for (std::size_t q = 0; q < np; ++q)
+    g.patchFaceOffsets[q + 1] = g.patchFaceOffsets[q] + total[q];
+  g.nBoundaryFaces = g.patchFaceOffsets[np];
+  gidx_t next = g.nBoundaryFaces + comm.exscan(nInterior);
+  std::vector<gidx_t> fill(np);
+  for (std::size_t q = 0; q < np; ++q)
+    fill[q] = g.patchFaceOffsets[q] + base[q];
+  for (DistFace& f : owned)
+    f.gid = f.hi == kNone ? fill[static_cast<std::size_t>(f.patch)]++ : next++;
+  g.nFaces = comm.sum(static_cast<std::int64_t>(owned.size()));
+}
+
+/// First-touch node numbering in the renumbered cell order: a node belongs to the lowest rank
+/// whose cells touch it, which numbers its nodes in the order its cells meet them.
+void number_nodes(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g) {
+  const int rank = comm.rank();
+  const idx_t nn = m.nNodes();
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(rank)),
+              c1 = static_cast<idx_t>(g.cells.first(rank + 1));
+  std::vector<std::int32_t> firstRank(static_cast<std::size_t>(nn), comm.size());
+  for (idx_t c = c0; c < c1; ++c) {
+    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
+    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
+      firstRank[static_cast<std::size_t>(m.cellNodes.indices()[k])] = rank;
+  }
+  comm.min_in_place(firstRank);
+  std::vector<std::int32_t> id(static_cast<std::size_t>(nn), -1);
+  std::int32_t mine = 0;
+  for (idx_t c = c0; c < c1; ++c) {
+    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
+    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k) {
+      const auto v = static_cast<std::size_t>(m.cellNodes.indices()[k]);
+      if (firstRank[v] == rank && id[v] < 0) id[v] = mine++;
+    }
+  }
+  const auto base = static_cast<std::int32_t>(comm.exscan(mine));
+  for (std::int32_t& v : id)
+    if (v >= 0) v += base;
+  comm.max_in_place(id);
+  g.newNode.assign(id.begin(), id.end());
+  g.nNodes = comm.sum(mine);
+  g.nodeMesh.assign(static_cast<std::size_t>(g.nNodes), kNone);
+  for (idx_t v = 0; v < nn; ++v)
+    if (g.newNode[static_cast<std::size_t>(v)] != kNone)
+      g.nodeMesh[static_cast<std::size_t>(g.newNode[static_cast<std::size_t>(v)])] = v;
+  if (rank == 0 && g.nNodes < nn)
+    FV_LOG_INFO(mesh_name(m) << ": " << nn - g.nNodes
+                             << " nodes belong to no cell and are dropped");
+}
+
+/// Every face of the block's cells: the owned ones, and the interior faces other ranks (or this
+/// one) own whose neighbour lies in the block. Sets g.faces, g.cellFaces and g.cellFaceSign.
+void gather_block_faces(const dist::Comm& comm, std::vector<DistFace>&& owned, DistGlobalMesh& g) {
+  const int rank = comm.rank();
+  std::vector<DistFace> interior;
+  for (const DistFace& f : owned)
+    if (f.hi != kNone) interior.push_back(f);
+  auto grouped = dist::group_by_rank<DistFace>(
+      comm, static_cast<std::int64_t>(interior.size()),
+      [&](std::int64_t i) { return g.cells.owner(interior[static_cast<std::size_t>(i)].hi); },
+      [&](std::int64_t i, DistFace& d) { d = interior[static_cast<std::size_t>(i)]; });
+  std::vector<DistFace>().swap(interior);
+  std::vector<DistFace> got = dist::exchange(comm, grouped.first, grouped.second).data;
+  g.faces = std::move(owned);
+  g.faces.insert(g.faces.end(), got.begin(), got.end());
+  std::sort(g.faces.begin(), g.faces.end(),
+            [](const DistFace& a, const DistFace& b) { return a.gid < b.gid; });
+  g.faces.erase(std::unique(g.faces.begin(), g.faces.end(),
+                            [](const DistFace& a, const DistFace& b) { return a.gid == b.gid; }),
+                g.faces.end());
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(rank));
+  const idx_t nBlock = static_cast<idx_t>(g.cells.count(rank));
+  auto inBlock = [&](idx_t c) { return c != kNone && c >= c0 && c < c0 + nBlock; };
+  std::vector<idx_t> counts(static_cast<std::size_t>(nBlock), 0);
+  for (const DistFace& f : g.faces) {
+    if (inBlock(f.lo)) ++counts[static_cast<std::size_t>(f.lo - c0)];
+    if (inBlock(f.hi)) ++counts[static_cast<std::size_t>(f.hi - c0)];
+  }
+  g.cellFaces = Csr::from_counts(counts);
+  g.cellFaceSign.assign(static_cast<std::size_t>(g.cellFaces.nnz()), 0);
+  std::vector<idx_t> fill(g.cellFaces.offsets().begin(), g.cellFaces.offsets().end() - 1);
+  for (idx_t i = 0; i < static_cast<idx_t>(g.faces.size()); ++i) {
+    const DistFace& f = g.faces[static_cast<std::size_t>(i)];
+    if (inBlock(f.lo)) {
+      const idx_t k = fill[static_cast<std::size_t>(f.lo - c0)]++;
+      g.cellFaces.indices()[k] = i;
+      g.cellFaceSign[static_cast<std::size_t>(k)] = 1;
+    }
+    if (inBlock(f.hi)) {
+      const idx_t k = fill[static_cast<std::size_t>(f.hi - c0)]++;
+      g.cellFaces.indices()[k] = i;
+      g.cellFaceSign[static_cast<std::size_t>(k)] = -1;
+    }
+  }
+}
+
+/// Cell geometry of the block, and the serial prepare's checks over all ranks.
+void block_geometry(const dist::Comm& comm, const Mesh& m, const PrepOptions& opts,
+                    DistGlobalMesh& g) {
+  const Csr faceNodes = dist_face_node_rows(m, g.faces);
+  g.cellGeom = compute_cell_geometry(m.xyz.data(), faceNodes, g.cellFaces, g.cellFaceSign);
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
+  const idx_t nBlock = g.cellFaces.rows();
+  real_t vmin = std::numeric_limits<real_t>::max(), vmax = -vmin, cmax = 0;
+  idx_t bad = kNone; // block index of the failing cell of the lowest source id
+  for (idx_t i = 0; i < nBlock; ++i) {
+    const real_t v = g.cellGeom.volume[static_cast<std::size_t>(i)];
+    const real_t cl = g.cellGeom.closure[static_cast<std::size_t>(i)];
+    vmin = std::min(vmin, v);
+    vmax = std::max(vmax, v);
+    cmax = std::max(cmax, cl);
+    if (cell_fails_checks(v, cl, opts) &&
+        (bad == kNone || g.cellMesh[c0 + i] < g.cellMesh[c0 + bad]))
+      bad = i;
+  }
+  const std::int64_t badMesh =
+      bad == kNone ? std::numeric_limits<std::int64_t>::max() : std::int64_t(g.cellMesh[c0 + bad]);
+  const std::int64_t worst = comm.min(badMesh);
+  dist::run_collectively(comm, [&] {
+    if (bad != kNone && badMesh == worst)
+      throw_bad_cell(m, g.cellMesh[c0 + bad], g.cellGeom.volume[static_cast<std::size_t>(bad)],
+                     g.cellGeom.closure[static_cast<std::size_t>(bad)], opts);
+  });
+  g.minVolume = comm.min(double(vmin));
+  g.maxVolume = comm.max(double(vmax));
+  g.maxClosure = comm.max(double(cmax));
+}
+
+/// A wall face gathered on every rank.
+struct WallFaceHead {
+  gidx_t gid;
+  idx_t nNodes;
+};
+
+/// Exact wall distance of the block's cells to every wall face (gathered on every rank).
+void block_wall_distance(const dist::Comm& comm, const Mesh& m, const PrepOptions& opts,
+                         DistGlobalMesh& g) {
+  std::vector<char> isWall;
+  dist::run_collectively(comm, [&] { isWall = wall_patch_flags(m, g.patches, opts); });
+  std::vector<WallFaceHead> heads;
+  std::vector<idx_t> nodes, buf;
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
+  for (const DistFace& f : g.faces) {
+    if (f.hi != kNone || !isWall[static_cast<std::size_t>(f.patch)] || f.lo < c0 ||
+        f.lo >= c0 + g.cellFaces.rows())
+      continue;
+    dist_face_nodes(m, f, buf);
+    heads.push_back({f.gid, static_cast<idx_t>(buf.size())});
+    nodes.insert(nodes.end(), buf.begin(), buf.end());
+  }
+  const std::vector<WallFaceHead> allHeads = dist::all_gather(comm, heads);
+  const std::vector<idx_t> allNodes = dist::all_gather(comm, nodes);
+  if (allHeads.empty()) return;
+  std::vector<std::int64_t> start(allHeads.size() + 1, 0);
+  for (std::size_t i = 0; i < allHeads.size(); ++i)
+    start[i + 1] = start[i] + allHeads[i].nNodes;
+  std::vector<std::size_t> order(allHeads.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return allHeads[a].gid < allHeads[b].gid; });
+  WallFaces walls;
+  walls.xyz = &m.xyz;
+  for (std::size_t i : order) {
+    walls.nodes.insert(walls.nodes.end(), allNodes.begin() + start[i],
+                       allNodes.begin() + start[i + 1]);
+    walls.offsets.push_back(static_cast<idx_t>(walls.nodes.size()));
+  }
+  g.wallDistance = wall_distance(g.cellGeom.centroid, walls);
+  if (comm.rank() == 0)
+    FV_LOG_INFO("  wall distance of " << g.nCells << " cells to " << walls.size() << " wall faces");
+}
+
+} // namespace
+
+void dist_face_nodes(const Mesh& mesh, const DistFace& f, std::vector<idx_t>& out) {
+  face_entry_nodes(mesh, f.entry, out);
+  if (f.flip) std::reverse(out.begin(), out.end());
+}
+
+Csr dist_face_node_rows(const Mesh& mesh, const std::vector<DistFace>& faces) {
+  const idx_t n = static_cast<idx_t>(faces.size());
+  std::vector<idx_t> counts(static_cast<std::size_t>(n));
+#pragma omp parallel
+  {
+    std::vector<idx_t> buf;
+#pragma omp for schedule(static)
+    for (idx_t f = 0; f < n; ++f) {
+      face_entry_nodes(mesh, faces[static_cast<std::size_t>(f)].entry, buf);
+      counts[static_cast<std::size_t>(f)] = static_cast<idx_t>(buf.size());
+    }
+  }
+  Csr rows = Csr::from_counts(counts);
+#pragma omp parallel
+  {
+    std::vector<idx_t> buf;
+#pragma omp for schedule(static)
+    for (idx_t f = 0; f < n; ++f) {
+      dist_face_nodes(mesh, faces[static_cast<std::size_t>(f)], buf);
+      std::copy(buf.begin(), buf.end(), rows.row(f));
+    }
+  }
+  return rows;
+}
+
+DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
+                                      const PrepOptions& opts, PrepReport* report) {
+  DistGlobalMesh g;
+  dist::run_collectively(comm, [&] { validate_mesh_arrays(mesh); });
+  BucketFaces bf;
+  run_phase(report, "building faces", [&] { bf = match_faces(comm, mesh, opts.faces); });
+  g.patches = bf.faces.patches;
+  g.nCells = mesh.nCells();
+  g.cells = dist::Blocks{g.nCells, comm.size()};
+  run_phase(report, "ordering cells", [&] {
+    g.cellMesh = dist_cell_order(comm, mesh, opts.renumber);
+    g.newCell = invert(g.cellMesh, static_cast<std::size_t>(g.nCells));
+  });
+  run_phase(report, "renumbering faces and nodes", [&] {
+    std::vector<DistFace> owned = faces_to_owners(comm, bf, g);
+    bf = BucketFaces();
+    number_faces(comm, owned, g);
+    number_nodes(comm, mesh, g);
+    gather_block_faces(comm, std::move(owned), g);
+  });
+  run_phase(report, "computing geometry", [&] { block_geometry(comm, mesh, opts, g); });
+  run_phase(report, "wall distance", [&] { block_wall_distance(comm, mesh, opts, g); });
+  if (report) {
+    report->nCells = static_cast<idx_t>(g.nCells);
+    report->nFaces = static_cast<idx_t>(g.nFaces);
+    report->nBoundaryFaces = static_cast<idx_t>(g.nBoundaryFaces);
+    report->nNodes = static_cast<idx_t>(g.nNodes);
+    report->renumber = renumber_name(opts.renumber);
+    report->minVolume = g.minVolume;
+    report->maxVolume = g.maxVolume;
+    report->maxClosure = g.maxClosure;
+  }
+  return g;
+}
+
+Csr dist_cell_cells(const dist::Comm& comm, const DistGlobalMesh& g) {
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
+  const idx_t n = g.cellFaces.rows();
+  std::vector<idx_t> counts(static_cast<std::size_t>(n), 0);
+  for (idx_t i = 0; i < n; ++i)
+    for (idx_t k = g.cellFaces.begin(i); k < g.cellFaces.end(i); ++k)
+      counts[static_cast<std::size_t>(i)] +=
+          g.faces[static_cast<std::size_t>(g.cellFaces.indices()[k])].hi != kNone;
+  Csr cc = Csr::from_counts(counts);
+  for (idx_t i = 0; i < n; ++i) {
+    idx_t* out = cc.row(i);
+    idx_t m = 0;
+    for (idx_t k = g.cellFaces.begin(i); k < g.cellFaces.end(i); ++k) {
+      const DistFace& f = g.faces[static_cast<std::size_t>(g.cellFaces.indices()[k])];
+      if (f.hi == kNone) continue;
+      out[m++] = f.lo == c0 + i ? f.hi : f.lo;
+    }
+    std::sort(out, out + m);
+  }
+  return cc;
+}
+
+} // namespace fv

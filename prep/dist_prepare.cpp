@@ -1,0 +1,328 @@
+#include "prep/dist_prepare.hpp"
+
+#include "common/error.hpp"
+#include "common/log.hpp"
+#include "common/version.hpp"
+#include "formats/mesh_uuid.hpp"
+#include "formats/zone_file_writer.hpp"
+#include "prep/dist_mesh.hpp"
+#include "prep/dist_zones.hpp"
+#include "prep/partition_distributed.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace fv {
+
+DistPartitioner parse_dist_partitioner(const std::string& s) {
+  if (s == "ptscotch" || s == "pt-scotch" || s == "scotch") return DistPartitioner::PtScotch;
+  if (s == "metis") return DistPartitioner::Metis;
+  FV_VERIFY_USAGE(false, "--partitioner " << s << ": not ptscotch or metis");
+  return DistPartitioner::PtScotch;
+}
+
+namespace {
+
+/// The part of every renumbered cell, on every rank.
+std::vector<idx_t> partition(const dist::Comm& comm, const DistGlobalMesh& g,
+                             const PrepareOptions& opts, DistPartitioner who) {
+  std::vector<gidx_t> vtxdist(static_cast<std::size_t>(comm.size()) + 1);
+  for (int r = 0; r <= comm.size(); ++r)
+    vtxdist[static_cast<std::size_t>(r)] = g.cells.first(r);
+  const Csr adjacency = dist_cell_cells(comm, g);
+  const std::vector<idx_t> block =
+      who == DistPartitioner::Metis
+          ? partition_cells_gathered(comm, vtxdist, adjacency, opts.parts, opts.partition)
+          : partition_cells_distributed(comm, vtxdist, adjacency, opts.parts, opts.partition);
+  return dist::all_gather(comm, block);
+}
+
+/// The bandwidth and profile of the dual graph in the file's cell order and in the renumbered
+/// one (the serial report's "before" and "after").
+void dist_bandwidths(const dist::Comm& comm, const DistGlobalMesh& g, PrepReport& report) {
+  const Csr cc = dist_cell_cells(comm, g);
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
+  std::int64_t bw[2] = {0, 0}, profile[2] = {0, 0};
+  for (idx_t i = 0; i < cc.rows(); ++i) {
+    const idx_t c = c0 + i, cm = g.cellMesh[static_cast<std::size_t>(c)];
+    idx_t lo = c, loMesh = cm;
+    for (idx_t k = cc.begin(i); k < cc.end(i); ++k) {
+      const idx_t d = cc.indices()[k], dm = g.cellMesh[static_cast<std::size_t>(d)];
+      bw[1] = std::max<std::int64_t>(bw[1], d > c ? d - c : c - d);
+      bw[0] = std::max<std::int64_t>(bw[0], dm > cm ? dm - cm : cm - dm);
+      lo = std::min(lo, d);
+      loMesh = std::min(loMesh, dm);
+    }
+    profile[1] += c - lo;
+    profile[0] += cm - loMesh;
+  }
+  report.before.bandwidth = comm.max(bw[0]);
+  report.after.bandwidth = comm.max(bw[1]);
+  report.before.profile = comm.sum(profile[0]);
+  report.after.profile = comm.sum(profile[1]);
+}
+
+/// partition_report() of the whole dual graph, summed over the ranks' blocks.
+PartitionReport dist_partition_report(const dist::Comm& comm, const DistGlobalMesh& g,
+                                      const std::vector<idx_t>& part, int nParts) {
+  const Csr cc = dist_cell_cells(comm, g);
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
+  const auto np = static_cast<std::size_t>(nParts);
+  std::vector<std::int64_t> cells(np, 0), iface(np, 0), halo(np, 0), pairs(np * np, 0);
+  std::int64_t cut = 0, volume = 0;
+  std::vector<idx_t> touched;
+  for (idx_t i = 0; i < cc.rows(); ++i) {
+    const idx_t c = c0 + i;
+    const idx_t p = part[static_cast<std::size_t>(c)];
+    ++cells[static_cast<std::size_t>(p)];
+    touched.clear();
+    for (idx_t k = cc.begin(i); k < cc.end(i); ++k) {
+      const idx_t d = cc.indices()[k];
+      const idx_t q = part[static_cast<std::size_t>(d)];
+      if (q == p) continue;
+      ++iface[static_cast<std::size_t>(p)];
+      cut += c < d;
+      touched.push_back(q);
+      pairs[static_cast<std::size_t>(p) * np + static_cast<std::size_t>(q)] = 1;
+    }
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    volume += static_cast<std::int64_t>(touched.size());
+    for (idx_t q : touched)
+      ++halo[static_cast<std::size_t>(q)];
+  }
+  for (auto* v : {&cells, &iface, &halo, &pairs})
+    comm.sum_in_place(*v);
+  PartitionReport r;
+  r.nParts = nParts;
+  r.nCells = g.nCells;
+  r.edgeCut = comm.sum(cut);
+  r.commVolume = comm.sum(volume);
+  r.cells.assign(cells.begin(), cells.end());
+  r.interfaceFaces.assign(iface.begin(), iface.end());
+  r.haloCells.assign(halo.begin(), halo.end());
+  r.neighbours.assign(np, 0);
+  for (std::size_t p = 0; p < np; ++p)
+    for (std::size_t q = 0; q < np; ++q)
+      r.neighbours[p] += pairs[p * np + q] != 0;
+  const double avg = static_cast<double>(r.nCells) / nParts;
+  r.imbalance = static_cast<double>(*std::max_element(r.cells.begin(), r.cells.end())) / avg;
+  return r;
+}
+
+/// The mesh UUID of the renumbered mesh, computed on rank 0 from the renumbering maps (the
+/// source mesh is on every rank) and broadcast.
+std::string dist_mesh_uuid(const dist::Comm& comm, const Mesh& m, const DistGlobalMesh& g) {
+  std::string uuid;
+  if (comm.rank() == 0) {
+    MeshUuidStream h(g.nNodes, g.nCells);
+    std::vector<real_t> xyz;
+    for (gidx_t v0 = 0; v0 < g.nNodes; v0 += 4096) {
+      const gidx_t v1 = std::min<gidx_t>(g.nNodes, v0 + 4096);
+      xyz.resize(3 * static_cast<std::size_t>(v1 - v0));
+      for (gidx_t v = v0; v < v1; ++v)
+        std::memcpy(&xyz[3 * static_cast<std::size_t>(v - v0)],
+                    &m.xyz[3 * static_cast<std::size_t>(g.nodeMesh[static_cast<std::size_t>(v)])],
+                    3 * sizeof(real_t));
+      h.add_nodes(xyz.data(), static_cast<std::size_t>(v1 - v0));
+    }
+    std::vector<gidx_t> ids;
+    for (gidx_t c = 0; c < g.nCells; ++c) {
+      const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
+      ids.clear();
+      for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
+        ids.push_back(g.newNode[static_cast<std::size_t>(m.cellNodes.indices()[k])]);
+      h.add_cell(m.cellType[static_cast<std::size_t>(cm)], ids.data(), ids.size());
+    }
+    uuid = h.uuid();
+  }
+  return comm.broadcast(uuid, 0);
+}
+
+ZoneFileHeader dist_zone_header(const dist::Comm& comm, const Mesh& m, const DistGlobalMesh& g,
+                                int nZones) {
+  ZoneFileHeader h;
+  h.creator = std::string("fvkit ") + kVersion;
+  h.sourceMesh = m.path;
+  h.nZones = nZones;
+  h.nGlobalCells = g.nCells;
+  h.nGlobalFaces = g.nFaces;
+  h.nGlobalNodes = g.nNodes;
+  h.patches = g.patches;
+  h.meshUuid = dist_mesh_uuid(comm, m, g);
+  return h;
+}
+
+/// Byte records ([int64 length][bytes]...) packed into one buffer, and back.
+void pack(std::vector<std::uint8_t>& buf, const std::vector<std::uint8_t>& rec) {
+  const std::int64_t n = static_cast<std::int64_t>(rec.size());
+  const auto* p = reinterpret_cast<const std::uint8_t*>(&n);
+  buf.insert(buf.end(), p, p + sizeof n);
+  buf.insert(buf.end(), rec.begin(), rec.end());
+}
+std::vector<std::vector<std::uint8_t>> unpack(const std::vector<std::uint8_t>& buf) {
+  std::vector<std::vector<std::uint8_t>> out;
+  for (std::size_t at = 0; at < buf.size();) {
+    std::int64_t n = 0;
+    std::memcpy(&n, buf.data() + at, sizeof n);
+    at += sizeof n;
+    out.emplace_back(buf.begin() + static_cast<std::ptrdiff_t>(at),
+                     buf.begin() + static_cast<std::ptrdiff_t>(at + static_cast<std::size_t>(n)));
+    at += static_cast<std::size_t>(n);
+  }
+  return out;
+}
+
+/// Sends this rank's buffer to rank 0 (which gets every rank's, in rank order).
+std::vector<std::uint8_t> to_root(const dist::Comm& comm, const std::vector<std::uint8_t>& buf) {
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(comm.size()), 0);
+  counts[0] = static_cast<std::int64_t>(buf.size());
+  return dist::exchange(comm, buf, counts).data;
+}
+
+/// One round of zones into the file: rank 0 places them (in zone order) from their shapes,
+/// each rank writes its own, rank 0 records the checksums.
+void write_round(const dist::Comm& comm, ZoneFileWriter* writer, const std::string& tempPath,
+                 const ZoneAssignment& assign, std::vector<Zone>& zones, std::uint64_t& bytes) {
+  std::vector<std::uint8_t> shapes;
+  for (const Zone& z : zones)
+    pack(shapes, to_bytes(zone_shape(z)));
+  const std::vector<std::uint8_t> allShapes = to_root(comm, shapes);
+  std::vector<std::uint8_t> placements;
+  std::vector<std::int64_t> placementCounts(static_cast<std::size_t>(comm.size()), 0);
+  dist::run_collectively(comm, [&] {
+    if (comm.rank() != 0) return;
+    for (const std::vector<std::uint8_t>& s : unpack(allShapes)) {
+      const ZoneFileWriter::RemotePlacement p = writer->place_zone_shape(zone_shape_from_bytes(s));
+      const std::size_t before = placements.size();
+      pack(placements, to_bytes(p));
+      placementCounts[static_cast<std::size_t>(assign.rank_of(p.zoneId))] +=
+          static_cast<std::int64_t>(placements.size() - before);
+    }
+  });
+  const std::vector<std::uint8_t> mine = dist::exchange(comm, placements, placementCounts).data;
+  std::vector<std::uint8_t> sums;
+  dist::run_collectively(comm, [&] {
+    const std::vector<std::vector<std::uint8_t>> recs = unpack(mine);
+    FV_VERIFY(recs.size() == zones.size(),
+              "zone placements: " << recs.size() << " for " << zones.size() << " zones");
+    for (std::size_t i = 0; i < zones.size(); ++i) {
+      const ZoneFileWriter::RemotePlacement p = placement_from_bytes(recs[i]);
+      FV_VERIFY(p.zoneId == zones[i].zoneId, "zone placement for zone " << p.zoneId << " reached "
+                                                                        << "zone "
+                                                                        << zones[i].zoneId);
+      const std::vector<std::uint64_t> s = write_zone_pieces(tempPath, p, zones[i]);
+      for (const ZoneFileWriter::RemotePlacement::Piece& q : p.pieces)
+        bytes += q.bytes;
+      std::vector<std::uint8_t> rec(sizeof(std::int32_t) + s.size() * sizeof(std::uint64_t));
+      std::memcpy(rec.data(), &p.zoneId, sizeof(std::int32_t));
+      if (!s.empty())
+        std::memcpy(rec.data() + sizeof(std::int32_t), s.data(), s.size() * sizeof(std::uint64_t));
+      pack(sums, rec);
+    }
+  });
+  const std::vector<std::uint8_t> allSums = to_root(comm, sums);
+  dist::run_collectively(comm, [&] {
+    if (comm.rank() != 0) return;
+    for (const std::vector<std::uint8_t>& rec : unpack(allSums)) {
+      std::int32_t id = 0;
+      std::memcpy(&id, rec.data(), sizeof id);
+      std::vector<std::uint64_t> s((rec.size() - sizeof id) / sizeof(std::uint64_t));
+      if (!s.empty())
+        std::memcpy(s.data(), rec.data() + sizeof id, s.size() * sizeof(std::uint64_t));
+      writer->set_zone_written(id, s);
+    }
+  });
+  zones.clear();
+}
+
+/// Everything before the zones: the renumbered mesh, the partition and the header.
+struct Prelude {
+  DistGlobalMesh g;
+  std::vector<idx_t> partOf;
+  ZoneFileHeader header;
+  ZoneAssignment assign;
+};
+
+Prelude prelude(const dist::Comm& comm, const Mesh& mesh, const PrepareOptions& opts,
+                DistPartitioner who, PrepReport& report, PartitionReport& partReport) {
+  Prelude p;
+  p.g = build_dist_global_mesh(comm, mesh, opts.prep, &report);
+  dist_bandwidths(comm, p.g, report);
+  dist::run_collectively(comm, [&] {
+    FV_VERIFY_USAGE(opts.parts >= 1 && opts.parts <= p.g.nCells,
+                    "cannot partition " << p.g.nCells << " cells into " << opts.parts << " parts");
+  });
+  run_phase(&report, "partitioning", [&] {
+    p.partOf = partition(comm, p.g, opts, who);
+    partReport = dist_partition_report(comm, p.g, p.partOf, opts.parts);
+  });
+  p.header = dist_zone_header(comm, mesh, p.g, opts.parts);
+  p.header.options = describe_prepare_options(opts);
+  if (who == DistPartitioner::PtScotch) p.header.options += "; partitioner=ptscotch";
+  int threads = 1;
+#if defined(_OPENMP)
+  threads = omp_get_max_threads();
+#endif
+  p.assign.nZones = opts.parts;
+  p.assign.nRanks = comm.size();
+  p.assign.perRank = static_cast<int>(std::max<std::int64_t>(1, comm.min(std::int64_t(threads))));
+  return p;
+}
+
+} // namespace
+
+DistPreparedZones prepare_zones_distributed(const dist::Comm& comm, const Mesh& mesh,
+                                            const PrepareOptions& opts, DistPartitioner who) {
+  DistPreparedZones out;
+  Prelude p = prelude(comm, mesh, opts, who, out.report, out.partition);
+  out.header = p.header;
+  run_phase(&out.report, "building zones", [&] {
+    build_dist_zones(
+        comm, mesh, p.g, p.partOf, p.assign, opts.prep,
+        [&](std::vector<Zone>& zones) {
+          for (Zone& z : zones)
+            out.zones.push_back(std::move(z));
+        },
+        &out.report.zones);
+  });
+  return out;
+}
+
+PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, const Mesh& mesh,
+                                             const PrepareOptions& opts, DistPartitioner who,
+                                             const std::string& path,
+                                             const std::string& commandLine) {
+  PrepareSummary out;
+  Prelude p = prelude(comm, mesh, opts, who, out.report, out.partition);
+  out.header = p.header;
+  out.header.commandLine = commandLine;
+  std::unique_ptr<ZoneFileWriter> writer;
+  dist::run_collectively(comm, [&] {
+    if (comm.rank() == 0) writer = std::make_unique<ZoneFileWriter>(path, out.header);
+  });
+  const std::string tempPath = comm.broadcast(writer ? writer->temp_path() : std::string(), 0);
+  std::uint64_t bytes = 0;
+  run_phase(&out.report, "building zones", [&] {
+    build_dist_zones(
+        comm, mesh, p.g, p.partOf, p.assign, opts.prep,
+        [&](std::vector<Zone>& zones) {
+          write_round(comm, writer.get(), tempPath, p.assign, zones, bytes);
+        },
+        &out.report.zones);
+  });
+  run_phase(&out.report, "writing", [&] {
+    dist::run_collectively(comm, [&] {
+      if (writer) writer->commit();
+    });
+  });
+  out.dataBytes = static_cast<std::uint64_t>(comm.sum(static_cast<std::int64_t>(bytes)));
+  return out;
+}
+
+} // namespace fv
