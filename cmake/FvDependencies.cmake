@@ -49,26 +49,22 @@ if(NOT TARGET fv_metis)
   target_link_libraries(fv_metis INTERFACE ${METIS_LIBRARY})
 endif()
 
-# PT-Scotch through its ParMETIS-compatible interface (libptscotch-dev, libscotchparmetis-dev):
-# the distributed partitioner of `mpirun -np N fvprep` (prep/partition_distributed.hpp). The
-# 32-bit flavour (include/parmetis-int32, lib/<arch>/scotch-int32), so that its idx matches
-# fvkit's idx_t; the unsuffixed default of Debian 12 is 32-bit too and is the fallback.
-# libptscotch holds the whole of Scotch; libptscotcherr prints Scotch's errors and returns.
-find_path(PTSCOTCH_PARMETIS_INCLUDE_DIR parmetis.h PATH_SUFFIXES parmetis-int32 parmetis)
+# PT-Scotch (libptscotch-dev): the distributed partitioner of `mpirun -np N fvprep`
+# (prep/partition_distributed.hpp), through its native ptscotch.h interface. The 32-bit flavour
+# (include/scotch-int32, lib/<arch>/scotch-int32), so that its SCOTCH_Num matches fvkit's idx_t;
+# the unsuffixed default of Debian 12 is 32-bit too and is the fallback. libptscotch holds the
+# whole of Scotch; libptscotcherr prints Scotch's errors and returns.
 find_path(PTSCOTCH_INCLUDE_DIR ptscotch.h PATH_SUFFIXES scotch-int32 scotch)
-find_library(PTSCOTCH_PARMETIS_LIBRARY NAMES ptscotchparmetisv3 PATH_SUFFIXES scotch-int32)
 find_library(PTSCOTCH_LIBRARY NAMES ptscotch PATH_SUFFIXES scotch-int32)
 find_library(PTSCOTCH_ERR_LIBRARY NAMES ptscotcherr PATH_SUFFIXES scotch-int32)
-if(NOT PTSCOTCH_PARMETIS_INCLUDE_DIR OR NOT PTSCOTCH_INCLUDE_DIR OR NOT PTSCOTCH_PARMETIS_LIBRARY
-   OR NOT PTSCOTCH_LIBRARY OR NOT PTSCOTCH_ERR_LIBRARY)
-  fv_missing("PT-Scotch ParMETIS interface" "libptscotch-dev libscotchparmetis-dev")
+if(NOT PTSCOTCH_INCLUDE_DIR OR NOT PTSCOTCH_LIBRARY OR NOT PTSCOTCH_ERR_LIBRARY)
+  fv_missing("PT-Scotch" "libptscotch-dev")
 endif()
 if(NOT TARGET fv_ptscotch)
   add_library(fv_ptscotch INTERFACE)
-  target_include_directories(fv_ptscotch SYSTEM INTERFACE ${PTSCOTCH_PARMETIS_INCLUDE_DIR}
-                                                          ${PTSCOTCH_INCLUDE_DIR})
-  target_link_libraries(fv_ptscotch INTERFACE ${PTSCOTCH_PARMETIS_LIBRARY} ${PTSCOTCH_LIBRARY}
-                                              ${PTSCOTCH_ERR_LIBRARY} MPI::MPI_CXX)
+  target_include_directories(fv_ptscotch SYSTEM INTERFACE ${PTSCOTCH_INCLUDE_DIR})
+  target_link_libraries(fv_ptscotch INTERFACE ${PTSCOTCH_LIBRARY} ${PTSCOTCH_ERR_LIBRARY}
+                                              MPI::MPI_CXX)
 endif()
 
 # Boost.Graph (libboost-graph-dev): header-only parts only (cuthill_mckee_ordering).

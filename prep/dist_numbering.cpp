@@ -3,10 +3,12 @@
 #include "prep/dist_mesh.hpp"
 #include "prep/global_mesh.hpp"
 #include "prep/mesh_ids.hpp"
+#include "prep/parallel_sort.hpp"
 #include "prep/spatial_order.hpp"
 #include "prep/wall_distance.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <tuple>
@@ -37,21 +39,28 @@ idx_t smallest(const std::vector<idx_t>& nodes) {
 BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions& opts) {
   const int rank = comm.rank(), p = comm.size();
   const dist::Blocks nodes{m.nNodes(), p}, cells{m.nCells(), p}, bfaces{m.nBoundaryFaces(), p};
-  std::vector<BucketEntry> mine;
+  // Entries of the cell block, then of the boundary-face block, each with its smallest node.
+  const idx_t c0 = static_cast<idx_t>(cells.first(rank)), nc = static_cast<idx_t>(cells.count(rank));
+  std::vector<std::int64_t> at(static_cast<std::size_t>(nc) + 1, 0);
+  for (idx_t i = 0; i < nc; ++i)
+    at[static_cast<std::size_t>(i) + 1] = at[static_cast<std::size_t>(i)] + mesh_cell_face_count(m, c0 + i);
+  const std::int64_t nCellEntries = at.back();
+  std::vector<BucketEntry> mine(static_cast<std::size_t>(nCellEntries + bfaces.count(rank)));
+#pragma omp parallel
   {
     std::vector<idx_t> buf;
-    for (gidx_t c = cells.first(rank); c < cells.first(rank + 1); ++c) {
-      const int nf = mesh_cell_face_count(m, static_cast<idx_t>(c));
-      for (int lf = 0; lf < nf; ++lf) {
-        const FaceEntry e = cell_face_entry(static_cast<idx_t>(c), lf);
+#pragma omp for schedule(static)
+    for (idx_t i = 0; i < nc; ++i)
+      for (int lf = 0; lf < at[static_cast<std::size_t>(i) + 1] - at[static_cast<std::size_t>(i)]; ++lf) {
+        const FaceEntry e = cell_face_entry(c0 + i, lf);
         face_entry_nodes(m, e, buf);
-        mine.push_back({e, smallest(buf)});
+        mine[static_cast<std::size_t>(at[static_cast<std::size_t>(i)] + lf)] = {e, smallest(buf)};
       }
-    }
-    for (gidx_t b = bfaces.first(rank); b < bfaces.first(rank + 1); ++b) {
-      const FaceEntry e = ~FaceEntry(b);
+#pragma omp for schedule(static)
+    for (gidx_t b = 0; b < bfaces.count(rank); ++b) {
+      const FaceEntry e = ~FaceEntry(bfaces.first(rank) + b);
       face_entry_nodes(m, e, buf);
-      mine.push_back({e, smallest(buf)});
+      mine[static_cast<std::size_t>(nCellEntries + b)] = {e, smallest(buf)};
     }
   }
   auto grouped = dist::group_by_rank<BucketEntry>(
@@ -122,7 +131,7 @@ std::vector<idx_t> dist_cell_order(const dist::Comm& comm, const Mesh& m, Renumb
     const idx_t c = static_cast<idx_t>(cells.first(rank)) + i;
     keyed[static_cast<std::size_t>(i)] = {cell_morton_key(m, c, lo.data(), hi.data()), c};
   }
-  std::sort(keyed.begin(), keyed.end());
+  parallel_sort(keyed.begin(), keyed.end(), std::less<Keyed>());
   // Regular samples, p per rank; splitters at every p-th of the sorted samples.
   std::vector<Keyed> samples;
   for (int i = 0; i < p && !keyed.empty(); ++i)
@@ -144,7 +153,7 @@ std::vector<idx_t> dist_cell_order(const dist::Comm& comm, const Mesh& m, Renumb
       [&](std::int64_t i, Keyed& out) { out = keyed[static_cast<std::size_t>(i)]; });
   std::vector<Keyed>().swap(keyed);
   dist::Received<Keyed> got = dist::exchange(comm, grouped.first, grouped.second);
-  std::sort(got.data.begin(), got.data.end());
+  parallel_sort(got.data.begin(), got.data.end(), std::less<Keyed>());
   std::vector<idx_t> run(got.data.size());
   for (std::size_t i = 0; i < run.size(); ++i)
     run[i] = got.data[i].cell;
@@ -187,7 +196,7 @@ std::vector<DistFace> faces_to_owners(const dist::Comm& comm, const BucketFaces&
 /// then owner, then build_faces() id; interior faces by (owner, neighbour, build_faces() id).
 void number_faces(const dist::Comm& comm, std::vector<DistFace>& owned, DistGlobalMesh& g) {
   const std::size_t np = g.patches.size();
-  std::sort(owned.begin(), owned.end(), [](const DistFace& a, const DistFace& b) {
+  parallel_sort(owned.begin(), owned.end(), [](const DistFace& a, const DistFace& b) {
     const bool ab = a.hi == kNone, bb = b.hi == kNone;
     if (ab != bb) return ab;
     if (ab) return std::tie(a.patch, a.lo, a.fsId) < std::tie(b.patch, b.lo, b.fsId);
@@ -266,8 +275,8 @@ void gather_block_faces(const dist::Comm& comm, std::vector<DistFace>&& owned, D
   std::vector<DistFace> got = dist::exchange(comm, grouped.first, grouped.second).data;
   g.faces = std::move(owned);
   g.faces.insert(g.faces.end(), got.begin(), got.end());
-  std::sort(g.faces.begin(), g.faces.end(),
-            [](const DistFace& a, const DistFace& b) { return a.gid < b.gid; });
+  parallel_sort(g.faces.begin(), g.faces.end(),
+                [](const DistFace& a, const DistFace& b) { return a.gid < b.gid; });
   g.faces.erase(std::unique(g.faces.begin(), g.faces.end(),
                             [](const DistFace& a, const DistFace& b) { return a.gid == b.gid; }),
                 g.faces.end());

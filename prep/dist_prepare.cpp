@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
 #include <memory>
 
 #if defined(_OPENMP)
@@ -116,10 +117,10 @@ PartitionReport dist_partition_report(const dist::Comm& comm, const DistGlobalMe
 }
 
 /// The mesh UUID of the renumbered mesh, computed on rank 0 from the renumbering maps (the
-/// source mesh is on every rank) and broadcast.
-std::string dist_mesh_uuid(const dist::Comm& comm, const Mesh& m, const DistGlobalMesh& g) {
+/// source mesh is on every rank); empty on the other ranks.
+std::string dist_mesh_uuid(int rank, const Mesh& m, const DistGlobalMesh& g) {
   std::string uuid;
-  if (comm.rank() == 0) {
+  if (rank == 0) {
     MeshUuidStream h(g.nNodes, g.nCells);
     std::vector<real_t> xyz;
     for (gidx_t v0 = 0; v0 < g.nNodes; v0 += 4096) {
@@ -141,11 +142,12 @@ std::string dist_mesh_uuid(const dist::Comm& comm, const Mesh& m, const DistGlob
     }
     uuid = h.uuid();
   }
-  return comm.broadcast(uuid, 0);
+  return uuid;
 }
 
-ZoneFileHeader dist_zone_header(const dist::Comm& comm, const Mesh& m, const DistGlobalMesh& g,
-                                int nZones) {
+/// The header; its mesh UUID is computed on rank 0 only (no communication: it runs on a thread
+/// of its own beside the partitioning).
+ZoneFileHeader dist_zone_header(int rank, const Mesh& m, const DistGlobalMesh& g, int nZones) {
   ZoneFileHeader h;
   h.creator = std::string("fvkit ") + kVersion;
   h.sourceMesh = m.path;
@@ -154,7 +156,7 @@ ZoneFileHeader dist_zone_header(const dist::Comm& comm, const Mesh& m, const Dis
   h.nGlobalFaces = g.nFaces;
   h.nGlobalNodes = g.nNodes;
   h.patches = g.patches;
-  h.meshUuid = dist_mesh_uuid(comm, m, g);
+  h.meshUuid = dist_mesh_uuid(rank, m, g);
   return h;
 }
 
@@ -253,16 +255,23 @@ Prelude prelude(const dist::Comm& comm, const Mesh& mesh, const PrepareOptions& 
                 DistPartitioner who, PrepReport& report, PartitionReport& partReport) {
   Prelude p;
   p.g = build_dist_global_mesh(comm, mesh, opts.prep, &report);
-  dist_bandwidths(comm, p.g, report);
+  run_phase(&report, "bandwidths", [&] { dist_bandwidths(comm, p.g, report); });
   dist::run_collectively(comm, [&] {
     FV_VERIFY_USAGE(opts.parts >= 1 && opts.parts <= p.g.nCells,
                     "cannot partition " << p.g.nCells << " cells into " << opts.parts << " parts");
+  });
+  // Rank 0 hashes the mesh (a serial pass over it) while the ranks partition.
+  std::future<ZoneFileHeader> header = std::async(std::launch::async, [&] {
+    return dist_zone_header(comm.rank(), mesh, p.g, opts.parts);
   });
   run_phase(&report, "partitioning", [&] {
     p.partOf = partition(comm, p.g, opts, who);
     partReport = dist_partition_report(comm, p.g, p.partOf, opts.parts);
   });
-  p.header = dist_zone_header(comm, mesh, p.g, opts.parts);
+  run_phase(&report, "mesh UUID", [&] {
+    p.header = header.get();
+    p.header.meshUuid = comm.broadcast(p.header.meshUuid, 0);
+  });
   p.header.options = describe_prepare_options(opts);
   if (who == DistPartitioner::PtScotch) p.header.options += "; partitioner=ptscotch";
   int threads = 1;

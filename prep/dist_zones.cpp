@@ -4,10 +4,13 @@
 #include "common/log.hpp"
 #include "prep/connectivity.hpp"
 #include "prep/global_mesh.hpp"
+#include "prep/local_ids.hpp"
+#include "prep/parallel_sort.hpp"
 #include "prep/zone_builder.hpp"
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 #include <string>
 
 #if defined(_OPENMP)
@@ -42,9 +45,13 @@ struct Piece {
   std::vector<idx_t> partOf;      ///< part of each local cell
 };
 
-idx_t local_of(const std::vector<idx_t>& sorted, idx_t global) {
-  return static_cast<idx_t>(std::lower_bound(sorted.begin(), sorted.end(), global) -
-                            sorted.begin());
+/// global id -> index in `ids` (a hash table the size of the piece).
+LocalIds index_of(const std::vector<idx_t>& ids) {
+  LocalIds t;
+  t.reset(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    t.set(ids[i], static_cast<idx_t>(i));
+  return t;
 }
 
 /// The cells this rank's zones own (ascending) and those sharing a node with them.
@@ -52,22 +59,28 @@ std::vector<CellRequest> needed_cells(const Mesh& m, const DistGlobalMesh& g,
                                       const std::vector<idx_t>& partOf,
                                       const std::vector<char>& mine) {
   const idx_t nc = static_cast<idx_t>(g.nCells);
+  auto owned = [&](idx_t c) {
+    return mine[static_cast<std::size_t>(partOf[static_cast<std::size_t>(c)])] != 0;
+  };
   std::vector<char> nodeMark(static_cast<std::size_t>(m.nNodes()), 0);
   for (idx_t c = 0; c < nc; ++c) {
-    if (!mine[static_cast<std::size_t>(partOf[static_cast<std::size_t>(c)])]) continue;
+    if (!owned(c)) continue;
     const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
     for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
       nodeMark[static_cast<std::size_t>(m.cellNodes.indices()[k])] = 1;
   }
-  std::vector<CellRequest> out;
+  std::vector<char> touches(static_cast<std::size_t>(nc), 0);
+#pragma omp parallel for schedule(static)
   for (idx_t c = 0; c < nc; ++c) {
-    const bool owned = mine[static_cast<std::size_t>(partOf[static_cast<std::size_t>(c)])];
-    bool touches = owned;
+    bool t = owned(c);
     const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
-    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm) && !touches; ++k)
-      touches = nodeMark[static_cast<std::size_t>(m.cellNodes.indices()[k])];
-    if (touches) out.push_back({c, owned ? 1 : 0});
+    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm) && !t; ++k)
+      t = nodeMark[static_cast<std::size_t>(m.cellNodes.indices()[k])];
+    touches[static_cast<std::size_t>(c)] = t;
   }
+  std::vector<CellRequest> out;
+  for (idx_t c = 0; c < nc; ++c)
+    if (touches[static_cast<std::size_t>(c)]) out.push_back({c, owned(c) ? 1 : 0});
   return out;
 }
 
@@ -123,7 +136,7 @@ Piece assemble_piece(const Mesh& m, const DistGlobalMesh& dg, const std::vector<
     for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
       p.nodeGlobal.push_back(dg.newNode[static_cast<std::size_t>(m.cellNodes.indices()[k])]);
   }
-  std::sort(p.nodeGlobal.begin(), p.nodeGlobal.end());
+  parallel_sort(p.nodeGlobal.begin(), p.nodeGlobal.end(), std::less<idx_t>());
   p.nodeGlobal.erase(std::unique(p.nodeGlobal.begin(), p.nodeGlobal.end()), p.nodeGlobal.end());
   const idx_t nn = static_cast<idx_t>(p.nodeGlobal.size());
   g.xyz.resize(3 * static_cast<std::size_t>(nn));
@@ -133,8 +146,9 @@ Piece assemble_piece(const Mesh& m, const DistGlobalMesh& dg, const std::vector<
     for (int d = 0; d < 3; ++d)
       g.xyz[3 * static_cast<std::size_t>(v) + d] = m.xyz[3 * static_cast<std::size_t>(vm) + d];
   }
+  const LocalIds nodeIndex = index_of(p.nodeGlobal), cellIndex = index_of(p.cellGlobal);
   auto nodeLocal = [&](idx_t meshNode) {
-    return local_of(p.nodeGlobal, dg.newNode[static_cast<std::size_t>(meshNode)]);
+    return nodeIndex.get(dg.newNode[static_cast<std::size_t>(meshNode)]);
   };
   // cells
   std::vector<idx_t> counts(static_cast<std::size_t>(nc));
@@ -150,6 +164,7 @@ Piece assemble_piece(const Mesh& m, const DistGlobalMesh& dg, const std::vector<
     p.partOf[static_cast<std::size_t>(c)] = partOf[static_cast<std::size_t>(gc)];
   }
   g.cellNodes = Csr::from_counts(counts);
+#pragma omp parallel for schedule(static)
   for (idx_t c = 0; c < nc; ++c) {
     const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
     idx_t* out = g.cellNodes.row(c);
@@ -167,8 +182,8 @@ Piece assemble_piece(const Mesh& m, const DistGlobalMesh& dg, const std::vector<
     if (hasWalls) g.wallDistance[static_cast<std::size_t>(c)] = a.wallDistance;
   }
   // faces of the owned cells, ascending global ids
-  std::sort(faces.begin(), faces.end(),
-            [](const DistFace& a, const DistFace& b) { return a.gid < b.gid; });
+  parallel_sort(faces.begin(), faces.end(),
+                [](const DistFace& a, const DistFace& b) { return a.gid < b.gid; });
   faces.erase(std::unique(faces.begin(), faces.end(),
                           [](const DistFace& a, const DistFace& b) { return a.gid == b.gid; }),
               faces.end());
@@ -178,13 +193,14 @@ Piece assemble_piece(const Mesh& m, const DistGlobalMesh& dg, const std::vector<
   g.neighbour.resize(static_cast<std::size_t>(nf));
   g.facePatch.resize(static_cast<std::size_t>(nf));
   p.faceGlobal.resize(static_cast<std::size_t>(nf));
+#pragma omp parallel for schedule(static)
   for (idx_t f = 0; f < nf; ++f) {
     const DistFace& d = faces[static_cast<std::size_t>(f)];
     idx_t* row = g.faceNodes.row(f);
     for (idx_t k = 0; k < g.faceNodes.size(f); ++k)
       row[k] = nodeLocal(row[k]);
-    g.owner[static_cast<std::size_t>(f)] = local_of(p.cellGlobal, d.lo);
-    g.neighbour[static_cast<std::size_t>(f)] = d.hi == kNone ? kNone : local_of(p.cellGlobal, d.hi);
+    g.owner[static_cast<std::size_t>(f)] = cellIndex.get(d.lo);
+    g.neighbour[static_cast<std::size_t>(f)] = d.hi == kNone ? kNone : cellIndex.get(d.hi);
     g.facePatch[static_cast<std::size_t>(f)] = d.hi == kNone ? d.patch : -1;
     p.faceGlobal[static_cast<std::size_t>(f)] = d.gid;
   }
@@ -220,6 +236,16 @@ Piece assemble_piece(const Mesh& m, const DistGlobalMesh& dg, const std::vector<
   return p;
 }
 
+/// Frees the block arrays of g (faces, cell-face relation, geometry, wall distance); the
+/// renumbering maps stay.
+void release_block(DistGlobalMesh& g) {
+  std::vector<DistFace>().swap(g.faces);
+  g.cellFaces = Csr();
+  std::vector<std::int8_t>().swap(g.cellFaceSign);
+  g.cellGeom = CellGeometry();
+  std::vector<real_t>().swap(g.wallDistance);
+}
+
 /// Maps a zone built on the piece back to global ids.
 void to_global_ids(const Piece& p, Zone& z) {
   for (std::size_t i = 0; i < z.cellGlobalId.size(); ++i)
@@ -232,7 +258,7 @@ void to_global_ids(const Piece& p, Zone& z) {
 
 } // namespace
 
-void build_dist_zones(const dist::Comm& comm, const Mesh& mesh, const DistGlobalMesh& dg,
+void build_dist_zones(const dist::Comm& comm, const Mesh& mesh, DistGlobalMesh& dg,
                       const std::vector<idx_t>& partOf, const ZoneAssignment& assign,
                       const PrepOptions& opts, const std::function<void(std::vector<Zone>&)>& sink,
                       std::vector<ZoneReport>* reportZones) {
@@ -248,6 +274,7 @@ void build_dist_zones(const dist::Comm& comm, const Mesh& mesh, const DistGlobal
     std::vector<CellAnswer> ans;
     std::vector<DistFace> faces;
     fetch_cells(comm, dg, req, ans, faces);
+    release_block(dg); // what the pieces needed of the blocks is fetched: peak = piece + zones
     piece = assemble_piece(mesh, dg, partOf, req, ans, std::move(faces), hasWalls);
     phase.note(std::to_string(req.size()) + " cells on rank 0");
   }

@@ -26,8 +26,10 @@ struct ZoneAssignment {
 /// Builds the zones of this rank (partOf: part of every renumbered cell, on every rank) and
 /// hands each round's zones (ascending ids; possibly none on this rank) to `sink`, which every
 /// rank calls once per round (it may communicate). reportZones, when given, gets the
-/// ZoneReport of every zone on rank 0. COLLECTIVE.
-void build_dist_zones(const dist::Comm& comm, const Mesh& mesh, const DistGlobalMesh& g,
+/// ZoneReport of every zone on rank 0. g's block arrays (faces, geometry, wall distance) are
+/// freed once the pieces are fetched, so that they and the zones are never held together; its
+/// counts and renumbering maps stay. COLLECTIVE.
+void build_dist_zones(const dist::Comm& comm, const Mesh& mesh, DistGlobalMesh& g,
                       const std::vector<idx_t>& partOf, const ZoneAssignment& assign,
                       const PrepOptions& opts, const std::function<void(std::vector<Zone>&)>& sink,
                       std::vector<ZoneReport>* reportZones = nullptr);

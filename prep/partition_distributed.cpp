@@ -4,24 +4,20 @@
 #include "common/log.hpp"
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <mpi.h>
-
-// PT-Scotch (SCOTCH_randomSeed) and its ParMETIS v3 interface: both declare SCOTCH_Num.
 #include <ptscotch.h>
-
-#include <parmetis.h>
 
 #include <algorithm>
 #include <limits>
-#include <string>
 #include <type_traits>
 
 namespace fv {
 
-static_assert(std::is_same_v<SCOTCH_Num, std::int32_t>,
-              "PT-Scotch must be the 32-bit flavour (include/parmetis-int32, scotch-int32)");
+static_assert(
+    std::is_same_v<SCOTCH_Num, std::int32_t>,
+    "PT-Scotch must be the 32-bit flavour (include/scotch-int32, lib/<arch>/scotch-int32)");
+static_assert(kPtScotchStrategy == (SCOTCH_STRATSPEED | SCOTCH_STRATSAFETY),
+              "kPtScotchStrategy is SCOTCH_STRATSPEED | SCOTCH_STRATSAFETY");
 
 namespace {
 
@@ -89,23 +85,60 @@ void fill_empty_parts(const dist::Comm& comm, const Share& s, std::vector<idx_t>
   }
 }
 
-/// Runs PT-Scotch on one thread per rank while in scope, unless SCOTCH_PTHREAD_NUMBER is set:
-/// Scotch reads it whenever it starts a computation and otherwise starts a thread per core on
-/// every rank, and its threaded algorithms give a different partition from run to run.
-class OneScotchThread {
+/// The PT-Scotch objects of one partitioning, freed in reverse order of creation.
+class ScotchRun {
  public:
-  OneScotchThread() : set_(std::getenv(kVariable) == nullptr) {
-    if (set_) setenv(kVariable, "1", 0);
+  ScotchRun() = default;
+  ~ScotchRun() {
+    if (bound_) SCOTCH_dgraphExit(&container_);
+    if (graph_) SCOTCH_dgraphExit(&graph_data_);
+    if (strat_) SCOTCH_stratExit(&strat_data_);
+    if (context_) SCOTCH_contextExit(&context_data_);
   }
-  ~OneScotchThread() {
-    if (set_) unsetenv(kVariable);
+  ScotchRun(const ScotchRun&) = delete;
+  ScotchRun& operator=(const ScotchRun&) = delete;
+
+  /// Partitions the local graph (xadj/adjncy, global ids) over pcomm into nParts parts; returns
+  /// the name of the Scotch call that failed, or nullptr.
+  const char* run(MPI_Comm pcomm, std::vector<SCOTCH_Num>& xadj, std::vector<SCOTCH_Num>& adjncy,
+                  int nParts, double imbalance, int strategy, int threads, idx_t* part) {
+    // The context: exactly `threads` threads (SCOTCH_PTHREAD_NUMBER is not read) and Scotch's
+    // deterministic algorithms (without them, its threaded graph matching gives a different
+    // partition from call to call). Its pseudo-random generator is Scotch's global one (not
+    // cloned), which the caller has seeded and reset.
+    if (SCOTCH_contextInit(&context_data_) != 0) return "SCOTCH_contextInit";
+    context_ = true;
+    if (SCOTCH_contextOptionSetNum(&context_data_, SCOTCH_OPTIONNUMDETERMINISTIC, 1) != 0)
+      return "SCOTCH_contextOptionSetNum";
+    if (SCOTCH_contextThreadSpawn(&context_data_, threads, nullptr) != 0)
+      return "SCOTCH_contextThreadSpawn";
+
+    if (SCOTCH_stratInit(&strat_data_) != 0) return "SCOTCH_stratInit";
+    strat_ = true;
+    int procs = 1;
+    MPI_Comm_size(pcomm, &procs);
+    if (SCOTCH_stratDgraphMapBuild(&strat_data_, strategy, procs, nParts, imbalance - 1.0) != 0)
+      return "SCOTCH_stratDgraphMapBuild";
+
+    if (SCOTCH_dgraphInit(&graph_data_, pcomm) != 0) return "SCOTCH_dgraphInit";
+    graph_ = true;
+    const auto local = static_cast<SCOTCH_Num>(xadj.size() - 1);
+    const SCOTCH_Num edges = xadj.back();
+    if (SCOTCH_dgraphBuild(&graph_data_, 0, local, local, xadj.data(), nullptr, nullptr, nullptr,
+                           edges, edges, adjncy.data(), nullptr, nullptr) != 0)
+      return "SCOTCH_dgraphBuild";
+    if (SCOTCH_contextBindDgraph(&context_data_, &graph_data_, &container_) != 0)
+      return "SCOTCH_contextBindDgraph";
+    bound_ = true;
+    if (SCOTCH_dgraphPart(&container_, nParts, &strat_data_, part) != 0) return "SCOTCH_dgraphPart";
+    return nullptr;
   }
-  OneScotchThread(const OneScotchThread&) = delete;
-  OneScotchThread& operator=(const OneScotchThread&) = delete;
 
  private:
-  static constexpr const char* kVariable = "SCOTCH_PTHREAD_NUMBER";
-  bool set_;
+  SCOTCH_Context context_data_{};
+  SCOTCH_Strat strat_data_{};
+  SCOTCH_Dgraph graph_data_{}, container_{};
+  bool context_ = false, strat_ = false, graph_ = false, bound_ = false;
 };
 
 } // namespace
@@ -114,6 +147,14 @@ std::vector<idx_t> partition_cells_distributed(const dist::Comm& comm,
                                                const std::vector<gidx_t>& vtxdist,
                                                const Csr& adjacency, int nParts,
                                                const PartitionOptions& opts) {
+  return partition_cells_ptscotch(comm, vtxdist, adjacency, nParts, opts, {});
+}
+
+std::vector<idx_t> partition_cells_ptscotch(const dist::Comm& comm,
+                                            const std::vector<gidx_t>& vtxdist,
+                                            const Csr& adjacency, int nParts,
+                                            const PartitionOptions& opts,
+                                            const PtScotchTuning& tuning) {
   const Share s = check_arguments(comm, vtxdist, adjacency, nParts, opts, "PT-Scotch partition");
   std::vector<idx_t> part(static_cast<std::size_t>(s.local), 0);
   if (nParts == 1) return part;
@@ -132,37 +173,32 @@ std::vector<idx_t> partition_cells_distributed(const dist::Comm& comm,
   }
   if (adjncy.empty()) adjncy.push_back(0); // a valid pointer for Scotch; never read
 
-  // Ranks without vertices sit out: ParMETIS refuses them, and so the call stays portable to it.
-  std::vector<SCOTCH_Num> subdist{0};
-  for (int r = 0; r < comm.size(); ++r)
-    if (vtxdist[r + 1] > vtxdist[r]) subdist.push_back(static_cast<SCOTCH_Num>(vtxdist[r + 1]));
+  // Ranks without vertices sit out (a sub-communicator of the others runs Scotch).
   MPI_Comm pcomm = comm.get();
-  const bool someEmpty = static_cast<int>(subdist.size()) < comm.size() + 1;
+  bool someEmpty = false;
+  for (int r = 0; r < comm.size(); ++r)
+    someEmpty = someEmpty || vtxdist[r + 1] == vtxdist[r];
   if (someEmpty) MPI_Comm_split(comm.get(), s.local > 0 ? 0 : MPI_UNDEFINED, comm.rank(), &pcomm);
 
-  const OneScotchThread oneThread;
-  // PT-Scotch's seed (its compatibility library ignores options[]): set and reset the
-  // generator so that the result depends on the arguments only, not on earlier calls.
+  // Scotch's seed: set and reset the generator so that the result depends on the arguments
+  // only, not on earlier calls.
   SCOTCH_randomSeed(static_cast<SCOTCH_Num>(opts.seed));
   SCOTCH_randomReset();
 
-  int rc = METIS_OK;
+  const char* failed = nullptr;
   if (s.local > 0) {
     std::fill(part.begin(), part.end(), kNone); // a failure of Scotch leaves them so
-    std::vector<float> tpwgts(static_cast<std::size_t>(nParts), 1.0f / nParts);
-    float ubvec = static_cast<float>(opts.imbalance);
-    SCOTCH_Num wgtflag = 0, numflag = 0, ncon = 1, np = nParts, edgecut = 0;
-    // ParMETIS: options[0] = 1 (use the others), [1] debug level, [2] seed. PT-Scotch: unused.
-    SCOTCH_Num options[3] = {1, 0, static_cast<SCOTCH_Num>(opts.seed)};
-    rc = ParMETIS_V3_PartKway(subdist.data(), xadj.data(), adjncy.data(), nullptr, nullptr,
-                              &wgtflag, &numflag, &ncon, &np, tpwgts.data(), &ubvec, options,
-                              &edgecut, part.data(), &pcomm);
+    const int strategy = tuning.strategy >= 0 ? tuning.strategy : kPtScotchStrategy;
+    const int threads = tuning.threads > 0 ? tuning.threads : 1;
+    ScotchRun run;
+    failed = run.run(pcomm, xadj, adjncy, nParts, opts.imbalance, strategy, threads, part.data());
   }
   if (someEmpty && pcomm != MPI_COMM_NULL) MPI_Comm_free(&pcomm);
 
   dist::run_collectively(comm, [&] {
-    FV_VERIFY(rc == METIS_OK, "PT-Scotch partition: ParMETIS_V3_PartKway failed (status "
-                                  << rc << ") on " << s.n << " cells, " << nParts << " parts");
+    FV_VERIFY(failed == nullptr, "PT-Scotch partition: " << failed << " failed on " << s.n
+                                                         << " cells, " << nParts
+                                                         << " parts (see Scotch's message above)");
     for (idx_t i = 0; i < s.local; ++i) {
       const idx_t q = part[static_cast<std::size_t>(i)];
       FV_VERIFY(q >= 0 && q < nParts, "PT-Scotch partition failed on "

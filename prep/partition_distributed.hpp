@@ -2,8 +2,8 @@
 /// \file partition_distributed.hpp
 /// Cell partitioning of a dual graph distributed in blocks over MPI ranks, for the distributed
 /// prepare (`mpirun -np N fvprep ...`):
-///   - partition_cells_distributed(): PT-Scotch through its ParMETIS-compatible interface
-///     (ParMETIS_V3_PartKway; Debian's libscotchparmetis-dev), never gathering the graph;
+///   - partition_cells_distributed(): PT-Scotch through its native distributed interface
+///     (ptscotch.h: SCOTCH_dgraphPart; Debian's libptscotch-dev), never gathering the graph;
 ///   - partition_cells_gathered(): serial METIS on rank 0, exactly partition_cells() of the
 ///     whole graph, so that a distributed prepare can reproduce a serial one.
 ///
@@ -29,17 +29,39 @@ namespace fv {
 /// [vtxdist[rank], vtxdist[rank+1]) and `adjacency` row i lists the GLOBAL ids of vertex
 /// vtxdist[rank]+i's neighbours. Returns the part (in [0,nParts)) of each local vertex.
 ///
-/// PT-Scotch (7.0, ParMETIS_V3_PartKway of its compatibility library) computes the partition.
-/// That library passes only the graph and the (uniform) target part weights on to Scotch's
-/// default mapping strategy: it ignores `ubvec` (so opts.imbalance is not enforced: Scotch's
-/// default strategy aims at 5 % imbalance), `options` (so no seed through it) and the
-/// objective (opts.objective is ignored: Scotch minimises the edge cut), and reports no edge
-/// cut. The seed is applied with SCOTCH_randomSeed + SCOTCH_randomReset before every call, so
-/// that the result depends on the graph, nParts, opts.seed and the number of ranks only (not on
-/// earlier calls); the same arguments on the same number of ranks give the same partition.
-/// PT-Scotch runs on one thread per rank (SCOTCH_PTHREAD_NUMBER=1 for the call, unless that
-/// variable is set): its threaded algorithms are not deterministic (a thread per core on every
-/// rank would also oversubscribe the node).
+/// PT-Scotch 7.0 computes the partition: SCOTCH_dgraphPart() with the strategy of
+/// SCOTCH_stratDgraphMapBuild(kPtScotchStrategy, ranks, nParts, kbalval = opts.imbalance - 1)
+/// (parallel recursive bipartitioning; Scotch minimises the edge cut, so opts.objective is
+/// ignored). opts.imbalance is honoured: the largest part holds at most opts.imbalance times the
+/// average plus one vertex of rounding (measured up to 1M-cell and 10M-cell meshes, 1-16 ranks:
+/// 1.0300 at most for 1.03; tests/prep/test_partition_distributed.cpp checks 1.0 to 1.2).
+///
+/// The strategy flags are SCOTCH_STRATSPEED | SCOTCH_STRATSAFETY (kPtScotchStrategy), chosen by
+/// measurement (bench/bench_partition_dist.cpp; bench/results/partition_dist_vm_20261125.md):
+/// SPEED drops the second of the two multilevel bipartitions Scotch tries at each sequential
+/// bipartition and SAFETY the diffusion refinement of the band graphs. Against
+/// SCOTCH_STRATDEFAULT (the strategy of the ParMETIS interface used before): 2.5-4.2x faster on
+/// the 2-core VM, 2.7x (2 ranks) to 1.7x (16 ranks) on the 16-core GPU host, for 2-8 % more
+/// cut; against serial METIS the cut stays within -7.5 % .. +4 %. 64 parts, seed 0, 1.03:
+///   1M-tetrahedron channel, 2-core VM, 2 ranks: 0.74 s, cut 65053 (default 2.33 s, 62090;
+///   METIS 0.74 s, 63835); 1 rank: 1.28 s (default 4.50 s).
+///   10.4M-tetrahedron channel, 16-core GPU host: 9.5 s on 2 ranks, 6.4 on 4, 4.5 on 8, 2.7 on
+///   16 (default 26.0, 12.8, 8.3, 4.6; METIS 9.9 s), cut 303173-306249 (METIS 294359).
+/// QUALITY and SCALABILITY change nothing in Scotch 7.0.3 at these sizes (the distributed
+/// strategy builder does not read QUALITY; SCALABILITY only skips the centralised refinement of
+/// band graphs of 10M edges or more); BALANCE gives exact balance for up to 15 % more cut.
+///
+/// The seed is applied with SCOTCH_randomSeed + SCOTCH_randomReset before every call (the
+/// context uses Scotch's global generator), so that the result depends on the graph, nParts,
+/// opts.seed, opts.imbalance and the number of ranks only (not on earlier calls); the same
+/// arguments on the same number of ranks give the same partition.
+/// PT-Scotch runs in a SCOTCH_Context of one thread per rank with SCOTCH_OPTIONNUMDETERMINISTIC
+/// set; SCOTCH_PTHREAD_NUMBER and OMP_NUM_THREADS are not read. With the deterministic option,
+/// Scotch 7.0.3's threaded partitions are reproducible for a given thread count (they differ
+/// between thread counts; without the option they differ from call to call), but threads only
+/// cost time: 1M tetrahedra on the 2-core VM, 2 threads per rank are 8-16 % slower than one;
+/// 10.4M on the 16-core host, 2 ranks x 8 threads take 22.4 s against 9.5 s, and 8 ranks x 2
+/// threads over 90 s against 4.5 s. partition_cells_ptscotch() takes another thread count.
 /// Ranks that hold no vertex sit the call out (a sub-communicator of the others runs it).
 ///
 /// nParts == 1 returns zeros without calling PT-Scotch; nParts larger than the number of
@@ -60,5 +82,25 @@ std::vector<idx_t> partition_cells_gathered(const dist::Comm& comm,
                                             const std::vector<gidx_t>& vtxdist,
                                             const Csr& adjacency, int nParts,
                                             const PartitionOptions& opts = {});
+
+/// The PT-Scotch settings of partition_cells_distributed(), for benchmarks
+/// (bench/bench_partition_dist.cpp) and tests.
+struct PtScotchTuning {
+  /// SCOTCH_STRAT* flags of SCOTCH_stratDgraphMapBuild(); negative: kPtScotchStrategy.
+  int strategy = -1;
+  /// Scotch threads per rank (deterministic for a given count); 0 or less: one.
+  int threads = 0;
+};
+
+/// The strategy flags partition_cells_distributed() uses (see its comment):
+/// SCOTCH_STRATSPEED | SCOTCH_STRATSAFETY (0x2 | 0x8; checked against ptscotch.h).
+constexpr int kPtScotchStrategy = 0x2 | 0x8;
+
+/// partition_cells_distributed() with other PT-Scotch settings.
+std::vector<idx_t> partition_cells_ptscotch(const dist::Comm& comm,
+                                            const std::vector<gidx_t>& vtxdist,
+                                            const Csr& adjacency, int nParts,
+                                            const PartitionOptions& opts,
+                                            const PtScotchTuning& tuning);
 
 } // namespace fv

@@ -9,4 +9,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .deps && cd .deps
 apt-get download libmetis5 libmetis-dev libcgns3.4 libcgns-dev libhdf5-103-1 libaec0 libsz2 \
-                 libscotch-7.0 libptscotch-7.0 libscotch-dev libptscotch-dev libscotchparmetis-dev
+                 libscotch-7.0 libptscotch-7.0 libscotch-dev libptscotch-dev

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config
           libmetis-dev libcgns-dev libhdf5-dev libboost-graph-dev
-          libptscotch-dev libscotchparmetis-dev # the distributed partitioner (PT-Scotch)
+          libptscotch-dev # the distributed partitioner (PT-Scotch)
           libopenmpi-dev openmpi-bin libcli11-dev libgtest-dev
           hdf5-tools cgns-convert python3
           clang libclang-rt-14-dev    # the readers' libFuzzer harnesses (scripts/fuzz.sh)

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -172,6 +174,49 @@ TEST(DistPrepare, ZonesEqualTheSerialOnesForTheSerialPartition) {
     }
   }
 }
+
+/// Every shared mesh (../shared/meshes; skipped when absent): the distributed prepare with the
+/// serial partition gives the serial zones, and with PT-Scotch the serial mesh UUID.
+class DistPrepareShared : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DistPrepareShared, ZonesAndUuidEqualTheSerialOnes) {
+  FV_REQUIRE_SHARED_MESH(path, GetParam());
+  const Comm comm;
+  const fv::Mesh mesh = fv::read_mesh(path);
+  const int parts = static_cast<int>(std::min<fv::idx_t>(4, mesh.nCells()));
+  const fv::PrepareOptions po = options(parts, "");
+  const fv::PreparedZones ref = serial(mesh, po);
+  const fv::DistPreparedZones got =
+      fv::prepare_zones_distributed(comm, mesh, po, fv::DistPartitioner::Metis);
+  EXPECT_EQ(got.header.meshUuid, ref.header.meshUuid);
+  EXPECT_EQ(comm.sum(static_cast<std::int64_t>(got.zones.size())), parts);
+  for (const fv::Zone& z : got.zones)
+    EXPECT_TRUE(fv::testing::zone_dataset_bytes(z) ==
+                fv::testing::zone_dataset_bytes(ref.zones[static_cast<std::size_t>(z.zoneId)]))
+        << GetParam() << " zone " << z.zoneId;
+  const fv::DistPreparedZones scotch =
+      fv::prepare_zones_distributed(comm, mesh, po, fv::DistPartitioner::PtScotch);
+  EXPECT_EQ(scotch.header.meshUuid, ref.header.meshUuid);
+  EXPECT_EQ(comm.sum(static_cast<std::int64_t>(scotch.zones.size())), parts);
+  std::int64_t owned = 0;
+  for (const fv::Zone& z : scotch.zones)
+    owned += z.nCells;
+  EXPECT_EQ(comm.sum(owned), mesh.nCells());
+}
+
+std::vector<std::string> shared_names() {
+  std::vector<std::string> names = fv::testing::shared_mesh_list();
+  if (names.empty()) names.push_back("none"); // one skipped instance when ../shared is absent
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Meshes, DistPrepareShared, ::testing::ValuesIn(shared_names()),
+                         [](const ::testing::TestParamInfo<std::string>& i) {
+                           std::string n;
+                           for (char ch : i.param)
+                             n += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                           return n;
+                         });
 
 TEST(DistPrepare, FileEqualsTheSerialFileAndPtScotchFilePassesCheck) {
   const Comm comm;

@@ -1,7 +1,7 @@
 // The distributed partitioners (prep/partition_distributed.hpp) under mpiexec -n 1, 2 and 3:
-// PT-Scotch through its ParMETIS interface on a structured 3D grid graph split in blocks over
-// the ranks (evenly, unevenly, and with ranks that hold no vertex), the gathered METIS variant
-// against serial partition_cells(), and errors that reach every rank.
+// PT-Scotch (its native distributed interface) on a structured 3D grid graph split in blocks
+// over the ranks (evenly, unevenly, and with ranks that hold no vertex), the gathered METIS
+// variant against serial partition_cells(), and errors that reach every rank.
 #include "common/error.hpp"
 #include "prep/dist_comm.hpp"
 #include "prep/partition.hpp"
@@ -106,8 +106,11 @@ Csr local_rows(const Grid& g, const dist::Comm& comm, const std::vector<gidx_t>&
   return g.rows(vtxdist[comm.rank()], vtxdist[comm.rank() + 1]);
 }
 
-/// The largest part over the average (PT-Scotch ignores ubvec: its default strategy's 5 %).
-constexpr double kScotchImbalance = 1.05;
+/// The largest imbalance a partition of n cells into k parts may have under tolerance `tol`:
+/// the tolerance plus one cell of rounding, ceil(n / k) / (n / k).
+double allowed_imbalance(double tol, gidx_t n, int k) {
+  return tol + static_cast<double>(k) / static_cast<double>(n);
+}
 
 } // namespace
 
@@ -135,9 +138,8 @@ TEST(PartitionDistributed, ScotchPartsAreValidBalancedDeterministicAndCutLittle)
       const auto r = partition_report(whole, all, nParts);
       for (int q = 0; q < nParts; ++q)
         EXPECT_GT(r.cells[static_cast<std::size_t>(q)], 0) << "zone " << q << " is empty";
-      // Scotch balances to its own 5 %, plus one cell of rounding: ceil(n / k) / (n / k).
-      const double avg = static_cast<double>(grid.cells()) / nParts;
-      EXPECT_LE(r.imbalance, std::max(opts.imbalance, kScotchImbalance) + 1.0 / avg);
+      // Scotch honours opts.imbalance (kbalval = imbalance - 1), plus one cell of rounding.
+      EXPECT_LE(r.imbalance, allowed_imbalance(opts.imbalance, grid.cells(), nParts));
       if (nParts == 1) {
         EXPECT_EQ(r.edgeCut, 0);
       } else {
@@ -150,6 +152,56 @@ TEST(PartitionDistributed, ScotchPartsAreValidBalancedDeterministicAndCutLittle)
                     r.imbalance, static_cast<long long>(metis.edgeCut), metis.imbalance);
     }
   }
+}
+
+TEST(PartitionDistributed, ScotchHonoursTheImbalanceTolerance) {
+  // kbalval = opts.imbalance - 1: the largest part stays within the tolerance (plus one cell of
+  // rounding) however tight or loose it is.
+  const dist::Comm comm;
+  const Grid grid{16, 12, 10};
+  for (const double tol : {1.0, 1.01, 1.05, 1.2}) {
+    PartitionOptions opts;
+    opts.imbalance = tol;
+    for (const int nParts : {3, 7, 16}) {
+      for (const Split s : splits(comm.size())) {
+        SCOPED_TRACE(std::string("split ") + split_name(s) + ", parts " + std::to_string(nParts) +
+                     ", imbalance " + std::to_string(tol));
+        const auto vtxdist = make_vtxdist(grid.cells(), comm.size(), s);
+        const auto part = partition_cells_distributed(
+            comm, vtxdist, local_rows(grid, comm, vtxdist), nParts, opts);
+        const auto r = partition_report(grid.whole(), dist::all_gather(comm, part), nParts);
+        EXPECT_LE(r.imbalance, allowed_imbalance(tol, grid.cells(), nParts));
+        if (comm.rank() == 0 && s == Split::Even)
+          std::printf("[ measure  ] np %d imbalance tolerance %.2f parts %2d: largest/average "
+                      "%.4f, cut %lld\n",
+                      comm.size(), tol, nParts, r.imbalance, static_cast<long long>(r.edgeCut));
+      }
+    }
+  }
+}
+
+TEST(PartitionDistributed, ThreadedScotchIsDeterministic) {
+  // More than one Scotch thread per rank (partition_cells_ptscotch(); the default is one): the
+  // context's deterministic option makes repeated calls agree.
+  const dist::Comm comm;
+  const Grid grid{24, 20, 16};
+  const auto vtxdist = make_vtxdist(grid.cells(), comm.size(), Split::Even);
+  const Csr mine = local_rows(grid, comm, vtxdist);
+  for (const int threads : {1, 2, 3}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    PtScotchTuning tuning;
+    tuning.threads = threads;
+    const auto part = partition_cells_ptscotch(comm, vtxdist, mine, 8, {}, tuning);
+    for (idx_t q : part)
+      ASSERT_TRUE(q >= 0 && q < 8) << q;
+    for (int again = 0; again < 2; ++again)
+      EXPECT_EQ(partition_cells_ptscotch(comm, vtxdist, mine, 8, {}, tuning), part);
+  }
+  // The default is one thread: partition_cells_distributed() gives threads = 1's partition.
+  PtScotchTuning one;
+  one.threads = 1;
+  EXPECT_EQ(partition_cells_distributed(comm, vtxdist, mine, 8, {}),
+            partition_cells_ptscotch(comm, vtxdist, mine, 8, {}, one));
 }
 
 TEST(PartitionDistributed, GatheredEqualsSerialMetisExactly) {
