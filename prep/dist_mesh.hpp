@@ -14,8 +14,9 @@
 ///     the first cell touching them;
 ///   - geometry, checks and wall distance per cell block; the dual graph goes to PT-Scotch
 ///     (prep/partition_distributed.hpp), or to METIS on rank 0 for a serial-equal partition;
-///   - zone z is built on rank z mod N from the cells, faces and geometry its owned cells and
-///     their node neighbours need, fetched from the ranks holding them.
+///   - zones are built T at a time per rank (T OpenMP threads; prep/dist_zones.hpp), each from
+///     the cells, faces and geometry its owned cells and their node neighbours need, fetched
+///     from the ranks holding them.
 /// This first version reads the source mesh on every rank (fv::Mesh, about a sixth of the
 /// serial prepare's peak) and keeps four renumbering maps on every rank (8 bytes per cell and
 /// per node); everything else is distributed.

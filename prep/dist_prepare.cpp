@@ -30,12 +30,11 @@ DistPartitioner parse_dist_partitioner(const std::string& s) {
 namespace {
 
 /// The part of every renumbered cell, on every rank.
-std::vector<idx_t> partition(const dist::Comm& comm, const DistGlobalMesh& g,
+std::vector<idx_t> partition(const dist::Comm& comm, const DistGlobalMesh& g, const Csr& adjacency,
                              const PrepareOptions& opts, DistPartitioner who) {
   std::vector<gidx_t> vtxdist(static_cast<std::size_t>(comm.size()) + 1);
   for (int r = 0; r <= comm.size(); ++r)
     vtxdist[static_cast<std::size_t>(r)] = g.cells.first(r);
-  const Csr adjacency = dist_cell_cells(comm, g);
   const std::vector<idx_t> block =
       who == DistPartitioner::Metis
           ? partition_cells_gathered(comm, vtxdist, adjacency, opts.parts, opts.partition)
@@ -45,8 +44,8 @@ std::vector<idx_t> partition(const dist::Comm& comm, const DistGlobalMesh& g,
 
 /// The bandwidth and profile of the dual graph in the file's cell order and in the renumbered
 /// one (the serial report's "before" and "after").
-void dist_bandwidths(const dist::Comm& comm, const DistGlobalMesh& g, PrepReport& report) {
-  const Csr cc = dist_cell_cells(comm, g);
+void dist_bandwidths(const dist::Comm& comm, const DistGlobalMesh& g, const Csr& cc,
+                     PrepReport& report) {
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
   std::int64_t bw[2] = {0, 0}, profile[2] = {0, 0};
   for (idx_t i = 0; i < cc.rows(); ++i) {
@@ -70,8 +69,7 @@ void dist_bandwidths(const dist::Comm& comm, const DistGlobalMesh& g, PrepReport
 
 /// partition_report() of the whole dual graph, summed over the ranks' blocks.
 PartitionReport dist_partition_report(const dist::Comm& comm, const DistGlobalMesh& g,
-                                      const std::vector<idx_t>& part, int nParts) {
-  const Csr cc = dist_cell_cells(comm, g);
+                                      const Csr& cc, const std::vector<idx_t>& part, int nParts) {
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
   const auto np = static_cast<std::size_t>(nParts);
   std::vector<std::int64_t> cells(np, 0), iface(np, 0), halo(np, 0), pairs(np * np, 0);
@@ -255,7 +253,8 @@ Prelude prelude(const dist::Comm& comm, const Mesh& mesh, const PrepareOptions& 
                 DistPartitioner who, PrepReport& report, PartitionReport& partReport) {
   Prelude p;
   p.g = build_dist_global_mesh(comm, mesh, opts.prep, &report);
-  run_phase(&report, "bandwidths", [&] { dist_bandwidths(comm, p.g, report); });
+  const Csr cellCells = dist_cell_cells(comm, p.g); // the block's rows of the dual graph
+  run_phase(&report, "bandwidths", [&] { dist_bandwidths(comm, p.g, cellCells, report); });
   dist::run_collectively(comm, [&] {
     FV_VERIFY_USAGE(opts.parts >= 1 && opts.parts <= p.g.nCells,
                     "cannot partition " << p.g.nCells << " cells into " << opts.parts << " parts");
@@ -265,8 +264,8 @@ Prelude prelude(const dist::Comm& comm, const Mesh& mesh, const PrepareOptions& 
     return dist_zone_header(comm.rank(), mesh, p.g, opts.parts);
   });
   run_phase(&report, "partitioning", [&] {
-    p.partOf = partition(comm, p.g, opts, who);
-    partReport = dist_partition_report(comm, p.g, p.partOf, opts.parts);
+    p.partOf = partition(comm, p.g, cellCells, opts, who);
+    partReport = dist_partition_report(comm, p.g, cellCells, p.partOf, opts.parts);
   });
   run_phase(&report, "mesh UUID", [&] {
     p.header = header.get();

@@ -275,7 +275,9 @@ void build_dist_zones(const dist::Comm& comm, const Mesh& mesh, DistGlobalMesh& 
     std::vector<DistFace> faces;
     fetch_cells(comm, dg, req, ans, faces);
     release_block(dg); // what the pieces needed of the blocks is fetched: peak = piece + zones
-    piece = assemble_piece(mesh, dg, partOf, req, ans, std::move(faces), hasWalls);
+    dist::run_collectively(comm, [&] {
+      piece = assemble_piece(mesh, dg, partOf, req, ans, std::move(faces), hasWalls);
+    });
     phase.note(std::to_string(req.size()) + " cells on rank 0");
   }
   // owned cells per zone of this rank (local ids, ascending)
