@@ -77,6 +77,11 @@ void MeshUuidStream::add_cell(CellType type, const gidx_t* nodes, std::size_t n)
   s_->h.value(static_cast<std::int64_t>(n));
   s_->h.ids(nodes, n);
 }
+void MeshUuidStream::add_cell(CellType type, const idx_t* nodes, std::size_t n) {
+  s_->h.value(static_cast<std::int8_t>(type));
+  s_->h.value(static_cast<std::int64_t>(n));
+  s_->h.ids(nodes, n);
+}
 std::string MeshUuidStream::uuid() const {
   return s_->h.uuid();
 }
@@ -88,15 +93,11 @@ std::string mesh_uuid(const std::vector<real_t>& xyz, const std::vector<CellType
   FV_VERIFY(cellNodes.rows() == static_cast<idx_t>(cellType.size()),
             "mesh_uuid: " << cellType.size() << " cell types but " << cellNodes.rows()
                           << " cell-node rows");
-  Hash128 h;
-  hash_prologue(h, static_cast<std::int64_t>(xyz.size() / 3),
-                static_cast<std::int64_t>(cellType.size()));
-  h.update(xyz.data(), xyz.size() * sizeof(real_t));
-  for (idx_t c = 0; c < cellNodes.rows(); ++c) {
-    h.value(static_cast<std::int8_t>(cellType[static_cast<std::size_t>(c)]));
-    h.value(static_cast<std::int64_t>(cellNodes.size(c)));
-    h.ids(cellNodes.row(c), static_cast<std::size_t>(cellNodes.size(c)));
-  }
+  MeshUuidStream h(static_cast<gidx_t>(xyz.size() / 3), static_cast<gidx_t>(cellType.size()));
+  h.add_nodes(xyz.data(), xyz.size() / 3);
+  for (idx_t c = 0; c < cellNodes.rows(); ++c)
+    h.add_cell(cellType[static_cast<std::size_t>(c)], cellNodes.row(c),
+               static_cast<std::size_t>(cellNodes.size(c)));
   return h.uuid();
 }
 
@@ -136,22 +137,20 @@ std::string mesh_uuid(const std::vector<Zone>& zones, gidx_t nGlobalCells, gidx_
   for (std::size_t g = 0; g < nN; ++g)
     FV_VERIFY(haveNode[g], "mesh_uuid: global node " << g << " belongs to no zone");
 
-  Hash128 h;
-  hash_prologue(h, nGlobalNodes, nGlobalCells);
-  h.update(xyz.data(), xyz.size() * sizeof(real_t));
-  std::vector<std::int64_t> ids;
+  MeshUuidStream h(nGlobalNodes, nGlobalCells);
+  h.add_nodes(xyz.data(), nN);
+  std::vector<gidx_t> ids;
   for (std::size_t g = 0; g < nC; ++g) {
     FV_VERIFY(cellZone[g] >= 0, "mesh_uuid: global cell " << g << " is owned by no zone");
     const Zone& z = zones[static_cast<std::size_t>(cellZone[g])];
     const idx_t c = cellLocal[g];
-    h.value(z.cellType[static_cast<std::size_t>(c)]);
     const idx_t n = z.cellNodes.size(c);
-    h.value(static_cast<std::int64_t>(n));
     ids.resize(static_cast<std::size_t>(n));
     const idx_t* row = z.cellNodes.row(c);
     for (idx_t k = 0; k < n; ++k)
       ids[static_cast<std::size_t>(k)] = z.nodeGlobalId[static_cast<std::size_t>(row[k])];
-    h.update(ids.data(), ids.size() * sizeof(std::int64_t));
+    h.add_cell(static_cast<CellType>(z.cellType[static_cast<std::size_t>(c)]), ids.data(),
+               ids.size());
   }
   return h.uuid();
 }

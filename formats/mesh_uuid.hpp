@@ -41,6 +41,7 @@ class MeshUuidStream {
   void add_nodes(const real_t* xyz, std::size_t n);
   /// The next cell: its type and global node ids (element order).
   void add_cell(CellType type, const gidx_t* nodes, std::size_t n);
+  void add_cell(CellType type, const idx_t* nodes, std::size_t n);
   std::string uuid() const;
 
  private:

@@ -40,10 +40,12 @@ BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions
   const int rank = comm.rank(), p = comm.size();
   const dist::Blocks nodes{m.nNodes(), p}, cells{m.nCells(), p}, bfaces{m.nBoundaryFaces(), p};
   // Entries of the cell block, then of the boundary-face block, each with its smallest node.
-  const idx_t c0 = static_cast<idx_t>(cells.first(rank)), nc = static_cast<idx_t>(cells.count(rank));
+  const idx_t c0 = static_cast<idx_t>(cells.first(rank)),
+              nc = static_cast<idx_t>(cells.count(rank));
   std::vector<std::int64_t> at(static_cast<std::size_t>(nc) + 1, 0);
   for (idx_t i = 0; i < nc; ++i)
-    at[static_cast<std::size_t>(i) + 1] = at[static_cast<std::size_t>(i)] + mesh_cell_face_count(m, c0 + i);
+    at[static_cast<std::size_t>(i) + 1] =
+        at[static_cast<std::size_t>(i)] + mesh_cell_face_count(m, c0 + i);
   const std::int64_t nCellEntries = at.back();
   std::vector<BucketEntry> mine(static_cast<std::size_t>(nCellEntries + bfaces.count(rank)));
 #pragma omp parallel
@@ -51,7 +53,8 @@ BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions
     std::vector<idx_t> buf;
 #pragma omp for schedule(static)
     for (idx_t i = 0; i < nc; ++i)
-      for (int lf = 0; lf < at[static_cast<std::size_t>(i) + 1] - at[static_cast<std::size_t>(i)]; ++lf) {
+      for (int lf = 0; lf < at[static_cast<std::size_t>(i) + 1] - at[static_cast<std::size_t>(i)];
+           ++lf) {
         const FaceEntry e = cell_face_entry(c0 + i, lf);
         face_entry_nodes(m, e, buf);
         mine[static_cast<std::size_t>(at[static_cast<std::size_t>(i)] + lf)] = {e, smallest(buf)};

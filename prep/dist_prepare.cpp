@@ -260,9 +260,8 @@ Prelude prelude(const dist::Comm& comm, const Mesh& mesh, const PrepareOptions& 
                     "cannot partition " << p.g.nCells << " cells into " << opts.parts << " parts");
   });
   // Rank 0 hashes the mesh (a serial pass over it) while the ranks partition.
-  std::future<ZoneFileHeader> header = std::async(std::launch::async, [&] {
-    return dist_zone_header(comm.rank(), mesh, p.g, opts.parts);
-  });
+  std::future<ZoneFileHeader> header = std::async(
+      std::launch::async, [&] { return dist_zone_header(comm.rank(), mesh, p.g, opts.parts); });
   run_phase(&report, "partitioning", [&] {
     p.partOf = partition(comm, p.g, cellCells, opts, who);
     partReport = dist_partition_report(comm, p.g, cellCells, p.partOf, opts.parts);

@@ -1,12 +1,11 @@
 #include "prep/spatial_order.hpp"
 
+#include "prep/parallel_sort.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
-
-#if defined(_OPENMP)
-#include <parallel/algorithm>
-#endif
 
 namespace fv {
 
@@ -77,11 +76,7 @@ std::vector<idx_t> spatial_cell_order(const Mesh& mesh) {
 #pragma omp parallel for schedule(static)
   for (idx_t c = 0; c < nc; ++c)
     keyed[static_cast<std::size_t>(c)] = {cell_morton_key(mesh, c, lo, hi), c};
-#if defined(_OPENMP)
-  __gnu_parallel::sort(keyed.begin(), keyed.end());
-#else
-  std::sort(keyed.begin(), keyed.end());
-#endif
+  parallel_sort(keyed.begin(), keyed.end(), std::less<std::pair<std::uint64_t, idx_t>>());
   std::vector<idx_t> order(static_cast<std::size_t>(nc));
 #pragma omp parallel for schedule(static)
   for (idx_t i = 0; i < nc; ++i)
