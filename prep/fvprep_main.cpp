@@ -29,6 +29,7 @@
 #include <CLI/CLI.hpp>
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -36,6 +37,9 @@
 #include <sys/resource.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
+#endif
+#if defined(_OPENMP)
+#include <omp.h>
 #endif
 
 namespace {
@@ -115,6 +119,20 @@ struct MpiSession {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     on = true;
+    share_cores();
+  }
+  /// Without OMP_NUM_THREADS, the processes of one node share its cores: each takes
+  /// cores / (processes on the node) OpenMP threads (at least one), not all of them.
+  static void share_cores() {
+#if defined(_OPENMP)
+    if (std::getenv("OMP_NUM_THREADS") != nullptr) return;
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int local = 1;
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    omp_set_num_threads(std::max(1, omp_get_num_procs() / local));
+#endif
   }
   ~MpiSession() {
     if (on) MPI_Finalize();
