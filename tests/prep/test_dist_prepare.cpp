@@ -27,6 +27,7 @@
 namespace {
 
 using fv::dist::Comm;
+using fv::testing::error_of;
 
 struct Case {
   std::string name;
@@ -112,15 +113,6 @@ fv::PreparedZones serial(const fv::Mesh& mesh, const fv::PrepareOptions& po) {
 
 std::string on_root(const Comm& comm, const std::function<std::string()>& f) {
   return comm.broadcast(comm.rank() == 0 ? f() : std::string(), 0);
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const fv::Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 /// Every dataset of every zone of a zone file, "zone/dataset" -> bytes.

@@ -2,10 +2,12 @@
 /// \file testing.hpp
 /// Helpers shared by fvkit's tests: paths to the shared real meshes (skipping when absent) and
 /// per-test scratch directories.
+#include "common/error.hpp"
 #include "common/zone.hpp"
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,6 +29,16 @@ std::string scratch_dir();
 /// Raw bytes of every dataset of a zone, by dataset path ("cells/volume",
 /// "conn/cellFaces/offsets", ...), from the zone schema's visitor.
 std::map<std::string, std::string> zone_dataset_bytes(const Zone& z);
+
+/// The message of the fv::Error f() throws, or "" when it throws none.
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 } // namespace fv::testing
 

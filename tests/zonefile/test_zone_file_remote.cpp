@@ -80,15 +80,7 @@ std::string without_creation_time(std::string f) {
   return f;
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const fv::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using fv::testing::error_of;
 
 bool has_temporaries(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(dir))
