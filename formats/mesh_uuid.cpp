@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 namespace fv {
 
@@ -13,12 +14,28 @@ namespace {
 constexpr std::uint64_t kSeedLo = 0;
 constexpr std::uint64_t kSeedHi = 0x6676'6b69'742d'7575ULL; // "fvkit-uu"
 
-/// Feeds both halves of the 128-bit hash.
+/// Feeds both halves of the 128-bit hash. Small inputs (a cell's type, count and ids) are
+/// collected into a buffer first: the hash of a stream does not depend on how it is split, and
+/// one update per 64 KiB is far cheaper than three per cell.
 struct Hash128 {
   Xxh64 lo{kSeedLo}, hi{kSeedHi};
+  std::vector<unsigned char> pending = std::vector<unsigned char>(kBuffer);
+  std::size_t used = 0;
+  static constexpr std::size_t kBuffer = 64 * 1024;
+  void flush() {
+    lo.update(pending.data(), used);
+    hi.update(pending.data(), used);
+    used = 0;
+  }
   void update(const void* p, std::size_t n) {
-    lo.update(p, n);
-    hi.update(p, n);
+    if (used + n > kBuffer) flush();
+    if (n >= kBuffer) {
+      lo.update(p, n);
+      hi.update(p, n);
+      return;
+    }
+    std::memcpy(pending.data() + used, p, n);
+    used += n;
   }
   template <class T>
   void value(T v) {
@@ -37,7 +54,8 @@ struct Hash128 {
       n -= k;
     }
   }
-  std::string uuid() const {
+  std::string uuid() {
+    flush();
     std::uint64_t a = hi.digest(), b = lo.digest();
     a = (a & ~0xF000ULL) | 0x8000ULL;       // version 8 (custom)
     b = (b & ~(3ULL << 62)) | (2ULL << 62); // RFC 4122/9562 variant
@@ -81,6 +99,22 @@ void MeshUuidStream::add_cell(CellType type, const idx_t* nodes, std::size_t n) 
   s_->h.value(static_cast<std::int8_t>(type));
   s_->h.value(static_cast<std::int64_t>(n));
   s_->h.ids(nodes, n);
+}
+void MeshUuidStream::add_bytes(const unsigned char* bytes, std::size_t n) {
+  s_->h.update(bytes, n);
+}
+void MeshUuidStream::cell_bytes(CellType type, const idx_t* nodes, std::size_t n,
+                                unsigned char* out) {
+  const auto t = static_cast<std::int8_t>(type);
+  const auto count = static_cast<std::int64_t>(n);
+  std::memcpy(out, &t, sizeof t);
+  std::memcpy(out + sizeof t, &count, sizeof count);
+  static_assert(sizeof t + sizeof count == kCellHeadBytes, "cell head layout");
+  out += kCellHeadBytes;
+  for (std::size_t k = 0; k < n; ++k, out += sizeof(std::int64_t)) {
+    const auto id = static_cast<std::int64_t>(nodes[k]);
+    std::memcpy(out, &id, sizeof id);
+  }
 }
 std::string MeshUuidStream::uuid() const {
   return s_->h.uuid();

@@ -42,6 +42,12 @@ class MeshUuidStream {
   /// The next cell: its type and global node ids (element order).
   void add_cell(CellType type, const gidx_t* nodes, std::size_t n);
   void add_cell(CellType type, const idx_t* nodes, std::size_t n);
+  /// The next bytes of the stream as add_nodes() and add_cell() hash them (nodes: 3 float64
+  /// each; cells: cell_bytes()), split anywhere.
+  void add_bytes(const unsigned char* bytes, std::size_t n);
+  /// The bytes add_cell() hashes for one cell: kCellHeadBytes + 8 per node.
+  static constexpr std::size_t kCellHeadBytes = 9;
+  static void cell_bytes(CellType type, const idx_t* nodes, std::size_t n, unsigned char* out);
   std::string uuid() const;
 
  private:

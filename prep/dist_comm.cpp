@@ -139,6 +139,33 @@ void allgatherv(const Comm& comm, const void* send, std::int64_t n, void* recv,
 
 } // namespace detail
 
+void stream_to_root(const Comm& comm, const std::vector<unsigned char>& bytes,
+                    const std::function<void(const unsigned char*, std::size_t)>& consume) {
+  constexpr std::size_t kChunk = std::size_t(64) << 20;
+  constexpr int kTag = 7301;
+  if (comm.rank() == 0) {
+    for (std::size_t at = 0; at < bytes.size(); at += kChunk)
+      consume(bytes.data() + at, std::min(kChunk, bytes.size() - at));
+    std::vector<unsigned char> buf;
+    for (int r = 1; r < comm.size(); ++r) {
+      std::int64_t n = 0;
+      MPI_Recv(&n, 1, MPI_INT64_T, r, kTag, comm.get(), MPI_STATUS_IGNORE);
+      for (std::int64_t at = 0; at < n; at += static_cast<std::int64_t>(kChunk)) {
+        const auto k = static_cast<int>(std::min<std::int64_t>(kChunk, n - at));
+        buf.resize(static_cast<std::size_t>(k));
+        MPI_Recv(buf.data(), k, MPI_BYTE, r, kTag, comm.get(), MPI_STATUS_IGNORE);
+        consume(buf.data(), buf.size());
+      }
+    }
+  } else {
+    const auto n = static_cast<std::int64_t>(bytes.size());
+    MPI_Send(&n, 1, MPI_INT64_T, 0, kTag, comm.get());
+    for (std::size_t at = 0; at < bytes.size(); at += kChunk)
+      MPI_Send(bytes.data() + at, static_cast<int>(std::min(kChunk, bytes.size() - at)), MPI_BYTE,
+               0, kTag, comm.get());
+  }
+}
+
 void run_collectively(const Comm& comm, const std::function<void()>& body) {
   std::string msg;
   int kind = 0; // 0: fine, else the ErrorKind

@@ -139,6 +139,12 @@ struct Blocks {
   }
 };
 
+/// Hands every rank's `bytes` to consume() on rank 0, rank by rank in rank order and in chunks
+/// of at most 64 MiB (rank 0's own first), so that rank 0 can fold them into one stream (a hash)
+/// without holding them all. COLLECTIVE; consume() is called on rank 0 only.
+void stream_to_root(const Comm& comm, const std::vector<unsigned char>& bytes,
+                    const std::function<void(const unsigned char*, std::size_t)>& consume);
+
 /// Runs body() on every rank and makes a failure on any rank collective: every rank throws an
 /// fv::Error with the message (and kind) of the lowest failing rank, so all ranks exit non-zero
 /// with the same one line. body() must not communicate after a rank-local throw point.

@@ -34,11 +34,51 @@ idx_t smallest(const std::vector<idx_t>& nodes) {
   return nodes.empty() ? idx_t(0) : *std::min_element(nodes.begin(), nodes.end());
 }
 
+/// Contiguous node ranges, one per rank, that split the face entries evenly: rank r matches
+/// the buckets of nodes [first[r], first[r + 1]). A face's smallest node is far more often a
+/// low node id than a high one (the minimum of its node ids), so equal node blocks would give
+/// most of the matching to the lowest ranks.
+struct NodeRanges {
+  std::vector<idx_t> first; ///< nRanks + 1 bounds
+  int owner(idx_t v) const {
+    return static_cast<int>(std::upper_bound(first.begin() + 1, first.end() - 1, v) -
+                            (first.begin() + 1));
+  }
+};
+
+/// Node ranges from a histogram of the entries' smallest nodes over every rank (bins of
+/// contiguous nodes; a range ends at a bin boundary).
+NodeRanges balanced_node_ranges(const dist::Comm& comm, idx_t nNodes,
+                                const std::vector<BucketEntry>& entries) {
+  const int p = comm.size();
+  const std::int64_t nBins = std::max<std::int64_t>(1, std::min<std::int64_t>(nNodes, 1 << 18));
+  const std::int64_t width = std::max<std::int64_t>(1, (std::int64_t(nNodes) + nBins - 1) / nBins);
+  std::vector<std::int64_t> hist(static_cast<std::size_t>(nBins), 0);
+  for (const BucketEntry& e : entries)
+    ++hist[static_cast<std::size_t>(e.minNode / width)];
+  comm.sum_in_place(hist);
+  std::int64_t total = 0;
+  for (std::int64_t h : hist)
+    total += h;
+  NodeRanges out;
+  out.first.assign(static_cast<std::size_t>(p) + 1, nNodes);
+  out.first[0] = 0;
+  std::int64_t below = 0; // entries in bins [0, b)
+  int r = 1;
+  for (std::int64_t b = 0; b < nBins && r < p; ++b) {
+    while (r < p && below >= total * r / p)
+      out.first[static_cast<std::size_t>(r++)] =
+          static_cast<idx_t>(std::min<std::int64_t>(nNodes, b * width));
+    below += hist[static_cast<std::size_t>(b)];
+  }
+  return out;
+}
+
 /// build_faces() over the ranks: each rank sends the entries of its cell and boundary-face
 /// blocks to the rank of their smallest node, which matches them (match_face_buckets()).
 BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions& opts) {
   const int rank = comm.rank(), p = comm.size();
-  const dist::Blocks nodes{m.nNodes(), p}, cells{m.nCells(), p}, bfaces{m.nBoundaryFaces(), p};
+  const dist::Blocks cells{m.nCells(), p}, bfaces{m.nBoundaryFaces(), p};
   // Entries of the cell block, then of the boundary-face block, each with its smallest node.
   const idx_t c0 = static_cast<idx_t>(cells.first(rank)),
               nc = static_cast<idx_t>(cells.count(rank));
@@ -66,6 +106,7 @@ BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions
       mine[static_cast<std::size_t>(nCellEntries + b)] = {e, smallest(buf)};
     }
   }
+  const NodeRanges nodes = balanced_node_ranges(comm, m.nNodes(), mine);
   auto grouped = dist::group_by_rank<BucketEntry>(
       comm, static_cast<std::int64_t>(mine.size()),
       [&](std::int64_t i) { return nodes.owner(mine[static_cast<std::size_t>(i)].minNode); },
@@ -73,9 +114,8 @@ BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions
   std::vector<BucketEntry>().swap(mine);
   dist::Received<BucketEntry> got = dist::exchange(comm, grouped.first, grouped.second);
   std::vector<BucketEntry>().swap(grouped.first);
-
-  const idx_t n0 = static_cast<idx_t>(nodes.first(rank)),
-              n1 = static_cast<idx_t>(nodes.first(rank + 1));
+  const idx_t n0 = nodes.first[static_cast<std::size_t>(rank)],
+              n1 = nodes.first[static_cast<std::size_t>(rank) + 1];
   std::vector<idx_t> bucketOff(static_cast<std::size_t>(n1 - n0) + 1, 0);
   for (const BucketEntry& e : got.data)
     ++bucketOff[static_cast<std::size_t>(e.minNode - n0) + 1];
@@ -267,22 +307,26 @@ void number_nodes(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g) {
 /// one) own whose neighbour lies in the block. Sets g.faces, g.cellFaces and g.cellFaceSign.
 void gather_block_faces(const dist::Comm& comm, std::vector<DistFace>&& owned, DistGlobalMesh& g) {
   const int rank = comm.rank();
+  // Interior faces whose neighbour lies in another block go to that block's rank. `owned` is
+  // in ascending global ids (number_faces() numbered it in its order), so every rank's part of
+  // what arrives is too: one merge of sorted runs puts the block's faces in order.
   std::vector<DistFace> interior;
   for (const DistFace& f : owned)
-    if (f.hi != kNone) interior.push_back(f);
+    if (f.hi != kNone && g.cells.owner(f.hi) != rank) interior.push_back(f);
   auto grouped = dist::group_by_rank<DistFace>(
       comm, static_cast<std::int64_t>(interior.size()),
       [&](std::int64_t i) { return g.cells.owner(interior[static_cast<std::size_t>(i)].hi); },
       [&](std::int64_t i, DistFace& d) { d = interior[static_cast<std::size_t>(i)]; });
   std::vector<DistFace>().swap(interior);
-  std::vector<DistFace> got = dist::exchange(comm, grouped.first, grouped.second).data;
+  dist::Received<DistFace> got = dist::exchange(comm, grouped.first, grouped.second);
+  std::vector<std::int64_t> runs{0};
+  for (std::int64_t o : got.offsets)
+    runs.push_back(static_cast<std::int64_t>(owned.size()) + o);
   g.faces = std::move(owned);
-  g.faces.insert(g.faces.end(), got.begin(), got.end());
-  parallel_sort(g.faces.begin(), g.faces.end(),
-                [](const DistFace& a, const DistFace& b) { return a.gid < b.gid; });
-  g.faces.erase(std::unique(g.faces.begin(), g.faces.end(),
-                            [](const DistFace& a, const DistFace& b) { return a.gid == b.gid; }),
-                g.faces.end());
+  g.faces.insert(g.faces.end(), got.data.begin(), got.data.end());
+  got = {};
+  merge_sorted_runs(g.faces, runs,
+                    [](const DistFace& a, const DistFace& b) { return a.gid < b.gid; });
   const idx_t c0 = static_cast<idx_t>(g.cells.first(rank));
   const idx_t nBlock = static_cast<idx_t>(g.cells.count(rank));
   auto inBlock = [&](idx_t c) { return c != kNone && c >= c0 && c < c0 + nBlock; };
@@ -347,6 +391,42 @@ struct WallFaceHead {
   idx_t nNodes;
 };
 
+/// wall_distance() of the block's centroids, computed where the work is even: the cost of a
+/// query grows with the distance to the wall, so the cells are dealt to the ranks in chunks of
+/// kChunk consecutive (renumbered, so nearby) cells, round robin, and the distances sent back.
+/// Each distance is a function of its point alone: the result is that of one call.
+std::vector<real_t> dealt_wall_distance(const dist::Comm& comm, const DistGlobalMesh& g,
+                                        const WallFaces& walls) {
+  constexpr std::int64_t kChunk = 4096;
+  const int p = comm.size();
+  const std::int64_t c0 = g.cells.first(comm.rank()), n = g.cells.count(comm.rank());
+  auto dest = [&](std::int64_t i) { return static_cast<int>((c0 + i) / kChunk % p); };
+  struct Point {
+    real_t x[3];
+  };
+  auto grouped = dist::group_by_rank<Point>(comm, n, dest, [&](std::int64_t i, Point& q) {
+    for (int d = 0; d < 3; ++d)
+      q.x[d] = g.cellGeom.centroid[3 * static_cast<std::size_t>(i) + d];
+  });
+  const dist::Received<Point> got = dist::exchange(comm, grouped.first, grouped.second);
+  std::vector<real_t> points(3 * got.data.size());
+  for (std::size_t i = 0; i < got.data.size(); ++i)
+    for (int d = 0; d < 3; ++d)
+      points[3 * i + static_cast<std::size_t>(d)] = got.data[i].x[d];
+  const std::vector<real_t> dealt = wall_distance(points, walls);
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r)
+    counts[static_cast<std::size_t>(r)] = got.offsets[r + 1] - got.offsets[r];
+  const dist::Received<real_t> back = dist::exchange(comm, dealt, counts);
+  // Rank r's answers are the block's cells dealt to r, in block order.
+  std::vector<std::int64_t> next(back.offsets.begin(), back.offsets.end() - 1);
+  std::vector<real_t> out(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i)
+    out[static_cast<std::size_t>(i)] =
+        back.data[static_cast<std::size_t>(next[static_cast<std::size_t>(dest(i))]++)];
+  return out;
+}
+
 /// Exact wall distance of the block's cells to every wall face (gathered on every rank).
 void block_wall_distance(const dist::Comm& comm, const Mesh& m, const PrepOptions& opts,
                          DistGlobalMesh& g) {
@@ -380,7 +460,7 @@ void block_wall_distance(const dist::Comm& comm, const Mesh& m, const PrepOption
                        allNodes.begin() + start[i + 1]);
     walls.offsets.push_back(static_cast<idx_t>(walls.nodes.size()));
   }
-  g.wallDistance = wall_distance(g.cellGeom.centroid, walls);
+  g.wallDistance = dealt_wall_distance(comm, g, walls);
   if (comm.rank() == 0)
     FV_LOG_INFO("  wall distance of " << g.nCells << " cells to " << walls.size() << " wall faces");
 }

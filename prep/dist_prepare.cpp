@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <future>
 #include <memory>
 
 #if defined(_OPENMP)
@@ -114,38 +113,60 @@ PartitionReport dist_partition_report(const dist::Comm& comm, const DistGlobalMe
   return r;
 }
 
-/// The mesh UUID of the renumbered mesh, computed on rank 0 from the renumbering maps (the
-/// source mesh is on every rank); empty on the other ranks.
-std::string dist_mesh_uuid(int rank, const Mesh& m, const DistGlobalMesh& g) {
-  std::string uuid;
-  if (rank == 0) {
-    MeshUuidStream h(g.nNodes, g.nCells);
-    std::vector<real_t> xyz;
-    for (gidx_t v0 = 0; v0 < g.nNodes; v0 += 4096) {
-      const gidx_t v1 = std::min<gidx_t>(g.nNodes, v0 + 4096);
-      xyz.resize(3 * static_cast<std::size_t>(v1 - v0));
-      for (gidx_t v = v0; v < v1; ++v)
-        std::memcpy(&xyz[3 * static_cast<std::size_t>(v - v0)],
-                    &m.xyz[3 * static_cast<std::size_t>(g.nodeMesh[static_cast<std::size_t>(v)])],
-                    3 * sizeof(real_t));
-      h.add_nodes(xyz.data(), static_cast<std::size_t>(v1 - v0));
-    }
-    std::vector<gidx_t> ids;
-    for (gidx_t c = 0; c < g.nCells; ++c) {
-      const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
-      ids.clear();
-      for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
-        ids.push_back(g.newNode[static_cast<std::size_t>(m.cellNodes.indices()[k])]);
-      h.add_cell(m.cellType[static_cast<std::size_t>(cm)], ids.data(), ids.size());
-    }
-    uuid = h.uuid();
+/// The mesh UUID of the renumbered mesh (formats/mesh_uuid.hpp). Its input is a serial stream
+/// (coordinates in renumbered node order, then the cells in renumbered order) whose pieces are
+/// random reads of the source mesh through the renumbering maps: every rank serialises a block
+/// of nodes and its block of cells on its threads, and rank 0 hashes them in order.
+/// COLLECTIVE; the UUID on every rank.
+std::string dist_mesh_uuid(const dist::Comm& comm, const Mesh& m, const DistGlobalMesh& g) {
+  const int rank = comm.rank();
+  std::unique_ptr<MeshUuidStream> h;
+  if (rank == 0) h = std::make_unique<MeshUuidStream>(g.nNodes, g.nCells);
+  const auto hash = [&](const unsigned char* bytes, std::size_t n) { h->add_bytes(bytes, n); };
+  {
+    const dist::Blocks nodes{g.nNodes, comm.size()};
+    const gidx_t v0 = nodes.first(rank), nv = nodes.count(rank);
+    constexpr std::size_t kNodeBytes = 3 * sizeof(real_t);
+    std::vector<unsigned char> bytes(kNodeBytes * static_cast<std::size_t>(nv));
+#pragma omp parallel for schedule(static)
+    for (gidx_t i = 0; i < nv; ++i)
+      std::memcpy(
+          bytes.data() + kNodeBytes * static_cast<std::size_t>(i),
+          &m.xyz[3 * static_cast<std::size_t>(g.nodeMesh[static_cast<std::size_t>(v0 + i)])],
+          kNodeBytes);
+    dist::stream_to_root(comm, bytes, hash);
   }
-  return uuid;
+  {
+    const gidx_t c0 = g.cells.first(rank), nc = g.cells.count(rank);
+    std::vector<std::size_t> at(static_cast<std::size_t>(nc) + 1, 0);
+    for (gidx_t i = 0; i < nc; ++i) {
+      const idx_t cm = g.cellMesh[static_cast<std::size_t>(c0 + i)];
+      at[static_cast<std::size_t>(i) + 1] =
+          at[static_cast<std::size_t>(i)] + MeshUuidStream::kCellHeadBytes +
+          sizeof(std::int64_t) * static_cast<std::size_t>(m.cellNodes.size(cm));
+    }
+    std::vector<unsigned char> bytes(at.back());
+#pragma omp parallel
+    {
+      std::vector<idx_t> ids;
+#pragma omp for schedule(static)
+      for (gidx_t i = 0; i < nc; ++i) {
+        const idx_t cm = g.cellMesh[static_cast<std::size_t>(c0 + i)];
+        ids.clear();
+        for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
+          ids.push_back(g.newNode[static_cast<std::size_t>(m.cellNodes.indices()[k])]);
+        MeshUuidStream::cell_bytes(m.cellType[static_cast<std::size_t>(cm)], ids.data(), ids.size(),
+                                   bytes.data() + at[static_cast<std::size_t>(i)]);
+      }
+    }
+    dist::stream_to_root(comm, bytes, hash);
+  }
+  return comm.broadcast(h ? h->uuid() : std::string(), 0);
 }
 
-/// The header; its mesh UUID is computed on rank 0 only (no communication: it runs on a thread
-/// of its own beside the partitioning).
-ZoneFileHeader dist_zone_header(int rank, const Mesh& m, const DistGlobalMesh& g, int nZones) {
+/// The header (the mesh UUID is computed by every rank together).
+ZoneFileHeader dist_zone_header(const dist::Comm& comm, const Mesh& m, const DistGlobalMesh& g,
+                                int nZones) {
   ZoneFileHeader h;
   h.creator = std::string("fvkit ") + kVersion;
   h.sourceMesh = m.path;
@@ -154,7 +175,7 @@ ZoneFileHeader dist_zone_header(int rank, const Mesh& m, const DistGlobalMesh& g
   h.nGlobalFaces = g.nFaces;
   h.nGlobalNodes = g.nNodes;
   h.patches = g.patches;
-  h.meshUuid = dist_mesh_uuid(rank, m, g);
+  h.meshUuid = dist_mesh_uuid(comm, m, g);
   return h;
 }
 
@@ -259,16 +280,11 @@ Prelude prelude(const dist::Comm& comm, const Mesh& mesh, const PrepareOptions& 
     FV_VERIFY_USAGE(opts.parts >= 1 && opts.parts <= p.g.nCells,
                     "cannot partition " << p.g.nCells << " cells into " << opts.parts << " parts");
   });
-  // Rank 0 hashes the mesh (a serial pass over it) while the ranks partition.
-  std::future<ZoneFileHeader> header = std::async(
-      std::launch::async, [&] { return dist_zone_header(comm.rank(), mesh, p.g, opts.parts); });
+  run_phase(&report, "mesh UUID",
+            [&] { p.header = dist_zone_header(comm, mesh, p.g, opts.parts); });
   run_phase(&report, "partitioning", [&] {
     p.partOf = partition(comm, p.g, cellCells, opts, who);
     partReport = dist_partition_report(comm, p.g, cellCells, p.partOf, opts.parts);
-  });
-  run_phase(&report, "mesh UUID", [&] {
-    p.header = header.get();
-    p.header.meshUuid = comm.broadcast(p.header.meshUuid, 0);
   });
   p.header.options = describe_prepare_options(opts);
   if (who == DistPartitioner::PtScotch) p.header.options += "; partitioner=ptscotch";

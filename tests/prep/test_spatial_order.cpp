@@ -2,6 +2,7 @@
 #include "box_mesh.hpp"
 
 #include "prep/global_mesh.hpp"
+#include "prep/parallel_sort.hpp"
 #include "prep/spatial_order.hpp"
 #include "prep/zones.hpp"
 
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 namespace fv {
 namespace {
@@ -94,6 +96,26 @@ TEST(GlobalMesh, MortonOrderIsLocalAndTheZoneRcmIsBanded) {
   build_zones(g, std::vector<idx_t>(static_cast<std::size_t>(m.nCells()), 0), 1, PrepOptions{}, &r);
   // An RCM of a 14 x 11 x 9 box advances a plane of about 11 x 9 x 6 tetrahedra at a time.
   EXPECT_LT(r.zones.at(0).bandwidth.bandwidth, 3 * 11 * 9 * 6) << r.zones.at(0).bandwidth.bandwidth;
+}
+
+TEST(ParallelSort, MergeOfSortedRunsSortsAnyNumberOfRunsIncludingEmptyOnes) {
+  std::mt19937 rng(5);
+  for (int nRuns : {1, 2, 3, 8, 17}) {
+    std::vector<int> v;
+    std::vector<std::int64_t> runs{0};
+    for (int r = 0; r < nRuns; ++r) {
+      std::vector<int> run(static_cast<std::size_t>(r % 3 == 1 ? 0 : rng() % 50));
+      for (int& x : run)
+        x = static_cast<int>(rng() % 100);
+      std::sort(run.begin(), run.end());
+      v.insert(v.end(), run.begin(), run.end());
+      runs.push_back(static_cast<std::int64_t>(v.size()));
+    }
+    std::vector<int> expected = v;
+    std::sort(expected.begin(), expected.end());
+    merge_sorted_runs(v, runs, std::less<int>());
+    EXPECT_EQ(v, expected) << nRuns << " runs";
+  }
 }
 
 } // namespace
