@@ -17,9 +17,11 @@
 ///   - zones are built T at a time per rank (T OpenMP threads; prep/dist_zones.hpp), each from
 ///     the cells, faces and geometry its owned cells and their node neighbours need, fetched
 ///     from the ranks holding them.
-/// This first version reads the source mesh on every rank (fv::Mesh, about a sixth of the
-/// serial prepare's peak) and keeps four renumbering maps on every rank (8 bytes per cell and
-/// per node); everything else is distributed.
+/// This version reads the source mesh on every rank (fv::Mesh, about a sixth of the serial
+/// prepare's peak) and keeps four renumbering maps on every rank (8 bytes per cell and per
+/// node) until the geometry and wall distance are done; then each rank copies its block in
+/// renumbered ids (materialize_block()) and the source mesh and the maps are freed, so that
+/// the partitioning and the zones hold distributed data only.
 #include "common/csr.hpp"
 #include "common/zone.hpp"
 #include "formats/mesh.hpp"
@@ -67,6 +69,14 @@ struct DistGlobalMesh {
   std::vector<real_t> wallDistance;      ///< of the block's cells; empty without wall patches
   // ---- what the checks found (global)
   real_t minVolume = 0, maxVolume = 0, maxClosure = 0;
+  // ---- the block in renumbered node ids (materialize_block()): what the zones, the mesh UUID
+  //      and the rest of the prepare read instead of the source mesh
+  std::vector<gidx_t> nodeFirst;       ///< nRanks + 1: rank r numbered nodes [first[r], first[r+1])
+  std::vector<CellType> blockCellType; ///< of the block's cells
+  Csr blockCellNodes;                  ///< the block's cells' nodes (renumbered ids, element order)
+  Csr faceNodes;                       ///< parallel to faces: renumbered node ids, normal lo -> hi
+  std::vector<idx_t> blockNodes;       ///< renumbered ids of the nodes the block touches, ascending
+  std::vector<real_t> blockNodeXyz;    ///< their coordinates, 3 per node
 };
 
 /// The nodes of face f as the renumbered mesh lists them (source node ids; the face's normal
@@ -80,6 +90,11 @@ Csr dist_face_node_rows(const Mesh& mesh, const std::vector<DistFace>& faces);
 /// same on every rank. COLLECTIVE; bad input throws the serial prepare's fv::Error on every rank.
 DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
                                       const PrepOptions& opts, PrepReport* report = nullptr);
+
+/// Copies what the rest of the prepare needs of the source mesh into g in renumbered ids (the
+/// block's cells, its faces' node loops, the coordinates of the nodes they touch) and frees the
+/// renumbering maps: the source mesh is no longer needed after it.
+void materialize_block(const dist::Comm& comm, const Mesh& mesh, DistGlobalMesh& g);
 
 /// The face neighbours of the block's cells (renumbered ids, ascending, one per face: the
 /// serial GlobalMesh::cellCells rows).

@@ -289,6 +289,10 @@ void number_nodes(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g) {
     }
   }
   const auto base = static_cast<std::int32_t>(comm.exscan(mine));
+  const std::vector<std::int64_t> numbered = comm.all_gather(std::int64_t(mine));
+  g.nodeFirst.assign(numbered.size() + 1, 0);
+  for (std::size_t r = 0; r < numbered.size(); ++r)
+    g.nodeFirst[r + 1] = g.nodeFirst[r] + numbered[r];
   for (std::int32_t& v : id)
     if (v >= 0) v += base;
   comm.max_in_place(id);
@@ -530,6 +534,52 @@ DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
     report->maxClosure = g.maxClosure;
   }
   return g;
+}
+
+void materialize_block(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g) {
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
+  const idx_t nBlock = static_cast<idx_t>(g.cells.count(comm.rank()));
+  auto renumbered = [&](idx_t meshNode) { return g.newNode[static_cast<std::size_t>(meshNode)]; };
+  // cells
+  std::vector<idx_t> counts(static_cast<std::size_t>(nBlock));
+  g.blockCellType.resize(static_cast<std::size_t>(nBlock));
+  for (idx_t i = 0; i < nBlock; ++i) {
+    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c0 + i)];
+    counts[static_cast<std::size_t>(i)] = m.cellNodes.size(cm);
+    g.blockCellType[static_cast<std::size_t>(i)] = m.cellType[static_cast<std::size_t>(cm)];
+  }
+  g.blockCellNodes = Csr::from_counts(counts);
+#pragma omp parallel for schedule(static)
+  for (idx_t i = 0; i < nBlock; ++i) {
+    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c0 + i)];
+    idx_t* out = g.blockCellNodes.row(i);
+    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
+      *out++ = renumbered(m.cellNodes.indices()[k]);
+  }
+  // faces
+  g.faceNodes = dist_face_node_rows(m, g.faces);
+  idx_t* fn = g.faceNodes.indices().data();
+#pragma omp parallel for schedule(static)
+  for (idx_t k = 0; k < g.faceNodes.nnz(); ++k)
+    fn[k] = renumbered(fn[k]);
+  // nodes: every node of the block's cells (their faces' nodes are among them)
+  g.blockNodes.assign(g.blockCellNodes.indices().begin(), g.blockCellNodes.indices().end());
+  parallel_sort(g.blockNodes.begin(), g.blockNodes.end(), std::less<idx_t>());
+  g.blockNodes.erase(std::unique(g.blockNodes.begin(), g.blockNodes.end()), g.blockNodes.end());
+  g.blockNodes.shrink_to_fit();
+  g.blockNodeXyz.resize(3 * g.blockNodes.size());
+#pragma omp parallel for schedule(static)
+  for (std::size_t v = 0; v < g.blockNodes.size(); ++v) {
+    const std::size_t vm =
+        static_cast<std::size_t>(g.nodeMesh[static_cast<std::size_t>(g.blockNodes[v])]);
+    for (int d = 0; d < 3; ++d)
+      g.blockNodeXyz[3 * v + static_cast<std::size_t>(d)] =
+          m.xyz[3 * vm + static_cast<std::size_t>(d)];
+  }
+  std::vector<idx_t>().swap(g.cellMesh);
+  std::vector<idx_t>().swap(g.newCell);
+  std::vector<idx_t>().swap(g.newNode);
+  std::vector<idx_t>().swap(g.nodeMesh);
 }
 
 Csr dist_cell_cells(const dist::Comm& comm, const DistGlobalMesh& g) {

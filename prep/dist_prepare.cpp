@@ -113,69 +113,58 @@ PartitionReport dist_partition_report(const dist::Comm& comm, const DistGlobalMe
   return r;
 }
 
-/// The mesh UUID of the renumbered mesh (formats/mesh_uuid.hpp). Its input is a serial stream
-/// (coordinates in renumbered node order, then the cells in renumbered order) whose pieces are
-/// random reads of the source mesh through the renumbering maps: every rank serialises a block
-/// of nodes and its block of cells on its threads, and rank 0 hashes them in order.
-/// COLLECTIVE; the UUID on every rank.
-std::string dist_mesh_uuid(const dist::Comm& comm, const Mesh& m, const DistGlobalMesh& g) {
+/// The mesh UUID of the renumbered mesh (formats/mesh_uuid.hpp): rank 0 hashes, in rank order,
+/// the coordinates of the nodes each rank numbered (a contiguous range of its block's nodes),
+/// then every rank's block of cells. COLLECTIVE (after materialize_block()); the UUID on every
+/// rank.
+std::string dist_mesh_uuid(const dist::Comm& comm, const DistGlobalMesh& g) {
   const int rank = comm.rank();
   std::unique_ptr<MeshUuidStream> h;
   if (rank == 0) h = std::make_unique<MeshUuidStream>(g.nNodes, g.nCells);
   const auto hash = [&](const unsigned char* bytes, std::size_t n) { h->add_bytes(bytes, n); };
   {
-    const dist::Blocks nodes{g.nNodes, comm.size()};
-    const gidx_t v0 = nodes.first(rank), nv = nodes.count(rank);
-    constexpr std::size_t kNodeBytes = 3 * sizeof(real_t);
-    std::vector<unsigned char> bytes(kNodeBytes * static_cast<std::size_t>(nv));
-#pragma omp parallel for schedule(static)
-    for (gidx_t i = 0; i < nv; ++i)
-      std::memcpy(
-          bytes.data() + kNodeBytes * static_cast<std::size_t>(i),
-          &m.xyz[3 * static_cast<std::size_t>(g.nodeMesh[static_cast<std::size_t>(v0 + i)])],
-          kNodeBytes);
-    dist::stream_to_root(comm, bytes, hash);
+    const gidx_t v0 = g.nodeFirst[static_cast<std::size_t>(rank)],
+                 v1 = g.nodeFirst[static_cast<std::size_t>(rank) + 1];
+    const auto at = static_cast<std::size_t>(
+        std::lower_bound(g.blockNodes.begin(), g.blockNodes.end(), static_cast<idx_t>(v0)) -
+        g.blockNodes.begin());
+    const auto* p = reinterpret_cast<const unsigned char*>(g.blockNodeXyz.data() + 3 * at);
+    dist::stream_to_root(
+        comm,
+        std::vector<unsigned char>(p, p + 3 * sizeof(real_t) * static_cast<std::size_t>(v1 - v0)),
+        hash);
   }
   {
-    const gidx_t c0 = g.cells.first(rank), nc = g.cells.count(rank);
+    const idx_t nc = g.blockCellNodes.rows();
     std::vector<std::size_t> at(static_cast<std::size_t>(nc) + 1, 0);
-    for (gidx_t i = 0; i < nc; ++i) {
-      const idx_t cm = g.cellMesh[static_cast<std::size_t>(c0 + i)];
+    for (idx_t i = 0; i < nc; ++i)
       at[static_cast<std::size_t>(i) + 1] =
           at[static_cast<std::size_t>(i)] + MeshUuidStream::kCellHeadBytes +
-          sizeof(std::int64_t) * static_cast<std::size_t>(m.cellNodes.size(cm));
-    }
+          sizeof(std::int64_t) * static_cast<std::size_t>(g.blockCellNodes.size(i));
     std::vector<unsigned char> bytes(at.back());
-#pragma omp parallel
-    {
-      std::vector<idx_t> ids;
-#pragma omp for schedule(static)
-      for (gidx_t i = 0; i < nc; ++i) {
-        const idx_t cm = g.cellMesh[static_cast<std::size_t>(c0 + i)];
-        ids.clear();
-        for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
-          ids.push_back(g.newNode[static_cast<std::size_t>(m.cellNodes.indices()[k])]);
-        MeshUuidStream::cell_bytes(m.cellType[static_cast<std::size_t>(cm)], ids.data(), ids.size(),
-                                   bytes.data() + at[static_cast<std::size_t>(i)]);
-      }
-    }
+#pragma omp parallel for schedule(static)
+    for (idx_t i = 0; i < nc; ++i)
+      MeshUuidStream::cell_bytes(g.blockCellType[static_cast<std::size_t>(i)],
+                                 g.blockCellNodes.row(i),
+                                 static_cast<std::size_t>(g.blockCellNodes.size(i)),
+                                 bytes.data() + at[static_cast<std::size_t>(i)]);
     dist::stream_to_root(comm, bytes, hash);
   }
   return comm.broadcast(h ? h->uuid() : std::string(), 0);
 }
 
 /// The header (the mesh UUID is computed by every rank together).
-ZoneFileHeader dist_zone_header(const dist::Comm& comm, const Mesh& m, const DistGlobalMesh& g,
-                                int nZones) {
+ZoneFileHeader dist_zone_header(const dist::Comm& comm, const std::string& sourcePath,
+                                const DistGlobalMesh& g, int nZones) {
   ZoneFileHeader h;
   h.creator = std::string("fvkit ") + kVersion;
-  h.sourceMesh = m.path;
+  h.sourceMesh = sourcePath;
   h.nZones = nZones;
   h.nGlobalCells = g.nCells;
   h.nGlobalFaces = g.nFaces;
   h.nGlobalNodes = g.nNodes;
   h.patches = g.patches;
-  h.meshUuid = dist_mesh_uuid(comm, m, g);
+  h.meshUuid = dist_mesh_uuid(comm, g);
   return h;
 }
 
@@ -270,7 +259,8 @@ struct Prelude {
   ZoneAssignment assign;
 };
 
-Prelude prelude(const dist::Comm& comm, const Mesh& mesh, const PrepareOptions& opts,
+/// Consumes the source mesh: it is freed once the ranks hold their blocks in renumbered ids.
+Prelude prelude(const dist::Comm& comm, Mesh&& mesh, const PrepareOptions& opts,
                 DistPartitioner who, PrepReport& report, PartitionReport& partReport) {
   Prelude p;
   p.g = build_dist_global_mesh(comm, mesh, opts.prep, &report);
@@ -280,8 +270,13 @@ Prelude prelude(const dist::Comm& comm, const Mesh& mesh, const PrepareOptions& 
     FV_VERIFY_USAGE(opts.parts >= 1 && opts.parts <= p.g.nCells,
                     "cannot partition " << p.g.nCells << " cells into " << opts.parts << " parts");
   });
+  const std::string sourcePath = mesh.path;
+  run_phase(&report, "renumbered blocks", [&] {
+    materialize_block(comm, mesh, p.g);
+    mesh = Mesh();
+  });
   run_phase(&report, "mesh UUID",
-            [&] { p.header = dist_zone_header(comm, mesh, p.g, opts.parts); });
+            [&] { p.header = dist_zone_header(comm, sourcePath, p.g, opts.parts); });
   run_phase(&report, "partitioning", [&] {
     p.partOf = partition(comm, p.g, cellCells, opts, who);
     partReport = dist_partition_report(comm, p.g, cellCells, p.partOf, opts.parts);
@@ -300,14 +295,14 @@ Prelude prelude(const dist::Comm& comm, const Mesh& mesh, const PrepareOptions& 
 
 } // namespace
 
-DistPreparedZones prepare_zones_distributed(const dist::Comm& comm, const Mesh& mesh,
+DistPreparedZones prepare_zones_distributed(const dist::Comm& comm, Mesh mesh,
                                             const PrepareOptions& opts, DistPartitioner who) {
   DistPreparedZones out;
-  Prelude p = prelude(comm, mesh, opts, who, out.report, out.partition);
+  Prelude p = prelude(comm, std::move(mesh), opts, who, out.report, out.partition);
   out.header = p.header;
   run_phase(&out.report, "building zones", [&] {
     build_dist_zones(
-        comm, mesh, p.g, p.partOf, p.assign, opts.prep,
+        comm, p.g, p.partOf, p.assign, opts.prep,
         [&](std::vector<Zone>& zones) {
           for (Zone& z : zones)
             out.zones.push_back(std::move(z));
@@ -317,12 +312,12 @@ DistPreparedZones prepare_zones_distributed(const dist::Comm& comm, const Mesh& 
   return out;
 }
 
-PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, const Mesh& mesh,
+PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, Mesh mesh,
                                              const PrepareOptions& opts, DistPartitioner who,
                                              const std::string& path,
                                              const std::string& commandLine) {
   PrepareSummary out;
-  Prelude p = prelude(comm, mesh, opts, who, out.report, out.partition);
+  Prelude p = prelude(comm, std::move(mesh), opts, who, out.report, out.partition);
   out.header = p.header;
   out.header.commandLine = commandLine;
   std::unique_ptr<ZoneFileWriter> writer;
@@ -333,7 +328,7 @@ PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, const Mesh&
   std::uint64_t bytes = 0;
   run_phase(&out.report, "building zones", [&] {
     build_dist_zones(
-        comm, mesh, p.g, p.partOf, p.assign, opts.prep,
+        comm, p.g, p.partOf, p.assign, opts.prep,
         [&](std::vector<Zone>& zones) {
           write_round(comm, writer.get(), tempPath, p.assign, zones, bytes);
         },

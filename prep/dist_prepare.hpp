@@ -31,14 +31,15 @@ struct DistPreparedZones {
   PrepReport report;
   PartitionReport partition;
 };
-DistPreparedZones prepare_zones_distributed(const dist::Comm& comm, const Mesh& mesh,
+DistPreparedZones prepare_zones_distributed(const dist::Comm& comm, Mesh mesh,
                                             const PrepareOptions& opts, DistPartitioner who);
 
 /// The distributed prepare writing `path` (through a temporary file and a rename, by rank 0).
-/// `mesh` is the whole source mesh on every rank. The summary is complete on rank 0 (header,
-/// report with per-zone lines, partition report, bytes written). COLLECTIVE: bad input throws
-/// the same fv::Error on every rank and leaves no file.
-PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, const Mesh& mesh,
+/// `mesh` is the whole source mesh on every rank (consumed: freed once the ranks hold their
+/// blocks of the renumbered mesh; pass a copy to keep it). The summary is complete on rank 0
+/// (header, report with per-zone lines, partition report, bytes written). COLLECTIVE: bad input
+/// throws the same fv::Error on every rank and leaves no file.
+PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, Mesh mesh,
                                              const PrepareOptions& opts, DistPartitioner who,
                                              const std::string& path,
                                              const std::string& commandLine);

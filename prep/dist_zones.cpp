@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <exception>
 #include <functional>
+#include <numeric>
 #include <string>
 
 #if defined(_OPENMP)
@@ -27,12 +28,28 @@ struct CellRequest {
   std::int32_t faces;
 };
 
-/// What the block owner answers for a requested cell.
+/// What the block owner answers for a requested cell; its nodes follow in the node answer.
 struct CellAnswer {
   real_t volume;
   real_t centroid[3];
   real_t wallDistance;
   std::int32_t nFaces; ///< faces that follow in the face answer (0 unless requested)
+  std::int32_t nNodes; ///< nodes that follow in the node answer
+  CellType type;
+};
+
+/// A face of a requested cell; its nodes (renumbered ids) follow in the face-node answer.
+struct FaceAnswer {
+  DistFace face;
+  idx_t nNodes;
+};
+
+/// A renumbered node with a cell touching it, or with a rank whose zones touch it.
+struct NodeCell {
+  idx_t node;
+  idx_t cell;
+  bool operator<(const NodeCell& o) const { return node != o.node ? node < o.node : cell < o.cell; }
+  bool operator==(const NodeCell& o) const { return node == o.node && cell == o.cell; }
 };
 
 /// The piece of the renumbered mesh this rank's zones need, as a GlobalMesh in local numbering
@@ -54,156 +71,289 @@ LocalIds index_of(const std::vector<idx_t>& ids) {
   return t;
 }
 
-/// The cells this rank's zones own (ascending) and those sharing a node with them.
-std::vector<CellRequest> needed_cells(const Mesh& m, const DistGlobalMesh& g,
-                                      const std::vector<idx_t>& partOf,
-                                      const std::vector<char>& mine) {
-  const idx_t nc = static_cast<idx_t>(g.nCells);
-  auto owned = [&](idx_t c) {
-    return mine[static_cast<std::size_t>(partOf[static_cast<std::size_t>(c)])] != 0;
-  };
-  std::vector<char> nodeMark(static_cast<std::size_t>(m.nNodes()), 0);
-  for (idx_t c = 0; c < nc; ++c) {
-    if (!owned(c)) continue;
-    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
-    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
-      nodeMark[static_cast<std::size_t>(m.cellNodes.indices()[k])] = 1;
-  }
-  std::vector<char> touches(static_cast<std::size_t>(nc), 0);
+/// The rank that numbered renumbered node v (and holds its coordinates).
+int node_holder(const DistGlobalMesh& g, idx_t v) {
+  return static_cast<int>(
+      std::upper_bound(g.nodeFirst.begin() + 1, g.nodeFirst.end() - 1, static_cast<gidx_t>(v)) -
+      (g.nodeFirst.begin() + 1));
+}
+
+/// Pairs (node, value) of the block's cells, sent to the holders of the nodes and sorted there.
+/// value(i) of block cell i; pairs repeated on a rank are sent once.
+template <class Value>
+std::vector<NodeCell> to_node_holders(const dist::Comm& comm, const DistGlobalMesh& g,
+                                      Value value) {
+  const Csr& cn = g.blockCellNodes;
+  std::vector<NodeCell> pairs(static_cast<std::size_t>(cn.nnz()));
 #pragma omp parallel for schedule(static)
-  for (idx_t c = 0; c < nc; ++c) {
-    bool t = owned(c);
-    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
-    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm) && !t; ++k)
-      t = nodeMark[static_cast<std::size_t>(m.cellNodes.indices()[k])];
-    touches[static_cast<std::size_t>(c)] = t;
+  for (idx_t i = 0; i < cn.rows(); ++i)
+    for (idx_t k = cn.begin(i); k < cn.end(i); ++k)
+      pairs[static_cast<std::size_t>(k)] = {cn.indices()[k], value(i)};
+  parallel_sort(pairs.begin(), pairs.end(), std::less<NodeCell>());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  auto grouped = dist::group_by_rank<NodeCell>(
+      comm, static_cast<std::int64_t>(pairs.size()),
+      [&](std::int64_t i) { return node_holder(g, pairs[static_cast<std::size_t>(i)].node); },
+      [&](std::int64_t i, NodeCell& out) { out = pairs[static_cast<std::size_t>(i)]; });
+  std::vector<NodeCell>().swap(pairs);
+  std::vector<NodeCell> got = dist::exchange(comm, grouped.first, grouped.second).data;
+  parallel_sort(got.begin(), got.end(), std::less<NodeCell>());
+  return got;
+}
+
+/// The cells this rank's zones own and those sharing a node with them (ascending): the
+/// holder of every node learns the cells touching it and the ranks whose zones touch it, and
+/// sends each such rank those cells.
+std::vector<CellRequest> needed_cells(const dist::Comm& comm, const DistGlobalMesh& g,
+                                      const std::vector<idx_t>& partOf,
+                                      const ZoneAssignment& assign, const std::vector<char>& mine) {
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
+  const std::vector<NodeCell> cellsOf = to_node_holders(comm, g, [&](idx_t i) { return c0 + i; });
+  const std::vector<NodeCell> ranksOf = to_node_holders(comm, g, [&](idx_t i) {
+    return static_cast<idx_t>(assign.rank_of(partOf[static_cast<std::size_t>(c0 + i)]));
+  });
+  // Both are sorted by node: walk them together.
+  std::vector<std::vector<idx_t>> toRank(static_cast<std::size_t>(comm.size()));
+  std::size_t a = 0;
+  for (std::size_t b = 0; b < ranksOf.size();) {
+    const idx_t v = ranksOf[b].node;
+    while (a < cellsOf.size() && cellsOf[a].node < v)
+      ++a;
+    std::size_t a1 = a;
+    while (a1 < cellsOf.size() && cellsOf[a1].node == v)
+      ++a1;
+    for (; b < ranksOf.size() && ranksOf[b].node == v; ++b) {
+      std::vector<idx_t>& out = toRank[static_cast<std::size_t>(ranksOf[b].cell)];
+      for (std::size_t k = a; k < a1; ++k)
+        out.push_back(cellsOf[k].cell);
+    }
+    a = a1;
   }
-  std::vector<CellRequest> out;
-  for (idx_t c = 0; c < nc; ++c)
-    if (touches[static_cast<std::size_t>(c)]) out.push_back({c, owned(c) ? 1 : 0});
+  std::vector<idx_t> send;
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(comm.size()));
+  for (int r = 0; r < comm.size(); ++r) {
+    counts[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(toRank[r].size());
+    send.insert(send.end(), toRank[r].begin(), toRank[r].end());
+    std::vector<idx_t>().swap(toRank[r]);
+  }
+  std::vector<idx_t> cells = dist::exchange(comm, send, counts).data;
+  std::vector<idx_t>().swap(send);
+  parallel_sort(cells.begin(), cells.end(), std::less<idx_t>());
+  cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+  std::vector<CellRequest> out(cells.size());
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    out[i] = {cells[i],
+              mine[static_cast<std::size_t>(partOf[static_cast<std::size_t>(cells[i])])] ? 1 : 0};
   return out;
 }
 
-/// Fetches the requested cells' geometry and (for owned ones) faces from their block owners.
-void fetch_cells(const dist::Comm& comm, const DistGlobalMesh& g,
-                 const std::vector<CellRequest>& req, std::vector<CellAnswer>& answers,
-                 std::vector<DistFace>& faces) {
+/// What the block owners answer for the requested cells, in request order.
+struct Fetched {
+  std::vector<CellAnswer> cells;
+  std::vector<idx_t> cellNodes; ///< renumbered ids, cell after cell
+  std::vector<FaceAnswer> faces;
+  std::vector<idx_t> faceNodes; ///< renumbered ids, face after face
+};
+
+/// Fetches the requested cells' geometry and nodes and (for owned ones) faces from their block
+/// owners. A face of two requested cells of one block is sent once.
+Fetched fetch_cells(const dist::Comm& comm, const DistGlobalMesh& g,
+                    const std::vector<CellRequest>& req) {
   auto grouped = dist::group_by_rank<CellRequest>(
       comm, static_cast<std::int64_t>(req.size()),
       [&](std::int64_t i) { return g.cells.owner(req[static_cast<std::size_t>(i)].cell); },
       [&](std::int64_t i, CellRequest& r) { r = req[static_cast<std::size_t>(i)]; });
   // The requests are sorted by cell, and so by owner: grouping kept their order.
   const dist::Received<CellRequest> asked = dist::exchange(comm, grouped.first, grouped.second);
+  grouped = {};
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
-  std::vector<CellAnswer> ans(asked.data.size());
-  std::vector<DistFace> fout;
-  std::vector<std::int64_t> faceCounts(static_cast<std::size_t>(comm.size()), 0);
-  for (int r = 0; r < comm.size(); ++r)
+  const auto p = static_cast<std::size_t>(comm.size());
+  // Which faces go to which rank (each once), and how much of everything.
+  std::vector<std::int32_t> sentTo(g.faces.size(), -1);
+  std::vector<idx_t> faceList; // faces to send, rank after rank
+  std::vector<std::int64_t> ansCounts(p), nodeCounts(p, 0), faceCounts(p, 0), faceNodeCounts(p, 0);
+  for (std::size_t r = 0; r < p; ++r) {
+    ansCounts[r] = asked.offsets[r + 1] - asked.offsets[r];
     for (std::int64_t i = asked.offsets[r]; i < asked.offsets[r + 1]; ++i) {
       const CellRequest& q = asked.data[static_cast<std::size_t>(i)];
       const idx_t b = q.cell - c0;
-      CellAnswer& a = ans[static_cast<std::size_t>(i)];
+      nodeCounts[r] += g.blockCellNodes.size(b);
+      for (idx_t k = g.cellFaces.begin(b); q.faces && k < g.cellFaces.end(b); ++k) {
+        const idx_t f = g.cellFaces.indices()[k];
+        if (sentTo[static_cast<std::size_t>(f)] == static_cast<std::int32_t>(r)) continue;
+        sentTo[static_cast<std::size_t>(f)] = static_cast<std::int32_t>(r);
+        faceList.push_back(f);
+        ++faceCounts[r];
+        faceNodeCounts[r] += g.faceNodes.size(f);
+      }
+    }
+  }
+  std::vector<std::int32_t>().swap(sentTo);
+  Fetched out;
+  {
+    std::vector<CellAnswer> ans(asked.data.size());
+    std::vector<idx_t> nodes;
+    nodes.reserve(static_cast<std::size_t>(
+        std::accumulate(nodeCounts.begin(), nodeCounts.end(), std::int64_t(0))));
+    for (std::size_t i = 0; i < ans.size(); ++i) {
+      const idx_t b = asked.data[i].cell - c0;
+      CellAnswer& a = ans[i];
       a.volume = g.cellGeom.volume[static_cast<std::size_t>(b)];
       for (int d = 0; d < 3; ++d)
         a.centroid[d] = g.cellGeom.centroid[3 * static_cast<std::size_t>(b) + d];
       a.wallDistance = g.wallDistance.empty() ? 0.0 : g.wallDistance[static_cast<std::size_t>(b)];
-      a.nFaces = q.faces ? g.cellFaces.size(b) : 0;
-      for (idx_t k = g.cellFaces.begin(b); q.faces && k < g.cellFaces.end(b); ++k)
-        fout.push_back(g.faces[static_cast<std::size_t>(g.cellFaces.indices()[k])]);
-      faceCounts[static_cast<std::size_t>(r)] += a.nFaces;
+      a.type = g.blockCellType[static_cast<std::size_t>(b)];
+      a.nNodes = g.blockCellNodes.size(b);
+      nodes.insert(nodes.end(), g.blockCellNodes.row(b), g.blockCellNodes.row(b) + a.nNodes);
     }
-  std::vector<std::int64_t> ansCounts(static_cast<std::size_t>(comm.size()));
+    out.cells = dist::exchange(comm, ans, ansCounts).data;
+    std::vector<CellAnswer>().swap(ans);
+    out.cellNodes = dist::exchange(comm, nodes, nodeCounts).data;
+  }
+  {
+    std::vector<FaceAnswer> faces(faceList.size());
+    for (std::size_t i = 0; i < faceList.size(); ++i) {
+      const idx_t f = faceList[i];
+      faces[i] = {g.faces[static_cast<std::size_t>(f)], g.faceNodes.size(f)};
+    }
+    out.faces = dist::exchange(comm, faces, faceCounts).data;
+  }
+  {
+    std::vector<idx_t> nodes;
+    nodes.reserve(static_cast<std::size_t>(
+        std::accumulate(faceNodeCounts.begin(), faceNodeCounts.end(), std::int64_t(0))));
+    for (const idx_t f : faceList)
+      nodes.insert(nodes.end(), g.faceNodes.row(f), g.faceNodes.row(f) + g.faceNodes.size(f));
+    std::vector<idx_t>().swap(faceList);
+    out.faceNodes = dist::exchange(comm, nodes, faceNodeCounts).data;
+  }
+  return out;
+}
+
+/// The coordinates of `nodes` (renumbered ids, ascending), fetched from their holders.
+std::vector<real_t> fetch_node_xyz(const dist::Comm& comm, const DistGlobalMesh& g,
+                                   const std::vector<idx_t>& nodes) {
+  auto grouped = dist::group_by_rank<idx_t>(
+      comm, static_cast<std::int64_t>(nodes.size()),
+      [&](std::int64_t i) { return node_holder(g, nodes[static_cast<std::size_t>(i)]); },
+      [&](std::int64_t i, idx_t& v) { v = nodes[static_cast<std::size_t>(i)]; });
+  const dist::Received<idx_t> asked = dist::exchange(comm, grouped.first, grouped.second);
+  // This rank's numbered nodes are a contiguous run of its block's nodes.
+  const gidx_t v0 = g.nodeFirst[static_cast<std::size_t>(comm.rank())];
+  const auto at0 = static_cast<std::size_t>(
+      std::lower_bound(g.blockNodes.begin(), g.blockNodes.end(), static_cast<idx_t>(v0)) -
+      g.blockNodes.begin());
+  struct Xyz {
+    real_t x[3];
+  };
+  std::vector<Xyz> ans(asked.data.size());
+  for (std::size_t i = 0; i < ans.size(); ++i) {
+    const std::size_t k = at0 + static_cast<std::size_t>(asked.data[i] - v0);
+    for (int d = 0; d < 3; ++d)
+      ans[i].x[d] = g.blockNodeXyz[3 * k + static_cast<std::size_t>(d)];
+  }
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(comm.size()));
   for (int r = 0; r < comm.size(); ++r)
-    ansCounts[static_cast<std::size_t>(r)] = asked.offsets[r + 1] - asked.offsets[r];
-  answers = dist::exchange(comm, ans, ansCounts).data;
-  faces = dist::exchange(comm, fout, faceCounts).data;
+    counts[static_cast<std::size_t>(r)] = asked.offsets[r + 1] - asked.offsets[r];
+  // Answers come back in rank order, and the holders' ranges ascend: the order of `nodes`.
+  const std::vector<Xyz> got = dist::exchange(comm, ans, counts).data;
+  std::vector<real_t> xyz(3 * got.size());
+  for (std::size_t i = 0; i < got.size(); ++i)
+    for (int d = 0; d < 3; ++d)
+      xyz[3 * i + static_cast<std::size_t>(d)] = got[i].x[d];
+  return xyz;
 }
 
 /// The piece: cells `req` (ascending), their nodes, the faces of the owned ones.
-Piece assemble_piece(const Mesh& m, const DistGlobalMesh& dg, const std::vector<idx_t>& partOf,
-                     const std::vector<CellRequest>& req, const std::vector<CellAnswer>& ans,
-                     std::vector<DistFace>&& faces, bool hasWalls) {
+/// Every node of the fetched cells, ascending renumbered ids.
+std::vector<idx_t> piece_nodes(const Fetched& fetched) {
+  std::vector<idx_t> nodes = fetched.cellNodes;
+  parallel_sort(nodes.begin(), nodes.end(), std::less<idx_t>());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return nodes;
+}
+
+/// The piece: cells `req` (ascending), their nodes (`nodes`, ascending, with coordinates
+/// `xyz`), the faces of the owned ones. Rank-local.
+Piece assemble_piece(const DistGlobalMesh& dg, const std::vector<idx_t>& partOf,
+                     const std::vector<CellRequest>& req, Fetched&& fetched,
+                     std::vector<idx_t>&& nodes, std::vector<real_t>&& xyz, bool hasWalls) {
   Piece p;
   GlobalMesh& g = p.g;
   const idx_t nc = static_cast<idx_t>(req.size());
   p.cellGlobal.resize(static_cast<std::size_t>(nc));
   for (idx_t c = 0; c < nc; ++c)
     p.cellGlobal[static_cast<std::size_t>(c)] = req[static_cast<std::size_t>(c)].cell;
-  // nodes: every node of the cells, ascending global ids
-  for (idx_t c = 0; c < nc; ++c) {
-    const idx_t cm =
-        dg.cellMesh[static_cast<std::size_t>(p.cellGlobal[static_cast<std::size_t>(c)])];
-    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
-      p.nodeGlobal.push_back(dg.newNode[static_cast<std::size_t>(m.cellNodes.indices()[k])]);
-  }
-  parallel_sort(p.nodeGlobal.begin(), p.nodeGlobal.end(), std::less<idx_t>());
-  p.nodeGlobal.erase(std::unique(p.nodeGlobal.begin(), p.nodeGlobal.end()), p.nodeGlobal.end());
+  p.nodeGlobal = std::move(nodes);
+  g.xyz = std::move(xyz);
   const idx_t nn = static_cast<idx_t>(p.nodeGlobal.size());
-  g.xyz.resize(3 * static_cast<std::size_t>(nn));
-  for (idx_t v = 0; v < nn; ++v) {
-    const idx_t vm =
-        dg.nodeMesh[static_cast<std::size_t>(p.nodeGlobal[static_cast<std::size_t>(v)])];
-    for (int d = 0; d < 3; ++d)
-      g.xyz[3 * static_cast<std::size_t>(v) + d] = m.xyz[3 * static_cast<std::size_t>(vm) + d];
-  }
   const LocalIds nodeIndex = index_of(p.nodeGlobal), cellIndex = index_of(p.cellGlobal);
-  auto nodeLocal = [&](idx_t meshNode) {
-    return nodeIndex.get(dg.newNode[static_cast<std::size_t>(meshNode)]);
-  };
   // cells
   std::vector<idx_t> counts(static_cast<std::size_t>(nc));
   g.cellType.resize(static_cast<std::size_t>(nc));
-  g.cellMesh.resize(static_cast<std::size_t>(nc));
   p.partOf.resize(static_cast<std::size_t>(nc));
   for (idx_t c = 0; c < nc; ++c) {
-    const idx_t gc = p.cellGlobal[static_cast<std::size_t>(c)];
-    const idx_t cm = dg.cellMesh[static_cast<std::size_t>(gc)];
-    g.cellMesh[static_cast<std::size_t>(c)] = cm;
-    g.cellType[static_cast<std::size_t>(c)] = m.cellType[static_cast<std::size_t>(cm)];
-    counts[static_cast<std::size_t>(c)] = m.cellNodes.size(cm);
-    p.partOf[static_cast<std::size_t>(c)] = partOf[static_cast<std::size_t>(gc)];
+    const CellAnswer& a = fetched.cells[static_cast<std::size_t>(c)];
+    g.cellType[static_cast<std::size_t>(c)] = a.type;
+    counts[static_cast<std::size_t>(c)] = a.nNodes;
+    p.partOf[static_cast<std::size_t>(c)] =
+        partOf[static_cast<std::size_t>(p.cellGlobal[static_cast<std::size_t>(c)])];
   }
   g.cellNodes = Csr::from_counts(counts);
+  {
+    idx_t* cn = g.cellNodes.indices().data();
+    const std::vector<idx_t>& from = fetched.cellNodes;
 #pragma omp parallel for schedule(static)
-  for (idx_t c = 0; c < nc; ++c) {
-    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
-    idx_t* out = g.cellNodes.row(c);
-    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
-      *out++ = nodeLocal(m.cellNodes.indices()[k]);
+    for (std::size_t k = 0; k < from.size(); ++k)
+      cn[k] = nodeIndex.get(from[k]);
   }
+  std::vector<idx_t>().swap(fetched.cellNodes);
   g.cellGeom.volume.resize(static_cast<std::size_t>(nc));
   g.cellGeom.centroid.resize(3 * static_cast<std::size_t>(nc));
   if (hasWalls) g.wallDistance.resize(static_cast<std::size_t>(nc));
   for (idx_t c = 0; c < nc; ++c) {
-    const CellAnswer& a = ans[static_cast<std::size_t>(c)];
+    const CellAnswer& a = fetched.cells[static_cast<std::size_t>(c)];
     g.cellGeom.volume[static_cast<std::size_t>(c)] = a.volume;
     for (int d = 0; d < 3; ++d)
       g.cellGeom.centroid[3 * static_cast<std::size_t>(c) + d] = a.centroid[d];
     if (hasWalls) g.wallDistance[static_cast<std::size_t>(c)] = a.wallDistance;
   }
-  // faces of the owned cells, ascending global ids
-  parallel_sort(faces.begin(), faces.end(),
-                [](const DistFace& a, const DistFace& b) { return a.gid < b.gid; });
-  faces.erase(std::unique(faces.begin(), faces.end(),
-                          [](const DistFace& a, const DistFace& b) { return a.gid == b.gid; }),
-              faces.end());
-  const idx_t nf = static_cast<idx_t>(faces.size());
-  g.faceNodes = dist_face_node_rows(m, faces);
+  // faces of the owned cells, ascending global ids (a face of two owned cells came twice)
+  const std::vector<FaceAnswer>& fa = fetched.faces;
+  std::vector<std::int64_t> faceAt(fa.size() + 1, 0);
+  for (std::size_t i = 0; i < fa.size(); ++i)
+    faceAt[i + 1] = faceAt[i] + fa[i].nNodes;
+  std::vector<std::size_t> order(fa.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  parallel_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return fa[x].face.gid != fa[y].face.gid ? fa[x].face.gid < fa[y].face.gid : x < y;
+  });
+  order.erase(
+      std::unique(order.begin(), order.end(),
+                  [&](std::size_t x, std::size_t y) { return fa[x].face.gid == fa[y].face.gid; }),
+      order.end());
+  const idx_t nf = static_cast<idx_t>(order.size());
+  std::vector<idx_t> faceCounts(static_cast<std::size_t>(nf));
+  for (idx_t f = 0; f < nf; ++f)
+    faceCounts[static_cast<std::size_t>(f)] = fa[order[static_cast<std::size_t>(f)]].nNodes;
+  g.faceNodes = Csr::from_counts(faceCounts);
   g.owner.resize(static_cast<std::size_t>(nf));
   g.neighbour.resize(static_cast<std::size_t>(nf));
   g.facePatch.resize(static_cast<std::size_t>(nf));
   p.faceGlobal.resize(static_cast<std::size_t>(nf));
 #pragma omp parallel for schedule(static)
   for (idx_t f = 0; f < nf; ++f) {
-    const DistFace& d = faces[static_cast<std::size_t>(f)];
+    const std::size_t i = order[static_cast<std::size_t>(f)];
+    const DistFace& d = fa[i].face;
     idx_t* row = g.faceNodes.row(f);
-    for (idx_t k = 0; k < g.faceNodes.size(f); ++k)
-      row[k] = nodeLocal(row[k]);
+    for (idx_t k = 0; k < fa[i].nNodes; ++k)
+      row[k] = nodeIndex.get(fetched.faceNodes[static_cast<std::size_t>(faceAt[i] + k)]);
     g.owner[static_cast<std::size_t>(f)] = cellIndex.get(d.lo);
     g.neighbour[static_cast<std::size_t>(f)] = d.hi == kNone ? kNone : cellIndex.get(d.hi);
     g.facePatch[static_cast<std::size_t>(f)] = d.hi == kNone ? d.patch : -1;
     p.faceGlobal[static_cast<std::size_t>(f)] = d.gid;
   }
+  fetched = Fetched();
   // The owned cells' faces and face neighbours; the other cells need only their nodes,
   // geometry and part. A cell's faces are taken only when it is owned by a zone here: a face
   // between a node-neighbour cell and a cell of no zone here is not in the piece.
@@ -236,10 +386,14 @@ Piece assemble_piece(const Mesh& m, const DistGlobalMesh& dg, const std::vector<
   return p;
 }
 
-/// Frees the block arrays of g (faces, cell-face relation, geometry, wall distance); the
-/// renumbering maps stay.
+/// Frees the block arrays of g (faces, cells, nodes, geometry, wall distance).
 void release_block(DistGlobalMesh& g) {
   std::vector<DistFace>().swap(g.faces);
+  g.faceNodes = Csr();
+  g.blockCellNodes = Csr();
+  std::vector<CellType>().swap(g.blockCellType);
+  std::vector<idx_t>().swap(g.blockNodes);
+  std::vector<real_t>().swap(g.blockNodeXyz);
   g.cellFaces = Csr();
   std::vector<std::int8_t>().swap(g.cellFaceSign);
   g.cellGeom = CellGeometry();
@@ -258,9 +412,9 @@ void to_global_ids(const Piece& p, Zone& z) {
 
 } // namespace
 
-void build_dist_zones(const dist::Comm& comm, const Mesh& mesh, DistGlobalMesh& dg,
-                      const std::vector<idx_t>& partOf, const ZoneAssignment& assign,
-                      const PrepOptions& opts, const std::function<void(std::vector<Zone>&)>& sink,
+void build_dist_zones(const dist::Comm& comm, DistGlobalMesh& dg, const std::vector<idx_t>& partOf,
+                      const ZoneAssignment& assign, const PrepOptions& opts,
+                      const std::function<void(std::vector<Zone>&)>& sink,
                       std::vector<ZoneReport>* reportZones) {
   std::vector<char> mine(static_cast<std::size_t>(assign.nZones), 0);
   for (int z = 0; z < assign.nZones; ++z)
@@ -270,13 +424,14 @@ void build_dist_zones(const dist::Comm& comm, const Mesh& mesh, DistGlobalMesh& 
   Piece piece;
   {
     log::Phase phase("  gathering the zones' cells");
-    req = needed_cells(mesh, dg, partOf, mine);
-    std::vector<CellAnswer> ans;
-    std::vector<DistFace> faces;
-    fetch_cells(comm, dg, req, ans, faces);
-    release_block(dg); // what the pieces needed of the blocks is fetched: peak = piece + zones
+    req = needed_cells(comm, dg, partOf, assign, mine);
+    Fetched fetched = fetch_cells(comm, dg, req);
+    std::vector<idx_t> nodes = piece_nodes(fetched);
+    std::vector<real_t> xyz = fetch_node_xyz(comm, dg, nodes);
+    release_block(dg); // what the pieces need of the blocks is fetched: peak = piece + zones
     dist::run_collectively(comm, [&] {
-      piece = assemble_piece(mesh, dg, partOf, req, ans, std::move(faces), hasWalls);
+      piece = assemble_piece(dg, partOf, req, std::move(fetched), std::move(nodes), std::move(xyz),
+                             hasWalls);
     });
     phase.note(std::to_string(req.size()) + " cells on rank 0");
   }

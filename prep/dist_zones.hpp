@@ -26,12 +26,12 @@ struct ZoneAssignment {
 /// Builds the zones of this rank (partOf: part of every renumbered cell, on every rank) and
 /// hands each round's zones (ascending ids; possibly none on this rank) to `sink`, which every
 /// rank calls once per round (it may communicate). reportZones, when given, gets the
-/// ZoneReport of every zone on rank 0. g's block arrays (faces, geometry, wall distance) are
-/// freed once the pieces are fetched, so that they and the zones are never held together; its
-/// counts and renumbering maps stay. COLLECTIVE.
-void build_dist_zones(const dist::Comm& comm, const Mesh& mesh, DistGlobalMesh& g,
-                      const std::vector<idx_t>& partOf, const ZoneAssignment& assign,
-                      const PrepOptions& opts, const std::function<void(std::vector<Zone>&)>& sink,
+/// ZoneReport of every zone on rank 0. Reads g's materialized block (materialize_block()), not
+/// the source mesh; g's block arrays are freed once the pieces are fetched, so that they and
+/// the zones are never held together. COLLECTIVE.
+void build_dist_zones(const dist::Comm& comm, DistGlobalMesh& g, const std::vector<idx_t>& partOf,
+                      const ZoneAssignment& assign, const PrepOptions& opts,
+                      const std::function<void(std::vector<Zone>&)>& sink,
                       std::vector<ZoneReport>* reportZones = nullptr);
 
 } // namespace fv

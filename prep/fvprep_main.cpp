@@ -349,7 +349,8 @@ int main(int argc, char** argv) {
             p.note(std::to_string(mesh.nCells()) + " cells, " + std::to_string(mesh.nNodes()) +
                    " nodes on each of " + std::to_string(comm.size()) + " processes");
           });
-          prepared = fv::prepare_zone_file_distributed(comm, mesh, po, who, outPath, commandLine);
+          prepared = fv::prepare_zone_file_distributed(comm, std::move(mesh), po, who, outPath,
+                                                       commandLine);
           struct rusage ru {};
           getrusage(RUSAGE_SELF, &ru);
           const std::int64_t kib = ru.ru_maxrss;
