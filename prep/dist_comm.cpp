@@ -139,9 +139,33 @@ void allgatherv(const Comm& comm, const void* send, std::int64_t n, void* recv,
 
 } // namespace detail
 
+Ranges ranges_from_histogram(const Comm& comm, std::int64_t n, std::int64_t width,
+                             std::vector<std::int64_t> hist) {
+  comm.sum_in_place(hist);
+  std::int64_t total = 0;
+  for (const std::int64_t h : hist)
+    total += h;
+  const int p = comm.size();
+  Ranges out;
+  out.first.assign(static_cast<std::size_t>(p) + 1, n);
+  out.first[0] = 0;
+  std::int64_t below = 0; // items in bins [0, b)
+  int r = 1;
+  for (std::size_t b = 0; b < hist.size() && r < p; ++b) {
+    while (r < p && below >= total * r / p)
+      out.first[static_cast<std::size_t>(r++)] =
+          std::min<std::int64_t>(n, static_cast<std::int64_t>(b) * width);
+    below += hist[b];
+  }
+  return out;
+}
+
 void stream_to_root(const Comm& comm, const std::vector<unsigned char>& bytes,
-                    const std::function<void(const unsigned char*, std::size_t)>& consume) {
-  constexpr std::size_t kChunk = std::size_t(64) << 20;
+                    const std::function<void(const unsigned char*, std::size_t)>& consume,
+                    std::size_t chunkBytes) {
+  FV_VERIFY(chunkBytes > 0 && chunkBytes < (std::size_t(1) << 31),
+            "stream_to_root: chunk of " << chunkBytes << " bytes");
+  const std::size_t kChunk = chunkBytes;
   constexpr int kTag = 7301;
   if (comm.rank() == 0) {
     for (std::size_t at = 0; at < bytes.size(); at += kChunk)

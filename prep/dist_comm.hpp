@@ -9,6 +9,8 @@
 #include "common/error.hpp"
 #include "common/types.hpp"
 
+#include <algorithm>
+
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -140,10 +142,40 @@ struct Blocks {
 };
 
 /// Hands every rank's `bytes` to consume() on rank 0, rank by rank in rank order and in chunks
-/// of at most 64 MiB (rank 0's own first), so that rank 0 can fold them into one stream (a hash)
-/// without holding them all. COLLECTIVE; consume() is called on rank 0 only.
+/// of at most chunkBytes (< 2^31; rank 0's own first), so that rank 0 can fold them into one stream
+/// (a hash) without holding them all. COLLECTIVE; consume() is called on rank 0 only.
 void stream_to_root(const Comm& comm, const std::vector<unsigned char>& bytes,
-                    const std::function<void(const unsigned char*, std::size_t)>& consume);
+                    const std::function<void(const unsigned char*, std::size_t)>& consume,
+                    std::size_t chunkBytes = std::size_t(64) << 20);
+
+/// Contiguous ranges of keys [0, n), one per rank: rank r holds [first[r], first[r + 1]).
+/// Unlike Blocks, the ranges may differ in size (some may be empty).
+struct Ranges {
+  std::vector<std::int64_t> first; ///< nRanks + 1 bounds, first[0] = 0, last = n
+  /// The rank whose range holds key k (0 <= k < n).
+  int owner(std::int64_t k) const {
+    return static_cast<int>(std::upper_bound(first.begin() + 1, first.end() - 1, k) -
+                            (first.begin() + 1));
+  }
+};
+
+/// Ranges of [0, n) from every rank's histogram of its items' keys (`hist`: bins of `width`
+/// consecutive keys, summed over the ranks here), each holding about 1/size of all items; a
+/// range ends at a bin boundary. COLLECTIVE.
+Ranges ranges_from_histogram(const Comm& comm, std::int64_t n, std::int64_t width,
+                             std::vector<std::int64_t> hist);
+
+/// Ranges of [0, n) holding about equal numbers of the ranks' items: key(i) in [0, n) for this
+/// rank's items i in [0, nLocal). Granularity: at most 2^18 bins. COLLECTIVE.
+template <class Key>
+Ranges balanced_ranges(const Comm& comm, std::int64_t n, std::int64_t nLocal, Key key) {
+  const std::int64_t nBins = std::max<std::int64_t>(1, std::min<std::int64_t>(n, 1 << 18));
+  const std::int64_t width = std::max<std::int64_t>(1, (n + nBins - 1) / nBins);
+  std::vector<std::int64_t> hist(static_cast<std::size_t>(nBins), 0);
+  for (std::int64_t i = 0; i < nLocal; ++i)
+    ++hist[static_cast<std::size_t>(key(i) / width)];
+  return ranges_from_histogram(comm, n, width, std::move(hist));
+}
 
 /// Runs body() on every rank and makes a failure on any rank collective: every rank throws an
 /// fv::Error with the message (and kind) of the lowest failing rank, so all ranks exit non-zero

@@ -71,12 +71,13 @@ struct DistGlobalMesh {
   real_t minVolume = 0, maxVolume = 0, maxClosure = 0;
   // ---- the block in renumbered node ids (materialize_block()): what the zones, the mesh UUID
   //      and the rest of the prepare read instead of the source mesh
-  std::vector<gidx_t> nodeFirst;       ///< nRanks + 1: rank r numbered nodes [first[r], first[r+1])
+  dist::Ranges nodeHolders; ///< renumbered nodes: rank r numbered [first[r], first[r + 1]) and
+                            ///< holds their coordinates
   std::vector<CellType> blockCellType; ///< of the block's cells
-  Csr blockCellNodes;                  ///< the block's cells' nodes (renumbered ids, element order)
-  Csr faceNodes;                       ///< parallel to faces: renumbered node ids, normal lo -> hi
-  std::vector<idx_t> blockNodes;       ///< renumbered ids of the nodes the block touches, ascending
-  std::vector<real_t> blockNodeXyz;    ///< their coordinates, 3 per node
+  Csr blockCellNodes;                  ///< the block's cells' nodes (block node ids, element order)
+  Csr faceNodes;                       ///< parallel to faces: block node ids, normal lo -> hi
+  std::vector<idx_t> blockNodes;       ///< block node -> renumbered node id (ascending)
+  std::vector<real_t> blockNodeXyz;    ///< coordinates of the block nodes, 3 per node
 };
 
 /// The nodes of face f as the renumbered mesh lists them (source node ids; the face's normal
@@ -91,10 +92,15 @@ Csr dist_face_node_rows(const Mesh& mesh, const std::vector<DistFace>& faces);
 DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
                                       const PrepOptions& opts, PrepReport* report = nullptr);
 
-/// Copies what the rest of the prepare needs of the source mesh into g in renumbered ids (the
-/// block's cells, its faces' node loops, the coordinates of the nodes they touch) and frees the
-/// renumbering maps: the source mesh is no longer needed after it.
+/// Copies what the rest of the prepare needs of the source mesh into g (the block's cells, its
+/// faces' node loops, the coordinates of the nodes they touch; node ids are block node ids,
+/// indices into g.blockNodes). Called by build_dist_global_mesh() before the geometry, which
+/// then reads the block (renumbered order: nearby cells, nearby nodes) rather than the source.
 void materialize_block(const dist::Comm& comm, const Mesh& mesh, DistGlobalMesh& g);
+
+/// Frees the four renumbering maps; after it, and after materialize_block(), nothing reads the
+/// source mesh.
+void release_source_maps(DistGlobalMesh& g);
 
 /// The face neighbours of the block's cells (renumbered ids, ascending, one per face: the
 /// serial GlobalMesh::cellCells rows).

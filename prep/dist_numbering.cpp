@@ -34,46 +34,6 @@ idx_t smallest(const std::vector<idx_t>& nodes) {
   return nodes.empty() ? idx_t(0) : *std::min_element(nodes.begin(), nodes.end());
 }
 
-/// Contiguous node ranges, one per rank, that split the face entries evenly: rank r matches
-/// the buckets of nodes [first[r], first[r + 1]). A face's smallest node is far more often a
-/// low node id than a high one (the minimum of its node ids), so equal node blocks would give
-/// most of the matching to the lowest ranks.
-struct NodeRanges {
-  std::vector<idx_t> first; ///< nRanks + 1 bounds
-  int owner(idx_t v) const {
-    return static_cast<int>(std::upper_bound(first.begin() + 1, first.end() - 1, v) -
-                            (first.begin() + 1));
-  }
-};
-
-/// Node ranges from a histogram of the entries' smallest nodes over every rank (bins of
-/// contiguous nodes; a range ends at a bin boundary).
-NodeRanges balanced_node_ranges(const dist::Comm& comm, idx_t nNodes,
-                                const std::vector<BucketEntry>& entries) {
-  const int p = comm.size();
-  const std::int64_t nBins = std::max<std::int64_t>(1, std::min<std::int64_t>(nNodes, 1 << 18));
-  const std::int64_t width = std::max<std::int64_t>(1, (std::int64_t(nNodes) + nBins - 1) / nBins);
-  std::vector<std::int64_t> hist(static_cast<std::size_t>(nBins), 0);
-  for (const BucketEntry& e : entries)
-    ++hist[static_cast<std::size_t>(e.minNode / width)];
-  comm.sum_in_place(hist);
-  std::int64_t total = 0;
-  for (std::int64_t h : hist)
-    total += h;
-  NodeRanges out;
-  out.first.assign(static_cast<std::size_t>(p) + 1, nNodes);
-  out.first[0] = 0;
-  std::int64_t below = 0; // entries in bins [0, b)
-  int r = 1;
-  for (std::int64_t b = 0; b < nBins && r < p; ++b) {
-    while (r < p && below >= total * r / p)
-      out.first[static_cast<std::size_t>(r++)] =
-          static_cast<idx_t>(std::min<std::int64_t>(nNodes, b * width));
-    below += hist[static_cast<std::size_t>(b)];
-  }
-  return out;
-}
-
 /// build_faces() over the ranks: each rank sends the entries of its cell and boundary-face
 /// blocks to the rank of their smallest node, which matches them (match_face_buckets()).
 BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions& opts) {
@@ -106,7 +66,12 @@ BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions
       mine[static_cast<std::size_t>(nCellEntries + b)] = {e, smallest(buf)};
     }
   }
-  const NodeRanges nodes = balanced_node_ranges(comm, m.nNodes(), mine);
+  // Node ranges holding as many entries each: a face's smallest node is far more often a low
+  // node id than a high one, so equal node blocks would give most of the matching to the
+  // lowest ranks (the first of 8 would match ~41 % of the faces).
+  const dist::Ranges nodes = dist::balanced_ranges(
+      comm, m.nNodes(), static_cast<std::int64_t>(mine.size()),
+      [&](std::int64_t i) { return mine[static_cast<std::size_t>(i)].minNode; });
   auto grouped = dist::group_by_rank<BucketEntry>(
       comm, static_cast<std::int64_t>(mine.size()),
       [&](std::int64_t i) { return nodes.owner(mine[static_cast<std::size_t>(i)].minNode); },
@@ -114,8 +79,8 @@ BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions
   std::vector<BucketEntry>().swap(mine);
   dist::Received<BucketEntry> got = dist::exchange(comm, grouped.first, grouped.second);
   std::vector<BucketEntry>().swap(grouped.first);
-  const idx_t n0 = nodes.first[static_cast<std::size_t>(rank)],
-              n1 = nodes.first[static_cast<std::size_t>(rank) + 1];
+  const idx_t n0 = static_cast<idx_t>(nodes.first[static_cast<std::size_t>(rank)]),
+              n1 = static_cast<idx_t>(nodes.first[static_cast<std::size_t>(rank) + 1]);
   std::vector<idx_t> bucketOff(static_cast<std::size_t>(n1 - n0) + 1, 0);
   for (const BucketEntry& e : got.data)
     ++bucketOff[static_cast<std::size_t>(e.minNode - n0) + 1];
@@ -290,9 +255,9 @@ void number_nodes(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g) {
   }
   const auto base = static_cast<std::int32_t>(comm.exscan(mine));
   const std::vector<std::int64_t> numbered = comm.all_gather(std::int64_t(mine));
-  g.nodeFirst.assign(numbered.size() + 1, 0);
+  g.nodeHolders.first.assign(numbered.size() + 1, 0);
   for (std::size_t r = 0; r < numbered.size(); ++r)
-    g.nodeFirst[r + 1] = g.nodeFirst[r] + numbered[r];
+    g.nodeHolders.first[r + 1] = g.nodeHolders.first[r] + numbered[r];
   for (std::int32_t& v : id)
     if (v >= 0) v += base;
   comm.max_in_place(id);
@@ -360,8 +325,8 @@ void gather_block_faces(const dist::Comm& comm, std::vector<DistFace>&& owned, D
 /// Cell geometry of the block, and the serial prepare's checks over all ranks.
 void block_geometry(const dist::Comm& comm, const Mesh& m, const PrepOptions& opts,
                     DistGlobalMesh& g) {
-  const Csr faceNodes = dist_face_node_rows(m, g.faces);
-  g.cellGeom = compute_cell_geometry(m.xyz.data(), faceNodes, g.cellFaces, g.cellFaceSign);
+  g.cellGeom =
+      compute_cell_geometry(g.blockNodeXyz.data(), g.faceNodes, g.cellFaces, g.cellFaceSign);
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
   const idx_t nBlock = g.cellFaces.rows();
   real_t vmin = std::numeric_limits<real_t>::max(), vmax = -vmin, cmax = 0;
@@ -434,34 +399,39 @@ std::vector<real_t> dealt_wall_distance(const dist::Comm& comm, const DistGlobal
 /// Exact wall distance of the block's cells to every wall face (gathered on every rank).
 void block_wall_distance(const dist::Comm& comm, const Mesh& m, const PrepOptions& opts,
                          DistGlobalMesh& g) {
+  // m: for the patch table's messages only; the faces and coordinates are the block's.
   std::vector<char> isWall;
   dist::run_collectively(comm, [&] { isWall = wall_patch_flags(m, g.patches, opts); });
   std::vector<WallFaceHead> heads;
-  std::vector<idx_t> nodes, buf;
+  std::vector<real_t> corners; // 3 coordinates per corner, face after face
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
-  for (const DistFace& f : g.faces) {
+  for (idx_t i = 0; i < static_cast<idx_t>(g.faces.size()); ++i) {
+    const DistFace& f = g.faces[static_cast<std::size_t>(i)];
     if (f.hi != kNone || !isWall[static_cast<std::size_t>(f.patch)] || f.lo < c0 ||
         f.lo >= c0 + g.cellFaces.rows())
       continue;
-    dist_face_nodes(m, f, buf);
-    heads.push_back({f.gid, static_cast<idx_t>(buf.size())});
-    nodes.insert(nodes.end(), buf.begin(), buf.end());
+    heads.push_back({f.gid, g.faceNodes.size(i)});
+    for (idx_t k = g.faceNodes.begin(i); k < g.faceNodes.end(i); ++k) {
+      const auto v = static_cast<std::size_t>(g.faceNodes.indices()[k]);
+      corners.insert(corners.end(), g.blockNodeXyz.begin() + static_cast<std::ptrdiff_t>(3 * v),
+                     g.blockNodeXyz.begin() + static_cast<std::ptrdiff_t>(3 * v + 3));
+    }
   }
   const std::vector<WallFaceHead> allHeads = dist::all_gather(comm, heads);
-  const std::vector<idx_t> allNodes = dist::all_gather(comm, nodes);
+  const std::vector<real_t> allCorners = dist::all_gather(comm, corners);
   if (allHeads.empty()) return;
-  std::vector<std::int64_t> start(allHeads.size() + 1, 0);
+  std::vector<idx_t> start(allHeads.size() + 1, 0);
   for (std::size_t i = 0; i < allHeads.size(); ++i)
     start[i + 1] = start[i] + allHeads[i].nNodes;
   std::vector<std::size_t> order(allHeads.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return allHeads[a].gid < allHeads[b].gid; });
-  WallFaces walls;
-  walls.xyz = &m.xyz;
+  WallFaces walls; // corners indexed in allCorners, faces in global face order
+  walls.xyz = &allCorners;
   for (std::size_t i : order) {
-    walls.nodes.insert(walls.nodes.end(), allNodes.begin() + start[i],
-                       allNodes.begin() + start[i + 1]);
+    for (idx_t k = start[i]; k < start[i + 1]; ++k)
+      walls.nodes.push_back(k);
     walls.offsets.push_back(static_cast<idx_t>(walls.nodes.size()));
   }
   g.wallDistance = dealt_wall_distance(comm, g, walls);
@@ -521,6 +491,7 @@ DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
     number_nodes(comm, mesh, g);
     gather_block_faces(comm, std::move(owned), g);
   });
+  run_phase(report, "renumbered blocks", [&] { materialize_block(comm, mesh, g); });
   run_phase(report, "computing geometry", [&] { block_geometry(comm, mesh, opts, g); });
   run_phase(report, "wall distance", [&] { block_wall_distance(comm, mesh, opts, g); });
   if (report) {
@@ -539,8 +510,7 @@ DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
 void materialize_block(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g) {
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
   const idx_t nBlock = static_cast<idx_t>(g.cells.count(comm.rank()));
-  auto renumbered = [&](idx_t meshNode) { return g.newNode[static_cast<std::size_t>(meshNode)]; };
-  // cells
+  // cells, in renumbered node ids first
   std::vector<idx_t> counts(static_cast<std::size_t>(nBlock));
   g.blockCellType.resize(static_cast<std::size_t>(nBlock));
   for (idx_t i = 0; i < nBlock; ++i) {
@@ -554,28 +524,35 @@ void materialize_block(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g)
     const idx_t cm = g.cellMesh[static_cast<std::size_t>(c0 + i)];
     idx_t* out = g.blockCellNodes.row(i);
     for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
-      *out++ = renumbered(m.cellNodes.indices()[k]);
+      *out++ = g.newNode[static_cast<std::size_t>(m.cellNodes.indices()[k])];
   }
-  // faces
-  g.faceNodes = dist_face_node_rows(m, g.faces);
-  idx_t* fn = g.faceNodes.indices().data();
-#pragma omp parallel for schedule(static)
-  for (idx_t k = 0; k < g.faceNodes.nnz(); ++k)
-    fn[k] = renumbered(fn[k]);
   // nodes: every node of the block's cells (their faces' nodes are among them)
   g.blockNodes.assign(g.blockCellNodes.indices().begin(), g.blockCellNodes.indices().end());
   parallel_sort(g.blockNodes.begin(), g.blockNodes.end(), std::less<idx_t>());
   g.blockNodes.erase(std::unique(g.blockNodes.begin(), g.blockNodes.end()), g.blockNodes.end());
   g.blockNodes.shrink_to_fit();
   g.blockNodeXyz.resize(3 * g.blockNodes.size());
+  std::vector<idx_t> local(m.xyz.size() / 3, kNone); // source node -> block node
 #pragma omp parallel for schedule(static)
   for (std::size_t v = 0; v < g.blockNodes.size(); ++v) {
-    const std::size_t vm =
-        static_cast<std::size_t>(g.nodeMesh[static_cast<std::size_t>(g.blockNodes[v])]);
-    for (int d = 0; d < 3; ++d)
-      g.blockNodeXyz[3 * v + static_cast<std::size_t>(d)] =
-          m.xyz[3 * vm + static_cast<std::size_t>(d)];
+    const auto vm = static_cast<std::size_t>(g.nodeMesh[static_cast<std::size_t>(g.blockNodes[v])]);
+    local[vm] = static_cast<idx_t>(v);
+    for (std::size_t d = 0; d < 3; ++d)
+      g.blockNodeXyz[3 * v + d] = m.xyz[3 * vm + d];
   }
+  // cells and faces in block node ids
+  idx_t* cn = g.blockCellNodes.indices().data();
+#pragma omp parallel for schedule(static)
+  for (idx_t k = 0; k < g.blockCellNodes.nnz(); ++k)
+    cn[k] = local[static_cast<std::size_t>(g.nodeMesh[static_cast<std::size_t>(cn[k])])];
+  g.faceNodes = dist_face_node_rows(m, g.faces);
+  idx_t* fn = g.faceNodes.indices().data();
+#pragma omp parallel for schedule(static)
+  for (idx_t k = 0; k < g.faceNodes.nnz(); ++k)
+    fn[k] = local[static_cast<std::size_t>(fn[k])];
+}
+
+void release_source_maps(DistGlobalMesh& g) {
   std::vector<idx_t>().swap(g.cellMesh);
   std::vector<idx_t>().swap(g.newCell);
   std::vector<idx_t>().swap(g.newNode);

@@ -115,16 +115,16 @@ PartitionReport dist_partition_report(const dist::Comm& comm, const DistGlobalMe
 
 /// The mesh UUID of the renumbered mesh (formats/mesh_uuid.hpp): rank 0 hashes, in rank order,
 /// the coordinates of the nodes each rank numbered (a contiguous range of its block's nodes),
-/// then every rank's block of cells. COLLECTIVE (after materialize_block()); the UUID on every
-/// rank.
+/// then every rank's block of cells. COLLECTIVE (reads the blocks of materialize_block()); the
+/// UUID on every rank.
 std::string dist_mesh_uuid(const dist::Comm& comm, const DistGlobalMesh& g) {
   const int rank = comm.rank();
   std::unique_ptr<MeshUuidStream> h;
   if (rank == 0) h = std::make_unique<MeshUuidStream>(g.nNodes, g.nCells);
   const auto hash = [&](const unsigned char* bytes, std::size_t n) { h->add_bytes(bytes, n); };
   {
-    const gidx_t v0 = g.nodeFirst[static_cast<std::size_t>(rank)],
-                 v1 = g.nodeFirst[static_cast<std::size_t>(rank) + 1];
+    const gidx_t v0 = g.nodeHolders.first[static_cast<std::size_t>(rank)],
+                 v1 = g.nodeHolders.first[static_cast<std::size_t>(rank) + 1];
     const auto at = static_cast<std::size_t>(
         std::lower_bound(g.blockNodes.begin(), g.blockNodes.end(), static_cast<idx_t>(v0)) -
         g.blockNodes.begin());
@@ -142,12 +142,18 @@ std::string dist_mesh_uuid(const dist::Comm& comm, const DistGlobalMesh& g) {
           at[static_cast<std::size_t>(i)] + MeshUuidStream::kCellHeadBytes +
           sizeof(std::int64_t) * static_cast<std::size_t>(g.blockCellNodes.size(i));
     std::vector<unsigned char> bytes(at.back());
-#pragma omp parallel for schedule(static)
-    for (idx_t i = 0; i < nc; ++i)
-      MeshUuidStream::cell_bytes(g.blockCellType[static_cast<std::size_t>(i)],
-                                 g.blockCellNodes.row(i),
-                                 static_cast<std::size_t>(g.blockCellNodes.size(i)),
-                                 bytes.data() + at[static_cast<std::size_t>(i)]);
+#pragma omp parallel
+    {
+      std::vector<idx_t> ids;
+#pragma omp for schedule(static)
+      for (idx_t i = 0; i < nc; ++i) {
+        ids.clear();
+        for (idx_t k = g.blockCellNodes.begin(i); k < g.blockCellNodes.end(i); ++k)
+          ids.push_back(g.blockNodes[static_cast<std::size_t>(g.blockCellNodes.indices()[k])]);
+        MeshUuidStream::cell_bytes(g.blockCellType[static_cast<std::size_t>(i)], ids.data(),
+                                   ids.size(), bytes.data() + at[static_cast<std::size_t>(i)]);
+      }
+    }
     dist::stream_to_root(comm, bytes, hash);
   }
   return comm.broadcast(h ? h->uuid() : std::string(), 0);
@@ -271,10 +277,9 @@ Prelude prelude(const dist::Comm& comm, Mesh&& mesh, const PrepareOptions& opts,
                     "cannot partition " << p.g.nCells << " cells into " << opts.parts << " parts");
   });
   const std::string sourcePath = mesh.path;
-  run_phase(&report, "renumbered blocks", [&] {
-    materialize_block(comm, mesh, p.g);
-    mesh = Mesh();
-  });
+  // Every process holds its block in renumbered ids: the source mesh and the maps go.
+  release_source_maps(p.g);
+  mesh = Mesh();
   run_phase(&report, "mesh UUID",
             [&] { p.header = dist_zone_header(comm, sourcePath, p.g, opts.parts); });
   run_phase(&report, "partitioning", [&] {

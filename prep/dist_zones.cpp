@@ -71,13 +71,6 @@ LocalIds index_of(const std::vector<idx_t>& ids) {
   return t;
 }
 
-/// The rank that numbered renumbered node v (and holds its coordinates).
-int node_holder(const DistGlobalMesh& g, idx_t v) {
-  return static_cast<int>(
-      std::upper_bound(g.nodeFirst.begin() + 1, g.nodeFirst.end() - 1, static_cast<gidx_t>(v)) -
-      (g.nodeFirst.begin() + 1));
-}
-
 /// Pairs (node, value) of the block's cells, sent to the holders of the nodes and sorted there.
 /// value(i) of block cell i; pairs repeated on a rank are sent once.
 template <class Value>
@@ -88,12 +81,13 @@ std::vector<NodeCell> to_node_holders(const dist::Comm& comm, const DistGlobalMe
 #pragma omp parallel for schedule(static)
   for (idx_t i = 0; i < cn.rows(); ++i)
     for (idx_t k = cn.begin(i); k < cn.end(i); ++k)
-      pairs[static_cast<std::size_t>(k)] = {cn.indices()[k], value(i)};
+      pairs[static_cast<std::size_t>(k)] = {g.blockNodes[static_cast<std::size_t>(cn.indices()[k])],
+                                            value(i)};
   parallel_sort(pairs.begin(), pairs.end(), std::less<NodeCell>());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   auto grouped = dist::group_by_rank<NodeCell>(
       comm, static_cast<std::int64_t>(pairs.size()),
-      [&](std::int64_t i) { return node_holder(g, pairs[static_cast<std::size_t>(i)].node); },
+      [&](std::int64_t i) { return g.nodeHolders.owner(pairs[static_cast<std::size_t>(i)].node); },
       [&](std::int64_t i, NodeCell& out) { out = pairs[static_cast<std::size_t>(i)]; });
   std::vector<NodeCell>().swap(pairs);
   std::vector<NodeCell> got = dist::exchange(comm, grouped.first, grouped.second).data;
@@ -204,7 +198,8 @@ Fetched fetch_cells(const dist::Comm& comm, const DistGlobalMesh& g,
       a.wallDistance = g.wallDistance.empty() ? 0.0 : g.wallDistance[static_cast<std::size_t>(b)];
       a.type = g.blockCellType[static_cast<std::size_t>(b)];
       a.nNodes = g.blockCellNodes.size(b);
-      nodes.insert(nodes.end(), g.blockCellNodes.row(b), g.blockCellNodes.row(b) + a.nNodes);
+      for (idx_t k = g.blockCellNodes.begin(b); k < g.blockCellNodes.end(b); ++k)
+        nodes.push_back(g.blockNodes[static_cast<std::size_t>(g.blockCellNodes.indices()[k])]);
     }
     out.cells = dist::exchange(comm, ans, ansCounts).data;
     std::vector<CellAnswer>().swap(ans);
@@ -223,7 +218,8 @@ Fetched fetch_cells(const dist::Comm& comm, const DistGlobalMesh& g,
     nodes.reserve(static_cast<std::size_t>(
         std::accumulate(faceNodeCounts.begin(), faceNodeCounts.end(), std::int64_t(0))));
     for (const idx_t f : faceList)
-      nodes.insert(nodes.end(), g.faceNodes.row(f), g.faceNodes.row(f) + g.faceNodes.size(f));
+      for (idx_t k = g.faceNodes.begin(f); k < g.faceNodes.end(f); ++k)
+        nodes.push_back(g.blockNodes[static_cast<std::size_t>(g.faceNodes.indices()[k])]);
     std::vector<idx_t>().swap(faceList);
     out.faceNodes = dist::exchange(comm, nodes, faceNodeCounts).data;
   }
@@ -235,11 +231,11 @@ std::vector<real_t> fetch_node_xyz(const dist::Comm& comm, const DistGlobalMesh&
                                    const std::vector<idx_t>& nodes) {
   auto grouped = dist::group_by_rank<idx_t>(
       comm, static_cast<std::int64_t>(nodes.size()),
-      [&](std::int64_t i) { return node_holder(g, nodes[static_cast<std::size_t>(i)]); },
+      [&](std::int64_t i) { return g.nodeHolders.owner(nodes[static_cast<std::size_t>(i)]); },
       [&](std::int64_t i, idx_t& v) { v = nodes[static_cast<std::size_t>(i)]; });
   const dist::Received<idx_t> asked = dist::exchange(comm, grouped.first, grouped.second);
   // This rank's numbered nodes are a contiguous run of its block's nodes.
-  const gidx_t v0 = g.nodeFirst[static_cast<std::size_t>(comm.rank())];
+  const gidx_t v0 = g.nodeHolders.first[static_cast<std::size_t>(comm.rank())];
   const auto at0 = static_cast<std::size_t>(
       std::lower_bound(g.blockNodes.begin(), g.blockNodes.end(), static_cast<idx_t>(v0)) -
       g.blockNodes.begin());
