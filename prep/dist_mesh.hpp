@@ -19,9 +19,10 @@
 ///     from the ranks holding them.
 /// This version reads the source mesh on every rank (fv::Mesh, about a sixth of the serial
 /// prepare's peak) and keeps four renumbering maps on every rank (8 bytes per cell and per
-/// node) until the geometry and wall distance are done; then each rank copies its block in
-/// renumbered ids (materialize_block()) and the source mesh and the maps are freed, so that
-/// the partitioning and the zones hold distributed data only.
+/// node) while faces and nodes are numbered. Then each rank copies its block in renumbered
+/// order (materialize_block()); the geometry, the wall distance, the mesh UUID and the zones
+/// read the blocks, and the source mesh and the maps are freed before the partitioning (the
+/// checks' error messages still name the source cell).
 #include "common/csr.hpp"
 #include "common/zone.hpp"
 #include "formats/mesh.hpp"
