@@ -44,12 +44,14 @@ struct FaceAnswer {
   idx_t nNodes;
 };
 
-/// A renumbered node with a cell touching it, or with a rank whose zones touch it.
-struct NodeCell {
+/// A renumbered node and a value: a cell touching it, or a rank whose zones touch it.
+struct NodeValue {
   idx_t node;
-  idx_t cell;
-  bool operator<(const NodeCell& o) const { return node != o.node ? node < o.node : cell < o.cell; }
-  bool operator==(const NodeCell& o) const { return node == o.node && cell == o.cell; }
+  idx_t value;
+  bool operator<(const NodeValue& o) const {
+    return node != o.node ? node < o.node : value < o.value;
+  }
+  bool operator==(const NodeValue& o) const { return node == o.node && value == o.value; }
 };
 
 /// The piece of the renumbered mesh this rank's zones need, as a GlobalMesh in local numbering
@@ -74,24 +76,24 @@ LocalIds index_of(const std::vector<idx_t>& ids) {
 /// Pairs (node, value) of the block's cells, sent to the holders of the nodes and sorted there.
 /// value(i) of block cell i; pairs repeated on a rank are sent once.
 template <class Value>
-std::vector<NodeCell> to_node_holders(const dist::Comm& comm, const DistGlobalMesh& g,
-                                      Value value) {
+std::vector<NodeValue> to_node_holders(const dist::Comm& comm, const DistGlobalMesh& g,
+                                       Value value) {
   const Csr& cn = g.blockCellNodes;
-  std::vector<NodeCell> pairs(static_cast<std::size_t>(cn.nnz()));
+  std::vector<NodeValue> pairs(static_cast<std::size_t>(cn.nnz()));
 #pragma omp parallel for schedule(static)
   for (idx_t i = 0; i < cn.rows(); ++i)
     for (idx_t k = cn.begin(i); k < cn.end(i); ++k)
       pairs[static_cast<std::size_t>(k)] = {g.blockNodes[static_cast<std::size_t>(cn.indices()[k])],
                                             value(i)};
-  parallel_sort(pairs.begin(), pairs.end(), std::less<NodeCell>());
+  parallel_sort(pairs.begin(), pairs.end(), std::less<NodeValue>());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  auto grouped = dist::group_by_rank<NodeCell>(
+  auto grouped = dist::group_by_rank<NodeValue>(
       comm, static_cast<std::int64_t>(pairs.size()),
       [&](std::int64_t i) { return g.nodeHolders.owner(pairs[static_cast<std::size_t>(i)].node); },
-      [&](std::int64_t i, NodeCell& out) { out = pairs[static_cast<std::size_t>(i)]; });
-  std::vector<NodeCell>().swap(pairs);
-  std::vector<NodeCell> got = dist::exchange(comm, grouped.first, grouped.second).data;
-  parallel_sort(got.begin(), got.end(), std::less<NodeCell>());
+      [&](std::int64_t i, NodeValue& out) { out = pairs[static_cast<std::size_t>(i)]; });
+  std::vector<NodeValue>().swap(pairs);
+  std::vector<NodeValue> got = dist::exchange(comm, grouped.first, grouped.second).data;
+  parallel_sort(got.begin(), got.end(), std::less<NodeValue>());
   return got;
 }
 
@@ -102,8 +104,8 @@ std::vector<CellRequest> needed_cells(const dist::Comm& comm, const DistGlobalMe
                                       const std::vector<idx_t>& partOf,
                                       const ZoneAssignment& assign, const std::vector<char>& mine) {
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
-  const std::vector<NodeCell> cellsOf = to_node_holders(comm, g, [&](idx_t i) { return c0 + i; });
-  const std::vector<NodeCell> ranksOf = to_node_holders(comm, g, [&](idx_t i) {
+  const std::vector<NodeValue> cellsOf = to_node_holders(comm, g, [&](idx_t i) { return c0 + i; });
+  const std::vector<NodeValue> ranksOf = to_node_holders(comm, g, [&](idx_t i) {
     return static_cast<idx_t>(assign.rank_of(partOf[static_cast<std::size_t>(c0 + i)]));
   });
   // Both are sorted by node: walk them together.
@@ -117,9 +119,9 @@ std::vector<CellRequest> needed_cells(const dist::Comm& comm, const DistGlobalMe
     while (a1 < cellsOf.size() && cellsOf[a1].node == v)
       ++a1;
     for (; b < ranksOf.size() && ranksOf[b].node == v; ++b) {
-      std::vector<idx_t>& out = toRank[static_cast<std::size_t>(ranksOf[b].cell)];
+      std::vector<idx_t>& out = toRank[static_cast<std::size_t>(ranksOf[b].value)];
       for (std::size_t k = a; k < a1; ++k)
-        out.push_back(cellsOf[k].cell);
+        out.push_back(cellsOf[k].value);
     }
     a = a1;
   }
