@@ -15,8 +15,9 @@ constexpr std::uint64_t kSeedLo = 0;
 constexpr std::uint64_t kSeedHi = 0x6676'6b69'742d'7575ULL; // "fvkit-uu"
 
 /// Feeds both halves of the 128-bit hash. Small inputs (a cell's type, count and ids) are
-/// collected into a buffer first: the hash of a stream does not depend on how it is split, and
-/// one update per 64 KiB is far cheaper than three per cell.
+/// collected into a buffer first (hash_cell() writes cells straight into it): the hash of a stream
+/// does not depend on how it is split, and one update per 64 KiB is far cheaper than three per
+/// cell.
 struct Hash128 {
   Xxh64 lo{kSeedLo}, hi{kSeedHi};
   std::vector<unsigned char> pending = std::vector<unsigned char>(kBuffer);
@@ -41,19 +42,6 @@ struct Hash128 {
   void value(T v) {
     update(&v, sizeof v);
   }
-  /// int64 ids from any integer type, in chunks (cheap even when idx_t is 32-bit).
-  template <class I>
-  void ids(const I* p, std::size_t n) {
-    std::int64_t buf[256];
-    while (n > 0) {
-      const std::size_t k = n < 256 ? n : 256;
-      for (std::size_t i = 0; i < k; ++i)
-        buf[i] = static_cast<std::int64_t>(p[i]);
-      update(buf, k * sizeof(std::int64_t));
-      p += k;
-      n -= k;
-    }
-  }
   std::string uuid() {
     flush();
     std::uint64_t a = hi.digest(), b = lo.digest();
@@ -69,6 +57,37 @@ struct Hash128 {
     return buf;
   }
 };
+
+/// The bytes hashed for one cell (the one definition of their layout): its type (int8), node
+/// count (int64) and node ids (int64 each).
+template <class I>
+void write_cell(CellType type, const I* nodes, std::size_t n, unsigned char* out) {
+  const auto t = static_cast<std::int8_t>(type);
+  const auto count = static_cast<std::int64_t>(n);
+  std::memcpy(out, &t, sizeof t);
+  std::memcpy(out + sizeof t, &count, sizeof count);
+  static_assert(sizeof t + sizeof count == MeshUuidStream::kCellHeadBytes, "cell head layout");
+  out += MeshUuidStream::kCellHeadBytes;
+  for (std::size_t k = 0; k < n; ++k, out += sizeof(std::int64_t)) {
+    const auto id = static_cast<std::int64_t>(nodes[k]);
+    std::memcpy(out, &id, sizeof id);
+  }
+}
+
+/// Hashes one cell, written straight into the hash's buffer.
+template <class I>
+void hash_cell(Hash128& h, CellType type, const I* nodes, std::size_t n) {
+  const std::size_t bytes = MeshUuidStream::kCellHeadBytes + sizeof(std::int64_t) * n;
+  if (bytes > Hash128::kBuffer) {
+    std::vector<unsigned char> big(bytes);
+    write_cell(type, nodes, n, big.data());
+    h.update(big.data(), bytes);
+    return;
+  }
+  if (h.used + bytes > Hash128::kBuffer) h.flush();
+  write_cell(type, nodes, n, h.pending.data() + h.used);
+  h.used += bytes;
+}
 
 void hash_prologue(Hash128& h, std::int64_t nNodes, std::int64_t nCells) {
   static const char tag[] = "fvkit-mesh-v1";
@@ -91,30 +110,17 @@ void MeshUuidStream::add_nodes(const real_t* xyz, std::size_t n) {
   s_->h.update(xyz, 3 * n * sizeof(real_t));
 }
 void MeshUuidStream::add_cell(CellType type, const gidx_t* nodes, std::size_t n) {
-  s_->h.value(static_cast<std::int8_t>(type));
-  s_->h.value(static_cast<std::int64_t>(n));
-  s_->h.ids(nodes, n);
+  hash_cell(s_->h, type, nodes, n);
 }
 void MeshUuidStream::add_cell(CellType type, const idx_t* nodes, std::size_t n) {
-  s_->h.value(static_cast<std::int8_t>(type));
-  s_->h.value(static_cast<std::int64_t>(n));
-  s_->h.ids(nodes, n);
+  hash_cell(s_->h, type, nodes, n);
 }
 void MeshUuidStream::add_bytes(const unsigned char* bytes, std::size_t n) {
   s_->h.update(bytes, n);
 }
 void MeshUuidStream::cell_bytes(CellType type, const idx_t* nodes, std::size_t n,
                                 unsigned char* out) {
-  const auto t = static_cast<std::int8_t>(type);
-  const auto count = static_cast<std::int64_t>(n);
-  std::memcpy(out, &t, sizeof t);
-  std::memcpy(out + sizeof t, &count, sizeof count);
-  static_assert(sizeof t + sizeof count == kCellHeadBytes, "cell head layout");
-  out += kCellHeadBytes;
-  for (std::size_t k = 0; k < n; ++k, out += sizeof(std::int64_t)) {
-    const auto id = static_cast<std::int64_t>(nodes[k]);
-    std::memcpy(out, &id, sizeof id);
-  }
+  write_cell(type, nodes, n, out);
 }
 std::string MeshUuidStream::uuid() const {
   return s_->h.uuid();

@@ -160,7 +160,7 @@ Ranges ranges_from_histogram(const Comm& comm, std::int64_t n, std::int64_t widt
   return out;
 }
 
-void stream_to_root(const Comm& comm, const std::vector<unsigned char>& bytes,
+void stream_to_root(const Comm& comm, const unsigned char* bytes, std::size_t nBytes,
                     const std::function<void(const unsigned char*, std::size_t)>& consume,
                     std::size_t chunkBytes) {
   FV_VERIFY(chunkBytes > 0 && chunkBytes < (std::size_t(1) << 31),
@@ -168,8 +168,8 @@ void stream_to_root(const Comm& comm, const std::vector<unsigned char>& bytes,
   const std::size_t kChunk = chunkBytes;
   constexpr int kTag = 7301;
   if (comm.rank() == 0) {
-    for (std::size_t at = 0; at < bytes.size(); at += kChunk)
-      consume(bytes.data() + at, std::min(kChunk, bytes.size() - at));
+    for (std::size_t at = 0; at < nBytes; at += kChunk)
+      consume(bytes + at, std::min(kChunk, nBytes - at));
     std::vector<unsigned char> buf;
     for (int r = 1; r < comm.size(); ++r) {
       std::int64_t n = 0;
@@ -182,11 +182,11 @@ void stream_to_root(const Comm& comm, const std::vector<unsigned char>& bytes,
       }
     }
   } else {
-    const auto n = static_cast<std::int64_t>(bytes.size());
+    const auto n = static_cast<std::int64_t>(nBytes);
     MPI_Send(&n, 1, MPI_INT64_T, 0, kTag, comm.get());
-    for (std::size_t at = 0; at < bytes.size(); at += kChunk)
-      MPI_Send(bytes.data() + at, static_cast<int>(std::min(kChunk, bytes.size() - at)), MPI_BYTE,
-               0, kTag, comm.get());
+    for (std::size_t at = 0; at < nBytes; at += kChunk)
+      MPI_Send(bytes + at, static_cast<int>(std::min(kChunk, nBytes - at)), MPI_BYTE, 0, kTag,
+               comm.get());
   }
 }
 

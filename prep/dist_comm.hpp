@@ -10,7 +10,6 @@
 #include "common/types.hpp"
 
 #include <algorithm>
-
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -141,10 +140,11 @@ struct Blocks {
   }
 };
 
-/// Hands every rank's `bytes` to consume() on rank 0, rank by rank in rank order and in chunks
-/// of at most chunkBytes (< 2^31; rank 0's own first), so that rank 0 can fold them into one stream
-/// (a hash) without holding them all. COLLECTIVE; consume() is called on rank 0 only.
-void stream_to_root(const Comm& comm, const std::vector<unsigned char>& bytes,
+/// Hands every rank's `bytes` (nBytes of them) to consume() on rank 0, rank by rank in rank order
+/// and in chunks of at most chunkBytes (< 2^31; rank 0's own first), so that rank 0 can fold them
+/// into one stream (a hash) without holding them all. COLLECTIVE; consume() is called on rank 0
+/// only.
+void stream_to_root(const Comm& comm, const unsigned char* bytes, std::size_t nBytes,
                     const std::function<void(const unsigned char*, std::size_t)>& consume,
                     std::size_t chunkBytes = std::size_t(64) << 20);
 

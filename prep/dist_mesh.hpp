@@ -38,7 +38,8 @@
 namespace fv {
 
 /// One face of the renumbered global mesh, as the distributed prepare passes it between ranks.
-/// Its nodes are those of `entry` in the source mesh (read on every rank), reversed when flip.
+/// Its nodes are those of `entry` in the source mesh, reversed when flip (materialize_block()
+/// copies them into DistGlobalMesh::faceNodes).
 struct DistFace {
   gidx_t gid = -1;       ///< id in the renumbered global mesh
   gidx_t fsId = -1;      ///< id in build_faces() order (orders a cell's faces as the serial path)
@@ -80,13 +81,6 @@ struct DistGlobalMesh {
   std::vector<idx_t> blockNodes;       ///< block node -> renumbered node id (ascending)
   std::vector<real_t> blockNodeXyz;    ///< coordinates of the block nodes, 3 per node
 };
-
-/// The nodes of face f as the renumbered mesh lists them (source node ids; the face's normal
-/// points lo -> hi).
-void dist_face_nodes(const Mesh& mesh, const DistFace& f, std::vector<idx_t>& out);
-
-/// dist_face_nodes() of every face, as rows.
-Csr dist_face_node_rows(const Mesh& mesh, const std::vector<DistFace>& faces);
 
 /// Builds the renumbered global mesh over comm's ranks. `mesh` is the whole source mesh, the
 /// same on every rank. COLLECTIVE; bad input throws the serial prepare's fv::Error on every rank.

@@ -439,13 +439,14 @@ void block_wall_distance(const dist::Comm& comm, const Mesh& m, const PrepOption
     FV_LOG_INFO("  wall distance of " << g.nCells << " cells to " << walls.size() << " wall faces");
 }
 
-} // namespace
-
+/// The nodes of face f as the renumbered mesh lists them (source node ids; the face's normal
+/// points lo -> hi).
 void dist_face_nodes(const Mesh& mesh, const DistFace& f, std::vector<idx_t>& out) {
   face_entry_nodes(mesh, f.entry, out);
   if (f.flip) std::reverse(out.begin(), out.end());
 }
 
+/// dist_face_nodes() of every face, as rows.
 Csr dist_face_node_rows(const Mesh& mesh, const std::vector<DistFace>& faces) {
   const idx_t n = static_cast<idx_t>(faces.size());
   std::vector<idx_t> counts(static_cast<std::size_t>(n));
@@ -470,6 +471,8 @@ Csr dist_face_node_rows(const Mesh& mesh, const std::vector<DistFace>& faces) {
   }
   return rows;
 }
+
+} // namespace
 
 DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
                                       const PrepOptions& opts, PrepReport* report) {
@@ -510,7 +513,7 @@ DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
 void materialize_block(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g) {
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
   const idx_t nBlock = static_cast<idx_t>(g.cells.count(comm.rank()));
-  // cells, in renumbered node ids first
+  // cells, in source node ids first
   std::vector<idx_t> counts(static_cast<std::size_t>(nBlock));
   g.blockCellType.resize(static_cast<std::size_t>(nBlock));
   for (idx_t i = 0; i < nBlock; ++i) {
@@ -524,10 +527,14 @@ void materialize_block(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g)
     const idx_t cm = g.cellMesh[static_cast<std::size_t>(c0 + i)];
     idx_t* out = g.blockCellNodes.row(i);
     for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
-      *out++ = g.newNode[static_cast<std::size_t>(m.cellNodes.indices()[k])];
+      *out++ = m.cellNodes.indices()[k];
   }
   // nodes: every node of the block's cells (their faces' nodes are among them)
-  g.blockNodes.assign(g.blockCellNodes.indices().begin(), g.blockCellNodes.indices().end());
+  g.blockNodes.resize(static_cast<std::size_t>(g.blockCellNodes.nnz()));
+#pragma omp parallel for schedule(static)
+  for (idx_t k = 0; k < g.blockCellNodes.nnz(); ++k)
+    g.blockNodes[static_cast<std::size_t>(k)] =
+        g.newNode[static_cast<std::size_t>(g.blockCellNodes.indices()[k])];
   parallel_sort(g.blockNodes.begin(), g.blockNodes.end(), std::less<idx_t>());
   g.blockNodes.erase(std::unique(g.blockNodes.begin(), g.blockNodes.end()), g.blockNodes.end());
   g.blockNodes.shrink_to_fit();
@@ -544,7 +551,7 @@ void materialize_block(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g)
   idx_t* cn = g.blockCellNodes.indices().data();
 #pragma omp parallel for schedule(static)
   for (idx_t k = 0; k < g.blockCellNodes.nnz(); ++k)
-    cn[k] = local[static_cast<std::size_t>(g.nodeMesh[static_cast<std::size_t>(cn[k])])];
+    cn[k] = local[static_cast<std::size_t>(cn[k])];
   g.faceNodes = dist_face_node_rows(m, g.faces);
   idx_t* fn = g.faceNodes.indices().data();
 #pragma omp parallel for schedule(static)

@@ -129,10 +129,7 @@ std::string dist_mesh_uuid(const dist::Comm& comm, const DistGlobalMesh& g) {
         std::lower_bound(g.blockNodes.begin(), g.blockNodes.end(), static_cast<idx_t>(v0)) -
         g.blockNodes.begin());
     const auto* p = reinterpret_cast<const unsigned char*>(g.blockNodeXyz.data() + 3 * at);
-    dist::stream_to_root(
-        comm,
-        std::vector<unsigned char>(p, p + 3 * sizeof(real_t) * static_cast<std::size_t>(v1 - v0)),
-        hash);
+    dist::stream_to_root(comm, p, 3 * sizeof(real_t) * static_cast<std::size_t>(v1 - v0), hash);
   }
   {
     const idx_t nc = g.blockCellNodes.rows();
@@ -154,7 +151,7 @@ std::string dist_mesh_uuid(const dist::Comm& comm, const DistGlobalMesh& g) {
                                    ids.size(), bytes.data() + at[static_cast<std::size_t>(i)]);
       }
     }
-    dist::stream_to_root(comm, bytes, hash);
+    dist::stream_to_root(comm, bytes.data(), bytes.size(), hash);
   }
   return comm.broadcast(h ? h->uuid() : std::string(), 0);
 }

@@ -81,7 +81,7 @@ TEST(DistComm, StreamToRootDeliversEveryRanksBytesInRankOrderInChunks) {
   std::vector<unsigned char> got;
   std::size_t largest = 0;
   dist::stream_to_root(
-      comm, mine,
+      comm, mine.data(), mine.size(),
       [&](const unsigned char* p, std::size_t n) {
         got.insert(got.end(), p, p + n);
         largest = std::max(largest, n);
