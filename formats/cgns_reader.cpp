@@ -6,6 +6,7 @@
 #include "common/log.hpp"
 #include "formats/mesh_builder.hpp"
 #include "formats/mesh_reader.hpp"
+#include "formats/mesh_slice.hpp"
 #include "formats/mesh_transfer.hpp"
 #include "formats/node_match.hpp"
 #include "formats/structured_block.hpp"
@@ -24,6 +25,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 // Sanitizer runtimes define this (in a sanitizer build); elsewhere it is null.
@@ -157,6 +159,56 @@ class CgnsReader {
       : path(p), opts(o), probeOpen(probe) {}
 
   Mesh read() {
+    open();
+    choose_base();
+    read_families();
+    read_writer();
+    read_zones();
+    return b.finish(opts);
+  }
+
+  /// This process's slice (formats/mesh_slice.hpp), or nullopt when the file is not of the
+  /// kind read in slices: its base is not 3D, it has several zones or a structured one, or its
+  /// volume elements are not all in sections of one standard linear type. The boundary
+  /// sections and BCs are read whole (every process needs the patch table; the boundary is
+  /// small), the volume elements and coordinates in blocks.
+  std::optional<MeshSlice> read_slice(int rank, int parts) {
+    open();
+    choose_base();
+    if (cellDim != 3) return std::nullopt;
+    read_families();
+    read_writer();
+    int nz = 0;
+    FV_CG(cg_nzones(file.fn, B, &nz), "cannot read zones of base '" << baseName << "'");
+    int chosen = 0, count = 0;
+    std::string chosenName;
+    for (int z = 1; z <= nz; ++z) {
+      char nm[33];
+      cgsize_t sz[9];
+      FV_CG(cg_zone_read(file.fn, B, z, nm, sz), "cannot read zone " << z);
+      if (opts.zone.empty() || opts.zone == nm) chosen = z, chosenName = nm, ++count;
+    }
+    ZoneType_t zt = ZoneTypeNull;
+    if (count != 1 || cg_zone_type(file.fn, B, chosen, &zt) != CG_OK || zt != Unstructured)
+      return std::nullopt;
+    slice = SliceRead();
+    slice->rank = rank;
+    slice->parts = parts;
+    read_zone(chosen, chosenName);
+    if (slice->wholeRead) return std::nullopt;
+    name_orphans();
+    const cgsize_t nv = zones.front().nNodes;
+    MeshSlice out = slice_mesh(b.finish_boundary(static_cast<idx_t>(nv)), rank, parts);
+    out.nNodes = nv;
+    out.nodeFirst = slice_first(nv, rank, parts);
+    out.xyz = std::move(slice->xyz);
+    read_volume_slice(chosenName, out);
+    out.partialRead = true;
+    return out;
+  }
+
+ private:
+  void open() {
     int ftype = CG_FILE_NONE;
     FV_VERIFY(cg_is_cgns(path.c_str(), &ftype) == CG_OK,
               path << ": not a CGNS file (neither CGNS/HDF5 nor CGNS/ADF), or truncated");
@@ -175,14 +227,8 @@ class CgnsReader {
       std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(version));
       fileVersion = buf;
     }
-    choose_base();
-    read_families();
-    read_writer();
-    read_zones();
-    return b.finish(opts);
   }
 
- private:
   const std::string& path;
   const ReadOptions& opts;
   bool probeOpen = true; ///< open the file in a forked probe first (probe_cgns_open())
@@ -200,6 +246,24 @@ class CgnsReader {
   /// structured block face: only when another zone has the same face)
   std::vector<std::int8_t> bIface;
   enum : std::int8_t { kIfaceAny = 0, kIfaceKnown = 1, kIfaceMatch = 2 };
+
+  /// A volume section read in blocks (read_slice()).
+  struct VolumeSection {
+    int S = 0;
+    std::string name;
+    ElementType_t type = ElementTypeNull;
+    CellType cell = CellType::Tet;
+    cgsize_t start = 0, end = 0;
+    int npe = 0;
+  };
+  /// What read_slice() reads in blocks, and whether the file turned out to need a whole read.
+  struct SliceRead {
+    int rank = 0, parts = 1;
+    bool wholeRead = false;
+    std::vector<VolumeSection> volume; ///< in section order
+    std::vector<real_t> xyz;           ///< the process's block of the coordinates
+  };
+  std::optional<SliceRead> slice;
 
   // per zone, kept for merging
   struct ZoneInfo {
@@ -243,6 +307,55 @@ class CgnsReader {
                                                  << "' has cell dimension " << cellDim
                                                  << "; only 2 and 3 are supported");
     b.dim = cellDim;
+  }
+
+  bool is_sliced_volume(const Section& sec) const {
+    for (const VolumeSection& v : slice->volume)
+      if (v.start == sec.start && v.name == sec.name) return true;
+    return false;
+  }
+
+  /// This process's block of the volume elements (their order in the file: sections in order,
+  /// elements in order), read with cg_elements_partial_read().
+  void read_volume_slice(const std::string& zname, MeshSlice& out) {
+    const cgsize_t nv = zones.front().nNodes;
+    gidx_t total = 0;
+    for (const VolumeSection& v : slice->volume)
+      total += v.end - v.start + 1;
+    FV_VERIFY(total > 0, path << ": the mesh has no volume cells");
+    out.nCells = total;
+    out.cellFirst = slice_first(total, slice->rank, slice->parts);
+    const gidx_t c1 = slice_first(total, slice->rank + 1, slice->parts);
+    Mesh& m = out.part;
+    std::vector<idx_t> off{0}, conn;
+    std::vector<cgsize_t> buf;
+    gidx_t first = 0; // cell index of the section's first element
+    for (const VolumeSection& v : slice->volume) {
+      const gidx_t n = v.end - v.start + 1;
+      const gidx_t lo = std::max(out.cellFirst, first), hi = std::min(c1, first + n);
+      if (lo < hi) {
+        const cgsize_t e0 = v.start + (lo - first), e1 = v.start + (hi - first) - 1;
+        buf.resize(static_cast<std::size_t>((e1 - e0 + 1) * v.npe));
+        FV_CG(
+            cg_elements_partial_read(file.fn, B, zones.front().Z, v.S, e0, e1, buf.data(), nullptr),
+            "zone '" << zname << "' section '" << v.name << "': cannot read elements " << e0 << ".."
+                     << e1);
+        for (cgsize_t e = e0; e <= e1; ++e) {
+          const cgsize_t* c = &buf[static_cast<std::size_t>((e - e0) * v.npe)];
+          for (int k = 0; k < v.npe; ++k) {
+            FV_VERIFY(c[k] >= 1 && c[k] <= nv,
+                      path << ": zone '" << zname << "' section '" << v.name << "' element " << e
+                           << " refers to node " << c[k] << ", outside 1.." << nv);
+            conn.push_back(static_cast<idx_t>(c[k] - 1));
+          }
+          off.push_back(static_cast<idx_t>(conn.size()));
+          m.cellType.push_back(v.cell);
+          m.cellFileId.push_back(e);
+        }
+      }
+      first += n;
+    }
+    m.cellNodes = Csr(Array<idx_t>(std::move(off)), Array<idx_t>(std::move(conn)));
   }
 
   void read_families() {
@@ -359,8 +472,15 @@ class CgnsReader {
               path << ": zone '" << zname << "' has " << nv << " nodes");
     zi.nNodes = static_cast<idx_t>(nv);
 
-    const cgsize_t r0 = 1, r1 = nv;
-    read_coordinates(Z, zname, &r0, &r1, nv);
+    if (slice) { // this process's block of the nodes
+      const cgsize_t n0 = slice_first(nv, slice->rank, slice->parts),
+                     n1 = slice_first(nv, slice->rank + 1, slice->parts);
+      const cgsize_t r0 = n0 + 1, r1 = n1;
+      read_coordinates(Z, zname, &r0, &r1, n1 - n0, slice->xyz, r0);
+    } else {
+      const cgsize_t r0 = 1, r1 = nv;
+      read_coordinates(Z, zname, &r0, &r1, nv, b.xyz);
+    }
 
     // sections
     int ns = 0;
@@ -382,8 +502,29 @@ class CgnsReader {
       cgsize_t size = 0;
       FV_CG(cg_ElementDataSize(file.fn, B, Z, s, &size),
             "zone '" << zname << "' section '" << sec.name << "': cannot read its size");
-      sec.conn.resize(static_cast<std::size_t>(size));
       const cgsize_t ne = sec.end - sec.start + 1;
+      if (slice && (sec.type == NGON_n || sec.type == NFACE_n)) {
+        slice->wholeRead = true; // polyhedra: read whole
+        return;
+      }
+      if (slice && sec.type != MIXED) {
+        const ElemShape sh = elem_shape(sec.type);
+        if (sh.dim == 3 && !sh.highOrder) {
+          int npe = 0;
+          cg_npe(sec.type, &npe);
+          FV_VERIFY(npe > 0 && static_cast<cgsize_t>(npe) * ne == size,
+                    path << ": zone '" << zname << "' section '" << sec.name << "': " << size
+                         << " connectivity entries for " << ne << " "
+                         << cg_ElementTypeName(sec.type) << " elements");
+          slice->volume.push_back({s, sec.name, sec.type, sh.cell, sec.start, sec.end, npe});
+          continue; // read in blocks by read_volume_slice()
+        }
+        if (sh.dim == 3) {
+          slice->wholeRead = true; // high-order volume elements: read whole
+          return;
+        }
+      }
+      sec.conn.resize(static_cast<std::size_t>(size));
       if (sec.type == MIXED || sec.type == NGON_n || sec.type == NFACE_n) {
         sec.offsets.resize(static_cast<std::size_t>(ne + 1));
         if (has_start_offsets(zname, sec.name)) {
@@ -455,6 +596,11 @@ class CgnsReader {
     for (const Section& sec : secs) {
       const cgsize_t ne = sec.end - sec.start + 1;
       const idx_t secIdx = sectionIdx(sec);
+      if (slice && is_sliced_volume(sec)) {
+        for (cgsize_t id = sec.start; id <= sec.end; ++id)
+          ref.kind[id - 1] = 1;
+        continue;
+      }
       bool warnedHo = false, warnedIgnored = false;
       std::vector<idx_t> nodes;
       for (cgsize_t e = 0; e < ne; ++e) {
@@ -514,6 +660,10 @@ class CgnsReader {
         nodes.clear();
         for (int k = 0; k < corners; ++k)
           nodes.push_back(node_of(sec, id, c[k]));
+        if (sh.dim == cellDim && slice) {
+          slice->wholeRead = true; // volume elements in a MIXED section: read whole
+          return;
+        }
         if (sh.dim == cellDim) {
           b.add_cell(sh.cell, nodes.data(), corners, id);
           b.cellZone.push_back(zoneIdx);
@@ -605,7 +755,7 @@ class CgnsReader {
     cgsize_t rmin[3] = {1, 1, 1}, rmax[3] = {1, 1, 1};
     for (int d = 0; d < idim; ++d)
       rmax[d] = blk.nv[d];
-    read_coordinates(Z, zname, rmin, rmax, nv);
+    read_coordinates(Z, zname, rmin, rmax, nv, b.xyz);
 
     const std::vector<double> local(b.xyz.end() - 3 * nv, b.xyz.end());
     const bool left = block_is_left_handed(blk, local);
@@ -856,10 +1006,12 @@ class CgnsReader {
   }
 
   /// Appends the zone's nv nodes (CoordinateX/Y[/Z], read over rmin..rmax) to the builder.
+  /// Appends the coordinates of the nodes of index range rmin..rmax (nv of them, the first
+  /// numbered r0 in messages) to out.
   void read_coordinates(int Z, const std::string& zname, const cgsize_t* rmin, const cgsize_t* rmax,
-                        cgsize_t nv) {
-    const std::size_t off = b.xyz.size();
-    b.xyz.resize(off + 3 * static_cast<std::size_t>(nv), 0.0);
+                        cgsize_t nv, std::vector<real_t>& out, cgsize_t r0 = 1) {
+    const std::size_t off = out.size();
+    out.resize(off + 3 * static_cast<std::size_t>(nv), 0.0);
     int nc = 0;
     FV_CG(cg_ncoords(file.fn, B, Z, &nc), "zone '" << zname << "': cannot read coordinates");
     const char* axes[3] = {"CoordinateX", "CoordinateY", "CoordinateZ"};
@@ -875,12 +1027,13 @@ class CgnsReader {
       }
       if (!present) continue;
       ++found;
+      if (nv == 0) continue;
       FV_CG(cg_coord_read(file.fn, B, Z, axes[d], RealDouble, rmin, rmax, buf.data()),
             "zone '" << zname << "': cannot read " << axes[d]);
       for (cgsize_t i = 0; i < nv; ++i) {
-        FV_VERIFY(std::isfinite(buf[i]), path << ": zone '" << zname << "': node " << i + 1
+        FV_VERIFY(std::isfinite(buf[i]), path << ": zone '" << zname << "': node " << r0 + i
                                               << " has a non-finite " << axes[d]);
-        b.xyz[off + 3 * i + d] = buf[i];
+        out[off + 3 * i + d] = buf[i];
       }
     }
     FV_VERIFY(found >= 2,
@@ -1356,6 +1509,13 @@ Mesh read_cgns_in_child(const std::string& path, const ReadOptions& opts) {
 }
 
 } // namespace
+
+std::optional<MeshSlice> read_cgns_slice(const std::string& path, const ReadOptions& opts, int rank,
+                                         int parts) {
+  // CGNS/HDF5 only: CGNS/ADF files are read whole, in a child (read_cgns()).
+  if (!is_hdf5_file(path)) return std::nullopt;
+  return CgnsReader(path, opts).read_slice(rank, parts);
+}
 
 Mesh read_cgns(const std::string& path, const ReadOptions& opts) {
   // CGNS/HDF5 is read here; anything else (CGNS/ADF) in a child. Decided from the file's

@@ -263,6 +263,16 @@ Mesh MeshBuilder::finish(const ReadOptions& opts) {
       FV_VERIFY(cellConn[i] >= 0 && cellConn[i] < nn, path << ": cell " << cellFileId[c]
                                                            << " refers to node " << cellConn[i] + 1
                                                            << ", outside 1.." << nn);
+  return finish_checked(nn);
+}
+
+Mesh MeshBuilder::finish_boundary(idx_t nn) {
+  FV_VERIFY(nCells() == 0 && dim == 3, path << ": internal: finish_boundary() of a 2D mesh or "
+                                               "one with cells");
+  return finish_checked(nn);
+}
+
+Mesh MeshBuilder::finish_checked(idx_t nn) {
   for (idx_t f = 0; f < nBFaces(); ++f)
     for (idx_t i = bOff[f]; i < bOff[f + 1]; ++i)
       FV_VERIFY(bConn[i] >= 0 && bConn[i] < nn, path << ": boundary face " << bFileId[f]

@@ -71,8 +71,13 @@ struct MeshBuilder {
   /// extrudes 2D meshes (opts.extrudeThickness). Boundary faces left without a patch keep
   /// patch -1 only if allowUnpatched, else they get the patch "unassigned" with a warning.
   Mesh finish(const ReadOptions& opts);
+  /// finish() of a builder holding only the boundary faces and patches of a mesh of nNodes
+  /// nodes (a sliced read reads cells and coordinates in blocks: formats/mesh_slice.hpp).
+  Mesh finish_boundary(idx_t nNodes);
 
  private:
+  /// finish() after the cells: the boundary faces' nodes (of nn), the patch table, the Mesh.
+  Mesh finish_checked(idx_t nn);
   std::unordered_map<std::string, idx_t> patchIndex_;
 };
 

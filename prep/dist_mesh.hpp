@@ -7,9 +7,15 @@
 /// the zones are the serial ones, array for array, and the mesh UUID is the same.
 ///
 /// How the work is split (docs/performance.md, "Distributed preparation"):
-///   - faces: rank r matches the faces whose smallest source node lies in its node block
-///     (build_faces()' buckets, prep/faces.hpp), so the face list is build_faces()' in pieces;
-///   - cells: Morton keys of a cell block per rank, sorted across ranks (sample sort);
+///   - reading: each rank holds a slice of the source mesh (formats/mesh_slice.hpp: blocks of
+///     cells, file boundary faces and node coordinates; a CGNS/HDF5 file of one unstructured
+///     zone is read in slices, any other file whole and then cut);
+///   - faces: each rank sends its slice's cell and boundary faces, with their nodes, to the rank
+///     whose node range holds their smallest node, which matches them (match_face_buckets()),
+///     so the face list is build_faces()' in pieces;
+///   - cells: Morton keys of the slice's cells (node coordinates fetched from their holders),
+///     sorted across ranks (sample sort); the cells then move to the rank of their renumbered
+///     block;
 ///   - faces are numbered by the rank holding their lower renumbered cell; nodes by the rank of
 ///     the first cell touching them;
 ///   - geometry, checks and wall distance per cell block; the dual graph goes to PT-Scotch
@@ -17,16 +23,15 @@
 ///   - zones are built T at a time per rank (T OpenMP threads; prep/dist_zones.hpp), each from
 ///     the cells, faces and geometry its owned cells and their node neighbours need, fetched
 ///     from the ranks holding them.
-/// This version reads the source mesh on every rank (fv::Mesh, about a sixth of the serial
-/// prepare's peak) and keeps four renumbering maps on every rank (8 bytes per cell and per
-/// node) while faces and nodes are numbered. Then each rank copies its block in renumbered
-/// order (materialize_block()); the geometry, the wall distance, the mesh UUID and the zones
-/// read the blocks, and the source mesh and the maps are freed before the partitioning (the
-/// checks' error messages still name the source cell).
+/// Every rank keeps four renumbering maps (4 bytes per cell or node each) while faces and
+/// nodes are numbered. Then each rank holds its block in renumbered order (materialize_block());
+/// the geometry, the wall distance, the mesh UUID and the zones read the blocks. Error messages
+/// name cells and faces as the file does, through their holders (prep/dist_source.hpp).
 #include "common/csr.hpp"
 #include "common/zone.hpp"
-#include "formats/mesh.hpp"
+#include "formats/mesh_slice.hpp"
 #include "prep/dist_comm.hpp"
+#include "prep/dist_source.hpp"
 #include "prep/faces.hpp"
 #include "prep/geometry.hpp"
 #include "prep/prep_options.hpp"
@@ -38,12 +43,11 @@
 namespace fv {
 
 /// One face of the renumbered global mesh, as the distributed prepare passes it between ranks.
-/// Its nodes are those of `entry` in the source mesh, reversed when flip (materialize_block()
-/// copies them into DistGlobalMesh::faceNodes).
+/// Its nodes are those build_faces() gives face fsId, reversed when flip (fetched into
+/// DistGlobalMesh::faceNodes from the rank that matched it).
 struct DistFace {
   gidx_t gid = -1;       ///< id in the renumbered global mesh
   gidx_t fsId = -1;      ///< id in build_faces() order (orders a cell's faces as the serial path)
-  FaceEntry entry = 0;   ///< the build_faces() owner's entry: its node loop is the face's
   idx_t lo = kNone;      ///< owner: the lower renumbered cell
   idx_t hi = kNone;      ///< neighbour, kNone on the boundary
   idx_t patch = -1;      ///< patch of a boundary face, -1 inside
@@ -82,19 +86,20 @@ struct DistGlobalMesh {
   std::vector<real_t> blockNodeXyz;    ///< coordinates of the block nodes, 3 per node
 };
 
-/// Builds the renumbered global mesh over comm's ranks. `mesh` is the whole source mesh, the
-/// same on every rank. COLLECTIVE; bad input throws the serial prepare's fv::Error on every rank.
-DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
+/// Builds the renumbered global mesh over comm's ranks from their slices of the source mesh.
+/// COLLECTIVE; bad input throws the serial prepare's fv::Error on every rank.
+DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const MeshSlice& slice,
                                       const PrepOptions& opts, PrepReport* report = nullptr);
 
-/// Copies what the rest of the prepare needs of the source mesh into g (the block's cells, its
-/// faces' node loops, the coordinates of the nodes they touch; node ids are block node ids,
-/// indices into g.blockNodes). Called by build_dist_global_mesh() before the geometry, which
-/// then reads the block (renumbered order: nearby cells, nearby nodes) rather than the source.
-void materialize_block(const dist::Comm& comm, const Mesh& mesh, DistGlobalMesh& g);
+/// Makes the block in renumbered node ids (the cells moved there, their nodes, the coordinates
+/// of those nodes fetched from the slices, the faces' node loops g.faceNodes; node ids are
+/// block node ids, indices into g.blockNodes). Called by build_dist_global_mesh() before the
+/// geometry, which then reads the block (renumbered order: nearby cells, nearby nodes).
+void materialize_block(const dist::Comm& comm, const MeshSlice& slice, const SliceLayout& layout,
+                       DistGlobalMesh& g);
 
 /// Frees the four renumbering maps; after it, and after materialize_block(), nothing reads the
-/// source mesh.
+/// source slices.
 void release_source_maps(DistGlobalMesh& g);
 
 /// The face neighbours of the block's cells (renumbered ids, ascending, one per face: the

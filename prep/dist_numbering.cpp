@@ -1,13 +1,16 @@
 // The renumbered global mesh built by the ranks of the distributed fvprep (prep/dist_mesh.hpp).
 #include "common/log.hpp"
 #include "prep/dist_mesh.hpp"
+#include "prep/dist_source.hpp"
 #include "prep/global_mesh.hpp"
+#include "prep/local_ids.hpp"
 #include "prep/mesh_ids.hpp"
 #include "prep/parallel_sort.hpp"
 #include "prep/spatial_order.hpp"
 #include "prep/wall_distance.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -17,68 +20,136 @@ namespace fv {
 
 namespace {
 
-/// A face entry on its way to the rank matching its smallest node.
+/// A face entry on its way to the rank matching its smallest node; its nNodes nodes follow in
+/// the node stream (face_entry_nodes(): outward for cells, as read for boundary faces).
 struct BucketEntry {
-  FaceEntry entry;
-  idx_t minNode;
+  FaceEntry entry;     ///< of the whole mesh: source cell and local face, or ~file boundary face
+  idx_t minNode;       ///< source node id
+  std::int32_t nNodes; ///< nodes in the node stream
+  idx_t patch;         ///< a file boundary face's patch (-1 for cell faces)
 };
 
-/// The faces of this rank's node block, with their build_faces() ids.
+/// The faces of this rank's node range, with their build_faces() ids and node loops.
 struct BucketFaces {
-  FaceSet faces;
-  std::vector<FaceEntry> ownerEntries;
+  FaceSet faces;    ///< faces.faceNodes: the owner entry's node loop (source node ids)
   gidx_t first = 0; ///< build_faces() id of faces[0]
+};
+
+/// Entries received by the matching rank: match_face_buckets()' source. An entry's data is at
+/// its slot (its index in the received stream); cells and boundary faces of other ranks are
+/// named by tokens (prep/dist_source.hpp).
+class ReceivedEntries final : public FaceEntrySource {
+ public:
+  ReceivedEntries(const Mesh& part, std::vector<BucketEntry>&& e, std::vector<idx_t>&& nodes)
+      : part_(part), name_(mesh_name(part)), entries_(std::move(e)), nodes_(std::move(nodes)),
+        at_(entries_.size() + 1, 0) {
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+      at_[i + 1] = at_[i] + entries_[i].nNodes;
+  }
+  const std::string& name() const override { return name_; }
+  const std::vector<Patch>& patches() const override { return part_.patches; }
+  void nodes(FaceEntry, idx_t slot, std::vector<idx_t>& out) const override {
+    const auto i = static_cast<std::size_t>(slot);
+    out.assign(nodes_.begin() + at_[i], nodes_.begin() + at_[i + 1]);
+  }
+  idx_t bface_patch(FaceEntry, idx_t slot) const override {
+    return entries_[static_cast<std::size_t>(slot)].patch;
+  }
+  std::string cell_label(idx_t c) const override { return cell_token(c); }
+  std::string bface_label(FaceEntry e, idx_t) const override { return bface_token(~e); }
+
+ private:
+  const Mesh& part_;
+  std::string name_;
+  std::vector<BucketEntry> entries_;
+  std::vector<idx_t> nodes_;
+  std::vector<std::int64_t> at_;
 };
 
 idx_t smallest(const std::vector<idx_t>& nodes) {
   return nodes.empty() ? idx_t(0) : *std::min_element(nodes.begin(), nodes.end());
 }
 
-/// build_faces() over the ranks: each rank sends the entries of its cell and boundary-face
-/// blocks to the rank of their smallest node, which matches them (match_face_buckets()).
-BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions& opts) {
+/// build_faces() over the ranks: each rank sends the entries of its slice's cells and boundary
+/// faces, with their nodes, to the rank of their smallest node, which matches them
+/// (match_face_buckets()).
+BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceLayout& layout,
+                        const FaceOptions& opts) {
   const int rank = comm.rank(), p = comm.size();
-  const dist::Blocks cells{m.nCells(), p}, bfaces{m.nBoundaryFaces(), p};
-  // Entries of the cell block, then of the boundary-face block, each with its smallest node.
-  const idx_t c0 = static_cast<idx_t>(cells.first(rank)),
-              nc = static_cast<idx_t>(cells.count(rank));
+  const Mesh& m = s.part;
+  const idx_t nc = m.nCells(), nb = m.nBoundaryFaces();
+  // Entries of the slice's cells, then of its boundary faces (local entry -> whole-mesh one).
   std::vector<std::int64_t> at(static_cast<std::size_t>(nc) + 1, 0);
   for (idx_t i = 0; i < nc; ++i)
     at[static_cast<std::size_t>(i) + 1] =
-        at[static_cast<std::size_t>(i)] + mesh_cell_face_count(m, c0 + i);
-  const std::int64_t nCellEntries = at.back();
-  std::vector<BucketEntry> mine(static_cast<std::size_t>(nCellEntries + bfaces.count(rank)));
+        at[static_cast<std::size_t>(i)] + mesh_cell_face_count(m, i);
+  const std::int64_t nCellEntries = at.back(), n = nCellEntries + nb;
+  auto local_entry = [&](std::int64_t k, idx_t i) {
+    return k < nCellEntries
+               ? cell_face_entry(i, static_cast<int>(k - at[static_cast<std::size_t>(i)]))
+               : ~FaceEntry(k - nCellEntries);
+  };
+  std::vector<BucketEntry> mine(static_cast<std::size_t>(n));
 #pragma omp parallel
   {
     std::vector<idx_t> buf;
 #pragma omp for schedule(static)
     for (idx_t i = 0; i < nc; ++i)
-      for (int lf = 0; lf < at[static_cast<std::size_t>(i) + 1] - at[static_cast<std::size_t>(i)];
-           ++lf) {
-        const FaceEntry e = cell_face_entry(c0 + i, lf);
-        face_entry_nodes(m, e, buf);
-        mine[static_cast<std::size_t>(at[static_cast<std::size_t>(i)] + lf)] = {e, smallest(buf)};
+      for (std::int64_t k = at[static_cast<std::size_t>(i)];
+           k < at[static_cast<std::size_t>(i) + 1]; ++k) {
+        face_entry_nodes(m, local_entry(k, i), buf);
+        mine[static_cast<std::size_t>(k)] = {
+            cell_face_entry(static_cast<idx_t>(s.cellFirst + i),
+                            static_cast<int>(k - at[static_cast<std::size_t>(i)])),
+            smallest(buf), static_cast<std::int32_t>(buf.size()), -1};
       }
 #pragma omp for schedule(static)
-    for (gidx_t b = 0; b < bfaces.count(rank); ++b) {
-      const FaceEntry e = ~FaceEntry(bfaces.first(rank) + b);
-      face_entry_nodes(m, e, buf);
-      mine[static_cast<std::size_t>(nCellEntries + b)] = {e, smallest(buf)};
+    for (idx_t b = 0; b < nb; ++b) {
+      face_entry_nodes(m, ~FaceEntry(b), buf);
+      mine[static_cast<std::size_t>(nCellEntries + b)] = {
+          ~FaceEntry(s.bfaceFirst + b), smallest(buf), static_cast<std::int32_t>(buf.size()),
+          m.bfacePatch[static_cast<std::size_t>(b)]};
     }
   }
   // Node ranges holding as many entries each: a face's smallest node is far more often a low
   // node id than a high one, so equal node blocks would give most of the matching to the
   // lowest ranks (the first of 8 would match ~41 % of the faces).
   const dist::Ranges nodes = dist::balanced_ranges(
-      comm, m.nNodes(), static_cast<std::int64_t>(mine.size()),
-      [&](std::int64_t i) { return mine[static_cast<std::size_t>(i)].minNode; });
-  auto grouped = dist::group_by_rank<BucketEntry>(
-      comm, static_cast<std::int64_t>(mine.size()),
-      [&](std::int64_t i) { return nodes.owner(mine[static_cast<std::size_t>(i)].minNode); },
-      [&](std::int64_t i, BucketEntry& out) { out = mine[static_cast<std::size_t>(i)]; });
+      comm, s.nNodes, n, [&](std::int64_t i) { return mine[static_cast<std::size_t>(i)].minNode; });
+  auto dest = [&](std::int64_t k) {
+    return nodes.owner(mine[static_cast<std::size_t>(k)].minNode);
+  };
+  // The node stream, grouped as group_by_rank() groups the entries (by rank, in entry order).
+  std::vector<std::int64_t> nodeCounts(static_cast<std::size_t>(p), 0);
+  for (std::int64_t k = 0; k < n; ++k)
+    nodeCounts[static_cast<std::size_t>(dest(k))] += mine[static_cast<std::size_t>(k)].nNodes;
+  std::vector<std::int64_t> nodeAt(static_cast<std::size_t>(p), 0);
+  for (int r = 1; r < p; ++r)
+    nodeAt[static_cast<std::size_t>(r)] =
+        nodeAt[static_cast<std::size_t>(r) - 1] + nodeCounts[static_cast<std::size_t>(r) - 1];
+  std::vector<idx_t> nodeStream(static_cast<std::size_t>(nodeAt.back() + nodeCounts.back()));
+  {
+    std::vector<idx_t> buf;
+    idx_t i = 0;
+    for (std::int64_t k = 0; k < n; ++k) {
+      while (i < nc && k >= at[static_cast<std::size_t>(i) + 1])
+        ++i;
+      face_entry_nodes(m, local_entry(k, i), buf);
+      std::copy(buf.begin(), buf.end(),
+                nodeStream.begin() + nodeAt[static_cast<std::size_t>(dest(k))]);
+      nodeAt[static_cast<std::size_t>(dest(k))] += static_cast<std::int64_t>(buf.size());
+    }
+  }
+  auto grouped =
+      dist::group_by_rank<BucketEntry>(comm, n, dest, [&](std::int64_t k, BucketEntry& out) {
+        out = mine[static_cast<std::size_t>(k)];
+      });
   std::vector<BucketEntry>().swap(mine);
   dist::Received<BucketEntry> got = dist::exchange(comm, grouped.first, grouped.second);
-  std::vector<BucketEntry>().swap(grouped.first);
+  grouped = {};
+  dist::Received<idx_t> gotNodes = dist::exchange(comm, nodeStream, nodeCounts);
+  std::vector<idx_t>().swap(nodeStream);
+  // Buckets of this rank's node range: entries and their slots in the received stream.
   const idx_t n0 = static_cast<idx_t>(nodes.first[static_cast<std::size_t>(rank)]),
               n1 = static_cast<idx_t>(nodes.first[static_cast<std::size_t>(rank) + 1]);
   std::vector<idx_t> bucketOff(static_cast<std::size_t>(n1 - n0) + 1, 0);
@@ -87,17 +158,21 @@ BucketFaces match_faces(const dist::Comm& comm, const Mesh& m, const FaceOptions
   for (idx_t v = 0; v < n1 - n0; ++v)
     bucketOff[v + 1] += bucketOff[v];
   std::vector<FaceEntry> entries(got.data.size());
+  std::vector<idx_t> slots(got.data.size());
   {
     std::vector<idx_t> fill(bucketOff.begin(), bucketOff.end() - 1);
-    for (const BucketEntry& e : got.data)
-      entries[static_cast<std::size_t>(fill[static_cast<std::size_t>(e.minNode - n0)]++)] = e.entry;
+    for (std::size_t i = 0; i < got.data.size(); ++i) {
+      const auto k =
+          static_cast<std::size_t>(fill[static_cast<std::size_t>(got.data[i].minNode - n0)]++);
+      entries[k] = got.data[i].entry;
+      slots[k] = static_cast<idx_t>(i);
+    }
   }
-  got = {};
+  const ReceivedEntries src(m, std::move(got.data), std::move(gotNodes.data));
   BucketFaces out;
   FaceBucketResult r;
-  dist::run_collectively(comm, [&] {
-    r = match_face_buckets(m, n0, n1, bucketOff, entries, opts, &out.ownerEntries);
-  });
+  run_labelled(comm, s, layout,
+               [&] { r = match_face_buckets(src, n0, n1, bucketOff, entries, &slots, opts); });
   const bool used = comm.max(std::int64_t(r.defaultPatchUsed)) != 0;
   if (r.defaultPatchAdded && !used) r.faces.patches.pop_back();
   out.faces = std::move(r.faces);
@@ -114,31 +189,45 @@ struct Keyed {
 
 /// spatial_cell_order() over the ranks (sample sort of the Morton keys); returns the whole
 /// order (renumbered cell -> source cell) on every rank.
-std::vector<idx_t> dist_cell_order(const dist::Comm& comm, const Mesh& m, Renumber renumber) {
-  const idx_t nc = m.nCells();
+std::vector<idx_t> dist_cell_order(const dist::Comm& comm, const MeshSlice& s,
+                                   const SliceLayout& layout, Renumber renumber) {
+  const idx_t nc = static_cast<idx_t>(s.nCells);
   if (renumber != Renumber::Rcm) {
     std::vector<idx_t> order(static_cast<std::size_t>(nc));
     std::iota(order.begin(), order.end(), 0);
     return order;
   }
-  const int rank = comm.rank(), p = comm.size();
-  const dist::Blocks nodes{m.nNodes(), p}, cells{nc, p};
+  const int p = comm.size();
   std::vector<double> lo(3, std::numeric_limits<real_t>::max()), hi(3, -lo[0]);
-  for (gidx_t v = nodes.first(rank); v < nodes.first(rank + 1); ++v)
-    for (int d = 0; d < 3; ++d) {
-      const real_t x = m.xyz[3 * static_cast<std::size_t>(v) + d];
+  for (std::size_t v = 0; v < s.xyz.size() / 3; ++v)
+    for (std::size_t d = 0; d < 3; ++d) {
+      const real_t x = s.xyz[3 * v + d];
       lo[d] = std::min(lo[d], x);
       hi[d] = std::max(hi[d], x);
     }
   comm.min_in_place(lo);
   comm.max_in_place(hi);
   morton_cube(lo.data(), hi.data());
-  std::vector<Keyed> keyed(static_cast<std::size_t>(cells.count(rank)));
+  // The coordinates of the slice's cells' nodes, from the ranks holding them.
+  const Csr& cn = s.part.cellNodes;
+  std::vector<idx_t> ids(cn.indices().begin(), cn.indices().end());
+  parallel_sort(ids.begin(), ids.end(), std::less<idx_t>());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  const std::vector<real_t> xyz = fetch_source_xyz(comm, s, layout, ids);
+  LocalIds at;
+  at.reset(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    at.set(ids[i], static_cast<idx_t>(i));
+  std::vector<idx_t>().swap(ids);
+  std::vector<Keyed> keyed(static_cast<std::size_t>(cn.rows()));
 #pragma omp parallel for schedule(static)
-  for (idx_t i = 0; i < static_cast<idx_t>(keyed.size()); ++i) {
-    const idx_t c = static_cast<idx_t>(cells.first(rank)) + i;
-    keyed[static_cast<std::size_t>(i)] = {cell_morton_key(m, c, lo.data(), hi.data()), c};
-  }
+  for (idx_t i = 0; i < cn.rows(); ++i)
+    keyed[static_cast<std::size_t>(i)] = {
+        node_mean_morton_key(
+            cn.row(i), cn.size(i),
+            [&](idx_t v) { return xyz.data() + 3 * static_cast<std::size_t>(at.get(v)); },
+            lo.data(), hi.data()),
+        static_cast<idx_t>(s.cellFirst + i)};
   parallel_sort(keyed.begin(), keyed.end(), std::less<Keyed>());
   // Regular samples, p per rank; splitters at every p-th of the sorted samples.
   std::vector<Keyed> samples;
@@ -193,7 +282,6 @@ std::vector<DistFace> faces_to_owners(const dist::Comm& comm, const BucketFaces&
         d.lo = d.flip ? n : o;
         d.hi = d.flip ? o : n;
         d.fsId = bf.first + f;
-        d.entry = bf.ownerEntries[static_cast<std::size_t>(f)];
         d.patch = fs.patch[f];
         d.bface = fs.bface[f];
       });
@@ -230,29 +318,86 @@ void number_faces(const dist::Comm& comm, std::vector<DistFace>& owned, DistGlob
   g.nFaces = comm.sum(static_cast<std::int64_t>(owned.size()));
 }
 
-/// First-touch node numbering in the renumbered cell order: a node belongs to the lowest rank
-/// whose cells touch it, which numbers its nodes in the order its cells meet them.
-void number_nodes(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g) {
-  const int rank = comm.rank();
-  const idx_t nn = m.nNodes();
-  const idx_t c0 = static_cast<idx_t>(g.cells.first(rank)),
-              c1 = static_cast<idx_t>(g.cells.first(rank + 1));
-  std::vector<std::int32_t> firstRank(static_cast<std::size_t>(nn), comm.size());
-  for (idx_t c = c0; c < c1; ++c) {
-    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
-    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
-      firstRank[static_cast<std::size_t>(m.cellNodes.indices()[k])] = rank;
+/// A cell on its way from the rank whose slice holds it to the rank of its renumbered block;
+/// its nNodes nodes (source ids) follow in the node stream.
+struct MigratingCell {
+  idx_t cell; ///< renumbered id
+  std::int32_t nNodes;
+  CellType type;
+};
+
+/// Sends the slice's cells to the ranks of their renumbered blocks: g.blockCellType and
+/// g.blockCellNodes (source node ids for now, materialize_block() maps them), in block order.
+void migrate_cells(const dist::Comm& comm, const MeshSlice& s, DistGlobalMesh& g) {
+  const int p = comm.size();
+  const Csr& cn = s.part.cellNodes;
+  const idx_t nc = cn.rows();
+  auto dest = [&](std::int64_t i) {
+    return g.cells.owner(g.newCell[static_cast<std::size_t>(s.cellFirst + i)]);
+  };
+  auto grouped =
+      dist::group_by_rank<MigratingCell>(comm, nc, dest, [&](std::int64_t i, MigratingCell& c) {
+        c = {g.newCell[static_cast<std::size_t>(s.cellFirst + i)],
+             static_cast<std::int32_t>(cn.size(static_cast<idx_t>(i))),
+             s.part.cellType[static_cast<std::size_t>(i)]};
+      });
+  std::vector<std::int64_t> nodeCounts(static_cast<std::size_t>(p), 0),
+      nodeAt(static_cast<std::size_t>(p), 0);
+  for (idx_t i = 0; i < nc; ++i)
+    nodeCounts[static_cast<std::size_t>(dest(i))] += cn.size(i);
+  for (int r = 1; r < p; ++r)
+    nodeAt[static_cast<std::size_t>(r)] =
+        nodeAt[static_cast<std::size_t>(r) - 1] + nodeCounts[static_cast<std::size_t>(r) - 1];
+  std::vector<idx_t> stream(static_cast<std::size_t>(cn.nnz()));
+  for (idx_t i = 0; i < nc; ++i) {
+    std::int64_t& at = nodeAt[static_cast<std::size_t>(dest(i))];
+    std::copy(cn.row(i), cn.row(i) + cn.size(i), stream.begin() + at);
+    at += cn.size(i);
   }
+  const dist::Received<MigratingCell> got = dist::exchange(comm, grouped.first, grouped.second);
+  grouped = {};
+  const dist::Received<idx_t> gotNodes = dist::exchange(comm, stream, nodeCounts);
+  std::vector<idx_t>().swap(stream);
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
+  const idx_t nBlock = static_cast<idx_t>(g.cells.count(comm.rank()));
+  FV_VERIFY(static_cast<idx_t>(got.data.size()) == nBlock,
+            "migrate_cells: " << got.data.size() << " cells for a block of " << nBlock);
+  std::vector<idx_t> counts(static_cast<std::size_t>(nBlock), 0);
+  std::vector<std::int64_t> from(static_cast<std::size_t>(nBlock), 0);
+  g.blockCellType.resize(static_cast<std::size_t>(nBlock));
+  std::int64_t at = 0;
+  for (const MigratingCell& c : got.data) {
+    const auto i = static_cast<std::size_t>(c.cell - c0);
+    counts[i] = c.nNodes;
+    from[i] = at;
+    g.blockCellType[i] = c.type;
+    at += c.nNodes;
+  }
+  g.blockCellNodes = Csr::from_counts(counts);
+#pragma omp parallel for schedule(static)
+  for (idx_t i = 0; i < nBlock; ++i)
+    std::copy_n(gotNodes.data.begin() + from[static_cast<std::size_t>(i)],
+                counts[static_cast<std::size_t>(i)], g.blockCellNodes.row(i));
+}
+
+/// First-touch node numbering in the renumbered cell order: a node belongs to the lowest rank
+/// whose cells touch it, which numbers its nodes in the order its cells meet them. Reads the
+/// block's cells (source node ids, migrate_cells()).
+void number_nodes(const dist::Comm& comm, const MeshSlice& s, DistGlobalMesh& g) {
+  const int rank = comm.rank();
+  const idx_t nn = static_cast<idx_t>(s.nNodes);
+  const Csr& cn = g.blockCellNodes;
+  std::vector<std::int32_t> firstRank(static_cast<std::size_t>(nn), comm.size());
+  for (idx_t k = 0; k < cn.nnz(); ++k)
+    firstRank[static_cast<std::size_t>(cn.indices()[k])] = rank;
   comm.min_in_place(firstRank);
   std::vector<std::int32_t> id(static_cast<std::size_t>(nn), -1);
   std::int32_t mine = 0;
-  for (idx_t c = c0; c < c1; ++c) {
-    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c)];
-    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k) {
-      const auto v = static_cast<std::size_t>(m.cellNodes.indices()[k]);
-      if (firstRank[v] == rank && id[v] < 0) id[v] = mine++;
-    }
+  for (idx_t k = 0; k < cn.nnz(); ++k) {
+    const auto v = static_cast<std::size_t>(cn.indices()[k]);
+    if (firstRank[v] == rank && id[v] < 0) id[v] = mine++;
   }
+  std::vector<std::int32_t>().swap(firstRank);
   const auto base = static_cast<std::int32_t>(comm.exscan(mine));
   const std::vector<std::int64_t> numbered = comm.all_gather(std::int64_t(mine));
   g.nodeHolders.first.assign(numbered.size() + 1, 0);
@@ -268,8 +413,8 @@ void number_nodes(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g) {
     if (g.newNode[static_cast<std::size_t>(v)] != kNone)
       g.nodeMesh[static_cast<std::size_t>(g.newNode[static_cast<std::size_t>(v)])] = v;
   if (rank == 0 && g.nNodes < nn)
-    FV_LOG_INFO(mesh_name(m) << ": " << nn - g.nNodes
-                             << " nodes belong to no cell and are dropped");
+    FV_LOG_INFO(mesh_name(s.part) << ": " << nn - g.nNodes
+                                  << " nodes belong to no cell and are dropped");
 }
 
 /// Every face of the block's cells: the owned ones, and the interior faces other ranks (or this
@@ -323,8 +468,8 @@ void gather_block_faces(const dist::Comm& comm, std::vector<DistFace>&& owned, D
 }
 
 /// Cell geometry of the block, and the serial prepare's checks over all ranks.
-void block_geometry(const dist::Comm& comm, const Mesh& m, const PrepOptions& opts,
-                    DistGlobalMesh& g) {
+void block_geometry(const dist::Comm& comm, const MeshSlice& s, const SliceLayout& layout,
+                    const PrepOptions& opts, DistGlobalMesh& g) {
   g.cellGeom =
       compute_cell_geometry(g.blockNodeXyz.data(), g.faceNodes, g.cellFaces, g.cellFaceSign);
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
@@ -344,9 +489,10 @@ void block_geometry(const dist::Comm& comm, const Mesh& m, const PrepOptions& op
   const std::int64_t badMesh =
       bad == kNone ? std::numeric_limits<std::int64_t>::max() : std::int64_t(g.cellMesh[c0 + bad]);
   const std::int64_t worst = comm.min(badMesh);
-  dist::run_collectively(comm, [&] {
+  run_labelled(comm, s, layout, [&] {
     if (bad != kNone && badMesh == worst)
-      throw_bad_cell(m, g.cellMesh[c0 + bad], g.cellGeom.volume[static_cast<std::size_t>(bad)],
+      throw_bad_cell(mesh_name(s.part), cell_token(g.cellMesh[c0 + bad]),
+                     g.cellGeom.volume[static_cast<std::size_t>(bad)],
                      g.cellGeom.closure[static_cast<std::size_t>(bad)], opts);
   });
   g.minVolume = comm.min(double(vmin));
@@ -399,7 +545,7 @@ std::vector<real_t> dealt_wall_distance(const dist::Comm& comm, const DistGlobal
 /// Exact wall distance of the block's cells to every wall face (gathered on every rank).
 void block_wall_distance(const dist::Comm& comm, const Mesh& m, const PrepOptions& opts,
                          DistGlobalMesh& g) {
-  // m: for the patch table's messages only; the faces and coordinates are the block's.
+  // m: the slice's part, for the messages only; the faces and coordinates are the block's.
   std::vector<char> isWall;
   dist::run_collectively(comm, [&] { isWall = wall_patch_flags(m, g.patches, opts); });
   std::vector<WallFaceHead> heads;
@@ -439,64 +585,96 @@ void block_wall_distance(const dist::Comm& comm, const Mesh& m, const PrepOption
     FV_LOG_INFO("  wall distance of " << g.nCells << " cells to " << walls.size() << " wall faces");
 }
 
-/// The nodes of face f as the renumbered mesh lists them (source node ids; the face's normal
-/// points lo -> hi).
-void dist_face_nodes(const Mesh& mesh, const DistFace& f, std::vector<idx_t>& out) {
-  face_entry_nodes(mesh, f.entry, out);
-  if (f.flip) std::reverse(out.begin(), out.end());
-}
-
-/// dist_face_nodes() of every face, as rows.
-Csr dist_face_node_rows(const Mesh& mesh, const std::vector<DistFace>& faces) {
-  const idx_t n = static_cast<idx_t>(faces.size());
-  std::vector<idx_t> counts(static_cast<std::size_t>(n));
-#pragma omp parallel
-  {
-    std::vector<idx_t> buf;
-#pragma omp for schedule(static)
-    for (idx_t f = 0; f < n; ++f) {
-      face_entry_nodes(mesh, faces[static_cast<std::size_t>(f)].entry, buf);
-      counts[static_cast<std::size_t>(f)] = static_cast<idx_t>(buf.size());
+/// The node loops of the block's faces (source node ids, normal lo -> hi), fetched by
+/// build_faces() id from the ranks that matched them (`matched`: this rank's faces' loops,
+/// build_faces() ids [byId.first[rank], ...)). COLLECTIVE.
+Csr fetch_face_nodes(const dist::Comm& comm, const dist::Ranges& byId, const Csr& matched,
+                     const std::vector<DistFace>& faces) {
+  const int p = comm.size();
+  const auto n = static_cast<std::int64_t>(faces.size());
+  auto dest = [&](std::int64_t f) { return byId.owner(faces[static_cast<std::size_t>(f)].fsId); };
+  auto grouped = dist::group_by_rank<gidx_t>(comm, n, dest, [&](std::int64_t f, gidx_t& id) {
+    id = faces[static_cast<std::size_t>(f)].fsId;
+  });
+  const dist::Received<gidx_t> asked = dist::exchange(comm, grouped.first, grouped.second);
+  grouped = {};
+  const gidx_t first = byId.first[static_cast<std::size_t>(comm.rank())];
+  std::vector<std::int32_t> sizes(asked.data.size());
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(p)),
+      nodeCounts(static_cast<std::size_t>(p), 0);
+  std::vector<idx_t> loops;
+  for (int r = 0; r < p; ++r) {
+    counts[static_cast<std::size_t>(r)] = asked.offsets[r + 1] - asked.offsets[r];
+    for (std::int64_t i = asked.offsets[r]; i < asked.offsets[r + 1]; ++i) {
+      const auto f = static_cast<idx_t>(asked.data[static_cast<std::size_t>(i)] - first);
+      sizes[static_cast<std::size_t>(i)] = matched.size(f);
+      nodeCounts[static_cast<std::size_t>(r)] += matched.size(f);
+      loops.insert(loops.end(), matched.row(f), matched.row(f) + matched.size(f));
     }
   }
-  Csr rows = Csr::from_counts(counts);
-#pragma omp parallel
-  {
-    std::vector<idx_t> buf;
-#pragma omp for schedule(static)
-    for (idx_t f = 0; f < n; ++f) {
-      dist_face_nodes(mesh, faces[static_cast<std::size_t>(f)], buf);
-      std::copy(buf.begin(), buf.end(), rows.row(f));
-    }
+  const dist::Received<std::int32_t> gotSizes = dist::exchange(comm, sizes, counts);
+  const dist::Received<idx_t> gotLoops = dist::exchange(comm, loops, nodeCounts);
+  std::vector<idx_t>().swap(loops);
+  // Rank r's answers are the faces asked of r, in face order.
+  std::vector<std::int64_t> nextSize(gotSizes.offsets.begin(), gotSizes.offsets.end() - 1),
+      nextNode(gotLoops.offsets.begin(), gotLoops.offsets.end() - 1);
+  std::vector<idx_t> rowCounts(static_cast<std::size_t>(n));
+  std::vector<std::int64_t> from(static_cast<std::size_t>(n));
+  for (std::int64_t f = 0; f < n; ++f) {
+    const auto r = static_cast<std::size_t>(dest(f));
+    const std::int32_t k = gotSizes.data[static_cast<std::size_t>(nextSize[r]++)];
+    rowCounts[static_cast<std::size_t>(f)] = k;
+    from[static_cast<std::size_t>(f)] = nextNode[r];
+    nextNode[r] += k;
+  }
+  Csr rows = Csr::from_counts(rowCounts);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t f = 0; f < n; ++f) {
+    idx_t* row = rows.row(static_cast<idx_t>(f));
+    const auto k = rowCounts[static_cast<std::size_t>(f)];
+    std::copy_n(gotLoops.data.begin() + from[static_cast<std::size_t>(f)], k, row);
+    if (faces[static_cast<std::size_t>(f)].flip) std::reverse(row, row + k);
   }
   return rows;
 }
 
 } // namespace
 
-DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
+DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const MeshSlice& s,
                                       const PrepOptions& opts, PrepReport* report) {
   DistGlobalMesh g;
-  dist::run_collectively(comm, [&] { validate_mesh_arrays(mesh); });
+  const SliceLayout layout(comm, s);
+  validate_slices(comm, s);
   BucketFaces bf;
-  run_phase(report, "building faces", [&] { bf = match_faces(comm, mesh, opts.faces); });
+  run_phase(report, "building faces", [&] { bf = match_faces(comm, s, layout, opts.faces); });
   g.patches = bf.faces.patches;
-  g.nCells = mesh.nCells();
+  g.nCells = s.nCells;
   g.cells = dist::Blocks{g.nCells, comm.size()};
   run_phase(report, "ordering cells", [&] {
-    g.cellMesh = dist_cell_order(comm, mesh, opts.renumber);
+    g.cellMesh = dist_cell_order(comm, s, layout, opts.renumber);
     g.newCell = invert(g.cellMesh, static_cast<std::size_t>(g.nCells));
   });
+  dist::Ranges matchedIds; // build_faces() ids of the faces each rank matched
+  Csr matchedNodes;        // and the node loops of this rank's
   run_phase(report, "renumbering faces and nodes", [&] {
     std::vector<DistFace> owned = faces_to_owners(comm, bf, g);
+    const std::vector<std::int64_t> firsts = comm.all_gather(std::int64_t(bf.first));
+    matchedIds.first.assign(firsts.begin(), firsts.end());
+    matchedIds.first.push_back(comm.sum(std::int64_t(bf.faces.nFaces())));
+    matchedNodes = std::move(bf.faces.faceNodes);
     bf = BucketFaces();
     number_faces(comm, owned, g);
-    number_nodes(comm, mesh, g);
+    migrate_cells(comm, s, g);
+    number_nodes(comm, s, g);
     gather_block_faces(comm, std::move(owned), g);
   });
-  run_phase(report, "renumbered blocks", [&] { materialize_block(comm, mesh, g); });
-  run_phase(report, "computing geometry", [&] { block_geometry(comm, mesh, opts, g); });
-  run_phase(report, "wall distance", [&] { block_wall_distance(comm, mesh, opts, g); });
+  run_phase(report, "renumbered blocks", [&] {
+    g.faceNodes = fetch_face_nodes(comm, matchedIds, matchedNodes, g.faces);
+    matchedNodes = Csr();
+    materialize_block(comm, s, layout, g);
+  });
+  run_phase(report, "computing geometry", [&] { block_geometry(comm, s, layout, opts, g); });
+  run_phase(report, "wall distance", [&] { block_wall_distance(comm, s.part, opts, g); });
   if (report) {
     report->nCells = static_cast<idx_t>(g.nCells);
     report->nFaces = static_cast<idx_t>(g.nFaces);
@@ -510,25 +688,8 @@ DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const Mesh& mesh,
   return g;
 }
 
-void materialize_block(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g) {
-  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
-  const idx_t nBlock = static_cast<idx_t>(g.cells.count(comm.rank()));
-  // cells, in source node ids first
-  std::vector<idx_t> counts(static_cast<std::size_t>(nBlock));
-  g.blockCellType.resize(static_cast<std::size_t>(nBlock));
-  for (idx_t i = 0; i < nBlock; ++i) {
-    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c0 + i)];
-    counts[static_cast<std::size_t>(i)] = m.cellNodes.size(cm);
-    g.blockCellType[static_cast<std::size_t>(i)] = m.cellType[static_cast<std::size_t>(cm)];
-  }
-  g.blockCellNodes = Csr::from_counts(counts);
-#pragma omp parallel for schedule(static)
-  for (idx_t i = 0; i < nBlock; ++i) {
-    const idx_t cm = g.cellMesh[static_cast<std::size_t>(c0 + i)];
-    idx_t* out = g.blockCellNodes.row(i);
-    for (idx_t k = m.cellNodes.begin(cm); k < m.cellNodes.end(cm); ++k)
-      *out++ = m.cellNodes.indices()[k];
-  }
+void materialize_block(const dist::Comm& comm, const MeshSlice& s, const SliceLayout& layout,
+                       DistGlobalMesh& g) {
   // nodes: every node of the block's cells (their faces' nodes are among them)
   g.blockNodes.resize(static_cast<std::size_t>(g.blockCellNodes.nnz()));
 #pragma omp parallel for schedule(static)
@@ -538,25 +699,22 @@ void materialize_block(const dist::Comm& comm, const Mesh& m, DistGlobalMesh& g)
   parallel_sort(g.blockNodes.begin(), g.blockNodes.end(), std::less<idx_t>());
   g.blockNodes.erase(std::unique(g.blockNodes.begin(), g.blockNodes.end()), g.blockNodes.end());
   g.blockNodes.shrink_to_fit();
-  g.blockNodeXyz.resize(3 * g.blockNodes.size());
-  std::vector<idx_t> local(m.xyz.size() / 3, kNone); // source node -> block node
+  std::vector<idx_t> source(g.blockNodes.size());
+  std::vector<idx_t> local(static_cast<std::size_t>(s.nNodes), kNone); // source -> block node
 #pragma omp parallel for schedule(static)
   for (std::size_t v = 0; v < g.blockNodes.size(); ++v) {
-    const auto vm = static_cast<std::size_t>(g.nodeMesh[static_cast<std::size_t>(g.blockNodes[v])]);
-    local[vm] = static_cast<idx_t>(v);
-    for (std::size_t d = 0; d < 3; ++d)
-      g.blockNodeXyz[3 * v + d] = m.xyz[3 * vm + d];
+    source[v] = g.nodeMesh[static_cast<std::size_t>(g.blockNodes[v])];
+    local[static_cast<std::size_t>(source[v])] = static_cast<idx_t>(v);
   }
+  g.blockNodeXyz = fetch_source_xyz(comm, s, layout, source);
+  std::vector<idx_t>().swap(source);
   // cells and faces in block node ids
-  idx_t* cn = g.blockCellNodes.indices().data();
+  for (Csr* rows : {&g.blockCellNodes, &g.faceNodes}) {
+    idx_t* v = rows->indices().data();
 #pragma omp parallel for schedule(static)
-  for (idx_t k = 0; k < g.blockCellNodes.nnz(); ++k)
-    cn[k] = local[static_cast<std::size_t>(cn[k])];
-  g.faceNodes = dist_face_node_rows(m, g.faces);
-  idx_t* fn = g.faceNodes.indices().data();
-#pragma omp parallel for schedule(static)
-  for (idx_t k = 0; k < g.faceNodes.nnz(); ++k)
-    fn[k] = local[static_cast<std::size_t>(fn[k])];
+    for (idx_t k = 0; k < rows->nnz(); ++k)
+      v[k] = local[static_cast<std::size_t>(v[k])];
+  }
 }
 
 void release_source_maps(DistGlobalMesh& g) {

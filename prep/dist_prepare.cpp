@@ -262,21 +262,20 @@ struct Prelude {
   ZoneAssignment assign;
 };
 
-/// Consumes the source mesh: it is freed once the ranks hold their blocks in renumbered ids.
-Prelude prelude(const dist::Comm& comm, Mesh&& mesh, const PrepareOptions& opts,
+/// Consumes the slice: it is freed once the ranks hold their blocks in renumbered ids.
+Prelude prelude(const dist::Comm& comm, MeshSlice&& slice, const PrepareOptions& opts,
                 DistPartitioner who, PrepReport& report, PartitionReport& partReport) {
   Prelude p;
-  p.g = build_dist_global_mesh(comm, mesh, opts.prep, &report);
+  p.g = build_dist_global_mesh(comm, slice, opts.prep, &report);
+  const std::string sourcePath = slice.part.path;
+  slice = MeshSlice(); // every process holds its block in renumbered ids
   const Csr cellCells = dist_cell_cells(comm, p.g); // the block's rows of the dual graph
   run_phase(&report, "bandwidths", [&] { dist_bandwidths(comm, p.g, cellCells, report); });
   dist::run_collectively(comm, [&] {
     FV_VERIFY_USAGE(opts.parts >= 1 && opts.parts <= p.g.nCells,
                     "cannot partition " << p.g.nCells << " cells into " << opts.parts << " parts");
   });
-  const std::string sourcePath = mesh.path;
-  // Every process holds its block in renumbered ids: the source mesh and the maps go.
   release_source_maps(p.g);
-  mesh = Mesh();
   run_phase(&report, "mesh UUID",
             [&] { p.header = dist_zone_header(comm, sourcePath, p.g, opts.parts); });
   run_phase(&report, "partitioning", [&] {
@@ -299,8 +298,16 @@ Prelude prelude(const dist::Comm& comm, Mesh&& mesh, const PrepareOptions& opts,
 
 DistPreparedZones prepare_zones_distributed(const dist::Comm& comm, Mesh mesh,
                                             const PrepareOptions& opts, DistPartitioner who) {
+  MeshSlice slice;
+  dist::run_collectively(comm,
+                         [&] { slice = slice_mesh(std::move(mesh), comm.rank(), comm.size()); });
+  return prepare_zones_distributed(comm, std::move(slice), opts, who);
+}
+
+DistPreparedZones prepare_zones_distributed(const dist::Comm& comm, MeshSlice slice,
+                                            const PrepareOptions& opts, DistPartitioner who) {
   DistPreparedZones out;
-  Prelude p = prelude(comm, std::move(mesh), opts, who, out.report, out.partition);
+  Prelude p = prelude(comm, std::move(slice), opts, who, out.report, out.partition);
   out.header = p.header;
   run_phase(&out.report, "building zones", [&] {
     build_dist_zones(
@@ -318,8 +325,18 @@ PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, Mesh mesh,
                                              const PrepareOptions& opts, DistPartitioner who,
                                              const std::string& path,
                                              const std::string& commandLine) {
+  MeshSlice slice;
+  dist::run_collectively(comm,
+                         [&] { slice = slice_mesh(std::move(mesh), comm.rank(), comm.size()); });
+  return prepare_zone_file_distributed(comm, std::move(slice), opts, who, path, commandLine);
+}
+
+PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, MeshSlice slice,
+                                             const PrepareOptions& opts, DistPartitioner who,
+                                             const std::string& path,
+                                             const std::string& commandLine) {
   PrepareSummary out;
-  Prelude p = prelude(comm, std::move(mesh), opts, who, out.report, out.partition);
+  Prelude p = prelude(comm, std::move(slice), opts, who, out.report, out.partition);
   out.header = p.header;
   out.header.commandLine = commandLine;
   std::unique_ptr<ZoneFileWriter> writer;

@@ -6,6 +6,7 @@
 /// rank that built a zone writes its bytes (formats/zone_file_writer.hpp). The file is what
 /// fvrun reads from a serial prepare; with --partitioner metis it is the serial file.
 #include "formats/mesh.hpp"
+#include "formats/mesh_slice.hpp"
 #include "prep/dist_comm.hpp"
 #include "prep/partition.hpp"
 #include "prep/prepare.hpp"
@@ -31,14 +32,22 @@ struct DistPreparedZones {
   PrepReport report;
   PartitionReport partition;
 };
+DistPreparedZones prepare_zones_distributed(const dist::Comm& comm, MeshSlice slice,
+                                            const PrepareOptions& opts, DistPartitioner who);
+/// The same from the whole mesh on every rank (each keeps its slice: slice_mesh()).
 DistPreparedZones prepare_zones_distributed(const dist::Comm& comm, Mesh mesh,
                                             const PrepareOptions& opts, DistPartitioner who);
 
 /// The distributed prepare writing `path` (through a temporary file and a rename, by rank 0).
-/// `mesh` is the whole source mesh on every rank (consumed: freed once the ranks hold their
-/// blocks of the renumbered mesh; pass a copy to keep it). The summary is complete on rank 0
+/// `slice` is this rank's slice of the source mesh (read_mesh_slice(); consumed: freed once
+/// the ranks hold their blocks of the renumbered mesh). The summary is complete on rank 0
 /// (header, report with per-zone lines, partition report, bytes written). COLLECTIVE: bad input
 /// throws the same fv::Error on every rank and leaves no file.
+PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, MeshSlice slice,
+                                             const PrepareOptions& opts, DistPartitioner who,
+                                             const std::string& path,
+                                             const std::string& commandLine);
+/// The same from the whole mesh on every rank (each keeps its slice: slice_mesh()).
 PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, Mesh mesh,
                                              const PrepareOptions& opts, DistPartitioner who,
                                              const std::string& path,

@@ -128,6 +128,20 @@ bool face_entry_is_bface(FaceEntry e) {
   return is_bface(e);
 }
 
+MeshFaceEntries::MeshFaceEntries(const Mesh& m) : m_(m), name_(mesh_name(m)) {}
+void MeshFaceEntries::nodes(FaceEntry e, idx_t, std::vector<idx_t>& out) const {
+  entry_nodes(m_, e, out);
+}
+idx_t MeshFaceEntries::bface_patch(FaceEntry e, idx_t) const {
+  return m_.bfacePatch[static_cast<std::size_t>(entry_bface(e))];
+}
+std::string MeshFaceEntries::cell_label(idx_t c) const {
+  return fv::cell_label(m_, c);
+}
+std::string MeshFaceEntries::bface_label(FaceEntry e, idx_t) const {
+  return fv::bface_label(m_, entry_bface(e));
+}
+
 idx_t FaceSet::nBoundaryFaces() const {
   idx_t n = 0;
   for (idx_t v : neighbour)
@@ -136,10 +150,15 @@ idx_t FaceSet::nBoundaryFaces() const {
 }
 
 void validate_mesh_arrays(const Mesh& m) {
+  FV_VERIFY(m.xyz.size() % 3 == 0, mesh_name(m) << ": node coordinate array size " << m.xyz.size()
+                                                << " is not a multiple of 3");
+  validate_cell_arrays(m, m.nNodes());
+  validate_bface_arrays(m, m.nNodes());
+}
+
+void validate_cell_arrays(const Mesh& m, idx_t nn) {
   const std::string name = mesh_name(m);
-  FV_VERIFY(m.xyz.size() % 3 == 0,
-            name << ": node coordinate array size " << m.xyz.size() << " is not a multiple of 3");
-  const idx_t nn = m.nNodes(), nc = m.nCells();
+  const idx_t nc = m.nCells();
   FV_VERIFY(m.cellNodes.rows() == nc,
             name << ": " << nc << " cell types but " << m.cellNodes.rows() << " cell node lists");
   m.cellNodes.check((name + ": cell nodes").c_str());
@@ -178,6 +197,10 @@ void validate_mesh_arrays(const Mesh& m) {
     m.polyCellFaces.check((name + ": polyhedron cell faces").c_str());
     m.polyFaceNodes.check((name + ": polyhedron face nodes").c_str(), nn);
   }
+}
+
+void validate_bface_arrays(const Mesh& m, idx_t nn) {
+  const std::string name = mesh_name(m);
   const idx_t nb = m.nBoundaryFaces();
   m.bfaceNodes.check((name + ": boundary face nodes").c_str());
   FV_VERIFY(static_cast<idx_t>(m.bfacePatch.size()) == nb,
@@ -269,22 +292,25 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
   std::vector<idx_t>().swap(entryOff);
 
   // Patch of faces that no file boundary face covers.
-  FaceBucketResult r = match_face_buckets(m, 0, nn, bucketOff, entries, opts);
+  FaceBucketResult r =
+      match_face_buckets(MeshFaceEntries(m), 0, nn, bucketOff, entries, nullptr, opts);
   if (r.defaultPatchAdded && !r.defaultPatchUsed) r.faces.patches.pop_back();
   return std::move(r.faces);
 }
 
-FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
+FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, idx_t nodeHi,
                                     const std::vector<idx_t>& bucketOff,
-                                    std::vector<FaceEntry>& entries, const FaceOptions& opts,
-                                    std::vector<FaceEntry>* ownerEntries) {
-  const std::string name = mesh_name(m);
+                                    std::vector<FaceEntry>& entries, std::vector<idx_t>* slots,
+                                    const FaceOptions& opts, std::vector<FaceEntry>* ownerEntries) {
+  const std::string& name = src.name();
   const idx_t nn = nodeHi - nodeLo; // buckets of this call: nodes nodeLo + v
   FV_VERIFY(static_cast<idx_t>(bucketOff.size()) == nn + 1 &&
                 static_cast<std::size_t>(bucketOff[static_cast<std::size_t>(nn)]) == entries.size(),
             name << ": inconsistent face buckets");
   const idx_t nEntries = bucketOff[static_cast<std::size_t>(nn)];
-  std::vector<Patch> patches = m.patches;
+  FV_VERIFY(!slots || slots->size() == entries.size(), name << ": inconsistent face entry slots");
+  auto slot_of = [&](idx_t i) { return slots ? (*slots)[static_cast<std::size_t>(i)] : kNone; };
+  std::vector<Patch> patches = src.patches();
   idx_t defaultPatch = -1;
   if (!opts.defaultPatch.empty()) {
     for (std::size_t p = 0; p < patches.size(); ++p)
@@ -310,6 +336,7 @@ FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
     std::vector<std::int64_t> keyOff;
     std::vector<idx_t> order;
     std::vector<Entry> sorted;
+    std::vector<idx_t> sortedSlots;
     std::vector<SmallKey> small;
 #pragma omp for schedule(dynamic, 4096)
     for (idx_t v = 0; v < nn; ++v) {
@@ -319,7 +346,7 @@ FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
       keys.clear();
       keyOff.assign(1, 0);
       for (idx_t i = b0; i < b1; ++i) {
-        entry_nodes(m, entries[i], nodes);
+        src.nodes(entries[i], slot_of(i), nodes);
         std::sort(nodes.begin(), nodes.end());
         keys.insert(keys.end(), nodes.begin(), nodes.end());
         keyOff.push_back(static_cast<std::int64_t>(keys.size()));
@@ -372,34 +399,36 @@ FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
           std::ostringstream err;
           if (len < 3) {
             if (nbf > 0)
-              err << name << ": " << bface_label(m, entry_bface(entries[b0 + order[r1 - 1]]))
+              err << name << ": "
+                  << src.bface_label(entries[b0 + order[r1 - 1]], slot_of(b0 + order[r1 - 1]))
                   << " has fewer than 3 distinct nodes (" << node_list(key) << ")";
           } else if (ncell == 0) {
-            err << name << ": " << bface_label(m, entry_bface(first))
+            err << name << ": " << src.bface_label(first, slot_of(b0 + order[r0]))
                 << " matches no face of any cell (nodes " << node_list(key) << ")";
           } else if (ncell > 2) {
             err << name << ": non-manifold face (nodes " << node_list(key) << ") shared by "
                 << ncell << " cells:";
             for (idx_t i = r0; i < r0 + std::min(ncell, 4); ++i)
               err << (i > r0 ? "," : "") << " "
-                  << cell_label(m, entry_cell(entries[b0 + order[i]]));
+                  << src.cell_label(entry_cell(entries[b0 + order[i]]));
           } else if (ncell == 2 && entry_cell(first) == entry_cell(entries[b0 + order[r0 + 1]])) {
-            err << name << ": " << cell_label(m, entry_cell(first)) << " has two coinciding faces "
+            err << name << ": " << src.cell_label(entry_cell(first)) << " has two coinciding faces "
                 << "(nodes " << node_list(key) << ")";
           } else if (ncell == 2 && nbf > 0) {
-            err << name << ": " << bface_label(m, entry_bface(entries[b0 + order[r0 + 2]]))
-                << " is an interior face between " << cell_label(m, entry_cell(first)) << " and "
-                << cell_label(m, entry_cell(entries[b0 + order[r0 + 1]]));
+            err << name << ": "
+                << src.bface_label(entries[b0 + order[r0 + 2]], slot_of(b0 + order[r0 + 2]))
+                << " is an interior face between " << src.cell_label(entry_cell(first)) << " and "
+                << src.cell_label(entry_cell(entries[b0 + order[r0 + 1]]));
           } else if (ncell == 1 && nbf > 1) {
-            const idx_t ba = entry_bface(entries[b0 + order[r0 + 1]]);
-            const idx_t bb = entry_bface(entries[b0 + order[r0 + 2]]);
-            const bool same = m.bfacePatch[ba] == m.bfacePatch[bb];
-            err << name << ": " << bface_label(m, ba) << " and " << bface_label(m, bb)
+            const Entry ba = entries[b0 + order[r0 + 1]], bb = entries[b0 + order[r0 + 2]];
+            const idx_t sa = slot_of(b0 + order[r0 + 1]), sb = slot_of(b0 + order[r0 + 2]);
+            const bool same = src.bface_patch(ba, sa) == src.bface_patch(bb, sb);
+            err << name << ": " << src.bface_label(ba, sa) << " and " << src.bface_label(bb, sb)
                 << " are the same face (nodes " << node_list(key) << ")"
                 << (same ? ", listed twice" : ", listed in two patches");
           } else if (ncell == 1 && nbf == 0 && defaultPatch < 0) {
             err << name << ": face " << entry_local(first) + 1 << " of "
-                << cell_label(m, entry_cell(first)) << " (nodes " << node_list(key)
+                << src.cell_label(entry_cell(first)) << " (nodes " << node_list(key)
                 << ") lies on the boundary but no boundary patch covers it (use --default-patch "
                    "NAME to collect such faces)";
           }
@@ -421,6 +450,12 @@ FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
       for (idx_t i = 0; i < n; ++i)
         sorted[i] = entries[b0 + order[i]];
       std::copy(sorted.begin(), sorted.end(), entries.begin() + b0);
+      if (slots) {
+        sortedSlots.resize(static_cast<std::size_t>(n));
+        for (idx_t i = 0; i < n; ++i)
+          sortedSlots[i] = (*slots)[static_cast<std::size_t>(b0 + order[i])];
+        std::copy(sortedSlots.begin(), sortedSlots.end(), slots->begin() + b0);
+      }
       bucketFaces[v] = faces;
       bucketFaceNodes[v] = faceNodes;
     }
@@ -466,7 +501,7 @@ FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
         if (runStart[static_cast<std::size_t>(i)] != 1) continue;
         // Run layout (validated in pass 1): owner cell, then a neighbour cell or a boundary face.
         const Entry own = entries[i];
-        entry_nodes(m, own, nodes);
+        src.nodes(own, slot_of(i), nodes);
         fs.owner[f] = entry_cell(own);
         if (ownerEntries) (*ownerEntries)[static_cast<std::size_t>(f)] = own;
         fOff[static_cast<std::size_t>(f) + 1] = static_cast<idx_t>(nodes.size());
@@ -478,7 +513,7 @@ FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
           fs.neighbour[f] = entry_cell(next);
         } else if (hasNext) {
           fs.bface[f] = entry_bface(next);
-          fs.patch[f] = m.bfacePatch[static_cast<std::size_t>(entry_bface(next))];
+          fs.patch[f] = src.bface_patch(next, slot_of(i + 1));
         } else {
           fs.patch[f] = defaultPatch;
           usedDefault[v] = 1;
@@ -493,7 +528,8 @@ FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
   FaceBucketResult out;
   out.defaultPatchUsed =
       std::any_of(usedDefault.begin(), usedDefault.end(), [](auto u) { return u; });
-  out.defaultPatchAdded = defaultPatch >= 0 && defaultPatch == static_cast<idx_t>(m.patches.size());
+  out.defaultPatchAdded =
+      defaultPatch >= 0 && defaultPatch == static_cast<idx_t>(src.patches().size());
   fs.patches = std::move(patches);
   out.faces = std::move(fs);
   return out;

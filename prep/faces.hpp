@@ -65,6 +65,41 @@ idx_t face_entry_cell(FaceEntry e);
 /// True for a file boundary face entry.
 bool face_entry_is_bface(FaceEntry e);
 
+/// What match_face_buckets() reads of the entries it matches: their nodes, the patch of file
+/// boundary faces, and the names that error messages give. `slot` is the entry's index in the
+/// entries array as passed to match_face_buckets() (kNone when no slots were passed).
+class FaceEntrySource {
+ public:
+  virtual ~FaceEntrySource() = default;
+  /// The mesh's name in messages (its path).
+  virtual const std::string& name() const = 0;
+  /// The patch table the file's boundary faces index.
+  virtual const std::vector<Patch>& patches() const = 0;
+  /// face_entry_nodes() of the entry.
+  virtual void nodes(FaceEntry e, idx_t slot, std::vector<idx_t>& out) const = 0;
+  /// The patch of a file boundary face entry.
+  virtual idx_t bface_patch(FaceEntry e, idx_t slot) const = 0;
+  /// How messages name cell c and the boundary face of an entry (prep/mesh_ids.hpp).
+  virtual std::string cell_label(idx_t c) const = 0;
+  virtual std::string bface_label(FaceEntry e, idx_t slot) const = 0;
+};
+
+/// The entries of a whole fv::Mesh (build_faces()).
+class MeshFaceEntries final : public FaceEntrySource {
+ public:
+  explicit MeshFaceEntries(const Mesh& m);
+  const std::string& name() const override { return name_; }
+  const std::vector<Patch>& patches() const override { return m_.patches; }
+  void nodes(FaceEntry e, idx_t slot, std::vector<idx_t>& out) const override;
+  idx_t bface_patch(FaceEntry e, idx_t slot) const override;
+  std::string cell_label(idx_t c) const override;
+  std::string bface_label(FaceEntry e, idx_t slot) const override;
+
+ private:
+  const Mesh& m_;
+  std::string name_;
+};
+
 /// What match_face_buckets() found.
 struct FaceBucketResult {
   FaceSet faces;                  ///< the buckets' faces, in build_faces() order
@@ -76,16 +111,24 @@ struct FaceBucketResult {
 /// entries entries[bucketOff[v] .. bucketOff[v+1]) of every cell face and file boundary face
 /// whose smallest node it is (any order: they are sorted here). Faces come out in build_faces()
 /// order, so consecutive node ranges concatenate to build_faces()' face list; errors are those
-/// of build_faces() for the lowest failing bucket. `ownerEntries`, when given, gets each face's
-/// owner entry (whose nodes are the face's). A default patch is always appended to
-/// faces.patches when opts asks for one the file lacks (build_faces() drops it when unused).
-FaceBucketResult match_face_buckets(const Mesh& m, idx_t nodeLo, idx_t nodeHi,
+/// of build_faces() for the lowest failing bucket. `slots`, when given, is parallel to
+/// `entries` and is permuted with them (src reads an entry's data by its slot). `ownerEntries`,
+/// when given, gets each face's owner entry (whose nodes are the face's). A default patch is
+/// always appended to faces.patches when opts asks for one the file lacks (build_faces() drops
+/// it when unused).
+FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, idx_t nodeHi,
                                     const std::vector<idx_t>& bucketOff,
-                                    std::vector<FaceEntry>& entries, const FaceOptions& opts,
+                                    std::vector<FaceEntry>& entries, std::vector<idx_t>* slots,
+                                    const FaceOptions& opts,
                                     std::vector<FaceEntry>* ownerEntries = nullptr);
 
 /// Checks the mesh arrays build_faces() relies on (sizes, node ranges, polyhedron references,
 /// boundary faces and patch indices). Throws fv::Error naming the first bad entity.
 void validate_mesh_arrays(const Mesh& mesh);
+/// The two halves of validate_mesh_arrays(), for a mesh whose cells and boundary faces refer to
+/// nNodes nodes held elsewhere (a slice of the distributed fvprep): cells (and polyhedra), then
+/// boundary faces.
+void validate_cell_arrays(const Mesh& mesh, idx_t nNodes);
+void validate_bface_arrays(const Mesh& mesh, idx_t nNodes);
 
 } // namespace fv

@@ -16,6 +16,7 @@
 #include "common/main.hpp"
 #include "common/version.hpp"
 #include "formats/mesh_reader.hpp"
+#include "formats/mesh_slice.hpp"
 #include "formats/zone_file_reader.hpp"
 #include "formats/zone_file_writer.hpp"
 #include "prep/dist_prepare.hpp"
@@ -342,14 +343,16 @@ int main(int argc, char** argv) {
           const fv::dist::Comm comm(MPI_COMM_WORLD);
           const fv::DistPartitioner who =
               fv::parse_dist_partitioner(partitioner.empty() ? "ptscotch" : partitioner);
-          fv::Mesh mesh;
+          fv::MeshSlice slice;
           fv::dist::run_collectively(comm, [&] {
             fv::log::Phase p("reading " + meshPath);
-            mesh = fv::read_mesh(meshPath, prepOpts.read);
-            p.note(std::to_string(mesh.nCells()) + " cells, " + std::to_string(mesh.nNodes()) +
-                   " nodes on each of " + std::to_string(comm.size()) + " processes");
+            slice = fv::read_mesh_slice(meshPath, prepOpts.read, comm.rank(), comm.size());
+            p.note(std::to_string(slice.nCells) + " cells, " + std::to_string(slice.nNodes) +
+                   (slice.partialRead ? " nodes, a slice on each of "
+                                      : " nodes, read whole and cut on each of ") +
+                   std::to_string(comm.size()) + " processes");
           });
-          prepared = fv::prepare_zone_file_distributed(comm, std::move(mesh), po, who, outPath,
+          prepared = fv::prepare_zone_file_distributed(comm, std::move(slice), po, who, outPath,
                                                        commandLine);
           struct rusage ru {};
           getrusage(RUSAGE_SELF, &ru);

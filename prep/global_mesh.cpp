@@ -49,12 +49,16 @@ std::vector<char> wall_patch_flags(const Mesh& mesh, const std::vector<Patch>& p
 
 void throw_bad_cell(const Mesh& mesh, idx_t meshCell, real_t volume, real_t closure,
                     const PrepOptions& opts) {
+  throw_bad_cell(mesh_name(mesh), cell_label(mesh, meshCell), volume, closure, opts);
+}
+
+void throw_bad_cell(const std::string& meshName, const std::string& cellLabel, real_t volume,
+                    real_t closure, const PrepOptions& opts) {
   if (opts.checkVolumes)
     FV_VERIFY(volume > 0.0 && std::isfinite(volume),
-              mesh_name(mesh) << ": " << cell_label(mesh, meshCell) << " has non-positive volume "
-                              << volume << " (inverted or wrongly ordered element)");
-  FV_THROW(mesh_name(mesh) << ": " << cell_label(mesh, meshCell)
-                           << " is not closed: |sum S| / sum |S| = " << closure);
+              meshName << ": " << cellLabel << " has non-positive volume " << volume
+                       << " (inverted or wrongly ordered element)");
+  FV_THROW(meshName << ": " << cellLabel << " is not closed: |sum S| / sum |S| = " << closure);
 }
 
 bool cell_fails_checks(real_t volume, real_t closure, const PrepOptions& opts) {

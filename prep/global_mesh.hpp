@@ -11,6 +11,7 @@
 #include "prep/prep_report.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace fv {
@@ -113,6 +114,9 @@ bool cell_fails_checks(real_t volume, real_t closure, const PrepOptions& opts);
 /// Throws the error of a cell failing the checks (named by its fv::Mesh id and file id).
 [[noreturn]] void throw_bad_cell(const Mesh& mesh, idx_t meshCell, real_t volume, real_t closure,
                                  const PrepOptions& opts);
+/// The same, the mesh and cell named by the caller (mesh_name(), cell_label()).
+[[noreturn]] void throw_bad_cell(const std::string& meshName, const std::string& cellLabel,
+                                 real_t volume, real_t closure, const PrepOptions& opts);
 
 /// Inverse-distance node weights: for each nodeCells entry (n, c), 1/|x_n - x_c| normalised over
 /// the row (a node at a centroid gets weight 1 for that cell).

@@ -48,15 +48,9 @@ void morton_cube(real_t lo[3], real_t hi[3]) {
 }
 
 std::uint64_t cell_morton_key(const Mesh& mesh, idx_t c, const real_t lo[3], const real_t hi[3]) {
-  real_t x[3] = {0, 0, 0};
-  const idx_t* nodes = mesh.cellNodes.row(c);
-  const idx_t n = mesh.cellNodes.size(c);
-  for (idx_t k = 0; k < n; ++k)
-    for (int d = 0; d < 3; ++d)
-      x[d] += mesh.xyz[3 * static_cast<std::size_t>(nodes[k]) + d];
-  for (int d = 0; d < 3; ++d)
-    x[d] = n > 0 ? x[d] / n : lo[d];
-  return morton_key(x, lo, hi);
+  return node_mean_morton_key(
+      mesh.cellNodes.row(c), mesh.cellNodes.size(c),
+      [&](idx_t v) { return mesh.xyz.data() + 3 * static_cast<std::size_t>(v); }, lo, hi);
 }
 
 std::vector<idx_t> spatial_cell_order(const Mesh& mesh) {

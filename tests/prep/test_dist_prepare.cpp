@@ -4,7 +4,9 @@
 // holds the serial datasets; with PT-Scotch the file passes `fvprep check` with the serial
 // UUID; bad input fails on every rank with the serial error and leaves no file.
 #include "common/error.hpp"
+#include "formats/cgns_writer.hpp"
 #include "formats/mesh_reader.hpp"
+#include "formats/mesh_slice.hpp"
 #include "formats/zone_file_reader.hpp"
 #include "prep/dist_prepare.hpp"
 #include "prep/generate_mesh.hpp"
@@ -218,7 +220,12 @@ TEST(DistPrepare, FileEqualsTheSerialFileAndPtScotchFilePassesCheck) {
   fv::GenOptions g{fv::MeshFamily::Channel, fv::GenCells::Mixed, {14, 6, 4}};
   g.perturb = 0.2;
   g.shuffle = true;
-  const fv::Mesh mesh = fv::generate_mesh(g);
+  // From a CGNS/HDF5 file: the METIS run reads it in slices (the volume elements and
+  // coordinates by ranges), the PT-Scotch run reads it whole and cuts it.
+  const std::string cgnsPath = dir + "/mesh.cgns";
+  if (comm.rank() == 0) fv::write_cgns(fv::generate_mesh(g), cgnsPath);
+  comm.barrier();
+  const fv::Mesh mesh = fv::read_mesh(cgnsPath);
   const fv::PrepareOptions po = options(4, "");
   const std::string serialPath = dir + "/serial.zones.h5", metisPath = dir + "/metis.zones.h5",
                     scotchPath = dir + "/scotch.zones.h5";
@@ -230,8 +237,10 @@ TEST(DistPrepare, FileEqualsTheSerialFileAndPtScotchFilePassesCheck) {
                .header.meshUuid;
   }
   uuid = comm.broadcast(uuid, 0);
+  fv::MeshSlice slice = fv::read_mesh_slice(cgnsPath, {}, comm.rank(), comm.size());
+  EXPECT_TRUE(slice.partialRead);
   const fv::PrepareSummary m = fv::prepare_zone_file_distributed(
-      comm, mesh, po, fv::DistPartitioner::Metis, metisPath, "cmd");
+      comm, std::move(slice), po, fv::DistPartitioner::Metis, metisPath, "cmd");
   const fv::PrepareSummary s = fv::prepare_zone_file_distributed(
       comm, mesh, po, fv::DistPartitioner::PtScotch, scotchPath, "cmd");
   EXPECT_EQ(m.header.meshUuid, uuid);
