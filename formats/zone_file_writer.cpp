@@ -410,15 +410,23 @@ std::vector<std::uint64_t> write_zone_pieces(const std::string& tempPath,
                  where + ", dataset " + pieces[k].path);
       sums[k] = piece_checksum(pieces[k].data, pieces[k].bytes);
     }
-    // On disk before the writer's process renames the file into place: its fsync need not
-    // cover what another node's file-system client still caches.
-    FV_VERIFY(::fdatasync(fd) == 0, where << ": cannot sync: " << std::strerror(errno));
   } catch (...) {
     ::close(fd);
     throw;
   }
   FV_VERIFY(::close(fd) == 0, where << ": cannot close: " << std::strerror(errno));
   return sums;
+}
+
+void sync_zone_pieces(const std::string& tempPath) {
+  // On disk before the writer's process renames the file into place: its fsync need not
+  // cover what another node's file-system client still caches.
+  const int fd = ::open(tempPath.c_str(), O_WRONLY | O_CLOEXEC);
+  FV_VERIFY(fd >= 0, tempPath << ": cannot open the file: " << std::strerror(errno));
+  const bool synced = ::fdatasync(fd) == 0;
+  const int err = errno;
+  ::close(fd);
+  FV_VERIFY(synced, tempPath << ": cannot sync: " << std::strerror(err));
 }
 
 namespace {

@@ -136,14 +136,20 @@ class ZoneFileWriter {
 };
 
 /// Writes the bytes of `zone`, placed by ZoneFileWriter::place_zone_shape() in another process
-/// (or by this one), into the temporary zone file `tempPath` at the placement's offsets, syncs
-/// them to disk and returns their XXH64 checksums, in piece order, as the writer computes them
-/// for a zone written by PlacedZone::write(): what set_zone_written() takes. Checks every
-/// piece's size against the placement before writing anything. Throws fv::Error naming the file
-/// (and the zone and dataset where one is at fault) on a mismatch or an I/O failure.
+/// (or by this one), into the temporary zone file `tempPath` at the placement's offsets and
+/// returns their XXH64 checksums, in piece order, as the writer computes them for a zone written
+/// by PlacedZone::write(): what set_zone_written() takes. Checks every piece's size against the
+/// placement before writing anything. Throws fv::Error naming the file (and the zone and
+/// dataset where one is at fault) on a mismatch or an I/O failure. The bytes may still be in
+/// this process's page cache: sync_zone_pieces() once, before the writer commits.
 std::vector<std::uint64_t> write_zone_pieces(const std::string& tempPath,
                                              const ZoneFileWriter::RemotePlacement& placement,
                                              const Zone& zone);
+
+/// Syncs what this process wrote into the temporary zone file `tempPath` to disk (on a
+/// shared file system a client's cache is its own: every writing process calls this before
+/// the writer's process renames the file into place). Throws fv::Error naming the file.
+void sync_zone_pieces(const std::string& tempPath);
 
 /// A placement as bytes, to send to the process that writes the zone (host byte order), and
 /// back. placement_from_bytes() throws fv::Error when the bytes are no placement.

@@ -3,7 +3,6 @@
 #include "prep/dist_mesh.hpp"
 #include "prep/dist_source.hpp"
 #include "prep/global_mesh.hpp"
-#include "prep/local_ids.hpp"
 #include "prep/mesh_ids.hpp"
 #include "prep/parallel_sort.hpp"
 #include "prep/spatial_order.hpp"
@@ -208,26 +207,30 @@ std::vector<idx_t> dist_cell_order(const dist::Comm& comm, const MeshSlice& s,
   comm.min_in_place(lo);
   comm.max_in_place(hi);
   morton_cube(lo.data(), hi.data());
-  // The coordinates of the slice's cells' nodes, from the ranks holding them.
+  // The coordinates of the slice's cells' nodes, from the ranks holding them, a chunk of
+  // cells at a time (each cell's nodes asked for as listed: on a shuffled mesh the cells of a
+  // slice share few nodes, and sorting them out cost more than the repeats).
+  constexpr idx_t kChunk = idx_t(1) << 19;
   const Csr& cn = s.part.cellNodes;
-  std::vector<idx_t> ids(cn.indices().begin(), cn.indices().end());
-  parallel_sort(ids.begin(), ids.end(), std::less<idx_t>());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  const std::vector<real_t> xyz = fetch_source_xyz(comm, s, layout, ids);
-  LocalIds at;
-  at.reset(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    at.set(ids[i], static_cast<idx_t>(i));
-  std::vector<idx_t>().swap(ids);
   std::vector<Keyed> keyed(static_cast<std::size_t>(cn.rows()));
+  const std::int64_t rounds = comm.max((std::int64_t(cn.rows()) + kChunk - 1) / kChunk);
+  for (std::int64_t round = 0; round < rounds; ++round) {
+    const idx_t c0 = static_cast<idx_t>(std::min<std::int64_t>(cn.rows(), round * kChunk));
+    const idx_t c1 = std::min<idx_t>(cn.rows(), c0 + kChunk);
+    const std::vector<idx_t> ids(cn.indices().begin() + cn.begin(c0),
+                                 cn.indices().begin() + cn.begin(c1));
+    const std::vector<real_t> xyz = fetch_source_xyz(comm, s, layout, ids);
+    const idx_t k0 = cn.begin(c0);
 #pragma omp parallel for schedule(static)
-  for (idx_t i = 0; i < cn.rows(); ++i)
-    keyed[static_cast<std::size_t>(i)] = {
-        node_mean_morton_key(
-            cn.row(i), cn.size(i),
-            [&](idx_t v) { return xyz.data() + 3 * static_cast<std::size_t>(at.get(v)); },
-            lo.data(), hi.data()),
-        static_cast<idx_t>(s.cellFirst + i)};
+    for (idx_t i = c0; i < c1; ++i) {
+      const real_t* at = xyz.data() + 3 * static_cast<std::size_t>(cn.begin(i) - k0);
+      keyed[static_cast<std::size_t>(i)] = {
+          mean_point_morton_key(
+              cn.size(i), [&](idx_t k) { return at + 3 * static_cast<std::size_t>(k); }, lo.data(),
+              hi.data()),
+          static_cast<idx_t>(s.cellFirst + i)};
+    }
+  }
   parallel_sort(keyed.begin(), keyed.end(), std::less<Keyed>());
   // Regular samples, p per rank; splitters at every p-th of the sorted samples.
   std::vector<Keyed> samples;

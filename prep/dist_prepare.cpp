@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
 #include <memory>
 
 #if defined(_OPENMP)
@@ -198,61 +199,113 @@ std::vector<std::uint8_t> to_root(const dist::Comm& comm, const std::vector<std:
   return dist::exchange(comm, buf, counts).data;
 }
 
-/// One round of zones into the file: rank 0 places them (in zone order) from their shapes,
-/// each rank writes its own, rank 0 records the checksums.
-void write_round(const dist::Comm& comm, ZoneFileWriter* writer, const std::string& tempPath,
-                 const ZoneAssignment& assign, std::vector<Zone>& zones, std::uint64_t& bytes) {
-  std::vector<std::uint8_t> shapes;
-  for (const Zone& z : zones)
-    pack(shapes, to_bytes(zone_shape(z)));
-  const std::vector<std::uint8_t> allShapes = to_root(comm, shapes);
-  std::vector<std::uint8_t> placements;
-  std::vector<std::int64_t> placementCounts(static_cast<std::size_t>(comm.size()), 0);
-  dist::run_collectively(comm, [&] {
-    if (comm.rank() != 0) return;
-    for (const std::vector<std::uint8_t>& s : unpack(allShapes)) {
-      const ZoneFileWriter::RemotePlacement p = writer->place_zone_shape(zone_shape_from_bytes(s));
-      const std::size_t before = placements.size();
-      pack(placements, to_bytes(p));
-      placementCounts[static_cast<std::size_t>(assign.rank_of(p.zoneId))] +=
-          static_cast<std::int64_t>(placements.size() - before);
-    }
-  });
-  const std::vector<std::uint8_t> mine = dist::exchange(comm, placements, placementCounts).data;
-  std::vector<std::uint8_t> sums;
-  dist::run_collectively(comm, [&] {
-    const std::vector<std::vector<std::uint8_t>> recs = unpack(mine);
-    FV_VERIFY(recs.size() == zones.size(),
-              "zone placements: " << recs.size() << " for " << zones.size() << " zones");
-    for (std::size_t i = 0; i < zones.size(); ++i) {
-      const ZoneFileWriter::RemotePlacement p = placement_from_bytes(recs[i]);
-      FV_VERIFY(p.zoneId == zones[i].zoneId, "zone placement for zone " << p.zoneId << " reached "
-                                                                        << "zone "
-                                                                        << zones[i].zoneId);
-      const std::vector<std::uint64_t> s = write_zone_pieces(tempPath, p, zones[i]);
+/// The zones of the distributed prepare into the file, round by round: rank 0 places a round's
+/// zones (in zone order) from their shapes; each rank writes its own in a thread of its own
+/// while the next round is built (at most one round being written: the serial prepare also
+/// writes while it builds); the checksums go to rank 0 at the end.
+class RoundWriter {
+ public:
+  RoundWriter(const dist::Comm& comm, ZoneFileWriter* writer, std::string tempPath,
+              const ZoneAssignment& assign)
+      : comm_(comm), writer_(writer), tempPath_(std::move(tempPath)), assign_(assign) {}
+  RoundWriter(const RoundWriter&) = delete;
+  RoundWriter& operator=(const RoundWriter&) = delete;
+  /// On an error elsewhere: the thread must not outlive the zones it writes.
+  ~RoundWriter() {
+    if (pending_.valid()) pending_.wait();
+  }
+
+  /// Places this rank's zones of a round (taken from `zones`) and starts writing them once the
+  /// previous round is written. COLLECTIVE.
+  void add(std::vector<Zone>& zones) {
+    wait_previous();
+    std::vector<std::uint8_t> shapes;
+    for (const Zone& z : zones)
+      pack(shapes, to_bytes(zone_shape(z)));
+    const std::vector<std::uint8_t> allShapes = to_root(comm_, shapes);
+    std::vector<std::uint8_t> placements;
+    std::vector<std::int64_t> placementCounts(static_cast<std::size_t>(comm_.size()), 0);
+    dist::run_collectively(comm_, [&] {
+      if (comm_.rank() != 0) return;
+      for (const std::vector<std::uint8_t>& s : unpack(allShapes)) {
+        const ZoneFileWriter::RemotePlacement p =
+            writer_->place_zone_shape(zone_shape_from_bytes(s));
+        const std::size_t before = placements.size();
+        pack(placements, to_bytes(p));
+        placementCounts[static_cast<std::size_t>(assign_.rank_of(p.zoneId))] +=
+            static_cast<std::int64_t>(placements.size() - before);
+      }
+    });
+    const std::vector<std::uint8_t> mine = dist::exchange(comm_, placements, placementCounts).data;
+    dist::run_collectively(comm_, [&] {
+      const std::vector<std::vector<std::uint8_t>> recs = unpack(mine);
+      FV_VERIFY(recs.size() == zones.size(),
+                "zone placements: " << recs.size() << " for " << zones.size() << " zones");
+      placed_.clear();
+      for (std::size_t i = 0; i < zones.size(); ++i) {
+        placed_.push_back(placement_from_bytes(recs[i]));
+        FV_VERIFY(placed_.back().zoneId == zones[i].zoneId,
+                  "zone placement for zone " << placed_.back().zoneId << " reached zone "
+                                             << zones[i].zoneId);
+      }
+    });
+    writing_ = std::move(zones);
+    zones.clear();
+    pending_ = std::async(std::launch::async, [this] { write_placed(); });
+  }
+
+  /// Waits for the last round and hands every checksum to rank 0. COLLECTIVE. Returns the
+  /// bytes this rank wrote.
+  std::uint64_t finish() {
+    wait_previous();
+    const std::vector<std::uint8_t> allSums = to_root(comm_, sums_);
+    dist::run_collectively(comm_, [&] {
+      if (comm_.rank() != 0) return;
+      for (const std::vector<std::uint8_t>& rec : unpack(allSums)) {
+        std::int32_t id = 0;
+        std::memcpy(&id, rec.data(), sizeof id);
+        std::vector<std::uint64_t> s((rec.size() - sizeof id) / sizeof(std::uint64_t));
+        if (!s.empty())
+          std::memcpy(s.data(), rec.data() + sizeof id, s.size() * sizeof(std::uint64_t));
+        writer_->set_zone_written(id, s);
+      }
+    });
+    return bytes_;
+  }
+
+ private:
+  /// The thread's work: the placed zones' bytes into the file, their checksums recorded.
+  void write_placed() {
+    for (std::size_t i = 0; i < writing_.size(); ++i) {
+      const ZoneFileWriter::RemotePlacement& p = placed_[i];
+      const std::vector<std::uint64_t> s = write_zone_pieces(tempPath_, p, writing_[i]);
       for (const ZoneFileWriter::RemotePlacement::Piece& q : p.pieces)
-        bytes += q.bytes;
+        bytes_ += q.bytes;
       std::vector<std::uint8_t> rec(sizeof(std::int32_t) + s.size() * sizeof(std::uint64_t));
       std::memcpy(rec.data(), &p.zoneId, sizeof(std::int32_t));
       if (!s.empty())
         std::memcpy(rec.data() + sizeof(std::int32_t), s.data(), s.size() * sizeof(std::uint64_t));
-      pack(sums, rec);
+      pack(sums_, rec);
     }
-  });
-  const std::vector<std::uint8_t> allSums = to_root(comm, sums);
-  dist::run_collectively(comm, [&] {
-    if (comm.rank() != 0) return;
-    for (const std::vector<std::uint8_t>& rec : unpack(allSums)) {
-      std::int32_t id = 0;
-      std::memcpy(&id, rec.data(), sizeof id);
-      std::vector<std::uint64_t> s((rec.size() - sizeof id) / sizeof(std::uint64_t));
-      if (!s.empty())
-        std::memcpy(s.data(), rec.data() + sizeof id, s.size() * sizeof(std::uint64_t));
-      writer->set_zone_written(id, s);
-    }
-  });
-  zones.clear();
-}
+  }
+  /// The previous round written (its error, if any, on every rank), its zones freed.
+  void wait_previous() {
+    dist::run_collectively(comm_, [&] {
+      if (pending_.valid()) pending_.get();
+    });
+    std::vector<Zone>().swap(writing_);
+  }
+
+  const dist::Comm& comm_;
+  ZoneFileWriter* writer_; ///< rank 0's; null elsewhere
+  std::string tempPath_;
+  ZoneAssignment assign_;
+  std::future<void> pending_;                           ///< the round being written
+  std::vector<Zone> writing_;                           ///< its zones
+  std::vector<ZoneFileWriter::RemotePlacement> placed_; ///< and their placements
+  std::vector<std::uint8_t> sums_;                      ///< checksum records for rank 0
+  std::uint64_t bytes_ = 0;
+};
 
 /// Everything before the zones: the renumbered mesh, the partition and the header.
 struct Prelude {
@@ -345,15 +398,17 @@ PrepareSummary prepare_zone_file_distributed(const dist::Comm& comm, MeshSlice s
   });
   const std::string tempPath = comm.broadcast(writer ? writer->temp_path() : std::string(), 0);
   std::uint64_t bytes = 0;
+  RoundWriter rounds(comm, writer.get(), tempPath, p.assign);
   run_phase(&out.report, "building zones", [&] {
     build_dist_zones(
         comm, p.g, p.partOf, p.assign, opts.prep,
-        [&](std::vector<Zone>& zones) {
-          write_round(comm, writer.get(), tempPath, p.assign, zones, bytes);
-        },
-        &out.report.zones);
+        [&](std::vector<Zone>& zones) { rounds.add(zones); }, &out.report.zones);
+    bytes = rounds.finish();
   });
   run_phase(&out.report, "writing", [&] {
+    dist::run_collectively(comm, [&] {
+      if (bytes > 0) sync_zone_pieces(tempPath);
+    });
     dist::run_collectively(comm, [&] {
       if (writer) writer->commit();
     });

@@ -9,6 +9,7 @@
 #include "prep/zone_builder.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <functional>
 #include <numeric>
@@ -73,53 +74,49 @@ LocalIds index_of(const std::vector<idx_t>& ids) {
   return t;
 }
 
-/// Pairs (node, value) of the block's cells, sent to the holders of the nodes and sorted there.
-/// value(i) of block cell i; pairs repeated on a rank are sent once.
-template <class Value>
-std::vector<NodeValue> to_node_holders(const dist::Comm& comm, const DistGlobalMesh& g,
-                                       Value value) {
+/// Pairs (node, cell) of the block's cells (each node of each cell once), sent to the holders
+/// of the nodes and sorted there.
+std::vector<NodeValue> cells_at_node_holders(const dist::Comm& comm, const DistGlobalMesh& g) {
   const Csr& cn = g.blockCellNodes;
-  std::vector<NodeValue> pairs(static_cast<std::size_t>(cn.nnz()));
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
+  std::vector<idx_t> rowOf(static_cast<std::size_t>(cn.nnz()));
 #pragma omp parallel for schedule(static)
   for (idx_t i = 0; i < cn.rows(); ++i)
     for (idx_t k = cn.begin(i); k < cn.end(i); ++k)
-      pairs[static_cast<std::size_t>(k)] = {g.blockNodes[static_cast<std::size_t>(cn.indices()[k])],
-                                            value(i)};
-  parallel_sort(pairs.begin(), pairs.end(), std::less<NodeValue>());
-  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+      rowOf[static_cast<std::size_t>(k)] = i;
+  auto node = [&](std::int64_t k) {
+    return g.blockNodes[static_cast<std::size_t>(cn.indices()[static_cast<idx_t>(k)])];
+  };
   auto grouped = dist::group_by_rank<NodeValue>(
-      comm, static_cast<std::int64_t>(pairs.size()),
-      [&](std::int64_t i) { return g.nodeHolders.owner(pairs[static_cast<std::size_t>(i)].node); },
-      [&](std::int64_t i, NodeValue& out) { out = pairs[static_cast<std::size_t>(i)]; });
-  std::vector<NodeValue>().swap(pairs);
+      comm, cn.nnz(), [&](std::int64_t k) { return g.nodeHolders.owner(node(k)); },
+      [&](std::int64_t k, NodeValue& out) {
+        out = {node(k), c0 + rowOf[static_cast<std::size_t>(k)]};
+      });
+  std::vector<idx_t>().swap(rowOf);
   std::vector<NodeValue> got = dist::exchange(comm, grouped.first, grouped.second).data;
+  grouped = {};
   parallel_sort(got.begin(), got.end(), std::less<NodeValue>());
   return got;
 }
 
 /// The cells this rank's zones own and those sharing a node with them (ascending): the
-/// holder of every node learns the cells touching it and the ranks whose zones touch it, and
-/// sends each such rank those cells.
+/// holder of every node learns the cells touching it, and so the ranks whose zones touch it
+/// (partOf is on every rank), and sends each such rank those cells.
 std::vector<CellRequest> needed_cells(const dist::Comm& comm, const DistGlobalMesh& g,
                                       const std::vector<idx_t>& partOf,
                                       const ZoneAssignment& assign, const std::vector<char>& mine) {
-  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
-  const std::vector<NodeValue> cellsOf = to_node_holders(comm, g, [&](idx_t i) { return c0 + i; });
-  const std::vector<NodeValue> ranksOf = to_node_holders(comm, g, [&](idx_t i) {
-    return static_cast<idx_t>(assign.rank_of(partOf[static_cast<std::size_t>(c0 + i)]));
-  });
-  // Both are sorted by node: walk them together.
+  const std::vector<NodeValue> cellsOf = cells_at_node_holders(comm, g);
   std::vector<std::vector<idx_t>> toRank(static_cast<std::size_t>(comm.size()));
-  std::size_t a = 0;
-  for (std::size_t b = 0; b < ranksOf.size();) {
-    const idx_t v = ranksOf[b].node;
-    while (a < cellsOf.size() && cellsOf[a].node < v)
-      ++a;
+  std::vector<int> ranks;
+  for (std::size_t a = 0; a < cellsOf.size();) {
     std::size_t a1 = a;
-    while (a1 < cellsOf.size() && cellsOf[a1].node == v)
-      ++a1;
-    for (; b < ranksOf.size() && ranksOf[b].node == v; ++b) {
-      std::vector<idx_t>& out = toRank[static_cast<std::size_t>(ranksOf[b].value)];
+    ranks.clear();
+    for (; a1 < cellsOf.size() && cellsOf[a1].node == cellsOf[a].node; ++a1)
+      ranks.push_back(assign.rank_of(partOf[static_cast<std::size_t>(cellsOf[a1].value)]));
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    for (const int r : ranks) {
+      std::vector<idx_t>& out = toRank[static_cast<std::size_t>(r)];
       for (std::size_t k = a; k < a1; ++k)
         out.push_back(cellsOf[k].value);
     }
@@ -398,6 +395,10 @@ void release_block(DistGlobalMesh& g) {
   std::vector<real_t>().swap(g.wallDistance);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 /// Maps a zone built on the piece back to global ids.
 void to_global_ids(const Piece& p, Zone& z) {
   for (std::size_t i = 0; i < z.cellGlobalId.size(); ++i)
@@ -422,14 +423,23 @@ void build_dist_zones(const dist::Comm& comm, DistGlobalMesh& dg, const std::vec
   Piece piece;
   {
     log::Phase phase("  gathering the zones' cells");
-    req = needed_cells(comm, dg, partOf, assign, mine);
-    Fetched fetched = fetch_cells(comm, dg, req);
-    std::vector<idx_t> nodes = piece_nodes(fetched);
-    std::vector<real_t> xyz = fetch_node_xyz(comm, dg, nodes);
+    Fetched fetched;
+    std::vector<idx_t> nodes;
+    std::vector<real_t> xyz;
+    run_phase(nullptr, "    finding the node neighbours",
+              [&] { req = needed_cells(comm, dg, partOf, assign, mine); });
+    run_phase(nullptr, "    fetching cells and faces",
+              [&] { fetched = fetch_cells(comm, dg, req); });
+    run_phase(nullptr, "    fetching coordinates", [&] {
+      nodes = piece_nodes(fetched);
+      xyz = fetch_node_xyz(comm, dg, nodes);
+    });
     release_block(dg); // what the pieces need of the blocks is fetched: peak = piece + zones
-    dist::run_collectively(comm, [&] {
-      piece = assemble_piece(dg, partOf, req, std::move(fetched), std::move(nodes), std::move(xyz),
-                             hasWalls);
+    run_phase(nullptr, "    assembling the piece", [&] {
+      dist::run_collectively(comm, [&] {
+        piece = assemble_piece(dg, partOf, req, std::move(fetched), std::move(nodes),
+                               std::move(xyz), hasWalls);
+      });
     });
     phase.note(std::to_string(req.size()) + " cells on rank 0");
   }
@@ -444,6 +454,7 @@ void build_dist_zones(const dist::Comm& comm, DistGlobalMesh& dg, const std::vec
     for (int z = round * assign.perRank * assign.nRanks;
          z < std::min(assign.nZones, (round + 1) * assign.perRank * assign.nRanks); ++z)
       if (mine[static_cast<std::size_t>(z)]) ids.push_back(z);
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<Zone> zones(ids.size());
     std::vector<ZoneReport> reps(ids.size());
     std::vector<std::string> errors(ids.size());
@@ -463,6 +474,7 @@ void build_dist_zones(const dist::Comm& comm, DistGlobalMesh& dg, const std::vec
         errors[static_cast<std::size_t>(i)] = e.what();
       }
     }
+    const double built = seconds_since(t0);
     dist::run_collectively(comm, [&] {
       for (const std::string& e : errors)
         FV_VERIFY(e.empty(), e);
@@ -475,7 +487,13 @@ void build_dist_zones(const dist::Comm& comm, DistGlobalMesh& dg, const std::vec
       dist::Received<ZoneReport> got = dist::exchange(comm, reps, counts);
       reportZones->insert(reportZones->end(), got.data.begin(), got.data.end());
     }
+    const auto t1 = std::chrono::steady_clock::now();
     sink(zones);
+    const double lo = comm.min(built), hi = comm.max(built), written = comm.max(seconds_since(t1));
+    if (comm.rank() == 0)
+      FV_LOG_INFO("    zone round " << round + 1 << " of " << assign.rounds() << ": built in " << lo
+                                    << "-" << hi << " s per process, written in " << written
+                                    << " s");
   }
 }
 

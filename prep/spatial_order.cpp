@@ -48,9 +48,10 @@ void morton_cube(real_t lo[3], real_t hi[3]) {
 }
 
 std::uint64_t cell_morton_key(const Mesh& mesh, idx_t c, const real_t lo[3], const real_t hi[3]) {
-  return node_mean_morton_key(
-      mesh.cellNodes.row(c), mesh.cellNodes.size(c),
-      [&](idx_t v) { return mesh.xyz.data() + 3 * static_cast<std::size_t>(v); }, lo, hi);
+  const idx_t* nodes = mesh.cellNodes.row(c);
+  return mean_point_morton_key(
+      mesh.cellNodes.size(c),
+      [&](idx_t k) { return mesh.xyz.data() + 3 * static_cast<std::size_t>(nodes[k]); }, lo, hi);
 }
 
 std::vector<idx_t> spatial_cell_order(const Mesh& mesh) {

@@ -22,14 +22,14 @@ void morton_cube(real_t lo[3], real_t hi[3]);
 /// Morton key of cell c's node average in the cube [lo, hi] (from morton_cube()).
 std::uint64_t cell_morton_key(const Mesh& mesh, idx_t c, const real_t lo[3], const real_t hi[3]);
 
-/// cell_morton_key() of a cell with nodes nodes[0..n) whose coordinates xyzOf(v) points to
+/// cell_morton_key() of a cell of n nodes whose k-th node's coordinates pointOf(k) points to
 /// (the same arithmetic, so the same key wherever the coordinates are held).
-template <class XyzOf>
-std::uint64_t node_mean_morton_key(const idx_t* nodes, idx_t n, XyzOf xyzOf, const real_t lo[3],
-                                   const real_t hi[3]) {
+template <class PointOf>
+std::uint64_t mean_point_morton_key(idx_t n, PointOf pointOf, const real_t lo[3],
+                                    const real_t hi[3]) {
   real_t x[3] = {0, 0, 0};
   for (idx_t k = 0; k < n; ++k) {
-    const real_t* p = xyzOf(nodes[k]);
+    const real_t* p = pointOf(k);
     for (int d = 0; d < 3; ++d)
       x[d] += p[d];
   }

@@ -123,11 +123,14 @@ void write_serial(const std::string& path, const fv::ZoneFileHeader& header,
 }
 
 /// The holding process's side: given only the temporary path, the placement (as bytes) and its
-/// zone, writes the zone's bytes and returns its checksums.
+/// zone, writes the zone's bytes, syncs them and returns its checksums.
 std::vector<std::uint64_t> holder_writes(const std::string& tempPath,
                                          const std::vector<std::uint8_t>& placementBytes,
                                          const fv::Zone& zone) {
-  return fv::write_zone_pieces(tempPath, fv::placement_from_bytes(placementBytes), zone);
+  std::vector<std::uint64_t> sums =
+      fv::write_zone_pieces(tempPath, fv::placement_from_bytes(placementBytes), zone);
+  fv::sync_zone_pieces(tempPath);
+  return sums;
 }
 
 /// The same in a child process (another file descriptor, another process's page writes); the
@@ -426,6 +429,9 @@ TEST(ZoneFileRemote, ErrorsLeaveNoFile) {
     EXPECT_NE(msg.find(dir + "/no-such.tmp: cannot write zone 0: cannot open"), std::string::npos)
         << msg;
     EXPECT_FALSE(fs::exists(dir + "/no-such.tmp")) << "write_zone_pieces() creates no file";
+    msg = error_of([&] { fv::sync_zone_pieces(dir + "/no-such.tmp"); });
+    EXPECT_NE(msg.find(dir + "/no-such.tmp: cannot open"), std::string::npos) << msg;
+    EXPECT_FALSE(fs::exists(dir + "/no-such.tmp")) << "sync_zone_pieces() creates no file";
   }
   EXPECT_EQ(slurp(path), before);
   EXPECT_FALSE(has_temporaries(dir));
