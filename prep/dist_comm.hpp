@@ -93,22 +93,68 @@ Received<T> exchange(const Comm& comm, const std::vector<T>& send,
 }
 
 /// Buckets items by destination: dest(i) in [0, size) for i in [0, n); fill(i, T&) writes the
-/// item. Returns the grouped items and counts, ready for exchange().
+/// item. Returns the grouped items (in item order within each rank) and counts, ready for
+/// exchange(). Runs on the OpenMP threads (in fixed chunks of items, so the result does not
+/// depend on the thread count): dest and fill are called concurrently.
 template <class T, class Dest, class Fill>
 std::pair<std::vector<T>, std::vector<std::int64_t>> group_by_rank(const Comm& comm, std::int64_t n,
                                                                    Dest dest, Fill fill) {
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(comm.size()) + 1, 0);
-  for (std::int64_t i = 0; i < n; ++i)
-    ++counts[static_cast<std::size_t>(dest(i)) + 1];
-  for (int r = 0; r < comm.size(); ++r)
-    counts[r + 1] += counts[r];
-  std::vector<T> out(static_cast<std::size_t>(counts.back()));
-  std::vector<std::int64_t> at(counts.begin(), counts.end() - 1);
-  for (std::int64_t i = 0; i < n; ++i)
-    fill(i, out[static_cast<std::size_t>(at[static_cast<std::size_t>(dest(i))]++)]);
-  std::vector<std::int64_t> per(static_cast<std::size_t>(comm.size()));
-  for (int r = 0; r < comm.size(); ++r)
-    per[r] = counts[r + 1] - counts[r];
+  const auto p = static_cast<std::int64_t>(comm.size());
+  const std::int64_t nChunks = std::max<std::int64_t>(1, std::min<std::int64_t>(64, n >> 16));
+  auto chunk_first = [&](std::int64_t c) { return n / nChunks * c + std::min(c, n % nChunks); };
+  std::vector<std::int64_t> at(static_cast<std::size_t>(nChunks * p), 0); // [chunk][rank]
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < nChunks; ++c)
+    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i)
+      ++at[static_cast<std::size_t>(c * p + dest(i))];
+  std::vector<std::int64_t> per(static_cast<std::size_t>(p), 0);
+  std::int64_t next = 0;
+  for (std::int64_t r = 0; r < p; ++r)
+    for (std::int64_t c = 0; c < nChunks; ++c) {
+      const std::int64_t k = at[static_cast<std::size_t>(c * p + r)];
+      at[static_cast<std::size_t>(c * p + r)] = next;
+      next += k;
+      per[static_cast<std::size_t>(r)] += k;
+    }
+  std::vector<T> out(static_cast<std::size_t>(next));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < nChunks; ++c)
+    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i)
+      fill(i, out[static_cast<std::size_t>(at[static_cast<std::size_t>(c * p + dest(i))]++)]);
+  return {std::move(out), std::move(per)};
+}
+
+/// group_by_rank() of rows of varying length: item i is a row of size(i) elements of T that
+/// fill(i, T* out) writes. Returns the elements grouped by rank (rows in item order within each
+/// rank) and the element count per rank. Runs on the OpenMP threads like group_by_rank().
+template <class T, class Dest, class Size, class Fill>
+std::pair<std::vector<T>, std::vector<std::int64_t>>
+group_rows_by_rank(const Comm& comm, std::int64_t n, Dest dest, Size size, Fill fill) {
+  const auto p = static_cast<std::int64_t>(comm.size());
+  const std::int64_t nChunks = std::max<std::int64_t>(1, std::min<std::int64_t>(64, n >> 16));
+  auto chunk_first = [&](std::int64_t c) { return n / nChunks * c + std::min(c, n % nChunks); };
+  std::vector<std::int64_t> at(static_cast<std::size_t>(nChunks * p), 0); // [chunk][rank]
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < nChunks; ++c)
+    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i)
+      at[static_cast<std::size_t>(c * p + dest(i))] += size(i);
+  std::vector<std::int64_t> per(static_cast<std::size_t>(p), 0);
+  std::int64_t next = 0;
+  for (std::int64_t r = 0; r < p; ++r)
+    for (std::int64_t c = 0; c < nChunks; ++c) {
+      const std::int64_t k = at[static_cast<std::size_t>(c * p + r)];
+      at[static_cast<std::size_t>(c * p + r)] = next;
+      next += k;
+      per[static_cast<std::size_t>(r)] += k;
+    }
+  std::vector<T> out(static_cast<std::size_t>(next));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < nChunks; ++c)
+    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i) {
+      std::int64_t& k = at[static_cast<std::size_t>(c * p + dest(i))];
+      fill(i, out.data() + k);
+      k += size(i);
+    }
   return {std::move(out), std::move(per)};
 }
 

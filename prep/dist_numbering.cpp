@@ -74,7 +74,7 @@ idx_t smallest(const std::vector<idx_t>& nodes) {
 /// (match_face_buckets()).
 BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceLayout& layout,
                         const FaceOptions& opts) {
-  const int rank = comm.rank(), p = comm.size();
+  const int rank = comm.rank();
   const Mesh& m = s.part;
   const idx_t nc = m.nCells(), nb = m.nBoundaryFaces();
   // Entries of the slice's cells, then of its boundary faces (local entry -> whole-mesh one).
@@ -118,27 +118,16 @@ BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceL
   auto dest = [&](std::int64_t k) {
     return nodes.owner(mine[static_cast<std::size_t>(k)].minNode);
   };
-  // The node stream, grouped as group_by_rank() groups the entries (by rank, in entry order).
-  std::vector<std::int64_t> nodeCounts(static_cast<std::size_t>(p), 0);
-  for (std::int64_t k = 0; k < n; ++k)
-    nodeCounts[static_cast<std::size_t>(dest(k))] += mine[static_cast<std::size_t>(k)].nNodes;
-  std::vector<std::int64_t> nodeAt(static_cast<std::size_t>(p), 0);
-  for (int r = 1; r < p; ++r)
-    nodeAt[static_cast<std::size_t>(r)] =
-        nodeAt[static_cast<std::size_t>(r) - 1] + nodeCounts[static_cast<std::size_t>(r) - 1];
-  std::vector<idx_t> nodeStream(static_cast<std::size_t>(nodeAt.back() + nodeCounts.back()));
-  {
-    std::vector<idx_t> buf;
-    idx_t i = 0;
-    for (std::int64_t k = 0; k < n; ++k) {
-      while (i < nc && k >= at[static_cast<std::size_t>(i) + 1])
-        ++i;
-      face_entry_nodes(m, local_entry(k, i), buf);
-      std::copy(buf.begin(), buf.end(),
-                nodeStream.begin() + nodeAt[static_cast<std::size_t>(dest(k))]);
-      nodeAt[static_cast<std::size_t>(dest(k))] += static_cast<std::int64_t>(buf.size());
-    }
-  }
+  // The entries' nodes, grouped as group_by_rank() groups the entries (by rank, entry order).
+  auto stream = dist::group_rows_by_rank<idx_t>(
+      comm, n, dest, [&](std::int64_t k) { return mine[static_cast<std::size_t>(k)].nNodes; },
+      [&](std::int64_t k, idx_t* out) {
+        thread_local std::vector<idx_t> buf;
+        const auto i =
+            static_cast<idx_t>(std::upper_bound(at.begin(), at.end(), k) - at.begin() - 1);
+        face_entry_nodes(m, local_entry(k, std::min(i, nc)), buf);
+        std::copy(buf.begin(), buf.end(), out);
+      });
   auto grouped =
       dist::group_by_rank<BucketEntry>(comm, n, dest, [&](std::int64_t k, BucketEntry& out) {
         out = mine[static_cast<std::size_t>(k)];
@@ -146,8 +135,8 @@ BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceL
   std::vector<BucketEntry>().swap(mine);
   dist::Received<BucketEntry> got = dist::exchange(comm, grouped.first, grouped.second);
   grouped = {};
-  dist::Received<idx_t> gotNodes = dist::exchange(comm, nodeStream, nodeCounts);
-  std::vector<idx_t>().swap(nodeStream);
+  dist::Received<idx_t> gotNodes = dist::exchange(comm, stream.first, stream.second);
+  stream = {};
   // Buckets of this rank's node range: entries and their slots in the received stream.
   const idx_t n0 = static_cast<idx_t>(nodes.first[static_cast<std::size_t>(rank)]),
               n1 = static_cast<idx_t>(nodes.first[static_cast<std::size_t>(rank) + 1]);
@@ -332,7 +321,6 @@ struct MigratingCell {
 /// Sends the slice's cells to the ranks of their renumbered blocks: g.blockCellType and
 /// g.blockCellNodes (source node ids for now, materialize_block() maps them), in block order.
 void migrate_cells(const dist::Comm& comm, const MeshSlice& s, DistGlobalMesh& g) {
-  const int p = comm.size();
   const Csr& cn = s.part.cellNodes;
   const idx_t nc = cn.rows();
   auto dest = [&](std::int64_t i) {
@@ -344,23 +332,15 @@ void migrate_cells(const dist::Comm& comm, const MeshSlice& s, DistGlobalMesh& g
              static_cast<std::int32_t>(cn.size(static_cast<idx_t>(i))),
              s.part.cellType[static_cast<std::size_t>(i)]};
       });
-  std::vector<std::int64_t> nodeCounts(static_cast<std::size_t>(p), 0),
-      nodeAt(static_cast<std::size_t>(p), 0);
-  for (idx_t i = 0; i < nc; ++i)
-    nodeCounts[static_cast<std::size_t>(dest(i))] += cn.size(i);
-  for (int r = 1; r < p; ++r)
-    nodeAt[static_cast<std::size_t>(r)] =
-        nodeAt[static_cast<std::size_t>(r) - 1] + nodeCounts[static_cast<std::size_t>(r) - 1];
-  std::vector<idx_t> stream(static_cast<std::size_t>(cn.nnz()));
-  for (idx_t i = 0; i < nc; ++i) {
-    std::int64_t& at = nodeAt[static_cast<std::size_t>(dest(i))];
-    std::copy(cn.row(i), cn.row(i) + cn.size(i), stream.begin() + at);
-    at += cn.size(i);
-  }
+  auto stream = dist::group_rows_by_rank<idx_t>(
+      comm, nc, dest, [&](std::int64_t i) { return cn.size(static_cast<idx_t>(i)); },
+      [&](std::int64_t i, idx_t* out) {
+        std::copy_n(cn.row(static_cast<idx_t>(i)), cn.size(static_cast<idx_t>(i)), out);
+      });
   const dist::Received<MigratingCell> got = dist::exchange(comm, grouped.first, grouped.second);
   grouped = {};
-  const dist::Received<idx_t> gotNodes = dist::exchange(comm, stream, nodeCounts);
-  std::vector<idx_t>().swap(stream);
+  const dist::Received<idx_t> gotNodes = dist::exchange(comm, stream.first, stream.second);
+  stream = {};
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
   const idx_t nBlock = static_cast<idx_t>(g.cells.count(comm.rank()));
   FV_VERIFY(static_cast<idx_t>(got.data.size()) == nBlock,

@@ -318,15 +318,22 @@ Piece assemble_piece(const DistGlobalMesh& dg, const std::vector<idx_t>& partOf,
   std::vector<std::int64_t> faceAt(fa.size() + 1, 0);
   for (std::size_t i = 0; i < fa.size(); ++i)
     faceAt[i + 1] = faceAt[i] + fa[i].nNodes;
-  std::vector<std::size_t> order(fa.size());
-  std::iota(order.begin(), order.end(), std::size_t(0));
-  parallel_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-    return fa[x].face.gid != fa[y].face.gid ? fa[x].face.gid < fa[y].face.gid : x < y;
-  });
-  order.erase(
-      std::unique(order.begin(), order.end(),
-                  [&](std::size_t x, std::size_t y) { return fa[x].face.gid == fa[y].face.gid; }),
-      order.end());
+  std::vector<std::size_t> order;
+  {
+    struct GidAt {
+      gidx_t gid;
+      std::size_t at;
+      bool operator<(const GidAt& o) const { return gid != o.gid ? gid < o.gid : at < o.at; }
+    };
+    std::vector<GidAt> keyed(fa.size());
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < fa.size(); ++i)
+      keyed[i] = {fa[i].face.gid, i};
+    parallel_sort(keyed.begin(), keyed.end(), std::less<GidAt>());
+    order.reserve(keyed.size());
+    for (std::size_t i = 0; i < keyed.size(); ++i)
+      if (i == 0 || keyed[i].gid != keyed[i - 1].gid) order.push_back(keyed[i].at);
+  }
   const idx_t nf = static_cast<idx_t>(order.size());
   std::vector<idx_t> faceCounts(static_cast<std::size_t>(nf));
   for (idx_t f = 0; f < nf; ++f)

@@ -100,3 +100,42 @@ TEST(DistComm, StreamToRootDeliversEveryRanksBytesInRankOrderInChunks) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(DistComm, GroupingByRankKeepsItemOrderOnEveryThreadCount) {
+  const dist::Comm comm;
+  const std::int64_t n = 300000; // several chunks of items
+  auto dest = [&](std::int64_t i) { return static_cast<int>((i * 7919) % 13 % comm.size()); };
+  auto size = [](std::int64_t i) { return static_cast<std::int64_t>(i % 4); };
+  // the serial reference: items in order within each rank, rows of i % 4 copies of i
+  std::vector<std::vector<std::int64_t>> items(static_cast<std::size_t>(comm.size())),
+      rows(static_cast<std::size_t>(comm.size()));
+  for (std::int64_t i = 0; i < n; ++i) {
+    items[static_cast<std::size_t>(dest(i))].push_back(i);
+    for (std::int64_t k = 0; k < size(i); ++k)
+      rows[static_cast<std::size_t>(dest(i))].push_back(i);
+  }
+  const auto [grouped, counts] = dist::group_by_rank<std::int64_t>(
+      comm, n, dest, [](std::int64_t i, std::int64_t& out) { out = i; });
+  const auto [groupedRows, rowCounts] = dist::group_rows_by_rank<std::int64_t>(
+      comm, n, dest, size, [&](std::int64_t i, std::int64_t* out) {
+        for (std::int64_t k = 0; k < size(i); ++k)
+          out[k] = i;
+      });
+  std::vector<std::int64_t> all, allRows;
+  for (int r = 0; r < comm.size(); ++r) {
+    EXPECT_EQ(counts[static_cast<std::size_t>(r)],
+              static_cast<std::int64_t>(items[static_cast<std::size_t>(r)].size()));
+    EXPECT_EQ(rowCounts[static_cast<std::size_t>(r)],
+              static_cast<std::int64_t>(rows[static_cast<std::size_t>(r)].size()));
+    all.insert(all.end(), items[static_cast<std::size_t>(r)].begin(),
+               items[static_cast<std::size_t>(r)].end());
+    allRows.insert(allRows.end(), rows[static_cast<std::size_t>(r)].begin(),
+                   rows[static_cast<std::size_t>(r)].end());
+  }
+  EXPECT_EQ(grouped, all);
+  EXPECT_EQ(groupedRows, allRows);
+}
+
+} // namespace
