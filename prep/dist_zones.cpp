@@ -74,9 +74,53 @@ LocalIds index_of(const std::vector<idx_t>& ids) {
   return t;
 }
 
-/// Pairs (node, cell) of the block's cells (each node of each cell once), sent to the holders
-/// of the nodes and sorted there.
-std::vector<NodeValue> cells_at_node_holders(const dist::Comm& comm, const DistGlobalMesh& g) {
+/// A renumbered node and the process whose zones own a cell touching it.
+struct NodeRank {
+  idx_t node;
+  std::int32_t rank;
+};
+
+/// The nodes touched by the zones of more than one process (ascending, on every process): each
+/// block cell-node entry goes, with its cell's zone process, to the node's holder, which flags
+/// the nodes seen with two processes.
+std::vector<idx_t> interface_nodes(const dist::Comm& comm, const DistGlobalMesh& g,
+                                   const std::vector<idx_t>& partOf, const ZoneAssignment& assign,
+                                   const std::vector<idx_t>& rowOf) {
+  const Csr& cn = g.blockCellNodes;
+  const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
+  auto node = [&](std::int64_t k) {
+    return g.blockNodes[static_cast<std::size_t>(cn.indices()[static_cast<idx_t>(k)])];
+  };
+  auto grouped = dist::group_by_rank<NodeRank>(
+      comm, cn.nnz(), [&](std::int64_t k) { return g.nodeHolders.owner(node(k)); },
+      [&](std::int64_t k, NodeRank& out) {
+        const idx_t c = c0 + rowOf[static_cast<std::size_t>(k)];
+        out = {node(k), assign.rank_of(partOf[static_cast<std::size_t>(c)])};
+      });
+  const std::vector<NodeRank> got = dist::exchange(comm, grouped.first, grouped.second).data;
+  grouped = {};
+  const gidx_t v0 = g.nodeHolders.first[static_cast<std::size_t>(comm.rank())],
+               v1 = g.nodeHolders.first[static_cast<std::size_t>(comm.rank()) + 1];
+  std::vector<std::int32_t> seen(static_cast<std::size_t>(v1 - v0), -1);
+  std::vector<char> shared(static_cast<std::size_t>(v1 - v0), 0);
+  for (const NodeRank& e : got) {
+    std::int32_t& r = seen[static_cast<std::size_t>(e.node - v0)];
+    if (r < 0) r = e.rank;
+    shared[static_cast<std::size_t>(e.node - v0)] |= r != e.rank;
+  }
+  std::vector<idx_t> mineShared;
+  for (gidx_t v = v0; v < v1; ++v)
+    if (shared[static_cast<std::size_t>(v - v0)]) mineShared.push_back(static_cast<idx_t>(v));
+  return dist::all_gather(comm, mineShared);
+}
+
+/// The cells this rank's zones own and those sharing a node with them (ascending). The owned
+/// ones follow from partOf (on every rank). The others touch a node that zones of two
+/// processes touch (interface_nodes()): the block owners send the (node, cell) pairs of those
+/// nodes to their holders, which send each zone process the cells of the nodes it touches.
+std::vector<CellRequest> needed_cells(const dist::Comm& comm, const DistGlobalMesh& g,
+                                      const std::vector<idx_t>& partOf,
+                                      const ZoneAssignment& assign, const std::vector<char>& mine) {
   const Csr& cn = g.blockCellNodes;
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
   std::vector<idx_t> rowOf(static_cast<std::size_t>(cn.nnz()));
@@ -84,28 +128,35 @@ std::vector<NodeValue> cells_at_node_holders(const dist::Comm& comm, const DistG
   for (idx_t i = 0; i < cn.rows(); ++i)
     for (idx_t k = cn.begin(i); k < cn.end(i); ++k)
       rowOf[static_cast<std::size_t>(k)] = i;
-  auto node = [&](std::int64_t k) {
-    return g.blockNodes[static_cast<std::size_t>(cn.indices()[static_cast<idx_t>(k)])];
+  const std::vector<idx_t> iface = interface_nodes(comm, g, partOf, assign, rowOf);
+  // which block nodes are interface nodes (both lists ascend)
+  std::vector<char> onIface(g.blockNodes.size(), 0);
+  for (std::size_t a = 0, b = 0; a < g.blockNodes.size() && b < iface.size();) {
+    if (g.blockNodes[a] < iface[b]) {
+      ++a;
+    } else if (iface[b] < g.blockNodes[a]) {
+      ++b;
+    } else {
+      onIface[a++] = 1;
+      ++b;
+    }
+  }
+  std::vector<std::int64_t> at; // block cell-node entries on interface nodes
+  for (idx_t k = 0; k < cn.nnz(); ++k)
+    if (onIface[static_cast<std::size_t>(cn.indices()[k])]) at.push_back(k);
+  auto node = [&](std::int64_t i) {
+    return g.blockNodes[static_cast<std::size_t>(cn.indices()[at[static_cast<std::size_t>(i)]])];
   };
   auto grouped = dist::group_by_rank<NodeValue>(
-      comm, cn.nnz(), [&](std::int64_t k) { return g.nodeHolders.owner(node(k)); },
-      [&](std::int64_t k, NodeValue& out) {
-        out = {node(k), c0 + rowOf[static_cast<std::size_t>(k)]};
+      comm, static_cast<std::int64_t>(at.size()),
+      [&](std::int64_t i) { return g.nodeHolders.owner(node(i)); },
+      [&](std::int64_t i, NodeValue& out) {
+        out = {node(i), c0 + rowOf[static_cast<std::size_t>(at[static_cast<std::size_t>(i)])]};
       });
   std::vector<idx_t>().swap(rowOf);
-  std::vector<NodeValue> got = dist::exchange(comm, grouped.first, grouped.second).data;
+  std::vector<NodeValue> cellsOf = dist::exchange(comm, grouped.first, grouped.second).data;
   grouped = {};
-  parallel_sort(got.begin(), got.end(), std::less<NodeValue>());
-  return got;
-}
-
-/// The cells this rank's zones own and those sharing a node with them (ascending): the
-/// holder of every node learns the cells touching it, and so the ranks whose zones touch it
-/// (partOf is on every rank), and sends each such rank those cells.
-std::vector<CellRequest> needed_cells(const dist::Comm& comm, const DistGlobalMesh& g,
-                                      const std::vector<idx_t>& partOf,
-                                      const ZoneAssignment& assign, const std::vector<char>& mine) {
-  const std::vector<NodeValue> cellsOf = cells_at_node_holders(comm, g);
+  parallel_sort(cellsOf.begin(), cellsOf.end(), std::less<NodeValue>());
   std::vector<std::vector<idx_t>> toRank(static_cast<std::size_t>(comm.size()));
   std::vector<int> ranks;
   for (std::size_t a = 0; a < cellsOf.size();) {
@@ -131,6 +182,8 @@ std::vector<CellRequest> needed_cells(const dist::Comm& comm, const DistGlobalMe
   }
   std::vector<idx_t> cells = dist::exchange(comm, send, counts).data;
   std::vector<idx_t>().swap(send);
+  for (idx_t c = 0; c < static_cast<idx_t>(partOf.size()); ++c) // the owned cells
+    if (mine[static_cast<std::size_t>(partOf[static_cast<std::size_t>(c)])]) cells.push_back(c);
   parallel_sort(cells.begin(), cells.end(), std::less<idx_t>());
   cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
   std::vector<CellRequest> out(cells.size());
