@@ -158,6 +158,34 @@ group_rows_by_rank(const Comm& comm, std::int64_t n, Dest dest, Size size, Fill 
   return {std::move(out), std::move(per)};
 }
 
+/// Where the answers to items grouped by group_by_rank() (dest as there) land when every rank
+/// answers its items in the order received, the answers coming back in rank order (what
+/// exchange() of the answers gives): pos[i] of item i, for i in [0, n). On the OpenMP threads.
+template <class Dest>
+std::vector<std::int64_t> answer_positions(const Comm& comm, std::int64_t n, Dest dest) {
+  const auto p = static_cast<std::int64_t>(comm.size());
+  const std::int64_t nChunks = std::max<std::int64_t>(1, std::min<std::int64_t>(64, n >> 16));
+  auto chunk_first = [&](std::int64_t c) { return n / nChunks * c + std::min(c, n % nChunks); };
+  std::vector<std::int64_t> at(static_cast<std::size_t>(nChunks * p), 0); // [chunk][rank]
+  std::vector<std::int64_t> pos(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < nChunks; ++c)
+    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i)
+      ++at[static_cast<std::size_t>(c * p + dest(i))];
+  std::int64_t next = 0;
+  for (std::int64_t r = 0; r < p; ++r)
+    for (std::int64_t c = 0; c < nChunks; ++c) {
+      const std::int64_t k = at[static_cast<std::size_t>(c * p + r)];
+      at[static_cast<std::size_t>(c * p + r)] = next;
+      next += k;
+    }
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < nChunks; ++c)
+    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i)
+      pos[static_cast<std::size_t>(i)] = at[static_cast<std::size_t>(c * p + dest(i))]++;
+  return pos;
+}
+
 /// Every rank's `local`, concatenated in rank order.
 template <class T>
 std::vector<T> all_gather(const Comm& comm, const std::vector<T>& local) {

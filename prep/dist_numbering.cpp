@@ -517,11 +517,12 @@ std::vector<real_t> dealt_wall_distance(const dist::Comm& comm, const DistGlobal
     counts[static_cast<std::size_t>(r)] = got.offsets[r + 1] - got.offsets[r];
   const dist::Received<real_t> back = dist::exchange(comm, dealt, counts);
   // Rank r's answers are the block's cells dealt to r, in block order.
-  std::vector<std::int64_t> next(back.offsets.begin(), back.offsets.end() - 1);
+  const std::vector<std::int64_t> pos = dist::answer_positions(comm, n, dest);
   std::vector<real_t> out(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i)
     out[static_cast<std::size_t>(i)] =
-        back.data[static_cast<std::size_t>(next[static_cast<std::size_t>(dest(i))]++)];
+        back.data[static_cast<std::size_t>(pos[static_cast<std::size_t>(i)])];
   return out;
 }
 
@@ -582,33 +583,43 @@ Csr fetch_face_nodes(const dist::Comm& comm, const dist::Ranges& byId, const Csr
   const dist::Received<gidx_t> asked = dist::exchange(comm, grouped.first, grouped.second);
   grouped = {};
   const gidx_t first = byId.first[static_cast<std::size_t>(comm.rank())];
+  // the answers: each asked face's node count, and its loop (rows grouped by asking rank)
   std::vector<std::int32_t> sizes(asked.data.size());
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    sizes[i] = matched.size(static_cast<idx_t>(asked.data[i] - first));
   std::vector<std::int64_t> counts(static_cast<std::size_t>(p)),
       nodeCounts(static_cast<std::size_t>(p), 0);
-  std::vector<idx_t> loops;
+  std::vector<std::int64_t> loopAt(sizes.size() + 1, 0);
   for (int r = 0; r < p; ++r) {
     counts[static_cast<std::size_t>(r)] = asked.offsets[r + 1] - asked.offsets[r];
     for (std::int64_t i = asked.offsets[r]; i < asked.offsets[r + 1]; ++i) {
-      const auto f = static_cast<idx_t>(asked.data[static_cast<std::size_t>(i)] - first);
-      sizes[static_cast<std::size_t>(i)] = matched.size(f);
-      nodeCounts[static_cast<std::size_t>(r)] += matched.size(f);
-      loops.insert(loops.end(), matched.row(f), matched.row(f) + matched.size(f));
+      nodeCounts[static_cast<std::size_t>(r)] += sizes[static_cast<std::size_t>(i)];
+      loopAt[static_cast<std::size_t>(i) + 1] =
+          loopAt[static_cast<std::size_t>(i)] + sizes[static_cast<std::size_t>(i)];
     }
+  }
+  std::vector<idx_t> loops(static_cast<std::size_t>(loopAt.back()));
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const auto f = static_cast<idx_t>(asked.data[i] - first);
+    std::copy_n(matched.row(f), sizes[i], loops.begin() + loopAt[i]);
   }
   const dist::Received<std::int32_t> gotSizes = dist::exchange(comm, sizes, counts);
   const dist::Received<idx_t> gotLoops = dist::exchange(comm, loops, nodeCounts);
   std::vector<idx_t>().swap(loops);
   // Rank r's answers are the faces asked of r, in face order.
-  std::vector<std::int64_t> nextSize(gotSizes.offsets.begin(), gotSizes.offsets.end() - 1),
-      nextNode(gotLoops.offsets.begin(), gotLoops.offsets.end() - 1);
+  const std::vector<std::int64_t> pos = dist::answer_positions(comm, n, dest);
+  std::vector<std::int64_t> gotAt(gotSizes.data.size() + 1, 0);
+  for (std::size_t i = 0; i < gotSizes.data.size(); ++i)
+    gotAt[i + 1] = gotAt[i] + gotSizes.data[i];
   std::vector<idx_t> rowCounts(static_cast<std::size_t>(n));
   std::vector<std::int64_t> from(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static)
   for (std::int64_t f = 0; f < n; ++f) {
-    const auto r = static_cast<std::size_t>(dest(f));
-    const std::int32_t k = gotSizes.data[static_cast<std::size_t>(nextSize[r]++)];
-    rowCounts[static_cast<std::size_t>(f)] = k;
-    from[static_cast<std::size_t>(f)] = nextNode[r];
-    nextNode[r] += k;
+    const auto k = static_cast<std::size_t>(pos[static_cast<std::size_t>(f)]);
+    rowCounts[static_cast<std::size_t>(f)] = gotSizes.data[k];
+    from[static_cast<std::size_t>(f)] = gotAt[k];
   }
   Csr rows = Csr::from_counts(rowCounts);
 #pragma omp parallel for schedule(static)

@@ -129,12 +129,14 @@ std::vector<real_t> fetch_source_xyz(const dist::Comm& comm, const MeshSlice& s,
   for (int r = 0; r < comm.size(); ++r)
     counts[static_cast<std::size_t>(r)] = asked.offsets[r + 1] - asked.offsets[r];
   const dist::Received<Xyz> back = dist::exchange(comm, ans, counts);
+  std::vector<Xyz>().swap(ans);
   // The answers of rank r are the ids sent to r, in the order of `ids`.
-  std::vector<std::int64_t> next(back.offsets.begin(), back.offsets.end() - 1);
+  const std::vector<std::int64_t> pos = dist::answer_positions(comm, n, dest);
   std::vector<real_t> xyz(3 * ids.size());
+#pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i)
     std::memcpy(xyz.data() + 3 * i,
-                back.data[static_cast<std::size_t>(next[static_cast<std::size_t>(dest(i))]++)].x,
+                back.data[static_cast<std::size_t>(pos[static_cast<std::size_t>(i)])].x,
                 sizeof(Xyz));
   return xyz;
 }

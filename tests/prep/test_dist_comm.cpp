@@ -136,6 +136,10 @@ TEST(DistComm, GroupingByRankKeepsItemOrderOnEveryThreadCount) {
   }
   EXPECT_EQ(grouped, all);
   EXPECT_EQ(groupedRows, allRows);
+  // answers in the grouped order land back at their items
+  const std::vector<std::int64_t> pos = dist::answer_positions(comm, n, dest);
+  for (std::int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(grouped[static_cast<std::size_t>(pos[static_cast<std::size_t>(i)])], i);
 }
 
 } // namespace
