@@ -92,6 +92,49 @@ Received<T> exchange(const Comm& comm, const std::vector<T>& send,
   return out;
 }
 
+namespace detail {
+/// Items [0, n) in fixed chunks (at most 64, of at least 2^16 items, so that what is computed
+/// from them does not depend on the thread count) and, per chunk and destination rank, where
+/// the chunk's items for that rank start in the grouped order (rank after rank, item order
+/// within a rank). weight(i): the slots item i takes (1 for an item, its length for a row).
+struct ChunkedGroups {
+  std::int64_t n = 0, nChunks = 1, p = 1;
+  std::vector<std::int64_t> at;  ///< [chunk * p + rank]: first slot of the chunk's items for rank
+  std::vector<std::int64_t> per; ///< slots per rank
+  std::int64_t total = 0;
+  std::int64_t first(std::int64_t c) const { return n / nChunks * c + std::min(c, n % nChunks); }
+  template <class Dest, class Weight>
+  ChunkedGroups(std::int64_t items, int ranks, Dest dest, Weight weight)
+      : n(items), nChunks(std::max<std::int64_t>(1, std::min<std::int64_t>(64, items >> 16))),
+        p(ranks), at(static_cast<std::size_t>(nChunks * p), 0),
+        per(static_cast<std::size_t>(p), 0) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < nChunks; ++c)
+      for (std::int64_t i = first(c); i < first(c + 1); ++i)
+        at[static_cast<std::size_t>(c * p + dest(i))] += weight(i);
+    for (std::int64_t r = 0; r < p; ++r)
+      for (std::int64_t c = 0; c < nChunks; ++c) {
+        const std::int64_t k = at[static_cast<std::size_t>(c * p + r)];
+        at[static_cast<std::size_t>(c * p + r)] = total;
+        total += k;
+        per[static_cast<std::size_t>(r)] += k;
+      }
+  }
+  /// Calls place(i, slot) for every item, chunks on the OpenMP threads, items of a chunk in
+  /// order (slots advance by weight(i)).
+  template <class Dest, class Weight, class Place>
+  void place(Dest dest, Weight weight, Place place) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < nChunks; ++c)
+      for (std::int64_t i = first(c); i < first(c + 1); ++i) {
+        std::int64_t& slot = at[static_cast<std::size_t>(c * p + dest(i))];
+        place(i, slot);
+        slot += weight(i);
+      }
+  }
+};
+} // namespace detail
+
 /// Buckets items by destination: dest(i) in [0, size) for i in [0, n); fill(i, T&) writes the
 /// item. Returns the grouped items (in item order within each rank) and counts, ready for
 /// exchange(). Runs on the OpenMP threads (in fixed chunks of items, so the result does not
@@ -99,29 +142,12 @@ Received<T> exchange(const Comm& comm, const std::vector<T>& send,
 template <class T, class Dest, class Fill>
 std::pair<std::vector<T>, std::vector<std::int64_t>> group_by_rank(const Comm& comm, std::int64_t n,
                                                                    Dest dest, Fill fill) {
-  const auto p = static_cast<std::int64_t>(comm.size());
-  const std::int64_t nChunks = std::max<std::int64_t>(1, std::min<std::int64_t>(64, n >> 16));
-  auto chunk_first = [&](std::int64_t c) { return n / nChunks * c + std::min(c, n % nChunks); };
-  std::vector<std::int64_t> at(static_cast<std::size_t>(nChunks * p), 0); // [chunk][rank]
-#pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < nChunks; ++c)
-    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i)
-      ++at[static_cast<std::size_t>(c * p + dest(i))];
-  std::vector<std::int64_t> per(static_cast<std::size_t>(p), 0);
-  std::int64_t next = 0;
-  for (std::int64_t r = 0; r < p; ++r)
-    for (std::int64_t c = 0; c < nChunks; ++c) {
-      const std::int64_t k = at[static_cast<std::size_t>(c * p + r)];
-      at[static_cast<std::size_t>(c * p + r)] = next;
-      next += k;
-      per[static_cast<std::size_t>(r)] += k;
-    }
-  std::vector<T> out(static_cast<std::size_t>(next));
-#pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < nChunks; ++c)
-    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i)
-      fill(i, out[static_cast<std::size_t>(at[static_cast<std::size_t>(c * p + dest(i))]++)]);
-  return {std::move(out), std::move(per)};
+  auto one = [](std::int64_t) { return std::int64_t(1); };
+  detail::ChunkedGroups g(n, comm.size(), dest, one);
+  std::vector<T> out(static_cast<std::size_t>(g.total));
+  g.place(dest, one,
+          [&](std::int64_t i, std::int64_t slot) { fill(i, out[static_cast<std::size_t>(slot)]); });
+  return {std::move(out), std::move(g.per)};
 }
 
 /// group_by_rank() of rows of varying length: item i is a row of size(i) elements of T that
@@ -130,32 +156,11 @@ std::pair<std::vector<T>, std::vector<std::int64_t>> group_by_rank(const Comm& c
 template <class T, class Dest, class Size, class Fill>
 std::pair<std::vector<T>, std::vector<std::int64_t>>
 group_rows_by_rank(const Comm& comm, std::int64_t n, Dest dest, Size size, Fill fill) {
-  const auto p = static_cast<std::int64_t>(comm.size());
-  const std::int64_t nChunks = std::max<std::int64_t>(1, std::min<std::int64_t>(64, n >> 16));
-  auto chunk_first = [&](std::int64_t c) { return n / nChunks * c + std::min(c, n % nChunks); };
-  std::vector<std::int64_t> at(static_cast<std::size_t>(nChunks * p), 0); // [chunk][rank]
-#pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < nChunks; ++c)
-    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i)
-      at[static_cast<std::size_t>(c * p + dest(i))] += size(i);
-  std::vector<std::int64_t> per(static_cast<std::size_t>(p), 0);
-  std::int64_t next = 0;
-  for (std::int64_t r = 0; r < p; ++r)
-    for (std::int64_t c = 0; c < nChunks; ++c) {
-      const std::int64_t k = at[static_cast<std::size_t>(c * p + r)];
-      at[static_cast<std::size_t>(c * p + r)] = next;
-      next += k;
-      per[static_cast<std::size_t>(r)] += k;
-    }
-  std::vector<T> out(static_cast<std::size_t>(next));
-#pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < nChunks; ++c)
-    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i) {
-      std::int64_t& k = at[static_cast<std::size_t>(c * p + dest(i))];
-      fill(i, out.data() + k);
-      k += size(i);
-    }
-  return {std::move(out), std::move(per)};
+  auto weight = [&](std::int64_t i) { return static_cast<std::int64_t>(size(i)); };
+  detail::ChunkedGroups g(n, comm.size(), dest, weight);
+  std::vector<T> out(static_cast<std::size_t>(g.total));
+  g.place(dest, weight, [&](std::int64_t i, std::int64_t slot) { fill(i, out.data() + slot); });
+  return {std::move(out), std::move(g.per)};
 }
 
 /// Where the answers to items grouped by group_by_rank() (dest as there) land when every rank
@@ -163,26 +168,11 @@ group_rows_by_rank(const Comm& comm, std::int64_t n, Dest dest, Size size, Fill 
 /// exchange() of the answers gives): pos[i] of item i, for i in [0, n). On the OpenMP threads.
 template <class Dest>
 std::vector<std::int64_t> answer_positions(const Comm& comm, std::int64_t n, Dest dest) {
-  const auto p = static_cast<std::int64_t>(comm.size());
-  const std::int64_t nChunks = std::max<std::int64_t>(1, std::min<std::int64_t>(64, n >> 16));
-  auto chunk_first = [&](std::int64_t c) { return n / nChunks * c + std::min(c, n % nChunks); };
-  std::vector<std::int64_t> at(static_cast<std::size_t>(nChunks * p), 0); // [chunk][rank]
+  auto one = [](std::int64_t) { return std::int64_t(1); };
+  detail::ChunkedGroups g(n, comm.size(), dest, one);
   std::vector<std::int64_t> pos(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < nChunks; ++c)
-    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i)
-      ++at[static_cast<std::size_t>(c * p + dest(i))];
-  std::int64_t next = 0;
-  for (std::int64_t r = 0; r < p; ++r)
-    for (std::int64_t c = 0; c < nChunks; ++c) {
-      const std::int64_t k = at[static_cast<std::size_t>(c * p + r)];
-      at[static_cast<std::size_t>(c * p + r)] = next;
-      next += k;
-    }
-#pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < nChunks; ++c)
-    for (std::int64_t i = chunk_first(c); i < chunk_first(c + 1); ++i)
-      pos[static_cast<std::size_t>(i)] = at[static_cast<std::size_t>(c * p + dest(i))]++;
+  g.place(dest, one,
+          [&](std::int64_t i, std::int64_t slot) { pos[static_cast<std::size_t>(i)] = slot; });
   return pos;
 }
 
