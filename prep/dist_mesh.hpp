@@ -9,7 +9,8 @@
 /// How the work is split (docs/performance.md, "Distributed preparation"):
 ///   - reading: each rank holds a slice of the source mesh (formats/mesh_slice.hpp: blocks of
 ///     cells, file boundary faces and node coordinates; a CGNS/HDF5 file of one unstructured
-///     zone is read in slices, any other file whole and then cut);
+///     3D zone with standard linear volume sections is read in slices, any other file whole and
+///     then cut);
 ///   - faces: each rank sends its slice's cell and boundary faces, with their nodes, to the rank
 ///     whose node range holds their smallest node, which matches them (match_face_buckets()),
 ///     so the face list is build_faces()' in pieces;
