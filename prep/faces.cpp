@@ -121,12 +121,6 @@ int mesh_cell_face_count(const Mesh& m, idx_t c) {
 void face_entry_nodes(const Mesh& m, FaceEntry e, std::vector<idx_t>& out) {
   entry_nodes(m, e, out);
 }
-idx_t face_entry_cell(FaceEntry e) {
-  return entry_cell(e);
-}
-bool face_entry_is_bface(FaceEntry e) {
-  return is_bface(e);
-}
 
 MeshFaceEntries::MeshFaceEntries(const Mesh& m) : m_(m), name_(mesh_name(m)) {}
 void MeshFaceEntries::nodes(FaceEntry e, idx_t, std::vector<idx_t>& out) const {
@@ -301,7 +295,7 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
 FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, idx_t nodeHi,
                                     const std::vector<idx_t>& bucketOff,
                                     std::vector<FaceEntry>& entries, std::vector<idx_t>* slots,
-                                    const FaceOptions& opts, std::vector<FaceEntry>* ownerEntries) {
+                                    const FaceOptions& opts) {
   const std::string& name = src.name();
   const idx_t nn = nodeHi - nodeLo; // buckets of this call: nodes nodeLo + v
   FV_VERIFY(static_cast<idx_t>(bucketOff.size()) == nn + 1 &&
@@ -486,9 +480,8 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
   fs.patch.assign(static_cast<std::size_t>(nFaces), -1);
   fs.bface.assign(static_cast<std::size_t>(nFaces), -1);
   std::vector<std::uint8_t> usedDefault(static_cast<std::size_t>(nn), 0);
-  if (ownerEntries) ownerEntries->assign(static_cast<std::size_t>(nFaces), 0);
 
-    // ---- pass 2: one face per marked run; the owner's outward node loop is the face's.
+  // ---- pass 2: one face per marked run; the owner's outward node loop is the face's.
 #pragma omp parallel
   {
     std::vector<idx_t> nodes;
@@ -503,7 +496,6 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
         const Entry own = entries[i];
         src.nodes(own, slot_of(i), nodes);
         fs.owner[f] = entry_cell(own);
-        if (ownerEntries) (*ownerEntries)[static_cast<std::size_t>(f)] = own;
         fOff[static_cast<std::size_t>(f) + 1] = static_cast<idx_t>(nodes.size());
         std::copy(nodes.begin(), nodes.end(), fNodes.begin() + slot);
         slot += static_cast<std::int64_t>(nodes.size());

@@ -60,10 +60,6 @@ int mesh_cell_face_count(const Mesh& m, idx_t c);
 /// The nodes of an entry's face as the cell (outward) or the file lists them, repeated nodes
 /// dropped.
 void face_entry_nodes(const Mesh& m, FaceEntry e, std::vector<idx_t>& out);
-/// The cell of a cell entry.
-idx_t face_entry_cell(FaceEntry e);
-/// True for a file boundary face entry.
-bool face_entry_is_bface(FaceEntry e);
 
 /// What match_face_buckets() reads of the entries it matches: their nodes, the patch of file
 /// boundary faces, and the names that error messages give. `slot` is the entry's index in the
@@ -112,15 +108,13 @@ struct FaceBucketResult {
 /// whose smallest node it is (any order: they are sorted here). Faces come out in build_faces()
 /// order, so consecutive node ranges concatenate to build_faces()' face list; errors are those
 /// of build_faces() for the lowest failing bucket. `slots`, when given, is parallel to
-/// `entries` and is permuted with them (src reads an entry's data by its slot). `ownerEntries`,
-/// when given, gets each face's owner entry (whose nodes are the face's). A default patch is
-/// always appended to faces.patches when opts asks for one the file lacks (build_faces() drops
-/// it when unused).
+/// `entries` and is permuted with them (src reads an entry's data by its slot). A default patch
+/// is always appended to faces.patches when opts asks for one the file lacks (build_faces()
+/// drops it when unused).
 FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, idx_t nodeHi,
                                     const std::vector<idx_t>& bucketOff,
                                     std::vector<FaceEntry>& entries, std::vector<idx_t>* slots,
-                                    const FaceOptions& opts,
-                                    std::vector<FaceEntry>* ownerEntries = nullptr);
+                                    const FaceOptions& opts);
 
 /// Checks the mesh arrays build_faces() relies on (sizes, node ranges, polyhedron references,
 /// boundary faces and patch indices). Throws fv::Error naming the first bad entity.
