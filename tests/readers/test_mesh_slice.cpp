@@ -7,6 +7,7 @@
 #include "formats/mesh_reader.hpp"
 #include "formats/mesh_slice.hpp"
 #include "prep/generate_mesh.hpp"
+#include "tests/readers/mesh_compare.hpp"
 #include "tests/testing/testing.hpp"
 
 #include <cgnslib.h>
@@ -17,27 +18,6 @@
 
 namespace {
 
-void expect_same_part(const fv::Mesh& a, const fv::Mesh& b) {
-  EXPECT_EQ(a.cellType, b.cellType);
-  EXPECT_TRUE(a.cellNodes == b.cellNodes);
-  EXPECT_EQ(a.cellFileId, b.cellFileId);
-  EXPECT_EQ(a.cellFileZone, b.cellFileZone);
-  EXPECT_EQ(a.polyCell, b.polyCell);
-  EXPECT_TRUE(a.bfaceNodes == b.bfaceNodes);
-  EXPECT_EQ(a.bfacePatch, b.bfacePatch);
-  EXPECT_EQ(a.bfaceFileId, b.bfaceFileId);
-  ASSERT_EQ(a.patches.size(), b.patches.size());
-  for (std::size_t p = 0; p < a.patches.size(); ++p) {
-    EXPECT_EQ(a.patches[p].name, b.patches[p].name);
-    EXPECT_EQ(a.patches[p].bcType, b.patches[p].bcType);
-  }
-  EXPECT_EQ(a.path, b.path);
-  EXPECT_EQ(a.format, b.format);
-  EXPECT_EQ(a.writer, b.writer);
-  EXPECT_EQ(a.warnings, b.warnings);
-  EXPECT_TRUE(a.xyz.empty());
-}
-
 void expect_same_slice(const fv::MeshSlice& a, const fv::MeshSlice& b) {
   EXPECT_EQ(a.nCells, b.nCells);
   EXPECT_EQ(a.nNodes, b.nNodes);
@@ -46,7 +26,8 @@ void expect_same_slice(const fv::MeshSlice& a, const fv::MeshSlice& b) {
   EXPECT_EQ(a.bfaceFirst, b.bfaceFirst);
   EXPECT_EQ(a.nodeFirst, b.nodeFirst);
   EXPECT_EQ(a.xyz, b.xyz); // bitwise: the same doubles from the same file
-  expect_same_part(a.part, b.part);
+  EXPECT_TRUE(a.part.xyz.empty());
+  fv::testing::expect_same_mesh(a.part, b.part);
 }
 
 /// Sliced read against the whole read cut, for every rank of several process counts.
