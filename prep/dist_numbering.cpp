@@ -1,8 +1,10 @@
 // The renumbered global mesh built by the ranks of the distributed fvprep (prep/dist_mesh.hpp).
 #include "common/log.hpp"
+#include "common/relaxed_atomics.hpp"
 #include "prep/dist_mesh.hpp"
 #include "prep/dist_source.hpp"
 #include "prep/global_mesh.hpp"
+#include "prep/id_set.hpp"
 #include "prep/mesh_ids.hpp"
 #include "prep/parallel_sort.hpp"
 #include "prep/spatial_order.hpp"
@@ -13,18 +15,20 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 namespace fv {
 
 namespace {
 
-/// A face entry on its way to the rank matching its smallest node; its nNodes nodes follow in
-/// the node stream (face_entry_nodes(): outward for cells, as read for boundary faces).
+/// A face entry on its way to the rank matching its smallest node, with its node loop
+/// (face_entry_nodes(): outward for cells, as read for boundary faces; source node ids).
 struct BucketEntry {
   FaceEntry entry;     ///< of the whole mesh: source cell and local face, or ~file boundary face
+  FaceLoop4 loop;      ///< the loop when of at most 4 nodes
   idx_t minNode;       ///< source node id
-  std::int32_t nNodes; ///< nodes in the node stream
+  std::int32_t nNodes; ///< nodes; a loop of more than 4 follows in the long-loop stream
   idx_t patch;         ///< a file boundary face's patch (-1 for cell faces)
 };
 
@@ -34,35 +38,54 @@ struct BucketFaces {
   gidx_t first = 0; ///< build_faces() id of faces[0]
 };
 
-/// Entries received by the matching rank: match_face_buckets()' source. An entry's data is at
-/// its slot (its index in the received stream); cells and boundary faces of other ranks are
-/// named by tokens (prep/dist_source.hpp).
+/// Entries received by the matching rank: match_face_buckets()' source for what it does not
+/// read from the entries' FaceLoop4s: the node loops of more than 4 nodes and the patches of
+/// file boundary faces, found by slot (the entry's index in the received stream); cells and
+/// boundary faces of other ranks are named by tokens (prep/dist_source.hpp).
 class ReceivedEntries final : public FaceEntrySource {
  public:
-  ReceivedEntries(const Mesh& part, std::vector<BucketEntry>&& e, std::vector<idx_t>&& nodes)
-      : part_(part), name_(mesh_name(part)), entries_(std::move(e)), nodes_(std::move(nodes)),
-        at_(entries_.size() + 1, 0) {
-    for (std::size_t i = 0; i < entries_.size(); ++i)
-      at_[i + 1] = at_[i] + entries_[i].nNodes;
+  /// `got`: the received entries; `longNodes`: the loops of those of more than 4 nodes, one
+  /// after another.
+  ReceivedEntries(const Mesh& part, const std::vector<BucketEntry>& got,
+                  std::vector<idx_t>&& longNodes)
+      : part_(part), name_(mesh_name(part)), longNodes_(std::move(longNodes)) {
+    longAt_.push_back(0);
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      if (got[i].nNodes > 4) {
+        longSlot_.push_back(static_cast<idx_t>(i));
+        longAt_.push_back(longAt_.back() + got[i].nNodes);
+      }
+      if (got[i].entry < 0) {
+        bfaceSlot_.push_back(static_cast<idx_t>(i));
+        bfacePatch_.push_back(got[i].patch);
+      }
+    }
   }
   const std::string& name() const override { return name_; }
   const std::vector<Patch>& patches() const override { return part_.patches; }
   void nodes(FaceEntry, idx_t slot, std::vector<idx_t>& out) const override {
-    const auto i = static_cast<std::size_t>(slot);
-    out.assign(nodes_.begin() + at_[i], nodes_.begin() + at_[i + 1]);
+    const std::size_t j = find(longSlot_, slot);
+    out.assign(longNodes_.begin() + longAt_[j], longNodes_.begin() + longAt_[j + 1]);
   }
   idx_t bface_patch(FaceEntry, idx_t slot) const override {
-    return entries_[static_cast<std::size_t>(slot)].patch;
+    return bfacePatch_[find(bfaceSlot_, slot)];
   }
   std::string cell_label(idx_t c) const override { return cell_token(c); }
   std::string bface_label(FaceEntry e, idx_t) const override { return bface_token(~e); }
 
  private:
+  static std::size_t find(const std::vector<idx_t>& slots, idx_t slot) {
+    const auto it = std::lower_bound(slots.begin(), slots.end(), slot);
+    FV_VERIFY(it != slots.end() && *it == slot, "face entry " << slot << " not received");
+    return static_cast<std::size_t>(it - slots.begin());
+  }
   const Mesh& part_;
   std::string name_;
-  std::vector<BucketEntry> entries_;
-  std::vector<idx_t> nodes_;
-  std::vector<std::int64_t> at_;
+  std::vector<idx_t> longSlot_;      ///< slots of the loops of more than 4 nodes, ascending
+  std::vector<std::int64_t> longAt_; ///< where each one's nodes start in longNodes_
+  std::vector<idx_t> longNodes_;
+  std::vector<idx_t> bfaceSlot_;  ///< slots of the file boundary faces, ascending
+  std::vector<idx_t> bfacePatch_; ///< and their patches
 };
 
 idx_t smallest(const std::vector<idx_t>& nodes) {
@@ -89,6 +112,7 @@ BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceL
                : ~FaceEntry(k - nCellEntries);
   };
   std::vector<BucketEntry> mine(static_cast<std::size_t>(n));
+  std::optional<log::Phase> step(std::in_place, "    face entries"); // the steps at -v
 #pragma omp parallel
   {
     std::vector<idx_t> buf;
@@ -100,16 +124,17 @@ BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceL
         mine[static_cast<std::size_t>(k)] = {
             cell_face_entry(static_cast<idx_t>(s.cellFirst + i),
                             static_cast<int>(k - at[static_cast<std::size_t>(i)])),
-            smallest(buf), static_cast<std::int32_t>(buf.size()), -1};
+            face_loop4(buf), smallest(buf), static_cast<std::int32_t>(buf.size()), -1};
       }
 #pragma omp for schedule(static)
     for (idx_t b = 0; b < nb; ++b) {
       face_entry_nodes(m, ~FaceEntry(b), buf);
       mine[static_cast<std::size_t>(nCellEntries + b)] = {
-          ~FaceEntry(s.bfaceFirst + b), smallest(buf), static_cast<std::int32_t>(buf.size()),
-          m.bfacePatch[static_cast<std::size_t>(b)]};
+          ~FaceEntry(s.bfaceFirst + b), face_loop4(buf), smallest(buf),
+          static_cast<std::int32_t>(buf.size()), m.bfacePatch[static_cast<std::size_t>(b)]};
     }
   }
+  step.emplace("    sending face entries");
   // Node ranges holding as many entries each: a face's smallest node is far more often a low
   // node id than a high one, so equal node blocks would give most of the matching to the
   // lowest ranks (the first of 8 would match ~41 % of the faces).
@@ -118,10 +143,16 @@ BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceL
   auto dest = [&](std::int64_t k) {
     return nodes.owner(mine[static_cast<std::size_t>(k)].minNode);
   };
-  // The entries' nodes, grouped as group_by_rank() groups the entries (by rank, entry order).
+  // The loops of more than 4 nodes, grouped as group_by_rank() groups the entries (by rank,
+  // entry order).
   auto stream = dist::group_rows_by_rank<idx_t>(
-      comm, n, dest, [&](std::int64_t k) { return mine[static_cast<std::size_t>(k)].nNodes; },
+      comm, n, dest,
+      [&](std::int64_t k) {
+        const std::int32_t l = mine[static_cast<std::size_t>(k)].nNodes;
+        return l > 4 ? l : 0;
+      },
       [&](std::int64_t k, idx_t* out) {
+        if (mine[static_cast<std::size_t>(k)].nNodes <= 4) return;
         thread_local std::vector<idx_t> buf;
         const auto i =
             static_cast<idx_t>(std::upper_bound(at.begin(), at.end(), k) - at.begin() - 1);
@@ -147,20 +178,28 @@ BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceL
     bucketOff[v + 1] += bucketOff[v];
   std::vector<FaceEntry> entries(got.data.size());
   std::vector<idx_t> slots(got.data.size());
+  std::vector<FaceLoop4> loops(got.data.size());
   {
     std::vector<idx_t> fill(bucketOff.begin(), bucketOff.end() - 1);
+    // The order inside a bucket does not matter: match_face_buckets() sorts each one.
+#pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < got.data.size(); ++i) {
+      const BucketEntry& e = got.data[i];
       const auto k =
-          static_cast<std::size_t>(fill[static_cast<std::size_t>(got.data[i].minNode - n0)]++);
-      entries[k] = got.data[i].entry;
+          static_cast<std::size_t>(fetch_increment(fill[static_cast<std::size_t>(e.minNode - n0)]));
+      entries[k] = e.entry;
       slots[k] = static_cast<idx_t>(i);
+      loops[k] = e.loop;
     }
   }
-  const ReceivedEntries src(m, std::move(got.data), std::move(gotNodes.data));
+  const ReceivedEntries src(m, got.data, std::move(gotNodes.data));
+  got = {};
+  step.emplace("    matching faces");
   BucketFaces out;
   FaceBucketResult r;
-  run_labelled(comm, s, layout,
-               [&] { r = match_face_buckets(src, n0, n1, bucketOff, entries, &slots, opts); });
+  run_labelled(comm, s, layout, [&] {
+    r = match_face_buckets(src, n0, n1, bucketOff, entries, &slots, &loops, opts);
+  });
   const bool used = comm.max(std::int64_t(r.defaultPatchUsed)) != 0;
   if (r.defaultPatchAdded && !used) r.faces.patches.pop_back();
   out.faces = std::move(r.faces);
@@ -685,21 +724,19 @@ DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const MeshSlice& s
 void materialize_block(const dist::Comm& comm, const MeshSlice& s, const SliceLayout& layout,
                        DistGlobalMesh& g) {
   // nodes: every node of the block's cells (their faces' nodes are among them)
-  g.blockNodes.resize(static_cast<std::size_t>(g.blockCellNodes.nnz()));
+  IdSet nodes(g.nNodes);
+  {
+    const auto& cn = g.blockCellNodes.indices();
 #pragma omp parallel for schedule(static)
-  for (idx_t k = 0; k < g.blockCellNodes.nnz(); ++k)
-    g.blockNodes[static_cast<std::size_t>(k)] =
-        g.newNode[static_cast<std::size_t>(g.blockCellNodes.indices()[k])];
-  parallel_sort(g.blockNodes.begin(), g.blockNodes.end(), std::less<idx_t>());
-  g.blockNodes.erase(std::unique(g.blockNodes.begin(), g.blockNodes.end()), g.blockNodes.end());
-  g.blockNodes.shrink_to_fit();
-  std::vector<idx_t> source(g.blockNodes.size());
-  std::vector<idx_t> local(static_cast<std::size_t>(s.nNodes), kNone); // source -> block node
-#pragma omp parallel for schedule(static)
-  for (std::size_t v = 0; v < g.blockNodes.size(); ++v) {
-    source[v] = g.nodeMesh[static_cast<std::size_t>(g.blockNodes[v])];
-    local[static_cast<std::size_t>(source[v])] = static_cast<idx_t>(v);
+    for (std::size_t k = 0; k < cn.size(); ++k)
+      nodes.insert(g.newNode[static_cast<std::size_t>(cn[k])]);
   }
+  nodes.freeze();
+  g.blockNodes = nodes.ids();
+  std::vector<idx_t> source(g.blockNodes.size());
+#pragma omp parallel for schedule(static)
+  for (std::size_t v = 0; v < g.blockNodes.size(); ++v)
+    source[v] = g.nodeMesh[static_cast<std::size_t>(g.blockNodes[v])];
   g.blockNodeXyz = fetch_source_xyz(comm, s, layout, source);
   std::vector<idx_t>().swap(source);
   // cells and faces in block node ids
@@ -707,7 +744,7 @@ void materialize_block(const dist::Comm& comm, const MeshSlice& s, const SliceLa
     idx_t* v = rows->indices().data();
 #pragma omp parallel for schedule(static)
     for (idx_t k = 0; k < rows->nnz(); ++k)
-      v[k] = local[static_cast<std::size_t>(v[k])];
+      v[k] = static_cast<idx_t>(nodes.rank(g.newNode[static_cast<std::size_t>(v[k])]));
   }
 }
 

@@ -4,7 +4,7 @@
 #include "common/log.hpp"
 #include "prep/connectivity.hpp"
 #include "prep/global_mesh.hpp"
-#include "prep/local_ids.hpp"
+#include "prep/id_set.hpp"
 #include "prep/parallel_sort.hpp"
 #include "prep/zone_builder.hpp"
 
@@ -65,37 +65,49 @@ struct Piece {
   std::vector<idx_t> partOf;      ///< part of each local cell
 };
 
-/// global id -> index in `ids` (a hash table the size of the piece).
-LocalIds index_of(const std::vector<idx_t>& ids) {
-  LocalIds t;
-  t.reset(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    t.set(ids[i], static_cast<idx_t>(i));
-  return t;
-}
-
-/// A renumbered node and the process whose zones own a cell touching it.
+/// A renumbered node and the process whose zones own the cells of one block touching it
+/// (kManyRanks: cells of several processes' zones).
 struct NodeRank {
   idx_t node;
   std::int32_t rank;
 };
+constexpr std::int32_t kManyRanks = -2;
 
-/// The nodes touched by the zones of more than one process (ascending, on every process): each
-/// block cell-node entry goes, with its cell's zone process, to the node's holder, which flags
-/// the nodes seen with two processes.
-std::vector<idx_t> interface_nodes(const dist::Comm& comm, const DistGlobalMesh& g,
-                                   const std::vector<idx_t>& partOf, const ZoneAssignment& assign,
-                                   const std::vector<idx_t>& rowOf) {
+/// The process whose zones own the block's cells touching each block node (kManyRanks when
+/// they are several's; -1 for a node of no block cell).
+std::vector<std::int32_t> block_node_ranks(const dist::Comm& comm, const DistGlobalMesh& g,
+                                           const std::vector<idx_t>& partOf,
+                                           const ZoneAssignment& assign) {
   const Csr& cn = g.blockCellNodes;
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
-  auto node = [&](std::int64_t k) {
-    return g.blockNodes[static_cast<std::size_t>(cn.indices()[static_cast<idx_t>(k)])];
-  };
+  std::vector<std::int32_t> rankOf(g.blockNodes.size(), -1);
+#pragma omp parallel for schedule(static)
+  for (idx_t i = 0; i < cn.rows(); ++i) {
+    const std::int32_t r = assign.rank_of(partOf[static_cast<std::size_t>(c0 + i)]);
+    for (idx_t k = cn.begin(i); k < cn.end(i); ++k) {
+      std::int32_t* at = &rankOf[static_cast<std::size_t>(cn.indices()[k])];
+      std::int32_t seen = -1;
+      // first rank wins; a different one makes it kManyRanks (the result is order-free)
+      if (!__atomic_compare_exchange_n(at, &seen, r, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+          seen != r && seen != kManyRanks)
+        __atomic_store_n(at, kManyRanks, __ATOMIC_RELAXED);
+    }
+  }
+  return rankOf;
+}
+
+/// The nodes touched by the zones of more than one process (ascending, on every process): each
+/// block node goes, with the zone process of the block's cells touching it (block_node_ranks()),
+/// to the node's holder, which flags the nodes seen with two processes.
+std::vector<idx_t> interface_nodes(const dist::Comm& comm, const DistGlobalMesh& g,
+                                   const std::vector<std::int32_t>& rankOf) {
   auto grouped = dist::group_by_rank<NodeRank>(
-      comm, cn.nnz(), [&](std::int64_t k) { return g.nodeHolders.owner(node(k)); },
-      [&](std::int64_t k, NodeRank& out) {
-        const idx_t c = c0 + rowOf[static_cast<std::size_t>(k)];
-        out = {node(k), assign.rank_of(partOf[static_cast<std::size_t>(c)])};
+      comm, static_cast<std::int64_t>(g.blockNodes.size()),
+      [&](std::int64_t b) {
+        return g.nodeHolders.owner(g.blockNodes[static_cast<std::size_t>(b)]);
+      },
+      [&](std::int64_t b, NodeRank& out) {
+        out = {g.blockNodes[static_cast<std::size_t>(b)], rankOf[static_cast<std::size_t>(b)]};
       });
   const std::vector<NodeRank> got = dist::exchange(comm, grouped.first, grouped.second).data;
   grouped = {};
@@ -104,9 +116,13 @@ std::vector<idx_t> interface_nodes(const dist::Comm& comm, const DistGlobalMesh&
   std::vector<std::int32_t> seen(static_cast<std::size_t>(v1 - v0), -1);
   std::vector<char> shared(static_cast<std::size_t>(v1 - v0), 0);
   for (const NodeRank& e : got) {
-    std::int32_t& r = seen[static_cast<std::size_t>(e.node - v0)];
-    if (r < 0) r = e.rank;
-    shared[static_cast<std::size_t>(e.node - v0)] |= r != e.rank;
+    const auto v = static_cast<std::size_t>(e.node - v0);
+    if (e.rank == kManyRanks) {
+      shared[v] = 1;
+      continue;
+    }
+    if (seen[v] < 0) seen[v] = e.rank;
+    shared[v] |= seen[v] != e.rank;
   }
   std::vector<idx_t> mineShared;
   for (gidx_t v = v0; v < v1; ++v)
@@ -114,46 +130,41 @@ std::vector<idx_t> interface_nodes(const dist::Comm& comm, const DistGlobalMesh&
   return dist::all_gather(comm, mineShared);
 }
 
-/// The cells this rank's zones own and those sharing a node with them (ascending). The owned
-/// ones follow from partOf (on every rank). The others touch a node that zones of two
-/// processes touch (interface_nodes()): the block owners send the (node, cell) pairs of those
-/// nodes to their holders, which send each zone process the cells of the nodes it touches.
-std::vector<CellRequest> needed_cells(const dist::Comm& comm, const DistGlobalMesh& g,
-                                      const std::vector<idx_t>& partOf,
-                                      const ZoneAssignment& assign, const std::vector<char>& mine) {
+/// The cells this rank's zones own and those sharing a node with them (as a set of renumbered
+/// cells). The owned ones follow from partOf (on every rank). The others touch a node that
+/// zones of two processes touch (interface_nodes()): the block owners send the (node, cell)
+/// pairs of those nodes to their holders, which send each zone process the cells of the nodes
+/// it touches.
+IdSet needed_cells(const dist::Comm& comm, const DistGlobalMesh& g,
+                   const std::vector<idx_t>& partOf, const ZoneAssignment& assign,
+                   const std::vector<char>& mine) {
   const Csr& cn = g.blockCellNodes;
   const idx_t c0 = static_cast<idx_t>(g.cells.first(comm.rank()));
-  std::vector<idx_t> rowOf(static_cast<std::size_t>(cn.nnz()));
-#pragma omp parallel for schedule(static)
-  for (idx_t i = 0; i < cn.rows(); ++i)
-    for (idx_t k = cn.begin(i); k < cn.end(i); ++k)
-      rowOf[static_cast<std::size_t>(k)] = i;
-  const std::vector<idx_t> iface = interface_nodes(comm, g, partOf, assign, rowOf);
-  // which block nodes are interface nodes (both lists ascend)
-  std::vector<char> onIface(g.blockNodes.size(), 0);
-  for (std::size_t a = 0, b = 0; a < g.blockNodes.size() && b < iface.size();) {
-    if (g.blockNodes[a] < iface[b]) {
-      ++a;
-    } else if (iface[b] < g.blockNodes[a]) {
-      ++b;
-    } else {
-      onIface[a++] = 1;
-      ++b;
+  std::vector<char> onIface(g.blockNodes.size(), 0); // block nodes that are interface nodes
+  {
+    const std::vector<idx_t> iface =
+        interface_nodes(comm, g, block_node_ranks(comm, g, partOf, assign));
+    for (std::size_t a = 0, b = 0; a < g.blockNodes.size() && b < iface.size();) { // both ascend
+      if (g.blockNodes[a] < iface[b]) {
+        ++a;
+      } else if (iface[b] < g.blockNodes[a]) {
+        ++b;
+      } else {
+        onIface[a++] = 1;
+        ++b;
+      }
     }
   }
-  std::vector<std::int64_t> at; // block cell-node entries on interface nodes
-  for (idx_t k = 0; k < cn.nnz(); ++k)
-    if (onIface[static_cast<std::size_t>(cn.indices()[k])]) at.push_back(k);
-  auto node = [&](std::int64_t i) {
-    return g.blockNodes[static_cast<std::size_t>(cn.indices()[at[static_cast<std::size_t>(i)]])];
-  };
+  std::vector<NodeValue> pairs; // (node, cell) of the block's cells on interface nodes
+  for (idx_t i = 0; i < cn.rows(); ++i)
+    for (idx_t k = cn.begin(i); k < cn.end(i); ++k)
+      if (onIface[static_cast<std::size_t>(cn.indices()[k])])
+        pairs.push_back({g.blockNodes[static_cast<std::size_t>(cn.indices()[k])], c0 + i});
   auto grouped = dist::group_by_rank<NodeValue>(
-      comm, static_cast<std::int64_t>(at.size()),
-      [&](std::int64_t i) { return g.nodeHolders.owner(node(i)); },
-      [&](std::int64_t i, NodeValue& out) {
-        out = {node(i), c0 + rowOf[static_cast<std::size_t>(at[static_cast<std::size_t>(i)])]};
-      });
-  std::vector<idx_t>().swap(rowOf);
+      comm, static_cast<std::int64_t>(pairs.size()),
+      [&](std::int64_t i) { return g.nodeHolders.owner(pairs[static_cast<std::size_t>(i)].node); },
+      [&](std::int64_t i, NodeValue& out) { out = pairs[static_cast<std::size_t>(i)]; });
+  std::vector<NodeValue>().swap(pairs);
   std::vector<NodeValue> cellsOf = dist::exchange(comm, grouped.first, grouped.second).data;
   grouped = {};
   parallel_sort(cellsOf.begin(), cellsOf.end(), std::less<NodeValue>());
@@ -180,16 +191,28 @@ std::vector<CellRequest> needed_cells(const dist::Comm& comm, const DistGlobalMe
     send.insert(send.end(), toRank[r].begin(), toRank[r].end());
     std::vector<idx_t>().swap(toRank[r]);
   }
-  std::vector<idx_t> cells = dist::exchange(comm, send, counts).data;
+  const std::vector<idx_t> cells = dist::exchange(comm, send, counts).data;
   std::vector<idx_t>().swap(send);
-  for (idx_t c = 0; c < static_cast<idx_t>(partOf.size()); ++c) // the owned cells
-    if (mine[static_cast<std::size_t>(partOf[static_cast<std::size_t>(c)])]) cells.push_back(c);
-  parallel_sort(cells.begin(), cells.end(), std::less<idx_t>());
-  cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
-  std::vector<CellRequest> out(cells.size());
+  IdSet out(g.nCells);
+#pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < cells.size(); ++i)
-    out[i] = {cells[i],
-              mine[static_cast<std::size_t>(partOf[static_cast<std::size_t>(cells[i])])] ? 1 : 0};
+    out.insert(cells[i]);
+#pragma omp parallel for schedule(static)
+  for (idx_t c = 0; c < static_cast<idx_t>(partOf.size()); ++c) // the owned cells
+    if (mine[static_cast<std::size_t>(partOf[static_cast<std::size_t>(c)])]) out.insert(c);
+  out.freeze();
+  return out;
+}
+
+/// The needed cells (ascending), asking their faces where this rank's zones own them.
+std::vector<CellRequest> cell_requests(const IdSet& cells, const std::vector<idx_t>& partOf,
+                                       const std::vector<char>& mine) {
+  const std::vector<idx_t> ids = cells.ids();
+  std::vector<CellRequest> out(ids.size());
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    out[i] = {ids[i],
+              mine[static_cast<std::size_t>(partOf[static_cast<std::size_t>(ids[i])])] ? 1 : 0};
   return out;
 }
 
@@ -312,30 +335,51 @@ std::vector<real_t> fetch_node_xyz(const dist::Comm& comm, const DistGlobalMesh&
   return xyz;
 }
 
-/// The piece: cells `req` (ascending), their nodes, the faces of the owned ones.
-/// Every node of the fetched cells, ascending renumbered ids.
-std::vector<idx_t> piece_nodes(const Fetched& fetched) {
-  std::vector<idx_t> nodes = fetched.cellNodes;
-  parallel_sort(nodes.begin(), nodes.end(), std::less<idx_t>());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+/// Every node of the fetched cells, as a set of renumbered nodes.
+IdSet piece_nodes(const Fetched& fetched, gidx_t nNodes) {
+  IdSet nodes(nNodes);
+  const std::vector<idx_t>& from = fetched.cellNodes;
+#pragma omp parallel for schedule(static)
+  for (std::size_t k = 0; k < from.size(); ++k)
+    nodes.insert(from[k]);
+  nodes.freeze();
   return nodes;
 }
 
-/// The piece: cells `req` (ascending), their nodes (`nodes`, ascending, with coordinates
-/// `xyz`), the faces of the owned ones. Rank-local.
+/// Where each of the fetched faces goes in the piece (ascending global ids): order[f] is the
+/// fetched face that becomes piece face f (a face of two owned cells of two blocks came twice:
+/// the first is taken). faceGlobal: the global id of each piece face.
+std::vector<std::size_t> piece_face_order(const std::vector<FaceAnswer>& fa, gidx_t nFaces,
+                                          std::vector<gidx_t>& faceGlobal) {
+  IdSet faces(nFaces);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < fa.size(); ++i)
+    faces.insert(fa[i].face.gid);
+  faces.freeze();
+  constexpr std::size_t kUnset = ~std::size_t(0);
+  std::vector<std::size_t> order(static_cast<std::size_t>(faces.size()), kUnset);
+  for (std::size_t i = 0; i < fa.size(); ++i) {
+    std::size_t& o = order[static_cast<std::size_t>(faces.rank(fa[i].face.gid))];
+    if (o == kUnset) o = i;
+  }
+  faceGlobal = faces.ids<gidx_t>();
+  return order;
+}
+
+/// The piece: cells `req` (ascending; the set `cellSet`), their nodes (the set `nodeSet`, with
+/// coordinates `xyz` in ascending id order), the faces of the owned ones. Rank-local.
 Piece assemble_piece(const DistGlobalMesh& dg, const std::vector<idx_t>& partOf,
-                     const std::vector<CellRequest>& req, Fetched&& fetched,
-                     std::vector<idx_t>&& nodes, std::vector<real_t>&& xyz, bool hasWalls) {
+                     const std::vector<CellRequest>& req, const IdSet& cellSet, Fetched&& fetched,
+                     const IdSet& nodeSet, std::vector<real_t>&& xyz, bool hasWalls) {
   Piece p;
   GlobalMesh& g = p.g;
   const idx_t nc = static_cast<idx_t>(req.size());
   p.cellGlobal.resize(static_cast<std::size_t>(nc));
   for (idx_t c = 0; c < nc; ++c)
     p.cellGlobal[static_cast<std::size_t>(c)] = req[static_cast<std::size_t>(c)].cell;
-  p.nodeGlobal = std::move(nodes);
+  p.nodeGlobal = nodeSet.ids();
   g.xyz = std::move(xyz);
   const idx_t nn = static_cast<idx_t>(p.nodeGlobal.size());
-  const LocalIds nodeIndex = index_of(p.nodeGlobal), cellIndex = index_of(p.cellGlobal);
   // cells
   std::vector<idx_t> counts(static_cast<std::size_t>(nc));
   g.cellType.resize(static_cast<std::size_t>(nc));
@@ -353,7 +397,7 @@ Piece assemble_piece(const DistGlobalMesh& dg, const std::vector<idx_t>& partOf,
     const std::vector<idx_t>& from = fetched.cellNodes;
 #pragma omp parallel for schedule(static)
     for (std::size_t k = 0; k < from.size(); ++k)
-      cn[k] = nodeIndex.get(from[k]);
+      cn[k] = static_cast<idx_t>(nodeSet.rank(from[k]));
   }
   std::vector<idx_t>().swap(fetched.cellNodes);
   g.cellGeom.volume.resize(static_cast<std::size_t>(nc));
@@ -366,27 +410,12 @@ Piece assemble_piece(const DistGlobalMesh& dg, const std::vector<idx_t>& partOf,
       g.cellGeom.centroid[3 * static_cast<std::size_t>(c) + d] = a.centroid[d];
     if (hasWalls) g.wallDistance[static_cast<std::size_t>(c)] = a.wallDistance;
   }
-  // faces of the owned cells, ascending global ids (a face of two owned cells came twice)
+  // faces of the owned cells, ascending global ids
   const std::vector<FaceAnswer>& fa = fetched.faces;
   std::vector<std::int64_t> faceAt(fa.size() + 1, 0);
   for (std::size_t i = 0; i < fa.size(); ++i)
     faceAt[i + 1] = faceAt[i] + fa[i].nNodes;
-  std::vector<std::size_t> order;
-  {
-    struct GidAt {
-      gidx_t gid;
-      std::size_t at;
-      bool operator<(const GidAt& o) const { return gid != o.gid ? gid < o.gid : at < o.at; }
-    };
-    std::vector<GidAt> keyed(fa.size());
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < fa.size(); ++i)
-      keyed[i] = {fa[i].face.gid, i};
-    parallel_sort(keyed.begin(), keyed.end(), std::less<GidAt>());
-    order.reserve(keyed.size());
-    for (std::size_t i = 0; i < keyed.size(); ++i)
-      if (i == 0 || keyed[i].gid != keyed[i - 1].gid) order.push_back(keyed[i].at);
-  }
+  const std::vector<std::size_t> order = piece_face_order(fa, dg.nFaces, p.faceGlobal);
   const idx_t nf = static_cast<idx_t>(order.size());
   std::vector<idx_t> faceCounts(static_cast<std::size_t>(nf));
   for (idx_t f = 0; f < nf; ++f)
@@ -395,18 +424,19 @@ Piece assemble_piece(const DistGlobalMesh& dg, const std::vector<idx_t>& partOf,
   g.owner.resize(static_cast<std::size_t>(nf));
   g.neighbour.resize(static_cast<std::size_t>(nf));
   g.facePatch.resize(static_cast<std::size_t>(nf));
-  p.faceGlobal.resize(static_cast<std::size_t>(nf));
 #pragma omp parallel for schedule(static)
   for (idx_t f = 0; f < nf; ++f) {
     const std::size_t i = order[static_cast<std::size_t>(f)];
     const DistFace& d = fa[i].face;
     idx_t* row = g.faceNodes.row(f);
     for (idx_t k = 0; k < fa[i].nNodes; ++k)
-      row[k] = nodeIndex.get(fetched.faceNodes[static_cast<std::size_t>(faceAt[i] + k)]);
-    g.owner[static_cast<std::size_t>(f)] = cellIndex.get(d.lo);
-    g.neighbour[static_cast<std::size_t>(f)] = d.hi == kNone ? kNone : cellIndex.get(d.hi);
+      row[k] = static_cast<idx_t>(
+          nodeSet.rank(fetched.faceNodes[static_cast<std::size_t>(faceAt[i] + k)]));
+    // both cells of a face of an owned cell share its nodes: they are in the piece
+    g.owner[static_cast<std::size_t>(f)] = static_cast<idx_t>(cellSet.rank(d.lo));
+    g.neighbour[static_cast<std::size_t>(f)] =
+        d.hi == kNone ? kNone : static_cast<idx_t>(cellSet.rank(d.hi));
     g.facePatch[static_cast<std::size_t>(f)] = d.hi == kNone ? d.patch : -1;
-    p.faceGlobal[static_cast<std::size_t>(f)] = d.gid;
   }
   fetched = Fetched();
   // The owned cells' faces and face neighbours; the other cells need only their nodes,
@@ -484,21 +514,23 @@ void build_dist_zones(const dist::Comm& comm, DistGlobalMesh& dg, const std::vec
   {
     log::Phase phase("  gathering the zones' cells");
     Fetched fetched;
-    std::vector<idx_t> nodes;
+    IdSet cells, nodes;
     std::vector<real_t> xyz;
-    run_phase(nullptr, "    finding the node neighbours",
-              [&] { req = needed_cells(comm, dg, partOf, assign, mine); });
+    run_phase(nullptr, "    finding the node neighbours", [&] {
+      cells = needed_cells(comm, dg, partOf, assign, mine);
+      req = cell_requests(cells, partOf, mine);
+    });
     run_phase(nullptr, "    fetching cells and faces",
               [&] { fetched = fetch_cells(comm, dg, req); });
     run_phase(nullptr, "    fetching coordinates", [&] {
-      nodes = piece_nodes(fetched);
-      xyz = fetch_node_xyz(comm, dg, nodes);
+      nodes = piece_nodes(fetched, dg.nNodes);
+      xyz = fetch_node_xyz(comm, dg, nodes.ids());
     });
     release_block(dg); // what the pieces need of the blocks is fetched: peak = piece + zones
     run_phase(nullptr, "    assembling the piece", [&] {
       dist::run_collectively(comm, [&] {
-        piece = assemble_piece(dg, partOf, req, std::move(fetched), std::move(nodes),
-                               std::move(xyz), hasWalls);
+        piece = assemble_piece(dg, partOf, req, cells, std::move(fetched), nodes, std::move(xyz),
+                               hasWalls);
       });
     });
     phase.note(std::to_string(req.size()) + " cells on rank 0");

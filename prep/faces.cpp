@@ -121,6 +121,15 @@ int mesh_cell_face_count(const Mesh& m, idx_t c) {
 void face_entry_nodes(const Mesh& m, FaceEntry e, std::vector<idx_t>& out) {
   entry_nodes(m, e, out);
 }
+FaceLoop4 face_loop4(const std::vector<idx_t>& nodes) {
+  FaceLoop4 l{{kNone, kNone, kNone, kNone}};
+  if (nodes.size() > 4) {
+    l.v[0] = FaceLoop4::kLongLoop;
+  } else {
+    std::copy(nodes.begin(), nodes.end(), l.v);
+  }
+  return l;
+}
 
 MeshFaceEntries::MeshFaceEntries(const Mesh& m) : m_(m), name_(mesh_name(m)) {}
 void MeshFaceEntries::nodes(FaceEntry e, idx_t, std::vector<idx_t>& out) const {
@@ -263,22 +272,28 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
   for (idx_t v = 0; v < nn; ++v)
     bucketOff[v + 1] += bucketOff[v];
   std::vector<Entry> entries(static_cast<std::size_t>(nEntries));
+  std::vector<FaceLoop4> loops(static_cast<std::size_t>(nEntries));
   {
     std::vector<idx_t> fill(bucketOff.begin(), bucketOff.end() - 1);
 #pragma omp parallel
     {
+      std::vector<idx_t> nodes;
 #pragma omp for schedule(static)
       for (idx_t c = 0; c < nc; ++c)
         for (idx_t k = entryOff[c]; k < entryOff[c + 1]; ++k) {
           const idx_t slot = fetch_increment(fill[static_cast<std::size_t>(minNode[k])]);
-          entries[static_cast<std::size_t>(slot)] =
-              cell_entry(c, static_cast<int>(k - entryOff[c]));
+          const Entry e = cell_entry(c, static_cast<int>(k - entryOff[c]));
+          entry_nodes(m, e, nodes);
+          entries[static_cast<std::size_t>(slot)] = e;
+          loops[static_cast<std::size_t>(slot)] = face_loop4(nodes);
         }
 #pragma omp for schedule(static)
       for (idx_t b = 0; b < nb; ++b) {
         const idx_t slot =
             fetch_increment(fill[static_cast<std::size_t>(minNode[nCellEntries + b])]);
+        entry_nodes(m, ~Entry(b), nodes);
         entries[static_cast<std::size_t>(slot)] = ~Entry(b);
+        loops[static_cast<std::size_t>(slot)] = face_loop4(nodes);
       }
     }
   }
@@ -287,7 +302,7 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
 
   // Patch of faces that no file boundary face covers.
   FaceBucketResult r =
-      match_face_buckets(MeshFaceEntries(m), 0, nn, bucketOff, entries, nullptr, opts);
+      match_face_buckets(MeshFaceEntries(m), 0, nn, bucketOff, entries, nullptr, &loops, opts);
   if (r.defaultPatchAdded && !r.defaultPatchUsed) r.faces.patches.pop_back();
   return std::move(r.faces);
 }
@@ -295,7 +310,7 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
 FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, idx_t nodeHi,
                                     const std::vector<idx_t>& bucketOff,
                                     std::vector<FaceEntry>& entries, std::vector<idx_t>* slots,
-                                    const FaceOptions& opts) {
+                                    std::vector<FaceLoop4>* loops, const FaceOptions& opts) {
   const std::string& name = src.name();
   const idx_t nn = nodeHi - nodeLo; // buckets of this call: nodes nodeLo + v
   FV_VERIFY(static_cast<idx_t>(bucketOff.size()) == nn + 1 &&
@@ -303,7 +318,16 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
             name << ": inconsistent face buckets");
   const idx_t nEntries = bucketOff[static_cast<std::size_t>(nn)];
   FV_VERIFY(!slots || slots->size() == entries.size(), name << ": inconsistent face entry slots");
+  FV_VERIFY(!loops || loops->size() == entries.size(), name << ": inconsistent face entry loops");
   auto slot_of = [&](idx_t i) { return slots ? (*slots)[static_cast<std::size_t>(i)] : kNone; };
+  // The node loop of entries[i]: from `loops` when it holds it.
+  auto loop_of = [&](idx_t i, std::vector<idx_t>& out) {
+    const FaceLoop4* l = loops ? &(*loops)[static_cast<std::size_t>(i)] : nullptr;
+    if (!l || l->v[0] == FaceLoop4::kLongLoop) return src.nodes(entries[i], slot_of(i), out);
+    out.clear();
+    for (int k = 0; k < 4 && l->v[k] != kNone; ++k)
+      out.push_back(l->v[k]);
+  };
   std::vector<Patch> patches = src.patches();
   idx_t defaultPatch = -1;
   if (!opts.defaultPatch.empty()) {
@@ -331,6 +355,7 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
     std::vector<idx_t> order;
     std::vector<Entry> sorted;
     std::vector<idx_t> sortedSlots;
+    std::vector<FaceLoop4> sortedLoops;
     std::vector<SmallKey> small;
 #pragma omp for schedule(dynamic, 4096)
     for (idx_t v = 0; v < nn; ++v) {
@@ -340,7 +365,7 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
       keys.clear();
       keyOff.assign(1, 0);
       for (idx_t i = b0; i < b1; ++i) {
-        src.nodes(entries[i], slot_of(i), nodes);
+        loop_of(i, nodes);
         std::sort(nodes.begin(), nodes.end());
         keys.insert(keys.end(), nodes.begin(), nodes.end());
         keyOff.push_back(static_cast<std::int64_t>(keys.size()));
@@ -450,6 +475,12 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
           sortedSlots[i] = (*slots)[static_cast<std::size_t>(b0 + order[i])];
         std::copy(sortedSlots.begin(), sortedSlots.end(), slots->begin() + b0);
       }
+      if (loops) {
+        sortedLoops.resize(static_cast<std::size_t>(n));
+        for (idx_t i = 0; i < n; ++i)
+          sortedLoops[i] = (*loops)[static_cast<std::size_t>(b0 + order[i])];
+        std::copy(sortedLoops.begin(), sortedLoops.end(), loops->begin() + b0);
+      }
       bucketFaces[v] = faces;
       bucketFaceNodes[v] = faceNodes;
     }
@@ -494,7 +525,7 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
         if (runStart[static_cast<std::size_t>(i)] != 1) continue;
         // Run layout (validated in pass 1): owner cell, then a neighbour cell or a boundary face.
         const Entry own = entries[i];
-        src.nodes(own, slot_of(i), nodes);
+        loop_of(i, nodes);
         fs.owner[f] = entry_cell(own);
         fOff[static_cast<std::size_t>(f) + 1] = static_cast<idx_t>(nodes.size());
         std::copy(nodes.begin(), nodes.end(), fNodes.begin() + slot);

@@ -96,6 +96,17 @@ class MeshFaceEntries final : public FaceEntrySource {
   std::string name_;
 };
 
+/// The node loop of a face entry as match_face_buckets() reads it next to the entry, so that
+/// matching does not go back to the cells (whose rows it would visit in bucket order, one cache
+/// miss each): the nodes of face_entry_nodes() when there are at most 4 of them, kNone after the
+/// last; v[0] == kLongLoop for a longer loop, which is read from the FaceEntrySource.
+struct FaceLoop4 {
+  static constexpr idx_t kLongLoop = -2;
+  idx_t v[4];
+};
+/// The FaceLoop4 of a node loop (face_entry_nodes()' output).
+FaceLoop4 face_loop4(const std::vector<idx_t>& nodes);
+
 /// What match_face_buckets() found.
 struct FaceBucketResult {
   FaceSet faces;                  ///< the buckets' faces, in build_faces() order
@@ -108,13 +119,15 @@ struct FaceBucketResult {
 /// whose smallest node it is (any order: they are sorted here). Faces come out in build_faces()
 /// order, so consecutive node ranges concatenate to build_faces()' face list; errors are those
 /// of build_faces() for the lowest failing bucket. `slots`, when given, is parallel to
-/// `entries` and is permuted with them (src reads an entry's data by its slot). A default patch
+/// `entries` and is permuted with them (src reads an entry's data by its slot); so is `loops`,
+/// the entries' node loops (src.nodes() is then asked only for loops of more than 4 nodes and
+/// for messages). A default patch
 /// is always appended to faces.patches when opts asks for one the file lacks (build_faces()
 /// drops it when unused).
 FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, idx_t nodeHi,
                                     const std::vector<idx_t>& bucketOff,
                                     std::vector<FaceEntry>& entries, std::vector<idx_t>* slots,
-                                    const FaceOptions& opts);
+                                    std::vector<FaceLoop4>* loops, const FaceOptions& opts);
 
 /// Checks the mesh arrays build_faces() relies on (sizes, node ranges, polyhedron references,
 /// boundary faces and patch indices). Throws fv::Error naming the first bad entity.

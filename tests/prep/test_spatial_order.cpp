@@ -2,6 +2,7 @@
 #include "box_mesh.hpp"
 
 #include "prep/global_mesh.hpp"
+#include "prep/id_set.hpp"
 #include "prep/parallel_sort.hpp"
 #include "prep/spatial_order.hpp"
 #include "prep/zones.hpp"
@@ -115,6 +116,29 @@ TEST(ParallelSort, MergeOfSortedRunsSortsAnyNumberOfRunsIncludingEmptyOnes) {
     std::sort(expected.begin(), expected.end());
     merge_sorted_runs(v, runs, std::less<int>());
     EXPECT_EQ(v, expected) << nRuns << " runs";
+  }
+}
+
+TEST(IdSet, ListsAndRanksItsIdsAsASortedDeduplicatedListWould) {
+  std::mt19937 rng(7);
+  for (const gidx_t n : {gidx_t(1), gidx_t(63), gidx_t(64), gidx_t(65), gidx_t(1000)}) {
+    std::vector<idx_t> ids(static_cast<std::size_t>(rng() % (2 * n + 1)));
+    for (idx_t& x : ids)
+      x = static_cast<idx_t>(rng() % static_cast<std::uint32_t>(n));
+    IdSet set(n);
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      set.insert(ids[i]);
+    set.freeze();
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    EXPECT_EQ(set.ids(), ids) << n;
+    EXPECT_EQ(set.size(), static_cast<gidx_t>(ids.size()));
+    for (gidx_t id = 0; id < n; ++id) {
+      const auto below = std::lower_bound(ids.begin(), ids.end(), id) - ids.begin();
+      EXPECT_EQ(set.rank(id), below) << id;
+      EXPECT_EQ(set.contains(id), std::binary_search(ids.begin(), ids.end(), id)) << id;
+    }
   }
 }
 
