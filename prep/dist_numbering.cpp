@@ -176,9 +176,7 @@ BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceL
     ++bucketOff[static_cast<std::size_t>(e.minNode - n0) + 1];
   for (idx_t v = 0; v < n1 - n0; ++v)
     bucketOff[v + 1] += bucketOff[v];
-  std::vector<FaceEntry> entries(got.data.size());
-  std::vector<idx_t> slots(got.data.size());
-  std::vector<FaceLoop4> loops(got.data.size());
+  std::vector<FaceBucketItem> items(got.data.size());
   {
     std::vector<idx_t> fill(bucketOff.begin(), bucketOff.end() - 1);
     // The order inside a bucket does not matter: match_face_buckets() sorts each one.
@@ -187,9 +185,7 @@ BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceL
       const BucketEntry& e = got.data[i];
       const auto k =
           static_cast<std::size_t>(fetch_increment(fill[static_cast<std::size_t>(e.minNode - n0)]));
-      entries[k] = e.entry;
-      slots[k] = static_cast<idx_t>(i);
-      loops[k] = e.loop;
+      items[k] = {e.entry, e.loop, static_cast<idx_t>(i)};
     }
   }
   const ReceivedEntries src(m, got.data, std::move(gotNodes.data));
@@ -197,9 +193,8 @@ BucketFaces match_faces(const dist::Comm& comm, const MeshSlice& s, const SliceL
   step.emplace("    matching faces");
   BucketFaces out;
   FaceBucketResult r;
-  run_labelled(comm, s, layout, [&] {
-    r = match_face_buckets(src, n0, n1, bucketOff, entries, &slots, &loops, opts);
-  });
+  run_labelled(comm, s, layout,
+               [&] { r = match_face_buckets(src, n0, n1, bucketOff, items, opts); });
   const bool used = comm.max(std::int64_t(r.defaultPatchUsed)) != 0;
   if (r.defaultPatchAdded && !used) r.faces.patches.pop_back();
   out.faces = std::move(r.faces);

@@ -271,8 +271,7 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
   }
   for (idx_t v = 0; v < nn; ++v)
     bucketOff[v + 1] += bucketOff[v];
-  std::vector<Entry> entries(static_cast<std::size_t>(nEntries));
-  std::vector<FaceLoop4> loops(static_cast<std::size_t>(nEntries));
+  std::vector<FaceBucketItem> items(static_cast<std::size_t>(nEntries));
   {
     std::vector<idx_t> fill(bucketOff.begin(), bucketOff.end() - 1);
 #pragma omp parallel
@@ -284,16 +283,14 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
           const idx_t slot = fetch_increment(fill[static_cast<std::size_t>(minNode[k])]);
           const Entry e = cell_entry(c, static_cast<int>(k - entryOff[c]));
           entry_nodes(m, e, nodes);
-          entries[static_cast<std::size_t>(slot)] = e;
-          loops[static_cast<std::size_t>(slot)] = face_loop4(nodes);
+          items[static_cast<std::size_t>(slot)] = {e, face_loop4(nodes), kNone};
         }
 #pragma omp for schedule(static)
       for (idx_t b = 0; b < nb; ++b) {
         const idx_t slot =
             fetch_increment(fill[static_cast<std::size_t>(minNode[nCellEntries + b])]);
         entry_nodes(m, ~Entry(b), nodes);
-        entries[static_cast<std::size_t>(slot)] = ~Entry(b);
-        loops[static_cast<std::size_t>(slot)] = face_loop4(nodes);
+        items[static_cast<std::size_t>(slot)] = {~Entry(b), face_loop4(nodes), kNone};
       }
     }
   }
@@ -301,32 +298,28 @@ FaceSet build_faces(const Mesh& m, const FaceOptions& opts) {
   std::vector<idx_t>().swap(entryOff);
 
   // Patch of faces that no file boundary face covers.
-  FaceBucketResult r =
-      match_face_buckets(MeshFaceEntries(m), 0, nn, bucketOff, entries, nullptr, &loops, opts);
+  FaceBucketResult r = match_face_buckets(MeshFaceEntries(m), 0, nn, bucketOff, items, opts);
   if (r.defaultPatchAdded && !r.defaultPatchUsed) r.faces.patches.pop_back();
   return std::move(r.faces);
 }
 
 FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, idx_t nodeHi,
                                     const std::vector<idx_t>& bucketOff,
-                                    std::vector<FaceEntry>& entries, std::vector<idx_t>* slots,
-                                    std::vector<FaceLoop4>* loops, const FaceOptions& opts) {
+                                    std::vector<FaceBucketItem>& items, const FaceOptions& opts) {
   const std::string& name = src.name();
   const idx_t nn = nodeHi - nodeLo; // buckets of this call: nodes nodeLo + v
   FV_VERIFY(static_cast<idx_t>(bucketOff.size()) == nn + 1 &&
-                static_cast<std::size_t>(bucketOff[static_cast<std::size_t>(nn)]) == entries.size(),
+                static_cast<std::size_t>(bucketOff[static_cast<std::size_t>(nn)]) == items.size(),
             name << ": inconsistent face buckets");
   const idx_t nEntries = bucketOff[static_cast<std::size_t>(nn)];
-  FV_VERIFY(!slots || slots->size() == entries.size(), name << ": inconsistent face entry slots");
-  FV_VERIFY(!loops || loops->size() == entries.size(), name << ": inconsistent face entry loops");
-  auto slot_of = [&](idx_t i) { return slots ? (*slots)[static_cast<std::size_t>(i)] : kNone; };
-  // The node loop of entries[i]: from `loops` when it holds it.
+  auto slot_of = [&](idx_t i) { return items[static_cast<std::size_t>(i)].slot; };
+  // The node loop of items[i]: from its FaceLoop4 unless longer.
   auto loop_of = [&](idx_t i, std::vector<idx_t>& out) {
-    const FaceLoop4* l = loops ? &(*loops)[static_cast<std::size_t>(i)] : nullptr;
-    if (!l || l->v[0] == FaceLoop4::kLongLoop) return src.nodes(entries[i], slot_of(i), out);
+    const FaceBucketItem& it = items[static_cast<std::size_t>(i)];
+    if (it.loop.v[0] == FaceLoop4::kLongLoop) return src.nodes(it.entry, it.slot, out);
     out.clear();
-    for (int k = 0; k < 4 && l->v[k] != kNone; ++k)
-      out.push_back(l->v[k]);
+    for (int k = 0; k < 4 && it.loop.v[k] != kNone; ++k)
+      out.push_back(it.loop.v[k]);
   };
   std::vector<Patch> patches = src.patches();
   idx_t defaultPatch = -1;
@@ -353,9 +346,7 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
     std::vector<idx_t> keys, nodes;
     std::vector<std::int64_t> keyOff;
     std::vector<idx_t> order;
-    std::vector<Entry> sorted;
-    std::vector<idx_t> sortedSlots;
-    std::vector<FaceLoop4> sortedLoops;
+    std::vector<FaceBucketItem> sorted;
     std::vector<SmallKey> small;
 #pragma omp for schedule(dynamic, 4096)
     for (idx_t v = 0; v < nn; ++v) {
@@ -391,7 +382,7 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
       std::sort(order.begin(), order.end(), [&](idx_t a, idx_t b) {
         if (key_less(a, b)) return true;
         if (key_less(b, a)) return false;
-        const Entry ea = entries[b0 + a], eb = entries[b0 + b];
+        const Entry ea = items[b0 + a].entry, eb = items[b0 + b].entry;
         if (is_bface(ea) != is_bface(eb)) return !is_bface(ea);
         return is_bface(ea) ? ea > eb : ea < eb;
       });
@@ -404,10 +395,10 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
         const idx_t len = static_cast<idx_t>(keyOff[order[r0] + 1] - keyOff[order[r0]]);
         int ncell = 0, nbf = 0;
         for (idx_t i = r0; i < r1; ++i)
-          (is_bface(entries[b0 + order[i]]) ? nbf : ncell)++;
-        const Entry first = entries[b0 + order[r0]];
-        const bool twoCells =
-            ncell == 2 && nbf == 0 && entry_cell(first) != entry_cell(entries[b0 + order[r0 + 1]]);
+          (is_bface(items[b0 + order[i]].entry) ? nbf : ncell)++;
+        const Entry first = items[b0 + order[r0]].entry;
+        const bool twoCells = ncell == 2 && nbf == 0 &&
+                              entry_cell(first) != entry_cell(items[b0 + order[r0 + 1]].entry);
         const bool ok = len < 3 ? nbf == 0
                                 : (ncell == 1 && nbf == 1) || twoCells ||
                                       (ncell == 1 && nbf == 0 && defaultPatch >= 0);
@@ -419,7 +410,7 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
           if (len < 3) {
             if (nbf > 0)
               err << name << ": "
-                  << src.bface_label(entries[b0 + order[r1 - 1]], slot_of(b0 + order[r1 - 1]))
+                  << src.bface_label(items[b0 + order[r1 - 1]].entry, slot_of(b0 + order[r1 - 1]))
                   << " has fewer than 3 distinct nodes (" << node_list(key) << ")";
           } else if (ncell == 0) {
             err << name << ": " << src.bface_label(first, slot_of(b0 + order[r0]))
@@ -429,17 +420,18 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
                 << ncell << " cells:";
             for (idx_t i = r0; i < r0 + std::min(ncell, 4); ++i)
               err << (i > r0 ? "," : "") << " "
-                  << src.cell_label(entry_cell(entries[b0 + order[i]]));
-          } else if (ncell == 2 && entry_cell(first) == entry_cell(entries[b0 + order[r0 + 1]])) {
+                  << src.cell_label(entry_cell(items[b0 + order[i]].entry));
+          } else if (ncell == 2 &&
+                     entry_cell(first) == entry_cell(items[b0 + order[r0 + 1]].entry)) {
             err << name << ": " << src.cell_label(entry_cell(first)) << " has two coinciding faces "
                 << "(nodes " << node_list(key) << ")";
           } else if (ncell == 2 && nbf > 0) {
             err << name << ": "
-                << src.bface_label(entries[b0 + order[r0 + 2]], slot_of(b0 + order[r0 + 2]))
+                << src.bface_label(items[b0 + order[r0 + 2]].entry, slot_of(b0 + order[r0 + 2]))
                 << " is an interior face between " << src.cell_label(entry_cell(first)) << " and "
-                << src.cell_label(entry_cell(entries[b0 + order[r0 + 1]]));
+                << src.cell_label(entry_cell(items[b0 + order[r0 + 1]].entry));
           } else if (ncell == 1 && nbf > 1) {
-            const Entry ba = entries[b0 + order[r0 + 1]], bb = entries[b0 + order[r0 + 2]];
+            const Entry ba = items[b0 + order[r0 + 1]].entry, bb = items[b0 + order[r0 + 2]].entry;
             const idx_t sa = slot_of(b0 + order[r0 + 1]), sb = slot_of(b0 + order[r0 + 2]);
             const bool same = src.bface_patch(ba, sa) == src.bface_patch(bb, sb);
             err << name << ": " << src.bface_label(ba, sa) << " and " << src.bface_label(bb, sb)
@@ -467,20 +459,8 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
       // Write the bucket back in sorted order.
       sorted.resize(static_cast<std::size_t>(n));
       for (idx_t i = 0; i < n; ++i)
-        sorted[i] = entries[b0 + order[i]];
-      std::copy(sorted.begin(), sorted.end(), entries.begin() + b0);
-      if (slots) {
-        sortedSlots.resize(static_cast<std::size_t>(n));
-        for (idx_t i = 0; i < n; ++i)
-          sortedSlots[i] = (*slots)[static_cast<std::size_t>(b0 + order[i])];
-        std::copy(sortedSlots.begin(), sortedSlots.end(), slots->begin() + b0);
-      }
-      if (loops) {
-        sortedLoops.resize(static_cast<std::size_t>(n));
-        for (idx_t i = 0; i < n; ++i)
-          sortedLoops[i] = (*loops)[static_cast<std::size_t>(b0 + order[i])];
-        std::copy(sortedLoops.begin(), sortedLoops.end(), loops->begin() + b0);
-      }
+        sorted[i] = items[static_cast<std::size_t>(b0 + order[i])];
+      std::copy(sorted.begin(), sorted.end(), items.begin() + b0);
       bucketFaces[v] = faces;
       bucketFaceNodes[v] = faceNodes;
     }
@@ -524,14 +504,14 @@ FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, id
       for (idx_t i = b0; i < b1; ++i) {
         if (runStart[static_cast<std::size_t>(i)] != 1) continue;
         // Run layout (validated in pass 1): owner cell, then a neighbour cell or a boundary face.
-        const Entry own = entries[i];
+        const Entry own = items[i].entry;
         loop_of(i, nodes);
         fs.owner[f] = entry_cell(own);
         fOff[static_cast<std::size_t>(f) + 1] = static_cast<idx_t>(nodes.size());
         std::copy(nodes.begin(), nodes.end(), fNodes.begin() + slot);
         slot += static_cast<std::int64_t>(nodes.size());
         const bool hasNext = i + 1 < b1 && runStart[static_cast<std::size_t>(i) + 1] == 0;
-        const Entry next = hasNext ? entries[static_cast<std::size_t>(i) + 1] : Entry(0);
+        const Entry next = hasNext ? items[static_cast<std::size_t>(i) + 1].entry : Entry(0);
         if (hasNext && !is_bface(next)) {
           fs.neighbour[f] = entry_cell(next);
         } else if (hasNext) {

@@ -62,8 +62,8 @@ int mesh_cell_face_count(const Mesh& m, idx_t c);
 void face_entry_nodes(const Mesh& m, FaceEntry e, std::vector<idx_t>& out);
 
 /// What match_face_buckets() reads of the entries it matches: their nodes, the patch of file
-/// boundary faces, and the names that error messages give. `slot` is the entry's index in the
-/// entries array as passed to match_face_buckets() (kNone when no slots were passed).
+/// boundary faces, and the names that error messages give. `slot` is the item's slot as passed
+/// to match_face_buckets().
 class FaceEntrySource {
  public:
   virtual ~FaceEntrySource() = default;
@@ -107,6 +107,15 @@ struct FaceLoop4 {
 /// The FaceLoop4 of a node loop (face_entry_nodes()' output).
 FaceLoop4 face_loop4(const std::vector<idx_t>& nodes);
 
+/// One entry in a bucket of match_face_buckets(): the entry, its node loop and the slot by which
+/// the FaceEntrySource knows it (kNone for a whole fv::Mesh). One record, so that bucketing
+/// writes one place per entry.
+struct FaceBucketItem {
+  FaceEntry entry;
+  FaceLoop4 loop;
+  idx_t slot;
+};
+
 /// What match_face_buckets() found.
 struct FaceBucketResult {
   FaceSet faces;                  ///< the buckets' faces, in build_faces() order
@@ -115,19 +124,16 @@ struct FaceBucketResult {
 };
 
 /// The faces whose smallest node lies in [nodeLo, nodeHi): bucket v (node nodeLo + v) holds the
-/// entries entries[bucketOff[v] .. bucketOff[v+1]) of every cell face and file boundary face
+/// items[bucketOff[v] .. bucketOff[v+1]) of every cell face and file boundary face
 /// whose smallest node it is (any order: they are sorted here). Faces come out in build_faces()
 /// order, so consecutive node ranges concatenate to build_faces()' face list; errors are those
-/// of build_faces() for the lowest failing bucket. `slots`, when given, is parallel to
-/// `entries` and is permuted with them (src reads an entry's data by its slot); so is `loops`,
-/// the entries' node loops (src.nodes() is then asked only for loops of more than 4 nodes and
-/// for messages). A default patch
+/// of build_faces() for the lowest failing bucket; the items are left sorted. src.nodes() is
+/// asked only for loops of more than 4 nodes, by the item's entry and slot. A default patch
 /// is always appended to faces.patches when opts asks for one the file lacks (build_faces()
 /// drops it when unused).
 FaceBucketResult match_face_buckets(const FaceEntrySource& src, idx_t nodeLo, idx_t nodeHi,
                                     const std::vector<idx_t>& bucketOff,
-                                    std::vector<FaceEntry>& entries, std::vector<idx_t>* slots,
-                                    std::vector<FaceLoop4>* loops, const FaceOptions& opts);
+                                    std::vector<FaceBucketItem>& items, const FaceOptions& opts);
 
 /// Checks the mesh arrays build_faces() relies on (sizes, node ranges, polyhedron references,
 /// boundary faces and patch indices). Throws fv::Error naming the first bad entity.
