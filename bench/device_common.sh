@@ -2,7 +2,7 @@
 # carried Debian packages, the GPU's name, and a CUDA (sm_${CUDA_ARCH:-90}) Release build of the
 # given targets into build-device.
 #   name=device_x; . bench/device_common.sh; device_build fvrun fvprep ...
-# Sets out, start, bdir; defines log(); exits on a failed build.
+# Sets out, start, bdir; defines log() and use_nccl(); exits on a failed build.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${OUT:?set OUT}
 mkdir -p "$out"
@@ -19,4 +19,17 @@ device_build() {
     cmake --build "$bdir" -j"${JOBS:-$(nproc)}" --target "$@" >>"$out/build.log" 2>&1 ||
     { log "BUILD FAILED"; tail -40 "$out/build.log"; exit 1; }
   log "build done"
+}
+# NCCL for the nccl transport: the toolkit's, else Python's nvidia-nccl package (the device
+# image's PyTorch) through NCCL_HOME, which CMake reads; its library joins LD_LIBRARY_PATH.
+use_nccl() {
+  if [ -z "${NCCL_HOME:-}" ] && [ ! -f /usr/local/cuda/include/nccl.h ]; then
+    NCCL_HOME=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null) &&
+      export NCCL_HOME
+  fi
+  if [ -n "${NCCL_HOME:-}" ]; then
+    export LD_LIBRARY_PATH=$NCCL_HOME/lib:$LD_LIBRARY_PATH
+    [ -e "$NCCL_HOME/lib/libnccl.so" ] || ln -sf libnccl.so.2 "$NCCL_HOME/lib/libnccl.so" 2>/dev/null
+    log "NCCL from $NCCL_HOME"
+  fi
 }

@@ -8,16 +8,8 @@
 # channel's time split per transport (bench/mpi_scaling.sh, RANKS / WEAK / STRONG below).
 set -uo pipefail
 name=transport
-if [ -z "${NCCL_HOME:-}" ] && [ ! -f /usr/local/cuda/include/nccl.h ]; then
-  NCCL_HOME=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null) &&
-    export NCCL_HOME
-fi
 . bench/device_common.sh
-if [ -n "${NCCL_HOME:-}" ]; then
-  export LD_LIBRARY_PATH=$NCCL_HOME/lib:$LD_LIBRARY_PATH
-  [ -e "$NCCL_HOME/lib/libnccl.so" ] || ln -sf libnccl.so.2 "$NCCL_HOME/lib/libnccl.so" 2>/dev/null
-  log "NCCL from $NCCL_HOME"
-fi
+use_nccl
 nvidia-smi topo -m 2>/dev/null | head -4
 device_build fvrun fvprep fvgen compare_runs mpi_run_tools test_parallel_halo test_fake_transport \
   halo_bench

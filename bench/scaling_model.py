@@ -24,6 +24,8 @@ RESULTS = [  # file, staging mode of the code measured ('overlap' rows with --no
     # so nothing overlapped (docs/parallel.md history); its split is not used for fitting
     ("bench/results/mpi_scaling_h200x2_20261121.csv", "none", "host"),
 ]
+# the 4-H100 run (issue 20): compared with the model, not fitted (section (e))
+H100X4 = "bench/results/mpi_scaling_h100x4_20261128_explicit.csv"
 FIT_FILES = RESULTS[:2]   # timed split (--comm-timing) rows fit the host-staged parameters
 STAGES = 3                # SSP-RK3
 NV, DBL = 5, 8            # Euler variables, bytes per double
@@ -80,9 +82,10 @@ GPUS = [2, 4, 8, 64, 512]
 
 
 # ---------------------------------------------------------------- model
-def t1(n):
+def t1(n, table=None):
     """1-GPU iteration time (s), per-cell cost interpolated in log n, clamped outside."""
-    (a, ya), (b, yb) = next((p, q) for p, q in zip(T1_NS, T1_NS[1:]) if n <= q[0] or q is T1_NS[-1])
+    table = table or T1_NS
+    (a, ya), (b, yb) = next((p, q) for p, q in zip(table, table[1:]) if n <= q[0] or q is table[-1])
     s = min(1.0, max(0.0, math.log(n / a) / math.log(b / a)))
     return n * (ya + s * (yb - ya)) * 1e-9
 
@@ -108,13 +111,14 @@ def exchange(tr, P, m, nbytes, entries, K, hs):
     return pu, max(on, ib)
 
 
-def t_iter(P, n, tr, hs, f, mode="overlap", table=BOX, detail=False, exchanges=None):
-    """Predicted time per iteration (s) on P GPUs with n cells each."""
+def t_iter(P, n, tr, hs, f, mode="overlap", table=BOX, detail=False, exchanges=None, t1s=None):
+    """Predicted time per iteration (s) on P GPUs with n cells each (t1s: the 1-GPU cost
+    table of another GPU, default T1_NS)."""
     exchanges = exchanges or EXCHANGES
-    tc = f * t1(n)
+    tc = f * t1(n, t1s)
     H, m, Hn = halo(table, P, n)
     if exchanges is TWO_LAYER:
-        tc += TWO_LAYER_EXTRA * t1(n) / n * H
+        tc += TWO_LAYER_EXTRA * t1(n, t1s) / n * H
     exposed, rows = 0.0, []
     for name, ent, K, w in exchanges:
         entries = {"cell": H, "node": Hn, "cell+node": H + Hn, "cell2": 2 * H, "node2": 2 * Hn}[ent]
@@ -248,6 +252,8 @@ def main():
                 P, n / 1e6, H, m, rows[0][1] / 1e6, rows[1][1] / 1e6, g[1] / 1e6, g[1] / m / 1e6,
                 (g[2] + g[3]) * 1e6, g[4] * 1e6, (gh[2] + gh[3]) * 1e6, gh[4] * 1e6))
 
+    h100x4(hs)
+
     print("\n(d) Limits, communication alone (f = 1), cells per GPU below which")
     grid = [10 ** (4 + 0.01 * i) for i in range(401)]
     for tr, label in (("host", "host-staged"), ("nvlink", "device-direct")):
@@ -256,6 +262,41 @@ def main():
             e90 = next((n for n in reversed(grid) if t1(n) / t_iter(P, n, tr, hs, 1.0) < 0.9), None)
             print("  %-14s %3d GPUs: fixed costs > half of the exchange time below %s; "
                   "efficiency < 0.9 below %s" % (label, P, fmt(lat), fmt(e90)))
+
+
+def h100x4(hs):
+    """(e) The 4-H100 run (issue 20) against the model as it stood before it: the H100's own
+    1-GPU costs (its one-rank rows), f(P) = F_AFTER_ZONE_ORDER_FIX, NVLink for nccl and
+    cuda_ipc, the fitted host-staged parameters for host_staged_mpi. The measured f is the
+    --comm-timing run's compute over t1; "comm" the production time minus f t1."""
+    rows = load(H100X4)
+    t1s = sorted({(float(r["cells"]), 1e9 * float(r["time_per_iter_s"]) / float(r["cells"]))
+                  for r in rows if r["ranks"] == "1"})   # weak and strong: 10M, 20M, 40M
+    f0 = F_AFTER_ZONE_ORDER_FIX
+    print("\n(e) 4 H100 (NV18 NVLink), %s: measured vs predicted (f = %.2f, the H100's "
+          "1-GPU costs %s ns/cell)" % (os.path.basename(H100X4), f0,
+                                       ", ".join("%.3f" % c for _, c in t1s)))
+    print("  %-16s %-7s %2s %5s %7s %7s %6s %6s | %7s %7s %7s" % (
+        "transport", "mode", "P", "cells", "t meas", "t pred", "eff m", "eff p", "f meas",
+        "comm m", "comm p"))
+    fs = {}
+    for r in rows:
+        P, cells, mode, tr = int(r["ranks"]), float(r["cells"]), r["mode"], r["transport"]
+        if P == 1: continue
+        n = cells / P
+        kind = "host" if tr == "host_staged_mpi" else "nvlink"
+        tp = t_iter(P, n, kind, hs, f0, "overlap", CHANNEL, t1s=t1s)
+        tm = float(r["time_per_iter_s"])
+        eff_p = t1(n, t1s) / tp if mode == "weak" else t1(cells, t1s) / (P * tp)
+        comp = float(r["compute_s"])
+        fm = comp / t1(n, t1s) if comp == comp else float("nan")
+        if fm == fm and mode == "strong": fs.setdefault((tr, P), []).append(fm)
+        print("  %-16s %-7s %2d %4.0fM %7.2f %7.2f %6.3f %6.3f | %7.2f %7.2f %7.2f" % (
+            tr, mode, P, cells / 1e6, tm * 1e3, tp * 1e3, float(r["efficiency"]), eff_p, fm,
+            (tm - (fm if fm == fm else f0) * t1(n, t1s)) * 1e3,
+            (tp - f0 * t1(n, t1s)) * 1e3))
+    print("  measured f (strong rows, mean): " + ", ".join(
+        "%s P=%d %.3f" % (tr, P, sum(v) / len(v)) for (tr, P), v in sorted(fs.items())))
 
 
 def red_time(P):

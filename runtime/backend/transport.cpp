@@ -133,13 +133,15 @@ std::unique_ptr<Communicator> make_communicator(MPI_Comm comm, TransportKind req
   MPI_Comm_size(comm, &size);
   if (k == TransportKind::Auto) {
     k = TransportKind::HostStagedMpi;
-    // one rank sends nothing. CUDA IPC only between distinct GPUs: with two ranks on one GPU
-    // its cross-process event waits made a channel iteration 2x slower than host staging (H100,
-    // bench/results/transport_h100_20261124.md)
+    // One rank sends nothing. CUDA IPC first (one node, distinct GPUs): on 4 NVLinked H100s
+    // an SSP-RK3 iteration took 33 ms with it against 48 ms with NCCL and 47 ms host-staged
+    // (10M cells per GPU, bench/results/mpi_scaling_h100x4_20261128.md). Never with two ranks
+    // on one GPU: its cross-process event waits made a channel iteration 2x slower than host
+    // staging there (bench/results/transport_h100_20261124.md). NCCL where the ranks span nodes.
     if (active_device() == Device::Cuda && size > 1) {
       const bool shared = gpu_shared(comm);
       for (TransportKind c :
-           {TransportKind::Nccl, TransportKind::CudaIpc, TransportKind::CudaAwareMpi})
+           {TransportKind::CudaIpc, TransportKind::Nccl, TransportKind::CudaAwareMpi})
         if ((c != TransportKind::CudaIpc || !shared) && transport_available(comm, c).ok) {
           k = c;
           break;

@@ -9,8 +9,8 @@
 ///                    reductions; bootstrapped through MPI (a build with NCCL, one GPU per rank)
 ///   cuda_ipc         each rank copies its messages straight into its peers' receive buffers
 ///                    (cudaIpc* handles, interprocess events; all ranks on one node)
-///   auto             the best available, in the order nccl, cuda_ipc (only when no two ranks
-///                    share a GPU), cuda_aware_mpi, host_staged_mpi; with the CPU backend
+///   auto             the best available, in the order cuda_ipc (only when no two ranks
+///                    share a GPU), nccl, cuda_aware_mpi, host_staged_mpi; with the CPU backend
 ///                    always MPI on host memory
 #include "runtime/backend/communicator.hpp"
 
