@@ -17,7 +17,10 @@ void interior_fluxes(const ZoneViewT<G>& z, const FluxSettings& s, const real_t*
   const ZoneViewT<G> v = z;
   const FluxSettings st = s;
   const idx_t nb = z.nBoundaryFaces;
-  forall("interior_fluxes", z.nFaces - nb, [=] FV_HOST_DEVICE(idx_t i) {
+  const char* label = which == FaceSet::All         ? "interior_fluxes"
+                      : which == FaceSet::OwnedOnly ? "interior_fluxes (owned)"
+                                                    : "interior_fluxes (interface)";
+  forall(label, z.nFaces - nb, [=] FV_HOST_DEVICE(idx_t i) {
     const idx_t f = nb + i;
     const idx_t n = v.nTotalCells;
     if (which != FaceSet::All &&
