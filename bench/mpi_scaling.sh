@@ -10,7 +10,7 @@
 #   RANKS       rank counts; the first is the baseline of the efficiencies (default "1 2 4")
 #   WEAK        cells per rank of the weak-scaling meshes (default 5M; empty: no weak runs)
 #   STRONG      strong-scaling mesh sizes (default 20M; empty: none)
-#   TRANSPORTS  [run] transports to time (default $TRANSPORT, else auto: NCCL, CUDA IPC,
+#   TRANSPORTS  [run] transports to time (default $TRANSPORT, else auto: CUDA IPC, NCCL,
 #               CUDA-aware MPI, host-staged MPI). A one-rank run exchanges nothing: it is run
 #               once and is every transport's baseline.
 #   SPLIT_TRANSPORTS  transports that also get a --comm-timing run (device synchronised around
@@ -91,8 +91,10 @@ INI
     ssprk3) printf '[time]\nintegrator = ssprk3\ncfl = 1.5\nconvergence = 0\n' ;;
     # fvrun's Newton-Krylov defaults but a shorter Krylov basis (40 B per cell per vector)
     newton) printf '[time]\nintegrator = newton\nconvergence = 0\nnewton_krylov_dim = 15\n' ;;
+    # a CFL ramp: one 20M-cell zone swept by hyperplanes diverged at iteration 1 from the free
+    # stream at CFL 50 (bench/results/mpi_scaling_h100x4_20261128.md)
     lusgs) printf '[time]\nintegrator = lusgs\nlusgs_ordering = hyperplane\nlusgs_dissipation = roe\n'
-           printf 'lusgs_sweeps = 4\ncfl = 50\nconvergence = 0\n' ;;
+           printf 'lusgs_sweeps = 4\ncfl_start = 5\ncfl = 50\ncfl_ramp_iterations = 30\nconvergence = 0\n' ;;
   esac
   channel_patches
 }
