@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Carried (git-ignored): .deps. OUT=/path PHASE=prep|explicit|implicit bench/device_scaling.sh
+# Carried (git-ignored): .deps. OUT=/path PHASE=prep|explicit|implicit|diagnose bench/device_scaling.sh
 # The multi-GPU scaling run of issue 20 on a lent machine of several GPUs, in calls that each fit
 # the device tool's 10 minutes (the machine stays warm between them, so each phase reuses the
 # build and the zone files of the one before; a fresh machine redoes them):
@@ -7,9 +7,10 @@
 #             and zone files of every run (bench/mpi_scaling.sh with PREP_ONLY=1)
 #   explicit  SSP-RK3 weak (WEAK per GPU) and strong (each STRONG size) on every transport of
 #             TRANSPORTS, 1 vs N histories to 1e-12
-#   implicit  Newton-Krylov and LU-SGS at IMPLICIT cells on the first of TRANSPORTS
+#   implicit  Newton-Krylov and LU-SGS at IMPLICIT cells on the first of TRANSPORTS (cuda_ipc)
 #   diagnose  the multi-zone compute factor and NCCL's groups: 1-GPU runs alone and on every GPU
 #             at once, --profile of 1 zone and of rank 0 of 2 and 4, NCCL_DEBUG=INFO transport
+#             (WEAK in millions, e.g. 10M)
 # Defaults: RANKS="1 2 4", WEAK=10M, STRONG="20M 40M", IMPLICIT=20M,
 # TRANSPORTS="nccl cuda_ipc host_staged_mpi", SPLIT_TRANSPORTS="nccl cuda_ipc".
 # The CSV of each phase is copied to $OUT (and stays in bench/results/ of the device's tree).
@@ -35,7 +36,7 @@ case ${PHASE:-prep} in
     TRANSPORTS=${TRANSPORTS:-"nccl cuda_ipc host_staged_mpi"} \
       SPLIT_TRANSPORTS=${SPLIT_TRANSPORTS:-"nccl cuda_ipc"} IMPLICIT= bench/mpi_scaling.sh $scratch ;;
   implicit)
-    TRANSPORTS=${TRANSPORTS:-nccl} WEAK= STRONG= bench/mpi_scaling.sh $scratch ;;
+    TRANSPORTS=${TRANSPORTS:-cuda_ipc} WEAK= STRONG= bench/mpi_scaling.sh $scratch ;;
   diagnose) # what the multi-zone compute factor f and NCCL's slow groups are made of (docs/
     # parallel.md table (e)); needs the weak zone files (PHASE=prep STRONG= IMPLICIT= is enough)
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4

@@ -106,6 +106,13 @@ channel) # generated, shuffled and perturbed channel with a bump; 1, 2, 4 ranks,
   grep -q "compute_s=nan pack_unpack_s=nan wait_s=nan" <<< "$untimed" ||
     { echo "FAIL: untimed line: $untimed"; exit 1; }
   RTOL=1e-15 compare_all r2 r2t
+  # --profile on several ranks: rank 0's profile.csv has the two interior-face passes of the
+  # overlap apart (owned faces, then interface faces once the halo arrived), 3 stages x 2
+  run 2 mesh.p2.zones.h5 channel.ini r2p --profile --iterations 2 >/dev/null
+  for pass in owned interface; do
+    grep -q "^interior_fluxes ($pass),6," r2p/profile.csv ||
+      { cat r2p/profile.csv; echo "FAIL: no 'interior_fluxes ($pass)' row"; exit 1; }
+  done
   # the transport is chosen once for the job and named at start-up
   # shellcheck disable=SC2086 # FVRUN_EXTRA is a word list
   start=$("$MPIEXEC" -n 2 --oversubscribe "$FVRUN" mesh.p2.zones.h5 -c channel.ini \
