@@ -61,13 +61,15 @@ def main():
         for r in drows:
             if r["section"] == "stage":
                 ns = float(r["ns_per_cell"])
-                variant = r["variant"] + (" (mixed)" if r["kernel"].endswith("_mixed") else "")
+                variant = r["variant"] + (" (mixed)" if r["kernel"].endswith("_mixed") else
+                                          " (unfused: a first stage)"
+                                          if r["kernel"].endswith("_unfused") else "")
                 out.append(f"| {r['mesh']} | {r['renumber']} | {r['cells']} | {variant} | "
                            f"{ns:.2f} | {1e3 / ns:.1f} |")
         # renumbering ratio
         by = {}
         for r in drows:
-            if r["section"] == "stage" and r["variant"] == "gather" and not r["kernel"].endswith("_mixed"):
+            if r["section"] == "stage" and r["kernel"] == "rk_stage_total" and r["variant"] == "gather":
                 base = r["mesh"].replace(" rcm", "").replace(" none", "")
                 by.setdefault(base, {})[r["renumber"]] = float(r["ns_per_cell"])
         pairs = [(m, v) for m, v in by.items() if "rcm" in v and "none" in v]

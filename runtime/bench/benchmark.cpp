@@ -133,8 +133,10 @@ BenchRow stage_row(const char* kernel, const std::string& variant, const Timing&
   return r;
 }
 
-/// Section 6 of run_benchmark(): the whole stage (the solver's SpatialOperator, then the RK
-/// update) with each residual-assembly variant, FP64.
+/// Section 6 of run_benchmark(): the whole stage as the solver's later Runge-Kutta stages run
+/// it (SpatialOperator::evaluate_and_update: the gather's flux sum and the update fused) with
+/// each residual-assembly variant, FP64; for the gather also the stage as a first stage runs it
+/// (evaluate, then rk_stage: "rk_stage_total_unfused").
 void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5],
                     const BenchOptions& o,
                     const std::vector<kernels::FluxSumVariant>& stageVariants,
@@ -153,19 +155,26 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
     U6 = DeviceArray<real_t>(u6, "U (RANS)");
     Unew6 = DeviceArray<real_t>(u6.size(), "U new (RANS)");
   }
+  auto unfused = [&] {
+    if (o.rans) {
+      op.evaluate(U6.data());
+      kernels::rk_stage<phys::SaModel::kNumVars>(op.view(), 0.5, 0.5, 1.0, dt.data(), -1.0,
+                                                 U6.data(), U6.data(), op.residual(), Unew6.data());
+      return;
+    }
+    op.evaluate(U.data());
+    kernels::rk_stage<kNumVars>(op.view(), 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(),
+                                op.residual(), Unew.data());
+  };
   for (kernels::FluxSumVariant var : stageVariants) {
     op.set_assembly(var);
     auto stage = [&] {
-      if (o.rans) {
-        op.evaluate(U6.data());
-        kernels::rk_stage<phys::SaModel::kNumVars>(op.view(), 0.5, 0.5, 1.0, dt.data(), -1.0,
-                                                   U6.data(), U6.data(), op.residual(),
-                                                   Unew6.data());
-        return;
-      }
-      op.evaluate(U.data());
-      kernels::rk_stage<kNumVars>(op.view(), 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(),
-                                  op.residual(), Unew.data());
+      if (o.rans)
+        op.evaluate_and_update(U6.data(), RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U6.data(),
+                                                   U6.data(), Unew6.data()});
+      else
+        op.evaluate_and_update(
+            U.data(), RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
     };
     std::ostringstream extra;
     if (var == kernels::FluxSumVariant::Gather)
@@ -173,6 +182,10 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
             << " ms";
     rep.rows.push_back(stage_row("rk_stage_total", kernels::to_string(var),
                                  time_it(stage, o.warmup, o.repeats), nc, extra.str()));
+    if (var == kernels::FluxSumVariant::Gather)
+      rep.rows.push_back(stage_row("rk_stage_total_unfused", kernels::to_string(var),
+                                   time_it(unfused, o.warmup, o.repeats), nc,
+                                   "; evaluate, then rk_stage (a first stage)"));
   }
 }
 
@@ -183,9 +196,8 @@ void measure_mixed_stage(const Zone& z, const ZoneFileHeader& h, const real_t (&
                          DeviceArray<real_t>& dt, BenchReport& rep) {
   SpatialOperator op(z, bench_case(h, fs, o, true), ParallelSetup{});
   auto stage = [&] {
-    op.evaluate(U.data());
-    kernels::rk_stage<kNumVars>(op.view(), 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(),
-                                op.residual(), Unew.data());
+    op.evaluate_and_update(
+        U.data(), RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
   };
   rep.rows.push_back(
       stage_row("rk_stage_total_mixed", "gather", time_it(stage, o.warmup, o.repeats), z.nCells,
@@ -350,6 +362,10 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
     kernels::rk_stage<kNumVars>(v, 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), R.data(),
                                 Unew.data());
   };
+  auto k_sum_rk = [&] {
+    kernels::flux_sum_rk_stage<kNumVars>(v, flux.data(), 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(),
+                                         U.data(), Unew.data());
+  };
 
   // one evaluation to fill every field, then the time step (not timed: once per iteration)
   k_prim();
@@ -384,6 +400,7 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   ks.push_back({"boundary_fluxes", k_bflux, true});
   ks.push_back({"flux_sum", k_sum, true});
   ks.push_back({"rk_stage", k_rk, true});
+  ks.push_back({"flux_sum_rk_stage", k_sum_rk, false}); // the two fused (later RK stages)
   if (ns > 0) {
     ks.push_back({"halo_pack",
                   [&] { loops::pack(ns, haloDev.data(), haloField.data(), nt, haloBuf.data()); },
@@ -588,7 +605,7 @@ void print_report(const BenchReport& r, std::ostream& os) {
      << "ceiling (best streaming): " << std::fixed << std::setprecision(1) << r.ceilingGBs
      << " GB/s; FP64; residual assembly for the stage: " << r.selectedVariant << " ("
      << r.selectionNote << ")\n\n";
-  os << std::left << std::setw(8) << "section" << std::setw(22) << "kernel" << std::setw(13)
+  os << std::left << std::setw(8) << "section" << std::setw(24) << "kernel" << std::setw(13)
      << "variant" << std::right << std::setw(11) << "median ms" << std::setw(9) << "GB/s"
      << std::setw(8) << "%ceil" << std::setw(10) << "ns/cell" << std::setw(8) << "share%";
   const bool spread = r.runs > 1 && r.spread.size() == r.rows.size();
@@ -599,7 +616,7 @@ void print_report(const BenchReport& r, std::ostream& os) {
   std::string worstName;
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
     const BenchRow& w = r.rows[i];
-    os << std::left << std::setw(8) << w.section << std::setw(22) << w.kernel << std::setw(13)
+    os << std::left << std::setw(8) << w.section << std::setw(24) << w.kernel << std::setw(13)
        << (w.variant.empty() ? "-" : w.variant) << std::right << std::fixed << std::setw(11)
        << std::setprecision(4) << w.medianMs << std::setw(9) << std::setprecision(1) << w.gbs
        << std::setw(8) << std::setprecision(1) << w.pctCeiling << std::setw(10)

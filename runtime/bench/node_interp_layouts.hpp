@@ -8,7 +8,9 @@
 ///                  entries: the index and weight loads of a warp are scattered), W blocked
 ///   csr_aos_in     the same with W interleaved per cell (one 40-byte record per entry)
 ///   sliced_aos_in  the solver's SELL-32 slices with W interleaved
-/// plus "interleave", the cost of writing the interleaved copy of W. (The solver's kernel row
+///   sliced_padded_in  the slices with W interleaved at pitch 6 (16-byte aligned records),
+///                  read with two 128-bit loads and one 64-bit load per entry
+/// plus "interleave", the cost of writing the interleaved copies of W. (The solver's kernel row
 /// "interpolate_to_nodes" is the sliced relation with W blocked.)
 #include "common/zone.hpp"
 #include "runtime/bench/benchmark.hpp"

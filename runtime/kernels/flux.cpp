@@ -3,6 +3,7 @@
 // per cell by a gather over cellFaces with the owner/neighbour sign (hybrid MPI-CUDA paper eq. (9),
 // without atomics).
 #include "runtime/backend/forall.hpp"
+#include "runtime/kernels/cell_update_k.hpp"
 #include "runtime/kernels/face_flux.hpp"
 #include "runtime/kernels/kernels.hpp"
 
@@ -63,20 +64,33 @@ void flux_sum(const ZoneView& z, const real_t* flux, real_t* R) {
   const ZoneView v = z;
   forall("flux_sum", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     real_t r[N];
-    for (int k = 0; k < N; ++k)
-      r[k] = 0.0;
-    for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
-      const idx_t f = v.cellFaces[j];
-      const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
-      for (int k = 0; k < N; ++k)
-        r[k] += sign * flux[k * v.nFaces + f];
-    }
+    detail::cell_flux_sum<N>(v, flux, c, r);
     for (int k = 0; k < N; ++k)
       R[k * v.nTotalCells + c] = r[k];
   });
 }
 
-#define FV_INSTANTIATE(N) template void flux_sum<N>(const ZoneView&, const real_t*, real_t*);
+template <int N>
+void flux_sum_rk_stage(const ZoneView& z, const real_t* flux, real_t a, real_t b, real_t beta,
+                       const real_t* dt, real_t dtGlobal, const real_t* U0, const real_t* U,
+                       real_t* Unew) {
+  const ZoneView v = z;
+  forall("flux_sum_rk_stage", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    real_t r[N];
+    detail::cell_flux_sum<N>(v, flux, c, r);
+    const real_t h = detail::rk_step_factor(v, beta, dt, dtGlobal, c);
+    for (int k = 0; k < N; ++k) {
+      const idx_t i = k * v.nTotalCells + c;
+      Unew[i] = detail::rk_value(a, b, h, U0[i], U[i], r[k]);
+    }
+  });
+}
+
+#define FV_INSTANTIATE(N)                                                                          \
+  template void flux_sum<N>(const ZoneView&, const real_t*, real_t*);                              \
+  template void flux_sum_rk_stage<N>(const ZoneView&, const real_t*, real_t, real_t, real_t,       \
+                                     const real_t*, real_t, const real_t*, const real_t*,          \
+                                     real_t*);
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 #define FV_INSTANTIATE_G(M, G)                                                                     \

@@ -147,6 +147,14 @@ void boundary_fluxes(const ZoneViewT<G>& z, const PatchView& patches, const Flux
 template <int N>
 void flux_sum(const ZoneView& z, const real_t* flux, real_t* R);
 
+/// Cell loop: flux_sum and rk_stage in one pass, the residual kept in registers (not stored):
+/// Unew = a U0 + b (U - beta dt / V R) with R the cell's flux sum, bitwise what the two kernels
+/// give. U may be Unew (each cell reads and writes only its own values).
+template <int N>
+void flux_sum_rk_stage(const ZoneView& z, const real_t* flux, real_t a, real_t b, real_t beta,
+                       const real_t* dt, real_t dtGlobal, const real_t* U0, const real_t* U,
+                       real_t* Unew);
+
 /// Cell loop: dt[cell] = cfl * V / sum_faces (|u . S| + c |S|) with the cell's state.
 void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* W, real_t* dt);
 

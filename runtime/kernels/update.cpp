@@ -1,6 +1,7 @@
 // Point-wise cell kernels: primitive variables, local time steps, Runge-Kutta stages.
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/cell_field.hpp"
+#include "runtime/kernels/cell_update_k.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
 
@@ -46,10 +47,10 @@ void rk_stage(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* 
   const ZoneView v = z;
   forall("rk_stage", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
-    const real_t h = beta * (dtGlobal >= 0.0 ? dtGlobal : dt[c]) / v.cellVolume[c];
+    const real_t h = detail::rk_step_factor(v, beta, dt, dtGlobal, c);
     for (int k = 0; k < N; ++k) {
       const idx_t i = k * n + c;
-      Unew[i] = a * U0[i] + b * (U[i] - h * R[i]);
+      Unew[i] = detail::rk_value(a, b, h, U0[i], U[i], R[i]);
     }
   });
 }

@@ -38,10 +38,13 @@ void ExplicitRk::advance_model(const StepInput& in) {
   // the first stage's residual R(U0) is in the operator already
   // the first stage reads the start state from U0 (U's contents are undefined at entry:
   // overwrites_state()); a = 0 there, so the result equals that of U = U0
+  // later stages: the residual of U and the update in one call (their flux sum and update
+  // fused: SpatialOperator::evaluate_and_update)
   auto stage = [&](real_t a, real_t b, real_t beta, bool first) {
-    if (!first) op_.evaluate(U);
-    kernels::rk_stage<kNumVars>(z, a, b, beta, in.dt, in.dtGlobal, U0, first ? U0 : U,
-                                op_.residual(), U);
+    if (first)
+      kernels::rk_stage<kNumVars>(z, a, b, beta, in.dt, in.dtGlobal, U0, U0, op_.residual(), U);
+    else
+      op_.evaluate_and_update(U, RkUpdate{a, b, beta, in.dt, in.dtGlobal, U0, U, U});
   };
   switch (scheme_) {
   case TimeScheme::Rk2: // SSP RK2 (Heun)

@@ -288,24 +288,44 @@ void SpatialOperator::viscous_fluxes() {
 void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
   visit_state_model(cfg_, [&](auto m) {
     if (cfg_.mixedPrecision)
-      evaluate_model<decltype(m), float>(U, refreshLimiterScales);
+      evaluate_model<decltype(m), float>(U, refreshLimiterScales, nullptr);
     else
-      evaluate_model<decltype(m), real_t>(U, refreshLimiterScales);
+      evaluate_model<decltype(m), real_t>(U, refreshLimiterScales, nullptr);
+  });
+}
+
+void SpatialOperator::evaluate_and_update(const real_t* U, const RkUpdate& u) {
+  FV_ASSERT(u.U == U, "evaluate_and_update: the stage must update the evaluated state");
+  visit_state_model(cfg_, [&](auto m) {
+    if (cfg_.mixedPrecision)
+      evaluate_model<decltype(m), float>(U, false, &u);
+    else
+      evaluate_model<decltype(m), real_t>(U, false, &u);
   });
 }
 
 template <class M>
-void SpatialOperator::finish_residual() {
+void SpatialOperator::finish_residual(const RkUpdate* u) {
+  constexpr int N = M::kNumVars;
   const ZoneView& z = dz_.view();
-  if (assembly_ == kernels::FluxSumVariant::Gather)
-    kernels::flux_sum<M::kNumVars>(z, flux_.data(), R_.data());
+  const bool gather = assembly_ == kernels::FluxSumVariant::Gather;
+  if (u && gather && !cfg_.rans() && source_.empty()) { // R only feeds the update: not stored
+    kernels::flux_sum_rk_stage<N>(z, flux_.data(), u->a, u->b, u->beta, u->dt, u->dtGlobal, u->U0,
+                                  u->U, u->Unew);
+    return;
+  }
+  if (gather) kernels::flux_sum<N>(z, flux_.data(), R_.data());
   if (cfg_.rans())
     kernels::turbulence_source<M>(z, cfg_.transport, W_.data(), grad_.data(), R_.data());
-  if (!source_.empty()) kernels::subtract_source<M::kNumVars>(z, source_.data(), R_.data());
+  if (!source_.empty()) kernels::subtract_source<N>(z, source_.data(), R_.data());
+  if (u)
+    kernels::rk_stage<N>(z, u->a, u->b, u->beta, u->dt, u->dtGlobal, u->U0, u->U, R_.data(),
+                         u->Unew);
 }
 
 template <class M, class G>
-void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales) {
+void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
+                                     const RkUpdate* update) {
   using parallel::FieldView;
   constexpr int kNumVars = M::kNumVars;
   const ZoneView& z = dz_.view();
@@ -323,7 +343,7 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales)
     hook("primitives", W_,
          kNumVars); // the optional hook fills halo values before any face uses them
     face_fluxes<M, G>(split);
-    finish_residual<M>();
+    finish_residual<M>(update);
     return;
   }
   // 2. cell -> node interpolation: owned cells' contributions (needs no halo value), then the
@@ -368,7 +388,7 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales)
   face_fluxes<M, G>(split);
   // 5. flux summation per cell (deterministic gather; a benchmark variant summed already), the
   //    model's volume sources, the fixed source
-  finish_residual<M>();
+  finish_residual<M>(update);
 }
 
 void SpatialOperator::set_source(const std::vector<real_t>& Q) {

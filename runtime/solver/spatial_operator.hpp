@@ -70,6 +70,18 @@ struct CommTimes {
 /// the single-zone runtime passes none; tests fill halo cells of a zone cut from a larger mesh.
 using CellExchange = std::function<void(const char* what, real_t* field, int ncomp)>;
 
+/// One explicit Runge-Kutta stage applied to the residual of an evaluation (owned cells,
+/// nVars x nTotalCells device arrays): Unew = a U0 + b (U - beta dt / V R(U)), dt per cell or
+/// dtGlobal when >= 0. U may be Unew.
+struct RkUpdate {
+  real_t a = 0.0, b = 1.0, beta = 1.0;
+  const real_t* dt = nullptr;
+  real_t dtGlobal = -1.0;
+  const real_t* U0 = nullptr;
+  const real_t* U = nullptr;
+  real_t* Unew = nullptr;
+};
+
 class SpatialOperator {
  public:
   /// Copies the zone to the active device and allocates the work arrays; the case must be
@@ -85,6 +97,11 @@ class SpatialOperator {
   /// `refreshLimiterScales`: first refresh_limiter_scales() from U's primitives (the first
   /// evaluation of a nonlinear iteration).
   void evaluate(const real_t* U, bool refreshLimiterScales = false);
+  /// evaluate(U) followed by the stage u (u.U is U): where nothing but the face fluxes makes
+  /// the residual (gather assembly, no RANS source, no fixed source) its flux sum and the
+  /// update are one pass and R is not stored (residual() then holds an older residual); else
+  /// evaluate() and kernels::rk_stage. The new state is bitwise the same either way.
+  void evaluate_and_update(const real_t* U, const RkUpdate& u);
   /// Primitive state of U on owned cells and, through the cell exchange, on halo cells.
   void primitives(const real_t* U);
   /// Local time steps dt = cfl V / sum_faces(|u.S| + c|S|) of the primitives in W() (call
@@ -166,14 +183,15 @@ class SpatialOperator {
   void halo_finish(parallel::HaloExchange* h);
   void hook(const char* what, DeviceArray<real_t>& field, int ncomp);
   template <class M, class G>
-  void evaluate_model(const real_t* U, bool refreshLimiterScales);
+  void evaluate_model(const real_t* U, bool refreshLimiterScales, const RkUpdate* update);
   template <class M, class G>
   void face_fluxes(bool split);
 
   template <class M>
   void viscous_fluxes(); ///< subtracts F_v from every face flux (halo W and grad in place)
   template <class M>
-  void finish_residual(); ///< flux sum, the model's volume sources, the fixed source
+  /// flux sum, the model's volume sources, the fixed source; then the update when given
+  void finish_residual(const RkUpdate* update);
 
   const Zone& zone_;
   CaseConfig cfg_;

@@ -16,6 +16,10 @@ TEST(ByteModel, PointwiseKernelsAndUnknownName) {
   s.nt = 1000;
   // rk_stage reads dt, V, U0, U, R (1 + 1 + 15 reals) and writes 5 per cell
   EXPECT_DOUBLE_EQ(fv::bench::kernel_bytes("rk_stage", s), 1000.0 * 22 * 8);
+  // fused with the flux sum: R (5 per cell) neither written nor read back
+  EXPECT_DOUBLE_EQ(fv::bench::kernel_bytes("flux_sum_rk_stage", s),
+                   fv::bench::kernel_bytes("flux_sum", s) + fv::bench::kernel_bytes("rk_stage", s) -
+                       1000.0 * 10 * 8);
   EXPECT_DOUBLE_EQ(fv::bench::kernel_bytes("primitives", s), 1000.0 * 10 * 8);
   EXPECT_THROW(fv::bench::kernel_bytes("no_such_kernel", s), fv::Error);
 }

@@ -1,0 +1,36 @@
+#pragma once
+/// \file cell_update_k.hpp
+/// Point-wise pieces (FV_HOST_DEVICE, one cell each) of the residual's flux sum and of the
+/// Runge-Kutta update, shared by flux_sum, rk_stage and their fused form flux_sum_rk_stage, so
+/// that every path does the same arithmetic in the same order (bitwise equal results).
+#include "runtime/kernels/zone_view.hpp"
+
+namespace fv::kernels::detail {
+
+/// r[k] = sum over the cell's faces of sign * flux[k][face] (net outflow), in cellFaces order.
+template <int N>
+FV_HOST_DEVICE FV_FORCEINLINE void cell_flux_sum(const ZoneView& v, const real_t* flux, idx_t c,
+                                                 real_t (&r)[N]) {
+  for (int k = 0; k < N; ++k)
+    r[k] = 0.0;
+  for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
+    const idx_t f = v.cellFaces[j];
+    const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
+    for (int k = 0; k < N; ++k)
+      r[k] += sign * flux[k * v.nFaces + f];
+  }
+}
+
+/// The step factor beta dt / V of cell c (dt per cell, or dtGlobal when >= 0).
+FV_HOST_DEVICE FV_FORCEINLINE real_t rk_step_factor(const ZoneView& v, real_t beta,
+                                                    const real_t* dt, real_t dtGlobal, idx_t c) {
+  return beta * (dtGlobal >= 0.0 ? dtGlobal : dt[c]) / v.cellVolume[c];
+}
+
+/// One component of a Runge-Kutta stage: a U0 + b (U - h R).
+FV_HOST_DEVICE FV_FORCEINLINE real_t rk_value(real_t a, real_t b, real_t h, real_t u0, real_t u,
+                                              real_t r) {
+  return a * u0 + b * (u - h * r);
+}
+
+} // namespace fv::kernels::detail
