@@ -170,11 +170,11 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
     op.set_assembly(var);
     auto stage = [&] {
       if (o.rans)
-        op.evaluate_and_update(U6.data(), RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U6.data(),
-                                                   U6.data(), Unew6.data()});
+        op.evaluate_and_update(
+            RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U6.data(), U6.data(), Unew6.data()});
       else
         op.evaluate_and_update(
-            U.data(), RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
+            RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
     };
     std::ostringstream extra;
     if (var == kernels::FluxSumVariant::Gather)
@@ -197,7 +197,7 @@ void measure_mixed_stage(const Zone& z, const ZoneFileHeader& h, const real_t (&
   SpatialOperator op(z, bench_case(h, fs, o, true), ParallelSetup{});
   auto stage = [&] {
     op.evaluate_and_update(
-        U.data(), RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
+        RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
   };
   rep.rows.push_back(
       stage_row("rk_stage_total_mixed", "gather", time_it(stage, o.warmup, o.repeats), z.nCells,

@@ -16,22 +16,15 @@ namespace fv::bench {
 namespace layouts {
 constexpr int N = 5;
 
-void interleave(idx_t n, idx_t stride, const real_t* in, real_t* out) {
-  forall("interleave", n, [=] FV_HOST_DEVICE(idx_t i) {
-    for (int k = 0; k < N; ++k)
-      out[N * i + k] = in[k * stride + i];
-  });
-}
-
 /// Pitch of the padded interleaved copy: each cell's record 16-byte aligned.
 constexpr int P = 6;
 
-/// W interleaved at pitch P (the padding slot 0).
-void interleave_padded(idx_t n, idx_t stride, const real_t* in, real_t* out) {
-  forall("interleave_padded", n, [=] FV_HOST_DEVICE(idx_t i) {
-    for (int k = 0; k < N; ++k)
-      out[static_cast<std::size_t>(P) * i + k] = in[k * stride + i];
-    out[static_cast<std::size_t>(P) * i + N] = 0.0;
+/// W (blocked, stride `stride`) interleaved at `pitch` >= N values per cell (padding 0).
+void interleave(idx_t n, idx_t stride, int pitch, const real_t* in, real_t* out) {
+  forall("interleave", n, [=] FV_HOST_DEVICE(idx_t i) {
+    real_t* o = out + static_cast<std::size_t>(pitch) * i;
+    for (int k = 0; k < pitch; ++k)
+      o[k] = k < N ? in[k * stride + i] : 0.0;
   });
 }
 
@@ -111,7 +104,7 @@ std::vector<BenchRow> node_interp_layouts(
   backend::copy_to_host(active_device(), WnRef.data(), Wn, WnRef.size() * sizeof(real_t));
 
   DeviceArray<real_t> Wa(N * nts, "W interleaved"), Wn2(N * nns, "Wn layout");
-  layouts::interleave(nt, nt, W, Wa.data());
+  layouts::interleave(nt, nt, N, W, Wa.data());
   // the zone file's CSR relation, as the solver's kernel read it before the slices
   DeviceArray<idx_t> off(z.nodeCells.offsets(), "node cells offsets"),
       cells(z.nodeCells.indices(), "node cells");
@@ -135,7 +128,7 @@ std::vector<BenchRow> node_interp_layouts(
     return o.str();
   };
   row(
-      "interleave", "aos_in", [&] { layouts::interleave(nt, nt, W, Wa.data()); }, 10.0 * nt * R,
+      "interleave", "aos_in", [&] { layouts::interleave(nt, nt, N, W, Wa.data()); }, 10.0 * nt * R,
       "W -> interleaved copy");
   for (const bool aos : {false, true}) {
     const real_t* in = aos ? Wa.data() : W;
@@ -152,7 +145,7 @@ std::vector<BenchRow> node_interp_layouts(
   // the padded copy and the node loop reading it with 128-bit loads
   DeviceArray<real_t> Wp(layouts::P * nts, "W interleaved, padded");
   row(
-      "interleave", "padded_in", [&] { layouts::interleave_padded(nt, nt, W, Wp.data()); },
+      "interleave", "padded_in", [&] { layouts::interleave(nt, nt, layouts::P, W, Wp.data()); },
       (N + layouts::P) * nt * R, "W -> interleaved copy, pitch 6");
   layouts::interp_sell_padded(v, Wp.data(), Wn2.data());
   row(

@@ -44,7 +44,7 @@ void ExplicitRk::advance_model(const StepInput& in) {
     if (first)
       kernels::rk_stage<kNumVars>(z, a, b, beta, in.dt, in.dtGlobal, U0, U0, op_.residual(), U);
     else
-      op_.evaluate_and_update(U, RkUpdate{a, b, beta, in.dt, in.dtGlobal, U0, U, U});
+      op_.evaluate_and_update(RkUpdate{a, b, beta, in.dt, in.dtGlobal, U0, U, U});
   };
   switch (scheme_) {
   case TimeScheme::Rk2: // SSP RK2 (Heun)

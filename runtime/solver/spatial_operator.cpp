@@ -294,13 +294,12 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
   });
 }
 
-void SpatialOperator::evaluate_and_update(const real_t* U, const RkUpdate& u) {
-  FV_ASSERT(u.U == U, "evaluate_and_update: the stage must update the evaluated state");
+void SpatialOperator::evaluate_and_update(const RkUpdate& u) {
   visit_state_model(cfg_, [&](auto m) {
     if (cfg_.mixedPrecision)
-      evaluate_model<decltype(m), float>(U, false, &u);
+      evaluate_model<decltype(m), float>(u.U, false, &u);
     else
-      evaluate_model<decltype(m), real_t>(U, false, &u);
+      evaluate_model<decltype(m), real_t>(u.U, false, &u);
   });
 }
 

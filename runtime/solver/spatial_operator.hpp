@@ -97,11 +97,11 @@ class SpatialOperator {
   /// `refreshLimiterScales`: first refresh_limiter_scales() from U's primitives (the first
   /// evaluation of a nonlinear iteration).
   void evaluate(const real_t* U, bool refreshLimiterScales = false);
-  /// evaluate(U) followed by the stage u (u.U is U): where nothing but the face fluxes makes
-  /// the residual (gather assembly, no RANS source, no fixed source) its flux sum and the
-  /// update are one pass and R is not stored (residual() then holds an older residual); else
+  /// evaluate(u.U) followed by the stage u: where nothing but the face fluxes makes the
+  /// residual (gather assembly, no RANS source, no fixed source) its flux sum and the update
+  /// are one pass and R is not stored (residual() then holds an older residual); else
   /// evaluate() and kernels::rk_stage. The new state is bitwise the same either way.
-  void evaluate_and_update(const real_t* U, const RkUpdate& u);
+  void evaluate_and_update(const RkUpdate& u);
   /// Primitive state of U on owned cells and, through the cell exchange, on halo cells.
   void primitives(const real_t* U);
   /// Local time steps dt = cfl V / sum_faces(|u.S| + c|S|) of the primitives in W() (call
@@ -189,8 +189,8 @@ class SpatialOperator {
 
   template <class M>
   void viscous_fluxes(); ///< subtracts F_v from every face flux (halo W and grad in place)
-  template <class M>
   /// flux sum, the model's volume sources, the fixed source; then the update when given
+  template <class M>
   void finish_residual(const RkUpdate* update);
 
   const Zone& zone_;

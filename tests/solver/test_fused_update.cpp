@@ -72,9 +72,8 @@ void check_case(const std::string& ini) {
     const std::vector<real_t> R = op.residual_array().to_host();
     fv::kernels::rk_stage<kNumVars>(op.view(), a, b, beta, dt.data(), -1, U0.data(), U.data(),
                                     op.residual(), expect.data());
-    op.evaluate_and_update(U.data(), {a, b, beta, dt.data(), -1, U0.data(), U.data(), got.data()});
-    op.evaluate_and_update(inPlace.data(),
-                           {a, b, beta, dt.data(), -1, U0.data(), inPlace.data(), inPlace.data()});
+    op.evaluate_and_update({a, b, beta, dt.data(), -1, U0.data(), U.data(), got.data()});
+    op.evaluate_and_update({a, b, beta, dt.data(), -1, U0.data(), inPlace.data(), inPlace.data()});
     const std::vector<real_t> e = expect.to_host(), g = got.to_host(), p = inPlace.to_host();
     const std::vector<real_t> u = U.to_host();
     int changed = 0;
