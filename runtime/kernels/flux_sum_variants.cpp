@@ -6,6 +6,7 @@
 #include "runtime/backend/atomic.hpp"
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/forall_blocks.hpp"
+#include "runtime/kernels/cell_update_k.hpp"
 #include "runtime/kernels/face_flux.hpp"
 
 namespace fv::kernels {
@@ -149,18 +150,13 @@ void flux_sum_shared(const ZoneView& z, const real_t* flux, real_t* R) {
         if (c >= v.nCells) return;
         const idx_t c1 = c0 + kSmemCells < v.nCells ? c0 + kSmemCells : v.nCells;
         const idx_t e0 = v.cellFaceOffsets[c0];
-        const bool staged = v.cellFaceOffsets[c1] - e0 <= E;
         real_t r[5] = {0, 0, 0, 0, 0};
-        for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
-          if (staged) {
+        if (v.cellFaceOffsets[c1] - e0 <= E) {
+          for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j)
             for (int k = 0; k < 5; ++k)
               r[k] += s[k * E + (j - e0)];
-          } else {
-            const idx_t f = v.cellFaces[j];
-            const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
-            for (int k = 0; k < 5; ++k)
-              r[k] += sign * flux[k * v.nFaces + f];
-          }
+        } else { // not staged: the gather's own sum
+          detail::cell_flux_sum<5>(v, flux, c, r);
         }
         for (int k = 0; k < 5; ++k)
           R[k * v.nTotalCells + c] = r[k];
