@@ -11,6 +11,7 @@
 #include "prep/prep_report.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -86,11 +87,17 @@ GlobalMesh build_global_mesh(const Mesh& mesh, const PrepOptions& opts,
 GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
                              PrepReport* report = nullptr);
 
+/// Called by build_global_topology() with g.cellCells as soon as the cell order is known, before
+/// the faces and nodes are renumbered: fvprep starts METIS on it there (ConcurrentPartition).
+/// The graph is final; nothing writes it afterwards.
+using CellGraphReady = std::function<void(const Csr& cellCells)>;
+
 /// The first half of build_global_mesh(): faces, renumbering and connectivity, without the
-/// geometry (cellGeom and wall distance stay empty). fvprep partitions
-/// between the halves, so METIS's memory and the geometry's are never held at once.
+/// geometry (cellGeom and wall distance stay empty). g.cellCells is built with the cell order
+/// and handed to `cellGraphReady` when given.
 GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
-                                 PrepReport* report = nullptr);
+                                 PrepReport* report = nullptr,
+                                 const CellGraphReady& cellGraphReady = {});
 
 /// The second half: cell geometry, the volume and closure checks (errors name the failing cell
 /// of the lowest file id) and wall distance.

@@ -65,32 +65,64 @@ void fill_empty_parts(const Csr& g, std::vector<idx_t>& part, int nParts) {
 
 } // namespace
 
-std::vector<idx_t> partition_cells(const Csr& cellCells, int nParts,
-                                   const PartitionOptions& options) {
-  const idx_t n = cellCells.rows();
+void check_partition_request(idx_t n, int nParts, const PartitionOptions& options) {
   FV_VERIFY_USAGE(nParts >= 1, "--parts must be at least 1, got " << nParts);
   FV_VERIFY_USAGE(n > 0, "cannot partition a mesh without cells");
   FV_VERIFY_USAGE(nParts <= n, "--parts " << nParts << " exceeds the number of cells (" << n
                                           << "): every zone needs at least one cell");
   FV_VERIFY_USAGE(options.imbalance >= 1.0 && options.imbalance < 10.0,
                   "imbalance tolerance must be in [1, 10), got " << options.imbalance);
+}
+
+namespace {
+
+/// Row c of g sorted, without repeats and without c itself, into out (cleared first).
+void metis_row(const Csr& g, idx_t c, std::vector<idx_t>& out) {
+  out.assign(g.row(c), g.row(c) + g.size(c));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  out.erase(std::remove(out.begin(), out.end(), c), out.end());
+}
+
+} // namespace
+
+MetisGraph metis_graph(const Csr& cellCells) {
+  const idx_t n = cellCells.rows();
+  MetisGraph g;
+  g.xadj.assign(static_cast<std::size_t>(n) + 1, 0);
+#pragma omp parallel
+  {
+    std::vector<idx_t> row;
+#pragma omp for schedule(static)
+    for (idx_t c = 0; c < n; ++c) {
+      metis_row(cellCells, c, row);
+      g.xadj[static_cast<std::size_t>(c) + 1] = static_cast<idx_t>(row.size());
+    }
+  }
+  for (idx_t c = 0; c < n; ++c)
+    g.xadj[static_cast<std::size_t>(c) + 1] += g.xadj[static_cast<std::size_t>(c)];
+  g.adj.resize(static_cast<std::size_t>(g.xadj.back()));
+#pragma omp parallel
+  {
+    std::vector<idx_t> row;
+#pragma omp for schedule(static)
+    for (idx_t c = 0; c < n; ++c) {
+      metis_row(cellCells, c, row);
+      std::copy(row.begin(), row.end(), g.adj.begin() + g.xadj[static_cast<std::size_t>(c)]);
+    }
+  }
+  return g;
+}
+
+std::vector<idx_t> partition_graph(const Csr& cellCells, MetisGraph&& graph, int nParts,
+                                   const PartitionOptions& options) {
+  const idx_t n = cellCells.rows();
+  check_partition_request(n, nParts, options);
+  FV_VERIFY(static_cast<idx_t>(graph.xadj.size()) == n + 1,
+            "partition: a METIS graph of " << graph.xadj.size() << " offsets for " << n
+                                           << " cells");
   std::vector<idx_t> part(static_cast<std::size_t>(n), 0);
   if (nParts == 1) return part;
-  cellCells.check("partition: cell dual graph", n);
-
-  // METIS graph: drop self-loops and repeated neighbours (two faces shared by the same cells).
-  std::vector<::idx_t> xadj(static_cast<std::size_t>(n) + 1, 0), adj;
-  adj.reserve(static_cast<std::size_t>(cellCells.nnz()));
-  std::vector<idx_t> row;
-  for (idx_t c = 0; c < n; ++c) {
-    row.assign(cellCells.row(c), cellCells.row(c) + cellCells.size(c));
-    std::sort(row.begin(), row.end());
-    row.erase(std::unique(row.begin(), row.end()), row.end());
-    for (idx_t d : row)
-      if (d != c) adj.push_back(d);
-    xadj[static_cast<std::size_t>(c) + 1] = static_cast<::idx_t>(adj.size());
-  }
-
   ::idx_t opts[METIS_NOPTIONS];
   METIS_SetDefaultOptions(opts);
   opts[METIS_OPTION_OBJTYPE] =
@@ -100,12 +132,22 @@ std::vector<idx_t> partition_cells(const Csr& cellCells, int nParts,
   opts[METIS_OPTION_SEED] = options.seed;
   opts[METIS_OPTION_NUMBERING] = 0;
   ::idx_t nv = n, ncon = 1, np = nParts, objval = 0;
-  const int rc = METIS_PartGraphKway(&nv, &ncon, xadj.data(), adj.data(), nullptr, nullptr, nullptr,
-                                     &np, nullptr, nullptr, opts, &objval, part.data());
+  const int rc =
+      METIS_PartGraphKway(&nv, &ncon, graph.xadj.data(), graph.adj.data(), nullptr, nullptr,
+                          nullptr, &np, nullptr, nullptr, opts, &objval, part.data());
   FV_VERIFY(rc == METIS_OK, "METIS_PartGraphKway failed (" << metis_status(rc) << ") on " << n
                                                            << " cells, " << nParts << " parts");
+  graph = MetisGraph();
   fill_empty_parts(cellCells, part, nParts);
   return part;
+}
+
+std::vector<idx_t> partition_cells(const Csr& cellCells, int nParts,
+                                   const PartitionOptions& options) {
+  check_partition_request(cellCells.rows(), nParts, options);
+  if (nParts == 1) return std::vector<idx_t>(static_cast<std::size_t>(cellCells.rows()), 0);
+  cellCells.check("partition: cell dual graph", cellCells.rows());
+  return partition_graph(cellCells, metis_graph(cellCells), nParts, options);
 }
 
 PartitionReport partition_report(const Csr& g, const std::vector<idx_t>& part, int nParts) {

@@ -38,6 +38,27 @@ const char* partition_objective_name(PartitionObjective o);
 std::vector<idx_t> partition_cells(const Csr& cellCells, int nParts,
                                    const PartitionOptions& options = {});
 
+/// The pieces of partition_cells(), for callers that run METIS on a thread of its own
+/// (prep/concurrent_partition.hpp).
+/// partition_cells()'s usage checks: nParts in [1, nCells], imbalance in [1, 10).
+void check_partition_request(idx_t nCells, int nParts, const PartitionOptions& options);
+
+/// METIS's form of a dual graph: row c of `cellCells` sorted, without repeats and self-loops.
+/// Owns its data (4 bytes per cell and per graph edge end).
+struct MetisGraph {
+  std::vector<idx_t> xadj; ///< size nCells + 1
+  std::vector<idx_t> adj;  ///< neighbours, ascending per row
+};
+
+/// Builds the METIS graph of `cellCells` on the OpenMP threads (the same for any thread count).
+MetisGraph metis_graph(const Csr& cellCells);
+
+/// METIS_PartGraphKway on `graph` (of `cellCells`, which only refills empty parts), after
+/// check_partition_request(): the result of partition_cells(cellCells, nParts, options).
+/// Runs on the calling thread only.
+std::vector<idx_t> partition_graph(const Csr& cellCells, MetisGraph&& graph, int nParts,
+                                   const PartitionOptions& options);
+
 /// Quality of a partition.
 struct PartitionReport {
   int nParts = 0;

@@ -2,6 +2,7 @@
 
 #include "common/log.hpp"
 #include "formats/zone_file_writer.hpp"
+#include "prep/concurrent_partition.hpp"
 #include "prep/global_mesh.hpp"
 #include "prep/zones.hpp"
 
@@ -34,19 +35,31 @@ std::function<ZoneTail(Zone&&)> stream_into(ZoneFileWriter& writer) {
   };
 }
 
+namespace {
+
+/// The global mesh with its geometry; `metis` is started on the cell graph as soon as it exists
+/// (after the cell order) and runs while the faces and nodes are renumbered and the
+/// connectivity, geometry and wall distance are built. The caller finishes it.
+GlobalMesh global_mesh_beside(ConcurrentPartition& metis, const Mesh& mesh, FaceSet&& faces,
+                              const PrepareOptions& opts, PrepReport* report) {
+  GlobalMesh g = build_global_topology(mesh, std::move(faces), opts.prep, report,
+                                       [&metis](const Csr& cellCells) { metis.start(cellCells); });
+  add_global_geometry(mesh, g, opts.prep, report);
+  return g;
+}
+
+} // namespace
+
 PrepareSummary prepare_zone_file(Mesh&& mesh, FaceSet&& faces, const PrepareOptions& opts,
                                  const std::string& path, const std::string& commandLine) {
   PrepareSummary out;
-  GlobalMesh g = build_global_topology(mesh, std::move(faces), opts.prep, &out.report);
-  std::vector<idx_t> partGlobal;
-  run_phase(&out.report, "partitioning", [&] {
-    partGlobal = partition_cells(g.cellCells, opts.parts, opts.partition);
-    out.partition = partition_report(g.cellCells, partGlobal, opts.parts);
-  });
-  add_global_geometry(mesh, g, opts.prep, &out.report);
+  ConcurrentPartition metis(opts.parts, opts.partition);
+  GlobalMesh g = global_mesh_beside(metis, mesh, std::move(faces), opts, &out.report);
+  // the header (its mesh UUID hashes every node and cell) does not depend on the partition
   out.header = make_zone_header(mesh, g, opts.parts);
   out.header.options = describe_prepare_options(opts);
   out.header.commandLine = commandLine;
+  const std::vector<idx_t> partGlobal = metis.finish(&out.partition, &out.report);
   mesh = Mesh(); // the zones are built from g alone: the source mesh is no part of the peak
   release_unused_by_zones(g);
   ZoneFileWriter writer(path, out.header);
@@ -59,17 +72,13 @@ PrepareSummary prepare_zone_file(Mesh&& mesh, FaceSet&& faces, const PrepareOpti
 
 PreparedZones prepare_zones(const Mesh& mesh, FaceSet&& faces, const PrepareOptions& opts) {
   PreparedZones out;
-  GlobalMesh g = build_global_topology(mesh, std::move(faces), opts.prep, &out.report);
-  std::vector<idx_t> partGlobal;
-  run_phase(&out.report, "partitioning", [&] {
-    partGlobal = partition_cells(g.cellCells, opts.parts, opts.partition);
-    out.partition = partition_report(g.cellCells, partGlobal, opts.parts);
-  });
-  add_global_geometry(mesh, g, opts.prep, &out.report);
-  out.zones =
-      build_zones(g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep, &out.report);
+  ConcurrentPartition metis(opts.parts, opts.partition);
+  GlobalMesh g = global_mesh_beside(metis, mesh, std::move(faces), opts, &out.report);
   out.header = make_zone_header(mesh, g, opts.parts);
   out.header.options = describe_prepare_options(opts);
+  const std::vector<idx_t> partGlobal = metis.finish(&out.partition, &out.report);
+  out.zones =
+      build_zones(g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep, &out.report);
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "common/memory.hpp"
 #include "prep/mesh_ids.hpp"
 #include "prep/zone_builder.hpp"
 
@@ -30,6 +31,46 @@ void build_zones_each(const GlobalMesh& g, const std::vector<idx_t>& cellPart, i
       },
       report);
 }
+
+int zone_build_threads(int threads, int nParts, std::uint64_t available, std::uint64_t zoneBytes) {
+  int n = std::max(1, std::min(threads, nParts));
+  if (available > 0 && zoneBytes > 0) {
+    const std::uint64_t fit = available / zoneBytes; // zones in memory: n + 1
+    n = std::min<std::uint64_t>(static_cast<std::uint64_t>(n), fit > 1 ? fit - 1 : 1);
+  }
+  return std::max(1, n);
+}
+
+namespace {
+
+/// A zone being built holds about this many times the global mesh's resident bytes per cell for
+/// each of its cells (200M tetrahedra, 64 zones on 64 threads: 1.34 GiB per zone of 3.13M cells,
+/// 460 B per cell against 373 B per cell of the global mesh, i.e. 1.23; with margin).
+constexpr double kZoneBytesPerGlobalByte = 1.5;
+
+/// The threads that build zones here: one per zone up to the OpenMP threads, fewer when the
+/// zones in memory would not fit the memory left (a many-core node short of memory). Logs it.
+int zone_threads_for(const GlobalMesh& g, const std::vector<idx_t>& partCount, int nParts) {
+  int threads = 1;
+#if defined(_OPENMP)
+  threads = omp_get_max_threads();
+#endif
+  idx_t largest = 0;
+  for (int p = 0; p < nParts; ++p)
+    largest = std::max(largest, partCount[p + 1] - partCount[p]);
+  const std::uint64_t available = available_bytes(), resident = resident_bytes();
+  const double perCell = g.nCells() > 0 ? static_cast<double>(resident) / g.nCells() : 0.0;
+  const auto zoneBytes =
+      static_cast<std::uint64_t>(kZoneBytesPerGlobalByte * perCell * static_cast<double>(largest));
+  const int n = zone_build_threads(threads, nParts, available, zoneBytes);
+  if (n < std::min(threads, nParts))
+    FV_LOG_INFO("  building zones on "
+                << n << " of " << threads << " threads: " << available / 1048576
+                << " MiB available, about " << zoneBytes / 1048576 << " MiB per zone");
+  return n;
+}
+
+} // namespace
 
 void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
                           const PrepOptions& opts, const std::function<ZoneTail(Zone&&)>& sink,
@@ -69,10 +110,8 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
   // At most nThreads + 1 zones are in memory at once, whether being built, built and waiting
   // for their turn, or being written by their tail: a thread whose built zone waits does not
   // start another beyond that (without the bound, a thread held about two zones: fvprep's peak).
-  int nThreads = 1;
-#if defined(_OPENMP)
-  nThreads = std::max(1, std::min(omp_get_max_threads(), nParts));
-#endif
+  // The number of threads is bounded by the memory left (zone_build_threads()).
+  const int nThreads = zone_threads_for(g, partCount, nParts);
   const int window = nThreads + 1;
   std::vector<ZoneScratch> scratch(static_cast<std::size_t>(nThreads));
   std::vector<ZoneReport> reports(static_cast<std::size_t>(nParts));

@@ -9,6 +9,7 @@
 #include "prep/prep_options.hpp"
 #include "prep/prep_report.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -36,6 +37,11 @@ std::vector<Zone> build_zones(const GlobalMesh& g, const std::vector<idx_t>& cel
 void build_zones_each(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
                       const PrepOptions& opts, const std::function<void(Zone&&)>& sink,
                       PrepReport* report = nullptr);
+
+/// How many threads build zones at once: at most `threads` and `nParts`, and, when `available`
+/// and `zoneBytes` are known (non-zero), no more than let the zones in memory (threads + 1, see
+/// build_zones_each()) fit in `available` bytes at `zoneBytes` each. At least 1.
+int zone_build_threads(int threads, int nParts, std::uint64_t available, std::uint64_t zoneBytes);
 
 /// What a streaming sink leaves to do for a zone outside the zone order (e.g. writing its bytes
 /// after ZoneFileWriter::place_zone()); empty for nothing.

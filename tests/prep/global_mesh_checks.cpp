@@ -1,5 +1,7 @@
 #include "global_mesh_checks.hpp"
 
+#include "prep/connectivity.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -74,6 +76,8 @@ void check_global_mesh(const Mesh& mesh, const GlobalMesh& g) {
     }
   }
   EXPECT_EQ(g.nodeCells, g.cellNodes.transpose(g.nNodes()));
+  // The dual graph (built with the cell order, before the faces exist) is the faces' one.
+  EXPECT_EQ(g.cellCells, build_cell_cells(g.cellFaces, g.owner, g.neighbour));
 
   // Geometry: closed cells, volume = volume enclosed by the boundary, weights sum to 1.
   const FaceGeometry faceGeom = compute_face_geometry(g.xyz.data(), g.faceNodes);

@@ -101,6 +101,21 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{BoxCells::Tet, 5, true}, Case{BoxCells::Prism, 3, true},
                       Case{BoxCells::Mixed, 4, true}));
 
+TEST(Zones, ThreadsThatBuildZonesFitTheMemoryLeft) {
+  const std::uint64_t gib = 1ull << 30;
+  // unknown memory or zone size: one thread per zone up to the threads
+  EXPECT_EQ(zone_build_threads(16, 64, 0, 2 * gib), 16);
+  EXPECT_EQ(zone_build_threads(16, 64, 100 * gib, 0), 16);
+  EXPECT_EQ(zone_build_threads(16, 4, 100 * gib, gib), 4);
+  // plenty of memory: the threads
+  EXPECT_EQ(zone_build_threads(64, 64, 400 * gib, 2 * gib), 64);
+  // 58 GiB left at 2 GiB a zone: 29 zones in memory, so 28 threads
+  EXPECT_EQ(zone_build_threads(64, 64, 58 * gib, 2 * gib), 28);
+  // not even two zones fit: one thread all the same
+  EXPECT_EQ(zone_build_threads(64, 64, gib, 2 * gib), 1);
+  EXPECT_EQ(zone_build_threads(0, 64, 0, 0), 1);
+}
+
 TEST(Zones, GlobalIdsDoNotDependOnThePartitioning) {
   BoxSpec spec;
   spec.cells = BoxCells::Tet;

@@ -1,4 +1,5 @@
 #include "common/error.hpp"
+#include "prep/concurrent_partition.hpp"
 #include "prep/partition.hpp"
 
 #include <gtest/gtest.h>
@@ -6,6 +7,10 @@
 #include <algorithm>
 #include <numeric>
 #include <sstream>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 namespace {
 
@@ -108,6 +113,87 @@ TEST(Partition, ReportPrintsSummaryAndZoneTable) {
   EXPECT_NE(s.find("imbalance"), std::string::npos);
   EXPECT_NE(s.find("neighbours"), std::string::npos);
   EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 5 + 1 + 4);
+}
+
+int max_threads() {
+#if defined(_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+/// grid_dual_graph with every row's first neighbour repeated and the cell itself added: METIS's
+/// graph drops both.
+fv::Csr with_repeats_and_self_loops(const fv::Csr& g) {
+  std::vector<fv::idx_t> counts;
+  for (fv::idx_t c = 0; c < g.rows(); ++c)
+    counts.push_back(g.size(c) + 2);
+  fv::Csr out = fv::Csr::from_counts(counts);
+  for (fv::idx_t c = 0; c < g.rows(); ++c) {
+    fv::idx_t* r = out.row(c);
+    std::copy(g.row(c), g.row(c) + g.size(c), r);
+    r[g.size(c)] = g.row(c)[0];
+    r[g.size(c) + 1] = c;
+  }
+  return out;
+}
+
+TEST(ConcurrentPartition, GivesPartitionCellsAndItsReportAndRestoresTheThreads) {
+  const int threads = max_threads();
+  const fv::Csr plain = grid_dual_graph(24, 20, 16);
+  const fv::Csr messy = with_repeats_and_self_loops(plain);
+  for (const fv::Csr* g : {&plain, &messy})
+    for (int parts : {1, 2, 7, 64}) {
+      fv::PartitionOptions opt;
+      opt.seed = 3;
+      fv::ConcurrentPartition p(parts, opt);
+      p.start(*g);
+      // the caller's work meanwhile, on the threads left
+      double sum = 0;
+#pragma omp parallel for reduction(+ : sum)
+      for (int i = 0; i < 100000; ++i)
+        sum += 1.0 / (1.0 + i);
+      EXPECT_GT(sum, 0.0);
+      fv::PartitionReport report;
+      fv::PrepReport phases;
+      const std::vector<fv::idx_t> part = p.finish(&report, &phases);
+      const std::vector<fv::idx_t> serial = fv::partition_cells(*g, parts, opt);
+      EXPECT_EQ(part, serial) << parts << " parts";
+      const fv::PartitionReport expected = fv::partition_report(*g, serial, parts);
+      EXPECT_EQ(report.edgeCut, expected.edgeCut);
+      EXPECT_EQ(report.commVolume, expected.commVolume);
+      EXPECT_EQ(report.cells, expected.cells);
+      EXPECT_EQ(report.interfaceFaces, expected.interfaceFaces);
+      ASSERT_EQ(phases.phases.size(), 1u);
+      EXPECT_EQ(phases.phases[0].name, "partitioning");
+      EXPECT_EQ(max_threads(), threads);
+    }
+}
+
+TEST(ConcurrentPartition, UsageErrorsAtStartAndNoWaitWithoutFinish) {
+  const int threads = max_threads();
+  const fv::Csr g = grid_dual_graph(4, 2, 1); // 8 cells
+  {
+    fv::ConcurrentPartition p(9, {});
+    try {
+      p.start(g);
+      FAIL() << "9 parts of 8 cells accepted";
+    } catch (const fv::Error& e) {
+      EXPECT_EQ(e.kind(), fv::ErrorKind::Usage);
+      EXPECT_NE(std::string(e.what()).find("exceeds the number of cells (8)"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(max_threads(), threads);
+  // started, then abandoned (the caller threw): the destructor waits and restores the threads
+  {
+    const fv::Csr big = grid_dual_graph(30, 30, 30);
+    fv::ConcurrentPartition p(16, {});
+    p.start(big);
+  }
+  EXPECT_EQ(max_threads(), threads);
+  fv::ConcurrentPartition p(2, {});
+  EXPECT_THROW(p.finish(nullptr, nullptr), fv::Error); // finish before start
 }
 
 } // namespace

@@ -1,0 +1,79 @@
+#include "prep/concurrent_partition.hpp"
+
+#include "common/error.hpp"
+#include "common/log.hpp"
+
+#include <chrono>
+#include <sstream>
+#include <utility>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace fv {
+
+ConcurrentPartition::ConcurrentPartition(int nParts, const PartitionOptions& options)
+    : nParts_(nParts), options_(options) {}
+
+ConcurrentPartition::~ConcurrentPartition() {
+  if (running_.valid()) running_.wait();
+  restore_threads();
+}
+
+void ConcurrentPartition::restore_threads() {
+#if defined(_OPENMP)
+  if (savedThreads_ > 0) omp_set_num_threads(savedThreads_);
+#endif
+  savedThreads_ = 0;
+}
+
+void ConcurrentPartition::start(const Csr& cellCells) {
+  FV_VERIFY(!running_.valid(), "ConcurrentPartition::start called twice");
+  check_partition_request(cellCells.rows(), nParts_, options_);
+  if (nParts_ > 1) cellCells.check("partition: cell dual graph", cellCells.rows());
+  MetisGraph graph = nParts_ > 1 ? metis_graph(cellCells) : MetisGraph{};
+#if defined(_OPENMP)
+  const int threads = omp_get_max_threads();
+  if (nParts_ > 1 && threads > 2) {
+    savedThreads_ = threads;
+    omp_set_num_threads(threads - 1);
+  }
+#endif
+  running_ = std::async(std::launch::async, [cc = cellCells, nParts = nParts_, options = options_,
+                                             g = std::move(graph)]() mutable {
+    const auto t0 = std::chrono::steady_clock::now();
+    Result r;
+    r.part = nParts == 1 ? std::vector<idx_t>(static_cast<std::size_t>(cc.rows()), 0)
+                         : partition_graph(cc, std::move(g), nParts, options);
+    r.report = partition_report(cc, r.part, nParts);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  });
+}
+
+std::vector<idx_t> ConcurrentPartition::finish(PartitionReport* report, PrepReport* phases) {
+  FV_VERIFY(running_.valid(), "ConcurrentPartition::finish called before start");
+  Result r;
+  {
+    log::Phase p("partitioning");
+    try {
+      r = running_.get();
+    } catch (...) {
+      restore_threads();
+      throw;
+    }
+    restore_threads();
+    std::ostringstream os;
+    os << "METIS " << std::fixed;
+    os.precision(2);
+    os << r.seconds << " s on its own thread, beside the global mesh's renumbering,"
+       << " connectivity, geometry, wall distance and mesh UUID";
+    p.note(os.str());
+    if (phases) phases->add_phase("partitioning", p.seconds());
+  }
+  if (report) *report = std::move(r.report);
+  return std::move(r.part);
+}
+
+} // namespace fv
