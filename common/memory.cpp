@@ -9,7 +9,7 @@ namespace fv {
 
 namespace {
 
-std::string read_text(const char* path) {
+std::string read_text(const std::string& path) {
   std::ifstream in(path);
   std::ostringstream os;
   if (in) os << in.rdbuf();
@@ -35,6 +35,9 @@ std::uint64_t cgroup_bytes(const std::string& text) {
   return (in >> v) ? v : 0;
 }
 
+/// cgroup v1 writes "no limit" as the largest page-aligned 63-bit value.
+constexpr std::uint64_t kNoLimit = std::uint64_t{1} << 60;
+
 } // namespace
 
 std::uint64_t resident_bytes() {
@@ -44,11 +47,41 @@ std::uint64_t resident_bytes() {
   return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
-std::uint64_t available_bytes(const std::string& meminfo, const std::string& cgroupMax,
-                              const std::string& cgroupCurrent) {
+std::vector<std::pair<std::string, std::string>> cgroup_memory_files(const std::string& procCgroup,
+                                                                     const std::string& root) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream in(procCgroup);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto a = line.find(':'), b = line.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+    const std::string sub = path == "/" ? "" : path;
+    if (line.compare(0, a, "0") == 0 && controllers.empty()) {
+      out.emplace_back(root + sub + "/memory.max", root + sub + "/memory.current");
+      if (!sub.empty()) out.emplace_back(root + "/memory.max", root + "/memory.current");
+    } else {
+      std::istringstream names(controllers);
+      std::string c;
+      while (std::getline(names, c, ','))
+        if (c == "memory") {
+          const std::string dir = root + "/memory";
+          out.emplace_back(dir + sub + "/memory.limit_in_bytes",
+                           dir + sub + "/memory.usage_in_bytes");
+          if (!sub.empty())
+            out.emplace_back(dir + "/memory.limit_in_bytes", dir + "/memory.usage_in_bytes");
+        }
+    }
+  }
+  return out;
+}
+
+std::uint64_t available_bytes(const std::string& meminfo,
+                              const std::vector<std::pair<std::string, std::string>>& cgroups) {
   std::uint64_t avail = meminfo_bytes(meminfo, "MemAvailable");
-  const std::uint64_t limit = cgroup_bytes(cgroupMax), used = cgroup_bytes(cgroupCurrent);
-  if (limit > 0) {
+  for (const auto& [limitText, usageText] : cgroups) {
+    const std::uint64_t limit = cgroup_bytes(limitText), used = cgroup_bytes(usageText);
+    if (limit == 0 || limit >= kNoLimit) continue;
     const std::uint64_t room = limit > used ? limit - used : 1;
     avail = avail == 0 ? room : std::min(avail, room);
   }
@@ -56,8 +89,10 @@ std::uint64_t available_bytes(const std::string& meminfo, const std::string& cgr
 }
 
 std::uint64_t available_bytes() {
-  return available_bytes(read_text("/proc/meminfo"), read_text("/sys/fs/cgroup/memory.max"),
-                         read_text("/sys/fs/cgroup/memory.current"));
+  std::vector<std::pair<std::string, std::string>> texts;
+  for (const auto& [limit, usage] : cgroup_memory_files(read_text("/proc/self/cgroup")))
+    texts.emplace_back(read_text(limit), read_text(usage));
+  return available_bytes(read_text("/proc/meminfo"), texts);
 }
 
 } // namespace fv

@@ -1,9 +1,11 @@
 #pragma once
 /// \file memory.hpp
-/// The process's resident memory and the memory still available to it (Linux /proc and cgroup
-/// v2 files), for tools that size their working sets (fvprep's zone threads).
+/// The process's resident memory and the memory still available to it (Linux /proc and the
+/// memory cgroup, v1 or v2), for tools that size their working sets (fvprep's zone threads).
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace fv {
 
@@ -11,13 +13,21 @@ namespace fv {
 std::uint64_t resident_bytes();
 
 /// Memory this process may still take, bytes: MemAvailable of /proc/meminfo, lowered to the
-/// room left under the cgroup's memory.max when one is set (a batch job's limit); 0 where
-/// neither is known.
+/// room left under this process's memory cgroup limit when one is set (a batch job's or a
+/// container's); 0 where neither is known.
 std::uint64_t available_bytes();
 
-/// The same from the files' text (tests): `meminfo` is /proc/meminfo's, `cgroupMax` and
-/// `cgroupCurrent` are memory.max's and memory.current's ("max" or empty: no limit).
-std::uint64_t available_bytes(const std::string& meminfo, const std::string& cgroupMax,
-                              const std::string& cgroupCurrent);
+/// The pieces of available_bytes(), on the files' text (tests).
+/// The (limit, usage) files of the memory cgroup of the process whose /proc/PID/cgroup reads
+/// `procCgroup`: cgroup v2 ("0::/path": memory.max, memory.current) and v1 ("N:...memory...:/path":
+/// memory.limit_in_bytes, memory.usage_in_bytes) under `root` (normally /sys/fs/cgroup), then
+/// the same at the mount's top, which is the process's own cgroup inside a container.
+std::vector<std::pair<std::string, std::string>>
+cgroup_memory_files(const std::string& procCgroup, const std::string& root = "/sys/fs/cgroup");
+
+/// `meminfo` is /proc/meminfo's text; each pair the text of a cgroup's limit and usage file
+/// ("max", empty or a value of 2^60 or more: no limit).
+std::uint64_t available_bytes(const std::string& meminfo,
+                              const std::vector<std::pair<std::string, std::string>>& cgroups);
 
 } // namespace fv

@@ -43,10 +43,12 @@ int zone_build_threads(int threads, int nParts, std::uint64_t available, std::ui
 
 namespace {
 
-/// A zone being built holds about this many times the global mesh's resident bytes per cell for
-/// each of its cells (200M tetrahedra, 64 zones on 64 threads: 1.34 GiB per zone of 3.13M cells,
-/// 460 B per cell against 373 B per cell of the global mesh, i.e. 1.23; with margin).
-constexpr double kZoneBytesPerGlobalByte = 1.5;
+/// A zone being built holds about this many times the process's resident bytes per global cell
+/// at the start of the zones, for each of its owned cells (measured as the rise of the peak over
+/// the resident bytes, per zone in memory: 2M tetrahedra in 16 zones, 2.9; 1M hexahedra in 16
+/// zones, 3.1; 200M tetrahedra in 64 zones, about 1.7). With margin: an estimate too high only
+/// costs threads where memory is short.
+constexpr double kZoneBytesPerGlobalByte = 4.0;
 
 /// The threads that build zones here: one per zone up to the OpenMP threads, fewer when the
 /// zones in memory would not fit the memory left (a many-core node short of memory). Logs it.
