@@ -47,9 +47,16 @@ std::uint64_t resident_bytes() {
   return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
-std::vector<std::pair<std::string, std::string>> cgroup_memory_files(const std::string& procCgroup,
-                                                                     const std::string& root) {
-  std::vector<std::pair<std::string, std::string>> out;
+std::vector<CgroupMemory> cgroup_memory_files(const std::string& procCgroup,
+                                              const std::string& root) {
+  std::vector<CgroupMemory> out;
+  auto v2 = [&](const std::string& dir) {
+    out.push_back({dir + "/memory.max", dir + "/memory.current", dir + "/memory.stat"});
+  };
+  auto v1 = [&](const std::string& dir) {
+    out.push_back(
+        {dir + "/memory.limit_in_bytes", dir + "/memory.usage_in_bytes", dir + "/memory.stat"});
+  };
   std::istringstream in(procCgroup);
   std::string line;
   while (std::getline(in, line)) {
@@ -58,30 +65,49 @@ std::vector<std::pair<std::string, std::string>> cgroup_memory_files(const std::
     const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
     const std::string sub = path == "/" ? "" : path;
     if (line.compare(0, a, "0") == 0 && controllers.empty()) {
-      out.emplace_back(root + sub + "/memory.max", root + sub + "/memory.current");
-      if (!sub.empty()) out.emplace_back(root + "/memory.max", root + "/memory.current");
+      v2(root + sub);
+      if (!sub.empty()) v2(root);
     } else {
       std::istringstream names(controllers);
       std::string c;
       while (std::getline(names, c, ','))
         if (c == "memory") {
-          const std::string dir = root + "/memory";
-          out.emplace_back(dir + sub + "/memory.limit_in_bytes",
-                           dir + sub + "/memory.usage_in_bytes");
-          if (!sub.empty())
-            out.emplace_back(dir + "/memory.limit_in_bytes", dir + "/memory.usage_in_bytes");
+          v1(root + "/memory" + sub);
+          if (!sub.empty()) v1(root + "/memory");
         }
     }
   }
   return out;
 }
 
+namespace {
+
+/// The inactive file pages of a memory.stat text, bytes (v1's hierarchical total when given).
+std::uint64_t inactive_file_bytes(const std::string& stat) {
+  std::istringstream in(stat);
+  std::string key;
+  std::uint64_t value = 0, v2 = 0, total = 0;
+  bool hasTotal = false;
+  while (in >> key >> value) {
+    if (key == "inactive_file") v2 = value;
+    if (key == "total_inactive_file") {
+      total = value;
+      hasTotal = true;
+    }
+  }
+  return hasTotal ? total : v2;
+}
+
+} // namespace
+
 std::uint64_t available_bytes(const std::string& meminfo,
-                              const std::vector<std::pair<std::string, std::string>>& cgroups) {
+                              const std::vector<CgroupMemory>& cgroups) {
   std::uint64_t avail = meminfo_bytes(meminfo, "MemAvailable");
-  for (const auto& [limitText, usageText] : cgroups) {
-    const std::uint64_t limit = cgroup_bytes(limitText), used = cgroup_bytes(usageText);
+  for (const CgroupMemory& cg : cgroups) {
+    const std::uint64_t limit = cgroup_bytes(cg.limit), usage = cgroup_bytes(cg.usage);
     if (limit == 0 || limit >= kNoLimit) continue;
+    const std::uint64_t inactive = inactive_file_bytes(cg.stat);
+    const std::uint64_t used = usage > inactive ? usage - inactive : 0;
     const std::uint64_t room = limit > used ? limit - used : 1;
     avail = avail == 0 ? room : std::min(avail, room);
   }
@@ -89,9 +115,9 @@ std::uint64_t available_bytes(const std::string& meminfo,
 }
 
 std::uint64_t available_bytes() {
-  std::vector<std::pair<std::string, std::string>> texts;
-  for (const auto& [limit, usage] : cgroup_memory_files(read_text("/proc/self/cgroup")))
-    texts.emplace_back(read_text(limit), read_text(usage));
+  std::vector<CgroupMemory> texts;
+  for (const CgroupMemory& f : cgroup_memory_files(read_text("/proc/self/cgroup")))
+    texts.push_back({read_text(f.limit), read_text(f.usage), read_text(f.stat)});
   return available_bytes(read_text("/proc/meminfo"), texts);
 }
 

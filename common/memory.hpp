@@ -4,7 +4,6 @@
 /// memory cgroup, v1 or v2), for tools that size their working sets (fvprep's zone threads).
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace fv {
@@ -18,16 +17,26 @@ std::uint64_t resident_bytes();
 std::uint64_t available_bytes();
 
 /// The pieces of available_bytes(), on the files' text (tests).
-/// The (limit, usage) files of the memory cgroup of the process whose /proc/PID/cgroup reads
-/// `procCgroup`: cgroup v2 ("0::/path": memory.max, memory.current) and v1 ("N:...memory...:/path":
-/// memory.limit_in_bytes, memory.usage_in_bytes) under `root` (normally /sys/fs/cgroup), then
-/// the same at the mount's top, which is the process's own cgroup inside a container.
-std::vector<std::pair<std::string, std::string>>
-cgroup_memory_files(const std::string& procCgroup, const std::string& root = "/sys/fs/cgroup");
+/// One memory cgroup's files (paths) or their text: its limit, its usage (which counts the page
+/// cache it holds) and its memory.stat, whose inactive file pages are reclaimable.
+struct CgroupMemory {
+  std::string limit, usage, stat;
+  bool operator==(const CgroupMemory& o) const {
+    return limit == o.limit && usage == o.usage && stat == o.stat;
+  }
+};
 
-/// `meminfo` is /proc/meminfo's text; each pair the text of a cgroup's limit and usage file
-/// ("max", empty or a value of 2^60 or more: no limit).
-std::uint64_t available_bytes(const std::string& meminfo,
-                              const std::vector<std::pair<std::string, std::string>>& cgroups);
+/// The memory cgroup files of the process whose /proc/PID/cgroup reads `procCgroup`: cgroup v2
+/// ("0::/path": memory.max, memory.current, memory.stat) and v1 ("N:...memory...:/path":
+/// memory.limit_in_bytes, memory.usage_in_bytes, memory.stat) under `root` (normally
+/// /sys/fs/cgroup), then the same at the mount's top, which is the process's own cgroup inside
+/// a container.
+std::vector<CgroupMemory> cgroup_memory_files(const std::string& procCgroup,
+                                              const std::string& root = "/sys/fs/cgroup");
+
+/// `meminfo` is /proc/meminfo's text, `cgroups` the files' text ("max", empty or a limit of 2^60
+/// or more: no limit). A cgroup's room is its limit less its working set (usage less the
+/// inactive file pages of memory.stat: `inactive_file`, v1's `total_inactive_file`).
+std::uint64_t available_bytes(const std::string& meminfo, const std::vector<CgroupMemory>& cgroups);
 
 } // namespace fv
