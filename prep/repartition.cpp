@@ -3,6 +3,7 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "formats/zone_file_writer.hpp"
+#include "prep/concurrent_partition.hpp"
 #include "prep/connectivity.hpp"
 #include "prep/prepare.hpp"
 #include "prep/zones.hpp"
@@ -195,11 +196,9 @@ RepartitionSummary add_partitioning(const std::string& path, int parts,
   const ZoneFile file = open_zone_file(path);
   verify_no_partitioning(file, parts); // before the work, not only when writing
   const GlobalMesh g = global_mesh_from_zones(file, &out.report);
-  std::vector<idx_t> part;
-  run_phase(&out.report, "partitioning", [&] {
-    part = partition_cells(g.cellCells, parts, options);
-    out.partition = partition_report(g.cellCells, part, parts);
-  });
+  // METIS on its own thread while the file is copied to its temporary (the writer's start)
+  ConcurrentPartition metis(parts, options);
+  metis.start(g.cellCells);
   PrepareOptions po;
   po.prep = prep_options_of(file.header());
   po.parts = parts;
@@ -209,6 +208,7 @@ RepartitionSummary add_partitioning(const std::string& path, int parts,
   added.commandLine = commandLine;
   added.options = describe_prepare_options(po);
   ZoneFileWriter writer(path, added);
+  const std::vector<idx_t> part = metis.finish(&out.partition, &out.report);
   build_zones_streamed(g, part, parts, po.prep, stream_into(writer), &out.report);
   run_phase(&out.report, "writing", [&] { writer.commit(); });
   out.dataBytes = writer.data_bytes();
