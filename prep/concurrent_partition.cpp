@@ -30,9 +30,7 @@ void ConcurrentPartition::restore_threads() {
 
 void ConcurrentPartition::start(const Csr& cellCells) {
   FV_VERIFY(!running_.valid(), "ConcurrentPartition::start called twice");
-  check_partition_request(cellCells.rows(), nParts_, options_);
-  if (nParts_ > 1) cellCells.check("partition: cell dual graph", cellCells.rows());
-  MetisGraph graph = nParts_ > 1 ? metis_graph(cellCells) : MetisGraph{};
+  MetisGraph graph = metis_graph(cellCells, nParts_, options_);
 #if defined(_OPENMP)
   const int threads = omp_get_max_threads();
   if (nParts_ > 1 && threads > 2) {
@@ -44,8 +42,7 @@ void ConcurrentPartition::start(const Csr& cellCells) {
                                              g = std::move(graph)]() mutable {
     const auto t0 = std::chrono::steady_clock::now();
     Result r;
-    r.part = nParts == 1 ? std::vector<idx_t>(static_cast<std::size_t>(cc.rows()), 0)
-                         : partition_graph(cc, std::move(g), nParts, options);
+    r.part = partition_graph(cc, std::move(g), nParts, options);
     r.report = partition_report(cc, r.part, nParts);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
@@ -57,13 +54,8 @@ std::vector<idx_t> ConcurrentPartition::finish(PartitionReport* report, PrepRepo
   Result r;
   {
     log::Phase p("partitioning");
-    try {
-      r = running_.get();
-    } catch (...) {
-      restore_threads();
-      throw;
-    }
-    restore_threads();
+    restore_threads(); // this thread only waits from here on
+    r = running_.get();
     std::ostringstream os;
     os << "METIS " << std::fixed;
     os.precision(2);

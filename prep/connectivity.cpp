@@ -93,27 +93,49 @@ void build_cell_faces(idx_t nCells, const std::vector<idx_t>& owner,
   }
 }
 
-Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
-                     const std::vector<idx_t>& neighbour) {
-  const idx_t nCells = cellFaces.rows();
+namespace {
+
+/// build_cell_cells() with row c taken from cellFaces' row rowOf(c) and neighbour ids mapped by
+/// idOf (identities for the plain form).
+template <class RowOf, class IdOf>
+Csr cell_cells(idx_t nCells, const Csr& cellFaces, const std::vector<idx_t>& owner,
+               const std::vector<idx_t>& neighbour, RowOf rowOf, IdOf idOf) {
   std::vector<idx_t> counts(static_cast<std::size_t>(nCells), 0);
 #pragma omp parallel for schedule(static)
   for (idx_t c = 0; c < nCells; ++c)
-    for (idx_t k = cellFaces.begin(c); k < cellFaces.end(c); ++k)
+    for (idx_t k = cellFaces.begin(rowOf(c)); k < cellFaces.end(rowOf(c)); ++k)
       counts[c] += neighbour[cellFaces.indices()[k]] != kNone;
   Csr cc = Csr::from_counts(counts);
 #pragma omp parallel for schedule(static)
   for (idx_t c = 0; c < nCells; ++c) {
+    const idx_t r = rowOf(c);
     idx_t* out = cc.row(c);
     idx_t n = 0;
-    for (idx_t k = cellFaces.begin(c); k < cellFaces.end(c); ++k) {
+    for (idx_t k = cellFaces.begin(r); k < cellFaces.end(r); ++k) {
       const idx_t f = cellFaces.indices()[k];
       if (neighbour[f] == kNone) continue;
-      out[n++] = owner[f] == c ? neighbour[f] : owner[f];
+      out[n++] = idOf(owner[f] == r ? neighbour[f] : owner[f]);
     }
     std::sort(out, out + n);
   }
   return cc;
+}
+
+} // namespace
+
+Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
+                     const std::vector<idx_t>& neighbour) {
+  const auto same = [](idx_t c) { return c; };
+  return cell_cells(cellFaces.rows(), cellFaces, owner, neighbour, same, same);
+}
+
+Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
+                     const std::vector<idx_t>& neighbour, const std::vector<idx_t>& cellOld,
+                     const std::vector<idx_t>& newCell) {
+  return cell_cells(
+      static_cast<idx_t>(cellOld.size()), cellFaces, owner, neighbour,
+      [&](idx_t c) { return cellOld[static_cast<std::size_t>(c)]; },
+      [&](idx_t c) { return newCell[static_cast<std::size_t>(c)]; });
 }
 
 std::vector<idx_t> first_touch_numbering(const Csr& rows, idx_t n) {

@@ -21,6 +21,13 @@ void build_cell_faces(idx_t nCells, const std::vector<idx_t>& owner,
 Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
                      const std::vector<idx_t>& neighbour);
 
+/// The same in a new cell order, from faces in the old one: row c is old cell cellOld[c]'s, its
+/// neighbours given by their new ids newCell[old] (newCell the inverse of cellOld). Equals
+/// build_cell_cells() of the faces renumbered into the new order, entry for entry.
+Csr build_cell_cells(const Csr& cellFaces, const std::vector<idx_t>& owner,
+                     const std::vector<idx_t>& neighbour, const std::vector<idx_t>& cellOld,
+                     const std::vector<idx_t>& newCell);
+
 /// Numbers the ids [0, n) that occur in `rows` by their first occurrence (rows in order, each
 /// row's entries in order): result[id] = new number, kNone for ids that never occur. Threads
 /// find each id's first position by atomic minimum; the result does not depend on them.

@@ -145,38 +145,6 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
   return g;
 }
 
-namespace {
-
-/// The dual graph in the new cell order from the source faces: row c lists, ascending, the new
-/// ids of the cells across the interior faces of cell cellMesh[c] (what build_cell_cells() gives
-/// from the renumbered faces, entry for entry).
-Csr renumbered_cell_cells(const Csr& cellFacesMesh, const std::vector<idx_t>& owner,
-                          const std::vector<idx_t>& neighbour, const std::vector<idx_t>& cellMesh,
-                          const std::vector<idx_t>& newCell) {
-  const idx_t nc = static_cast<idx_t>(cellMesh.size());
-  std::vector<idx_t> counts(static_cast<std::size_t>(nc), 0);
-#pragma omp parallel for schedule(static)
-  for (idx_t c = 0; c < nc; ++c)
-    for (idx_t k = cellFacesMesh.begin(cellMesh[c]); k < cellFacesMesh.end(cellMesh[c]); ++k)
-      counts[c] += neighbour[cellFacesMesh.indices()[k]] != kNone;
-  Csr cc = Csr::from_counts(counts);
-#pragma omp parallel for schedule(static)
-  for (idx_t c = 0; c < nc; ++c) {
-    const idx_t cm = cellMesh[c];
-    idx_t* out = cc.row(c);
-    idx_t n = 0;
-    for (idx_t k = cellFacesMesh.begin(cm); k < cellFacesMesh.end(cm); ++k) {
-      const idx_t f = cellFacesMesh.indices()[k];
-      if (neighbour[f] == kNone) continue;
-      out[n++] = newCell[owner[f] == cm ? neighbour[f] : owner[f]];
-    }
-    std::sort(out, out + n);
-  }
-  return cc;
-}
-
-} // namespace
-
 GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
                                  PrepReport* report, const CellGraphReady& cellGraphReady) {
   GlobalMesh g;
@@ -205,7 +173,8 @@ GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOp
     }
     newCell = invert_permutation(g.cellMesh);
     if (report) report->before = face_bandwidth(nc, fs.owner, fs.neighbour);
-    g.cellCells = renumbered_cell_cells(cellFacesMesh, fs.owner, fs.neighbour, g.cellMesh, newCell);
+    // the dual graph now, so that METIS can start (cellGraphReady)
+    g.cellCells = build_cell_cells(cellFacesMesh, fs.owner, fs.neighbour, g.cellMesh, newCell);
   });
   if (cellGraphReady) cellGraphReady(g.cellCells);
 

@@ -65,15 +65,6 @@ void fill_empty_parts(const Csr& g, std::vector<idx_t>& part, int nParts) {
 
 } // namespace
 
-void check_partition_request(idx_t n, int nParts, const PartitionOptions& options) {
-  FV_VERIFY_USAGE(nParts >= 1, "--parts must be at least 1, got " << nParts);
-  FV_VERIFY_USAGE(n > 0, "cannot partition a mesh without cells");
-  FV_VERIFY_USAGE(nParts <= n, "--parts " << nParts << " exceeds the number of cells (" << n
-                                          << "): every zone needs at least one cell");
-  FV_VERIFY_USAGE(options.imbalance >= 1.0 && options.imbalance < 10.0,
-                  "imbalance tolerance must be in [1, 10), got " << options.imbalance);
-}
-
 namespace {
 
 /// Row c of g sorted, without repeats and without c itself, into out (cleared first).
@@ -86,9 +77,17 @@ void metis_row(const Csr& g, idx_t c, std::vector<idx_t>& out) {
 
 } // namespace
 
-MetisGraph metis_graph(const Csr& cellCells) {
+MetisGraph metis_graph(const Csr& cellCells, int nParts, const PartitionOptions& options) {
   const idx_t n = cellCells.rows();
+  FV_VERIFY_USAGE(nParts >= 1, "--parts must be at least 1, got " << nParts);
+  FV_VERIFY_USAGE(n > 0, "cannot partition a mesh without cells");
+  FV_VERIFY_USAGE(nParts <= n, "--parts " << nParts << " exceeds the number of cells (" << n
+                                          << "): every zone needs at least one cell");
+  FV_VERIFY_USAGE(options.imbalance >= 1.0 && options.imbalance < 10.0,
+                  "imbalance tolerance must be in [1, 10), got " << options.imbalance);
   MetisGraph g;
+  if (nParts == 1) return g;
+  cellCells.check("partition: cell dual graph", n);
   g.xadj.assign(static_cast<std::size_t>(n) + 1, 0);
 #pragma omp parallel
   {
@@ -117,12 +116,11 @@ MetisGraph metis_graph(const Csr& cellCells) {
 std::vector<idx_t> partition_graph(const Csr& cellCells, MetisGraph&& graph, int nParts,
                                    const PartitionOptions& options) {
   const idx_t n = cellCells.rows();
-  check_partition_request(n, nParts, options);
+  std::vector<idx_t> part(static_cast<std::size_t>(n), 0);
+  if (nParts == 1) return part;
   FV_VERIFY(static_cast<idx_t>(graph.xadj.size()) == n + 1,
             "partition: a METIS graph of " << graph.xadj.size() << " offsets for " << n
                                            << " cells");
-  std::vector<idx_t> part(static_cast<std::size_t>(n), 0);
-  if (nParts == 1) return part;
   ::idx_t opts[METIS_NOPTIONS];
   METIS_SetDefaultOptions(opts);
   opts[METIS_OPTION_OBJTYPE] =
@@ -144,10 +142,7 @@ std::vector<idx_t> partition_graph(const Csr& cellCells, MetisGraph&& graph, int
 
 std::vector<idx_t> partition_cells(const Csr& cellCells, int nParts,
                                    const PartitionOptions& options) {
-  check_partition_request(cellCells.rows(), nParts, options);
-  if (nParts == 1) return std::vector<idx_t>(static_cast<std::size_t>(cellCells.rows()), 0);
-  cellCells.check("partition: cell dual graph", cellCells.rows());
-  return partition_graph(cellCells, metis_graph(cellCells), nParts, options);
+  return partition_graph(cellCells, metis_graph(cellCells, nParts, options), nParts, options);
 }
 
 PartitionReport partition_report(const Csr& g, const std::vector<idx_t>& part, int nParts) {

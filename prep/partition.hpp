@@ -39,10 +39,8 @@ std::vector<idx_t> partition_cells(const Csr& cellCells, int nParts,
                                    const PartitionOptions& options = {});
 
 /// The pieces of partition_cells(), for callers that run METIS on a thread of its own
-/// (prep/concurrent_partition.hpp).
-/// partition_cells()'s usage checks: nParts in [1, nCells], imbalance in [1, 10).
-void check_partition_request(idx_t nCells, int nParts, const PartitionOptions& options);
-
+/// (prep/concurrent_partition.hpp): partition_cells(g, n, o) is
+/// partition_graph(g, metis_graph(g, n, o), n, o).
 /// METIS's form of a dual graph: row c of `cellCells` sorted, without repeats and self-loops.
 /// Owns its data (4 bytes per cell and per graph edge end).
 struct MetisGraph {
@@ -50,12 +48,13 @@ struct MetisGraph {
   std::vector<idx_t> adj;  ///< neighbours, ascending per row
 };
 
-/// Builds the METIS graph of `cellCells` on the OpenMP threads (the same for any thread count).
-MetisGraph metis_graph(const Csr& cellCells);
+/// Checks the request (nParts in [1, nCells], imbalance in [1, 10): usage errors; the graph's
+/// invariants) and builds the METIS graph of `cellCells` on the OpenMP threads (the same for any
+/// thread count); empty for one part, which needs no METIS.
+MetisGraph metis_graph(const Csr& cellCells, int nParts, const PartitionOptions& options);
 
-/// METIS_PartGraphKway on `graph` (of `cellCells`, which only refills empty parts), after
-/// check_partition_request(): the result of partition_cells(cellCells, nParts, options).
-/// Runs on the calling thread only.
+/// The zone of each cell from `graph` (metis_graph()'s, consumed): METIS_PartGraphKway, then
+/// empty parts refilled from `cellCells`; all zeros for one part. Runs on the calling thread only.
 std::vector<idx_t> partition_graph(const Csr& cellCells, MetisGraph&& graph, int nParts,
                                    const PartitionOptions& options);
 
