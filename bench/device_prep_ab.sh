@@ -10,6 +10,14 @@
 #          then fvprep --parts $PARTS (64) of base, new, base, new ($RUNS pairs, default 2), each
 #          under bench/measure_cmd.py (wall, peak RSS) with -v phases, pinned to $CPUS cores
 #          (default all) by taskset; the zone files of base and new are compared with h5diff
+#   newonly the new build only (for sweep)
+#   sweep  for each core count in $SWEEP_CPUS (default "4 16") and each allocator variant in
+#          $VARIANTS (default "glibc"): one fvprep of the new build on the first mesh of $MESHES,
+#          pinned to that many cores (OMP_NUM_THREADS the same); variants: glibc (default),
+#          jemalloc (LD_PRELOAD of libjemalloc.so.2 from the carried .deps), notrim (glibc with
+#          trim_threshold and mmap_threshold raised: freed memory stays in the process),
+#          jemalloc_keep (jemalloc that never returns freed pages to the kernel), hugetlb (glibc
+#          asking for transparent huge pages on its mappings: glibc.malloc.hugetlb=1)
 #   genbig fvgen of $BIG only (a later call's big phase finds it)
 #   big    fvgen of $BIG (e.g. tet:200M) and one fvprep of the new build (all cores unless
 #          $CPUS), wall and peak recorded, then `fvprep check`; the mesh is kept for a later call
@@ -23,7 +31,7 @@ mkdir -p "$keep/meshes"
 bnew=$keep/new bbase=$keep/base-build
 parts=${PARTS:-64}
 cpus=${CPUS:-$(nproc)}
-pin() { taskset -c "0-$((cpus - 1))" env OMP_NUM_THREADS="$cpus" "$@"; }
+pin() { taskset -c "0-$((cpus - 1))" env OMP_NUM_THREADS="$cpus" ${variant_env:-} "$@"; }
 csv=$out/prep_ab.csv
 [ -f "$csv" ] || echo "date,host_cpus,cpus_used,build,mesh,cells,parts,wall_s,peak_rss_mib" >"$csv"
 log "host: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; disk: $(df -h --output=avail . | tail -1)"
@@ -86,6 +94,40 @@ ab() {
   done
 }
 
+newonly() {
+  log "building new"
+  cmake_build . "$bnew" || { log "BUILD FAILED"; tail -30 "$out"/*.log; exit 1; }
+  log "build done"
+}
+
+sweep() {
+  local spec=${MESHES:-tet:10M} mesh c v
+  spec=${spec%% *}
+  mesh=$(mesh_of "${spec%%:*}" "${spec#*:}") || return
+  local jem
+  jem=$(find .deps/prefix -name libjemalloc.so.2 2>/dev/null | head -1)
+  log "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
+  for c in ${SWEEP_CPUS:-4 16}; do
+    for v in ${VARIANTS:-glibc}; do
+      case $v in
+      glibc) variant_env="" ;;
+      jemalloc) [ -n "$jem" ] || { log "no libjemalloc.so.2 in .deps"; continue; }
+        variant_env="LD_PRELOAD=$PWD/$jem" ;;
+      jemalloc_keep) [ -n "$jem" ] || { log "no libjemalloc.so.2 in .deps"; continue; }
+        variant_env="LD_PRELOAD=$PWD/$jem MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1" ;;
+      hugetlb) variant_env="GLIBC_TUNABLES=glibc.malloc.hugetlb=1" ;;
+      notrim) variant_env="GLIBC_TUNABLES=glibc.malloc.trim_threshold=68719476736:glibc.malloc.mmap_threshold=33554432" ;;
+      *) log "unknown variant $v"; continue ;;
+      esac
+      cpus=$c
+      prepare "sweep_${v}_c${c}" "$bnew" "$mesh" "$keep/sweep.zones.h5"
+      grep -E "^• (partitioning|building zones|writing)|^rusage" "$out/sweep_${v}_c${c}.log"
+      rm -f "$keep/sweep.zones.h5"
+    done
+  done
+  variant_env=""
+}
+
 big() {
   local t=${BIG%%:*} size=${BIG#*:} mesh zones
   mesh=$(mesh_of "$t" "$size") || return
@@ -105,6 +147,8 @@ big() {
 for p in ${PHASES:-build ab}; do
   case $p in
   build) build ;;
+  newonly) newonly ;;
+  sweep) sweep ;;
   ab) ab ;;
   genbig) mesh_of "${BIG%%:*}" "${BIG#*:}" >/dev/null ;;
   big) big ;;

@@ -2,7 +2,9 @@
 """Runs a command (stdout discarded) and prints "WALL_S PEAK_RSS_MIB" of it; exits with its
 exit code. Used by the bench/*.sh scripts that record fvprep's time and memory:
     python3 bench/measure_cmd.py [--log FILE] fvprep mesh.cgns --parts 64 -o out.zones.h5
-With --log, the command's stdout and stderr go to FILE instead."""
+With --log, the command's stdout and stderr go to FILE instead, followed by a line
+"rusage: user U s, system S s, minor faults N, voluntary/involuntary switches V/I" of the
+command (what a kernel- or lock-bound run shows)."""
 import resource
 import subprocess
 import sys
@@ -19,6 +21,11 @@ if log:
 else:
     rc = subprocess.call(args, stdout=subprocess.DEVNULL)
 wall = time.time() - t
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+rss = ru.ru_maxrss / 1024.0
+if log:
+    log.write(f"rusage: user {ru.ru_utime:.1f} s, system {ru.ru_stime:.1f} s, minor faults "
+              f"{ru.ru_minflt}, voluntary/involuntary switches {ru.ru_nvcsw}/{ru.ru_nivcsw}\n")
+    log.close()
 print(f"{wall:.2f} {rss:.0f}")
 sys.exit(rc)

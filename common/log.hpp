@@ -30,9 +30,12 @@ void end_progress();
 /// Seconds since the first call to any log function (monotonic clock).
 double elapsed();
 
-/// RAII phase timer: prints "• <name> (<seconds> s)" when it goes out of scope (Info level).
+/// RAII phase timer: prints "• <name> (<wall> s, CPU <user> s + <system> s sys, peak <GiB> GiB)"
+/// when it goes out of scope (Info level). CPU is the whole process's (every thread) during the
+/// phase: CPU over wall shows how well a phase used its threads, and system time shows kernel
+/// work (page faults, memory unmapped, file I/O). Peak is the process's peak resident size so far.
 class Phase {
-public:
+ public:
   explicit Phase(std::string name);
   ~Phase();
   Phase(const Phase&) = delete;
@@ -42,15 +45,16 @@ public:
   /// Appends a note printed after the timing, e.g. "12 colours".
   void note(const std::string& text) { note_ = text; }
 
-private:
+ private:
   std::string name_, note_;
   std::chrono::steady_clock::time_point start_;
+  double userStart_ = 0, systemStart_ = 0; ///< process CPU seconds at construction
 };
 
 /// Progress of a long loop of `total` steps. On a terminal, a bar redrawn at most 10 times a
 /// second; otherwise one line every 10 % of the work (and at least 5 s apart).
 class Progress {
-public:
+ public:
   Progress(std::string label, std::int64_t total);
   ~Progress();
   Progress(const Progress&) = delete;
@@ -60,7 +64,7 @@ public:
     if (done >= next_check_) tick(done);
   }
 
-private:
+ private:
   void tick(std::int64_t done);
   std::string label_;
   std::int64_t total_, next_check_ = 0;

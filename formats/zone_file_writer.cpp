@@ -10,10 +10,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <limits>
+#include <mutex>
 #include <set>
 #include <type_traits>
 #include <unistd.h>
@@ -38,6 +40,34 @@ void pwrite_all(int fd, const void* data, std::size_t bytes, std::uint64_t offse
     at += static_cast<std::uint64_t>(w);
     left -= static_cast<std::size_t>(w);
   }
+}
+
+/// Asks the kernel to start writing [offset, offset + bytes) of `fd` to disk now, without waiting
+/// (Linux sync_file_range; nothing elsewhere). A hint: the final fdatasync still makes the file
+/// durable; started early, the writeback of each zone overlaps the building of the next ones
+/// instead of all of it waiting for that final sync. Errors are left to that sync.
+void start_writeback(int fd, std::uint64_t offset, std::uint64_t bytes) {
+#if defined(__linux__)
+  if (bytes > 0)
+    (void)::sync_file_range(fd, static_cast<off64_t>(offset), static_cast<off64_t>(bytes),
+                            SYNC_FILE_RANGE_WRITE);
+#else
+  (void)fd;
+  (void)offset;
+  (void)bytes;
+#endif
+}
+
+/// The file range [first, end) that a zone's pieces cover.
+template <class Pieces>
+std::pair<std::uint64_t, std::uint64_t> pieces_range(const Pieces& pieces) {
+  std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), end = 0;
+  for (const auto& p : pieces) {
+    if (p.bytes == 0) continue;
+    first = std::min<std::uint64_t>(first, p.offset);
+    end = std::max<std::uint64_t>(end, p.offset + p.bytes);
+  }
+  return {std::min(first, end), end};
 }
 
 /// The checksum of a piece's bytes, as stored in its dataset's xxh64 attribute (the one
@@ -65,6 +95,12 @@ struct ZoneFileWriter::Impl {
   std::vector<char> bytesWritten; ///< per zone: its bytes are written and checksummed
   std::vector<char> byShape;      ///< per zone: placed by place_zone_shape()
   int rawFd = -1;                 ///< the temporary file, for the datasets' bytes
+  /// Held while a PlacedZone writes its bytes: the zones of a file are written one at a time.
+  /// A buffered write takes the file's inode lock anyway (ext4, XFS), and threads that wait
+  /// for it inside the kernel spin on it: on 16 threads that was 14-18 CPU seconds of system
+  /// time in 3 s of zone building (10M tetrahedra); waiting here they sleep.
+  std::mutex writeMutex;
+  double writeSeconds = 0; ///< time in the writes under writeMutex
 
   explicit Impl(const std::string& path) : out(path) {}
   ~Impl() {
@@ -368,12 +404,18 @@ void ZoneFileWriter::PlacedZone::write() {
   FV_VERIFY(impl_ && !done_, "PlacedZone::write() called twice or on an empty placement");
   Impl& m = *impl_;
   std::vector<std::uint64_t>& sums = m.sums[static_cast<std::size_t>(zoneId_)];
-  for (std::size_t k = 0; k < pieces_.size(); ++k) {
-    const Piece& p = pieces_[k];
-    pwrite_all(m.rawFd, p.data, p.bytes, p.offset,
-               m.out.target() + ": cannot write zone file: zone " + std::to_string(zoneId_));
-    sums[k] = piece_checksum(p.data, p.bytes);
+  for (std::size_t k = 0; k < pieces_.size(); ++k) // concurrently with other zones' writes
+    sums[k] = piece_checksum(pieces_[k].data, pieces_[k].bytes);
+  {
+    const std::lock_guard<std::mutex> lock(m.writeMutex);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const Piece& p : pieces_)
+      pwrite_all(m.rawFd, p.data, p.bytes, p.offset,
+                 m.out.target() + ": cannot write zone file: zone " + std::to_string(zoneId_));
+    m.writeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
+  const auto range = pieces_range(pieces_);
+  start_writeback(m.rawFd, range.first, range.second - range.first);
   m.bytesWritten[static_cast<std::size_t>(zoneId_)] = 1;
   done_ = true;
 }
@@ -410,6 +452,8 @@ std::vector<std::uint64_t> write_zone_pieces(const std::string& tempPath,
                  where + ", dataset " + pieces[k].path);
       sums[k] = piece_checksum(pieces[k].data, pieces[k].bytes);
     }
+    const auto range = pieces_range(placement.pieces);
+    start_writeback(fd, range.first, range.second - range.first);
   } catch (...) {
     ::close(fd);
     throw;
@@ -488,6 +532,11 @@ void ZoneFileWriter::commit() {
   }
   m.rawFd = -1;
   m.out.commit();
+}
+
+double ZoneFileWriter::write_seconds() const {
+  const std::lock_guard<std::mutex> lock(impl_->writeMutex);
+  return impl_->writeSeconds;
 }
 
 std::uint64_t ZoneFileWriter::data_bytes() const {

@@ -66,7 +66,9 @@ class ZoneFileWriter {
   /// A zone whose datasets exist in the file (their space allocated) but whose bytes are not
   /// written yet. write() writes them at their offsets and checksums them; it may run on any
   /// thread, concurrently with other zones' write() and with the writer's next place_zone(),
-  /// but not with commit(). The zone placed must outlive write().
+  /// but not with commit(). The zone placed must outlive write(). The bytes of the
+  /// zones go to the file one zone at a time (their checksums are computed in parallel), and
+  /// each zone's writeback to disk starts as soon as it is written.
   class PlacedZone {
    public:
     void write();
@@ -130,6 +132,10 @@ class ZoneFileWriter {
   /// Bytes of array data placed so far (without HDF5 metadata; zones placed by shape
   /// included).
   std::uint64_t data_bytes() const;
+
+  /// Seconds spent writing zone bytes so far (PlacedZone::write() without the checksums; the
+  /// zones write one at a time): what the file writes cost the zone building.
+  double write_seconds() const;
 
  private:
   std::unique_ptr<Impl> impl_;

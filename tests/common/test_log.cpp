@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-TEST(Log, PhasePrintsNameTimingAndPeakMemory) {
+TEST(Log, PhasePrintsNameTimingCpuTimeAndPeakMemory) {
   fv::log::set_level(fv::log::Level::Info);
   testing::internal::CaptureStderr();
   {
@@ -11,7 +11,8 @@ TEST(Log, PhasePrintsNameTimingAndPeakMemory) {
   }
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("\xE2\x80\xA2 building faces ("), std::string::npos) << err;
-  EXPECT_NE(err.find(" s, peak "), std::string::npos) << err;
+  EXPECT_NE(err.find(" s, CPU "), std::string::npos) << err;
+  EXPECT_NE(err.find(" s sys, peak "), std::string::npos) << err;
   EXPECT_NE(err.find(" GiB): 12 faces"), std::string::npos) << err;
 }
 
