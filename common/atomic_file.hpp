@@ -6,16 +6,27 @@
 ///   write_everything(out.temp_path());          // write the temporary file
 ///   out.commit();                               // fsync + rename(temp, target): atomic
 ///
-/// If commit() is never reached (exception, crash), the destructor removes the temporary
-/// file and the previous good target file is untouched. The temporary lives in the same
-/// directory as the target so that rename() is atomic (same filesystem).
+/// If commit() is never reached, the temporary file goes and the previous good target file is
+/// untouched:
+/// - an exception: the destructor removes the temporary;
+/// - SIGINT, SIGTERM or SIGHUP (Ctrl-C, `kill`, a batch system's time limit): a handler,
+///   installed with the first AtomicFile, removes every live temporary of the process, then
+///   lets the signal do what it did before (terminate, unless a handler of its own was set);
+///   a signal the process ignores stays ignored;
+/// - a process killed outright (SIGKILL, the OOM killer): its temporary stays, and the next
+///   AtomicFile of the same target on the same host removes it, with a warning, once that
+///   process no longer exists.
+/// The temporary lives in the same directory as the target so that rename() is atomic (same
+/// filesystem); its name "<target>.tmp.<host>.<pid>.<n>" tells which host and process own it.
 #include <string>
+#include <vector>
 
 namespace fv {
 
 class AtomicFile {
-public:
-  /// Chooses a unique temporary name "<target>.tmp.<pid>.<n>"; checks the directory exists.
+ public:
+  /// Chooses a unique temporary name "<target>.tmp.<host>.<pid>.<n>"; checks the directory
+  /// exists; removes the temporaries of `target` left by dead processes of this host.
   explicit AtomicFile(std::string target);
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
@@ -28,9 +39,17 @@ public:
   /// failure (the temporary is then removed).
   void commit();
 
-private:
+ private:
   std::string target_, temp_;
+  int slot_ = -1; ///< where the temporary is registered for the signal handler (-1: not)
   bool committed_ = false;
 };
+
+/// The temporaries of `target` ("<target>.tmp.<host>.<pid>.<n>") whose host is `host` and
+/// whose process no longer exists; AtomicFile's constructor removes them. Exposed for tests.
+std::vector<std::string> stale_temporaries(const std::string& target, const std::string& host);
+
+/// This host's name as it appears in temporary names (no dots or slashes).
+std::string temporary_host_name();
 
 } // namespace fv
