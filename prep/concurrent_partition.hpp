@@ -8,6 +8,7 @@
 #include "prep/prep_report.hpp"
 
 #include <future>
+#include <string>
 #include <vector>
 
 namespace fv {
@@ -27,7 +28,11 @@ namespace fv {
 /// restores the thread count.
 class ConcurrentPartition {
  public:
-  ConcurrentPartition(int nParts, const PartitionOptions& options);
+  /// `beside`: what runs meanwhile, for the log line of finish() ("METIS 6.52 s on its own
+  /// thread, beside <beside>").
+  ConcurrentPartition(int nParts, const PartitionOptions& options,
+                      std::string beside = "the global mesh's renumbering, connectivity, "
+                                           "geometry, wall distance and mesh UUID");
   ~ConcurrentPartition();
   ConcurrentPartition(const ConcurrentPartition&) = delete;
   ConcurrentPartition& operator=(const ConcurrentPartition&) = delete;
@@ -52,6 +57,7 @@ class ConcurrentPartition {
 
   int nParts_;
   PartitionOptions options_;
+  std::string beside_;
   std::future<Result> running_;
   int savedThreads_ = 0; ///< the caller's OpenMP thread count while METIS runs, else 0
 };

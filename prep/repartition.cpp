@@ -197,7 +197,7 @@ RepartitionSummary add_partitioning(const std::string& path, int parts,
   verify_no_partitioning(file, parts); // before the work, not only when writing
   const GlobalMesh g = global_mesh_from_zones(file, &out.report);
   // METIS on its own thread while the file is copied to its temporary (the writer's start)
-  ConcurrentPartition metis(parts, options);
+  ConcurrentPartition metis(parts, options, "the copy of the zone file");
   metis.start(g.cellCells);
   PrepareOptions po;
   po.prep = prep_options_of(file.header());
