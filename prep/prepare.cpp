@@ -67,7 +67,9 @@ PrepareSummary prepare_zone_file(Mesh&& mesh, FaceSet&& faces, const PrepareOpti
                        stream_into(writer), &out.report);
   FV_LOG_INFO("  zone bytes: " << writer.data_bytes() / 1048576 << " MiB, written in "
                                << writer.write_seconds()
-                               << " s, one zone at a time, while the zones were built");
+                               << " s, one zone at a time, while the zones were built; threads "
+                                  "waited "
+                               << writer.write_wait_seconds() << " s in all for their turn");
   run_phase(&out.report, "writing", [&] { writer.commit(); });
   out.dataBytes = writer.data_bytes();
   return out;

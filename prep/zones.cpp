@@ -125,6 +125,7 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
   int live = 0; // zones in memory: building, built and not yet sunk, or in their tail
   bool sinking = false;
   double sinkSeconds = 0; // time in the sink (writing), which no other thread can share
+  double idleSeconds = 0; // threads waiting for a zone to build or to sink, summed
   int errorZone = nParts;
   std::string error;
   auto fail = [&](int p, const char* what) { // under the mutex
@@ -194,13 +195,18 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
         built[static_cast<std::size_t>(p)] = 1;
         changed.notify_all();
       } else {
+        const auto w0 = std::chrono::steady_clock::now();
         changed.wait(lock);
+        idleSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
       }
     }
   }
   FV_VERIFY(error.empty(), error);
-  char note[64];
-  std::snprintf(note, sizeof note, "%d zones, %.2f s of it in the sink", nParts, sinkSeconds);
+  char note[160];
+  std::snprintf(note, sizeof note,
+                "%d zones on %d threads, %.2f s of it in the sink; threads idle %.2f s in all "
+                "(waiting for the zone order or the memory window)",
+                nParts, nThreads, sinkSeconds, idleSeconds);
   phase.note(note);
   if (report) {
     report->zones = std::move(reports);
