@@ -66,10 +66,7 @@ PrepareSummary prepare_zone_file(Mesh&& mesh, FaceSet&& faces, const PrepareOpti
   build_zones_streamed(g, parts_in_mesh_order(g, partGlobal), opts.parts, opts.prep,
                        stream_into(writer), &out.report);
   FV_LOG_INFO("  zone bytes: " << writer.data_bytes() / 1048576 << " MiB, written in "
-                               << writer.write_seconds()
-                               << " s, one zone at a time, while the zones were built; threads "
-                                  "waited "
-                               << writer.write_wait_seconds() << " s in all for their turn");
+                               << writer.write_seconds() << " s while the zones were built");
   run_phase(&out.report, "writing", [&] { writer.commit(); });
   out.dataBytes = writer.data_bytes();
   return out;

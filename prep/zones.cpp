@@ -14,9 +14,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <exception>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace fv {
 
@@ -107,25 +109,30 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
       partCells[fill[partOf[c]]++] = c;
   }
 
-  // An ordered pipeline: threads take the next zone to build, and whichever thread is free
-  // hands the next zone in order to the sink (one at a time), so writing overlaps building.
-  // At most nThreads + 1 zones are in memory at once, whether being built, built and waiting
-  // for their turn, or being written by their tail: a thread whose built zone waits does not
-  // start another beyond that (without the bound, a thread held about two zones: fvprep's peak).
-  // The number of threads is bounded by the memory left (zone_build_threads()).
+  // An ordered pipeline: threads take the next zone to build; whichever thread is free hands
+  // the next zone in order to the sink (one at a time), whose tail (the zone's file write) is
+  // queued; and one thread at a time, whichever is free, runs the queued tails in zone order.
+  // So the writes, which the file takes one at a time anyway, overlap the building of the next
+  // zones instead of holding several threads in a queue for the file. At most nThreads + 1
+  // zones are in memory at once, whether being built, built and waiting for their turn, or
+  // waiting for or in their tail: a thread does not start a zone beyond that (without the
+  // bound, a thread held about two zones: fvprep's peak). The number of threads is bounded by
+  // the memory left (zone_build_threads()).
   const int nThreads = zone_threads_for(g, partCount, nParts);
   const int window = nThreads + 1;
   std::vector<ZoneScratch> scratch(static_cast<std::size_t>(nThreads));
   std::vector<ZoneReport> reports(static_cast<std::size_t>(nParts));
   std::vector<Zone> zones(static_cast<std::size_t>(nParts));
   std::vector<char> built(static_cast<std::size_t>(nParts), 0);
+  std::deque<std::pair<int, ZoneTail>> tails; // sunk zones' tails, in zone order
   std::mutex mutex;
   std::condition_variable changed;
   int nextBuild = 0, nextSink = 0;
-  int live = 0; // zones in memory: building, built and not yet sunk, or in their tail
-  bool sinking = false;
-  double sinkSeconds = 0; // time in the sink (writing), which no other thread can share
-  double idleSeconds = 0; // threads waiting for a zone to build or to sink, summed
+  int live = 0; // zones in memory: building, built and not yet sunk, or with a tail to run
+  bool sinking = false, tailing = false;
+  double sinkSeconds = 0; // time in the sink, which no other thread can share
+  double tailSeconds = 0; // time in the tails (the writes), one at a time
+  double idleSeconds = 0; // threads waiting for a zone to build, to sink or to write, summed
   int errorZone = nParts;
   std::string error;
   auto fail = [&](int p, const char* what) { // under the mutex
@@ -133,6 +140,9 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
       errorZone = p;
       error = what;
     }
+  };
+  auto seconds_since = [](std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
 #pragma omp parallel num_threads(nThreads)
   {
@@ -142,8 +152,8 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
 #endif
     ZoneScratch& sc = scratch[static_cast<std::size_t>(tid)];
     std::unique_lock<std::mutex> lock(mutex);
-    while (nextSink < nParts && errorZone == nParts) {
-      if (!sinking && built[static_cast<std::size_t>(nextSink)]) {
+    while ((nextSink < nParts || !tails.empty() || tailing) && errorZone == nParts) {
+      if (!sinking && nextSink < nParts && built[static_cast<std::size_t>(nextSink)]) {
         const int p = nextSink;
         sinking = true;
         Zone z = std::move(zones[static_cast<std::size_t>(p)]);
@@ -157,26 +167,36 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
           fail(p, e.what());
           lock.unlock();
         }
-        sinkSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double t = seconds_since(t0);
         lock.lock();
+        sinkSeconds += t;
         sinking = false;
         ++nextSink;
-        if (!tail) --live;
-        changed.notify_all();
-        if (tail) { // outside the order: the next zone may be sunk meanwhile
-          lock.unlock();
-          std::string what;
-          try {
-            tail();
-          } catch (const std::exception& e) {
-            what = e.what();
-          }
-          tail = ZoneTail(); // frees what it holds (the zone) before taking the lock
-          lock.lock();
-          if (!what.empty()) fail(p, what.c_str());
+        if (tail)
+          tails.emplace_back(p, std::move(tail));
+        else
           --live;
-          changed.notify_all();
+        changed.notify_all();
+      } else if (!tailing && !tails.empty()) { // the one thread writing, in zone order
+        tailing = true;
+        auto [p, tail] = std::move(tails.front());
+        tails.pop_front();
+        lock.unlock();
+        const auto t0 = std::chrono::steady_clock::now();
+        std::string what;
+        try {
+          tail();
+        } catch (const std::exception& e) {
+          what = e.what();
         }
+        tail = ZoneTail(); // frees what it holds (the zone) before taking the lock
+        const double t = seconds_since(t0);
+        lock.lock();
+        tailSeconds += t;
+        if (!what.empty()) fail(p, what.c_str());
+        tailing = false;
+        --live;
+        changed.notify_all();
       } else if (nextBuild < nParts && live < window) { // (live >= nextBuild - nextSink)
         const int p = nextBuild++;
         ++live;
@@ -197,16 +217,16 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
       } else {
         const auto w0 = std::chrono::steady_clock::now();
         changed.wait(lock);
-        idleSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+        idleSeconds += seconds_since(w0);
       }
     }
   }
   FV_VERIFY(error.empty(), error);
-  char note[160];
+  char note[200];
   std::snprintf(note, sizeof note,
-                "%d zones on %d threads, %.2f s of it in the sink; threads idle %.2f s in all "
-                "(waiting for the zone order or the memory window)",
-                nParts, nThreads, sinkSeconds, idleSeconds);
+                "%d zones on %d threads; %.2f s in the sink, %.2f s writing (one zone at a "
+                "time, beside the building); threads idle %.2f s in all",
+                nParts, nThreads, sinkSeconds, tailSeconds, idleSeconds);
   phase.note(note);
   if (report) {
     report->zones = std::move(reports);

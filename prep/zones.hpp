@@ -47,9 +47,10 @@ int zone_build_threads(int threads, int nParts, std::uint64_t available, std::ui
 /// after ZoneFileWriter::place_zone()); empty for nothing.
 using ZoneTail = std::function<void()>;
 
-/// build_zones_each() whose sink returns a tail: the thread that called the sink runs it after
-/// leaving the ordered section, so the tails of several zones (and the next sink call) run at
-/// once. A failing tail stops the pipeline like a failing sink.
+/// build_zones_each() whose sink returns a tail: the tails are queued and run one at a time, in
+/// zone order, by whichever thread is free (the others go on building zones and calling the
+/// sink). A zone counts against the memory window until its tail has run. A failing tail stops
+/// the pipeline like a failing sink.
 void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
                           const PrepOptions& opts, const std::function<ZoneTail(Zone&&)>& sink,
                           PrepReport* report = nullptr);

@@ -13,9 +13,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <sstream>
+#include <thread>
 
 namespace fv {
 namespace {
@@ -285,6 +290,63 @@ TEST(ZonePipeline, SinkGetsZonesInOrderAndItsErrorStopsTheBuild) {
     EXPECT_NE(std::string(e.what()).find("sink refuses zone 3"), std::string::npos) << e.what();
   }
   EXPECT_EQ(seen, (std::vector<int>{0, 1, 2}));
+}
+
+// A streaming sink's tails (the zones' file writes) run one at a time, in zone order, each
+// after its zone's sink call, while other zones are built; an error in a tail stops the
+// pipeline like a sink's, and no tail runs twice.
+TEST(ZonePipeline, TailsRunOneAtATimeInZoneOrder) {
+  BoxSpec spec;
+  spec.nx = 16, spec.ny = 4, spec.nz = 4;
+  const Mesh m = make_box_mesh(spec);
+  const GlobalMesh g = build_global_mesh(m, PrepOptions{});
+  const int nParts = 8;
+  const std::vector<idx_t> part = slab_parts(m, nParts, false);
+  for (const int failAt : {-1, 5}) {
+    std::mutex mutex;
+    std::vector<int> sunk, tailed;
+    std::atomic<int> inTail{0}, mostInTail{0};
+    auto sink = [&](Zone&& z) -> ZoneTail {
+      const int id = z.zoneId;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        sunk.push_back(id);
+      }
+      return [&, id] {
+        const int now = ++inTail;
+        int most = mostInTail.load();
+        while (now > most && !mostInTail.compare_exchange_weak(most, now)) {
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2)); // let others overlap
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          EXPECT_NE(std::find(sunk.begin(), sunk.end(), id), sunk.end()) << "tail before sink";
+          tailed.push_back(id);
+        }
+        --inTail;
+        if (id == failAt) FV_THROW("tail of zone " << id << " fails");
+      };
+    };
+    std::string error;
+    try {
+      build_zones_streamed(g, part, nParts, PrepOptions{}, sink);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+    EXPECT_EQ(mostInTail.load(), 1);
+    if (failAt < 0) {
+      EXPECT_EQ(error, "");
+      std::vector<int> all(nParts);
+      std::iota(all.begin(), all.end(), 0);
+      EXPECT_EQ(sunk, all);
+      EXPECT_EQ(tailed, all);
+    } else {
+      EXPECT_NE(error.find("tail of zone 5 fails"), std::string::npos) << error;
+      for (std::size_t i = 0; i < tailed.size(); ++i)
+        EXPECT_EQ(tailed[i], static_cast<int>(i)); // in order, no repeats
+      EXPECT_LE(tailed.size(), static_cast<std::size_t>(nParts));
+    }
+  }
 }
 
 } // namespace
