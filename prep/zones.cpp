@@ -76,160 +76,215 @@ int zone_threads_for(const GlobalMesh& g, const std::vector<idx_t>& partCount, i
 
 } // namespace
 
-void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
-                          const PrepOptions& opts, const std::function<ZoneTail(Zone&&)>& sink,
-                          PrepReport* report) {
-  log::Phase phase("building zones");
+namespace {
+
+/// The cells of each part: partOf[c] for every renumbered cell, and the cells of part p,
+/// ascending, at partCells[partCount[p] .. partCount[p + 1]).
+struct PartCells {
+  std::vector<idx_t> partOf, partCount, partCells;
+};
+
+PartCells split_cells_by_part(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts) {
   const idx_t nc = g.nCells();
   FV_VERIFY(nParts >= 1, "build_zones: " << nParts << " parts requested");
   FV_VERIFY(static_cast<idx_t>(cellPart.size()) == nc, "build_zones: part vector has "
                                                            << cellPart.size() << " entries for "
                                                            << nc << " cells");
-
-  // Part of every renumbered cell, and the cells of each part (ascending global ids).
-  std::vector<idx_t> partOf(static_cast<std::size_t>(nc));
-  std::vector<idx_t> partCount(static_cast<std::size_t>(nParts) + 1, 0);
+  PartCells pc;
+  pc.partOf.resize(static_cast<std::size_t>(nc));
+  pc.partCount.assign(static_cast<std::size_t>(nParts) + 1, 0);
   for (idx_t c = 0; c < nc; ++c) {
     const idx_t p = cellPart[g.cellMesh[c]];
     FV_VERIFY(p >= 0 && p < nParts, "build_zones: cell " << g.cellMesh[c] << " is in part " << p
                                                          << ", outside [0, " << nParts << ")");
-    partOf[c] = p;
-    ++partCount[p + 1];
+    pc.partOf[c] = p;
+    ++pc.partCount[p + 1];
   }
   for (int p = 0; p < nParts; ++p)
-    FV_VERIFY(partCount[p + 1] > 0, "build_zones: part "
-                                        << p << " of " << nParts
-                                        << " has no cells (fewer cells than parts?)");
+    FV_VERIFY(pc.partCount[p + 1] > 0, "build_zones: part "
+                                           << p << " of " << nParts
+                                           << " has no cells (fewer cells than parts?)");
   for (int p = 0; p < nParts; ++p)
-    partCount[p + 1] += partCount[p];
-  std::vector<idx_t> partCells(static_cast<std::size_t>(nc));
-  {
-    std::vector<idx_t> fill(partCount.begin(), partCount.end() - 1);
-    for (idx_t c = 0; c < nc; ++c)
-      partCells[fill[partOf[c]]++] = c;
+    pc.partCount[p + 1] += pc.partCount[p];
+  pc.partCells.resize(static_cast<std::size_t>(nc));
+  std::vector<idx_t> fill(pc.partCount.begin(), pc.partCount.end() - 1);
+  for (idx_t c = 0; c < nc; ++c)
+    pc.partCells[fill[pc.partOf[c]]++] = c;
+  return pc;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// An ordered pipeline: threads take the next zone to build; whichever thread is free hands the
+/// next zone in order to the sink (one at a time), whose tail (the zone's file write) is queued;
+/// and one thread at a time, whichever is free, runs the queued tails in zone order. So the
+/// writes, which the file takes one at a time anyway, overlap the building of the next zones
+/// instead of holding several threads in a queue for the file. At most `window` zones are in
+/// memory at once, whether being built, built and waiting for their turn, or waiting for or in
+/// their tail: a thread does not start a zone beyond that (without the bound, a thread held
+/// about two zones: fvprep's peak). Every member runs under `mutex_` except the work itself.
+class ZonePipeline {
+ public:
+  ZonePipeline(const GlobalMesh& g, const PartCells& parts, int nParts, const PrepOptions& opts,
+               const std::function<ZoneTail(Zone&&)>& sink, int window)
+      : g_(g), parts_(parts), nParts_(nParts), opts_(opts), sink_(sink), window_(window),
+        reports_(static_cast<std::size_t>(nParts)), zones_(static_cast<std::size_t>(nParts)),
+        built_(static_cast<std::size_t>(nParts), 0), errorZone_(nParts) {}
+
+  /// One thread's share: sink, write or build until every zone is written or one failed.
+  void run(ZoneScratch& scratch) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while ((nextSink_ < nParts_ || !tails_.empty() || tailing_) && errorZone_ == nParts_) {
+      if (!sinking_ && nextSink_ < nParts_ && built_[static_cast<std::size_t>(nextSink_)]) {
+        sink_next(lock);
+      } else if (!tailing_ && !tails_.empty()) {
+        run_next_tail(lock);
+      } else if (nextBuild_ < nParts_ && live_ < window_) {
+        build_next(lock, scratch);
+      } else {
+        const auto t0 = std::chrono::steady_clock::now();
+        changed_.wait(lock);
+        idleSeconds_ += seconds_since(t0);
+      }
+    }
   }
 
-  // An ordered pipeline: threads take the next zone to build; whichever thread is free hands
-  // the next zone in order to the sink (one at a time), whose tail (the zone's file write) is
-  // queued; and one thread at a time, whichever is free, runs the queued tails in zone order.
-  // So the writes, which the file takes one at a time anyway, overlap the building of the next
-  // zones instead of holding several threads in a queue for the file. At most nThreads + 1
-  // zones are in memory at once, whether being built, built and waiting for their turn, or
-  // waiting for or in their tail: a thread does not start a zone beyond that (without the
-  // bound, a thread held about two zones: fvprep's peak). The number of threads is bounded by
-  // the memory left (zone_build_threads()).
-  const int nThreads = zone_threads_for(g, partCount, nParts);
-  const int window = nThreads + 1;
-  std::vector<ZoneScratch> scratch(static_cast<std::size_t>(nThreads));
-  std::vector<ZoneReport> reports(static_cast<std::size_t>(nParts));
-  std::vector<Zone> zones(static_cast<std::size_t>(nParts));
-  std::vector<char> built(static_cast<std::size_t>(nParts), 0);
-  std::deque<std::pair<int, ZoneTail>> tails; // sunk zones' tails, in zone order
-  std::mutex mutex;
-  std::condition_variable changed;
-  int nextBuild = 0, nextSink = 0;
-  int live = 0; // zones in memory: building, built and not yet sunk, or with a tail to run
-  bool sinking = false, tailing = false;
-  double sinkSeconds = 0; // time in the sink, which no other thread can share
-  double tailSeconds = 0; // time in the tails (the writes), one at a time
-  double idleSeconds = 0; // threads waiting for a zone to build, to sink or to write, summed
-  int errorZone = nParts;
-  std::string error;
-  auto fail = [&](int p, const char* what) { // under the mutex
-    if (p < errorZone) {
-      errorZone = p;
-      error = what;
+  /// Throws the error of the lowest failing zone, if any.
+  void rethrow() const { FV_VERIFY(error_.empty(), error_); }
+  std::vector<ZoneReport>& reports() { return reports_; }
+  /// "... s in the sink, ... s writing ..., threads idle ... s": where the time went.
+  std::string note(int nThreads) const {
+    char note[200];
+    std::snprintf(note, sizeof note,
+                  "%d zones on %d threads; %.2f s in the sink, %.2f s writing (one zone at a "
+                  "time, beside the building); threads idle %.2f s in all",
+                  nParts_, nThreads, sinkSeconds_, tailSeconds_, idleSeconds_);
+    return note;
+  }
+
+ private:
+  void fail(int p, const std::string& what) {
+    if (p < errorZone_) {
+      errorZone_ = p;
+      error_ = what;
     }
-  };
-  auto seconds_since = [](std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
+  }
+
+  void sink_next(std::unique_lock<std::mutex>& lock) {
+    const int p = nextSink_;
+    sinking_ = true;
+    Zone z = std::move(zones_[static_cast<std::size_t>(p)]);
+    lock.unlock();
+    const auto t0 = std::chrono::steady_clock::now();
+    ZoneTail tail;
+    std::string what;
+    try {
+      tail = sink_(std::move(z));
+    } catch (const std::exception& e) {
+      what = e.what();
+    }
+    const double t = seconds_since(t0);
+    lock.lock();
+    if (!what.empty()) fail(p, what);
+    sinkSeconds_ += t;
+    sinking_ = false;
+    ++nextSink_;
+    if (tail)
+      tails_.emplace_back(p, std::move(tail));
+    else
+      --live_;
+    changed_.notify_all();
+  }
+
+  void run_next_tail(std::unique_lock<std::mutex>& lock) { // the one thread writing
+    tailing_ = true;
+    auto [p, tail] = std::move(tails_.front());
+    tails_.pop_front();
+    lock.unlock();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string what;
+    try {
+      tail();
+    } catch (const std::exception& e) {
+      what = e.what();
+    }
+    tail = ZoneTail(); // frees what it holds (the zone) before taking the lock
+    const double t = seconds_since(t0);
+    lock.lock();
+    tailSeconds_ += t;
+    if (!what.empty()) fail(p, what);
+    tailing_ = false;
+    --live_;
+    changed_.notify_all();
+  }
+
+  void build_next(std::unique_lock<std::mutex>& lock, ZoneScratch& scratch) {
+    const int p = nextBuild_++;
+    ++live_;
+    lock.unlock();
+    Zone z;
+    std::string what;
+    try {
+      const idx_t first = parts_.partCount[p], count = parts_.partCount[p + 1] - first;
+      z = build_one_zone(g_, parts_.partOf, parts_.partCells.data() + first, count, p, opts_,
+                         scratch, reports_[static_cast<std::size_t>(p)]);
+    } catch (const std::exception& e) {
+      what = e.what();
+    }
+    lock.lock();
+    if (!what.empty()) fail(p, what);
+    zones_[static_cast<std::size_t>(p)] = std::move(z);
+    built_[static_cast<std::size_t>(p)] = 1;
+    changed_.notify_all();
+  }
+
+  const GlobalMesh& g_;
+  const PartCells& parts_;
+  const int nParts_;
+  const PrepOptions& opts_;
+  const std::function<ZoneTail(Zone&&)>& sink_;
+  const int window_;
+  std::vector<ZoneReport> reports_;
+  std::vector<Zone> zones_; ///< built, not yet sunk
+  std::vector<char> built_;
+  std::deque<std::pair<int, ZoneTail>> tails_; ///< sunk zones' tails, in zone order
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int nextBuild_ = 0, nextSink_ = 0;
+  int live_ = 0; ///< zones in memory: building, built and not yet sunk, or with a tail to run
+  bool sinking_ = false, tailing_ = false;
+  double sinkSeconds_ = 0; ///< time in the sink, which no other thread can share
+  double tailSeconds_ = 0; ///< time in the tails (the writes), one at a time
+  double idleSeconds_ = 0; ///< threads waiting for a zone to build, to sink or to write, summed
+  int errorZone_;
+  std::string error_;
+};
+
+} // namespace
+
+void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
+                          const PrepOptions& opts, const std::function<ZoneTail(Zone&&)>& sink,
+                          PrepReport* report) {
+  log::Phase phase("building zones");
+  const PartCells parts = split_cells_by_part(g, cellPart, nParts);
+  // The number of threads is bounded by the memory left (zone_build_threads()).
+  const int nThreads = zone_threads_for(g, parts.partCount, nParts);
+  std::vector<ZoneScratch> scratch(static_cast<std::size_t>(nThreads));
+  ZonePipeline pipeline(g, parts, nParts, opts, sink, nThreads + 1);
 #pragma omp parallel num_threads(nThreads)
   {
     int tid = 0;
 #if defined(_OPENMP)
     tid = omp_get_thread_num();
 #endif
-    ZoneScratch& sc = scratch[static_cast<std::size_t>(tid)];
-    std::unique_lock<std::mutex> lock(mutex);
-    while ((nextSink < nParts || !tails.empty() || tailing) && errorZone == nParts) {
-      if (!sinking && nextSink < nParts && built[static_cast<std::size_t>(nextSink)]) {
-        const int p = nextSink;
-        sinking = true;
-        Zone z = std::move(zones[static_cast<std::size_t>(p)]);
-        lock.unlock();
-        const auto t0 = std::chrono::steady_clock::now();
-        ZoneTail tail;
-        try {
-          tail = sink(std::move(z));
-        } catch (const std::exception& e) {
-          lock.lock();
-          fail(p, e.what());
-          lock.unlock();
-        }
-        const double t = seconds_since(t0);
-        lock.lock();
-        sinkSeconds += t;
-        sinking = false;
-        ++nextSink;
-        if (tail)
-          tails.emplace_back(p, std::move(tail));
-        else
-          --live;
-        changed.notify_all();
-      } else if (!tailing && !tails.empty()) { // the one thread writing, in zone order
-        tailing = true;
-        auto [p, tail] = std::move(tails.front());
-        tails.pop_front();
-        lock.unlock();
-        const auto t0 = std::chrono::steady_clock::now();
-        std::string what;
-        try {
-          tail();
-        } catch (const std::exception& e) {
-          what = e.what();
-        }
-        tail = ZoneTail(); // frees what it holds (the zone) before taking the lock
-        const double t = seconds_since(t0);
-        lock.lock();
-        tailSeconds += t;
-        if (!what.empty()) fail(p, what.c_str());
-        tailing = false;
-        --live;
-        changed.notify_all();
-      } else if (nextBuild < nParts && live < window) { // (live >= nextBuild - nextSink)
-        const int p = nextBuild++;
-        ++live;
-        lock.unlock();
-        Zone z;
-        std::string what;
-        try {
-          z = build_one_zone(g, partOf, partCells.data() + partCount[p],
-                             partCount[p + 1] - partCount[p], p, opts, sc, reports[p]);
-        } catch (const std::exception& e) {
-          what = e.what();
-        }
-        lock.lock();
-        if (!what.empty()) fail(p, what.c_str());
-        zones[static_cast<std::size_t>(p)] = std::move(z);
-        built[static_cast<std::size_t>(p)] = 1;
-        changed.notify_all();
-      } else {
-        const auto w0 = std::chrono::steady_clock::now();
-        changed.wait(lock);
-        idleSeconds += seconds_since(w0);
-      }
-    }
+    pipeline.run(scratch[static_cast<std::size_t>(tid)]);
   }
-  FV_VERIFY(error.empty(), error);
-  char note[200];
-  std::snprintf(note, sizeof note,
-                "%d zones on %d threads; %.2f s in the sink, %.2f s writing (one zone at a "
-                "time, beside the building); threads idle %.2f s in all",
-                nParts, nThreads, sinkSeconds, tailSeconds, idleSeconds);
-  phase.note(note);
+  pipeline.rethrow();
+  phase.note(pipeline.note(nThreads));
   if (report) {
-    report->zones = std::move(reports);
+    report->zones = std::move(pipeline.reports());
     report->add_phase("building zones", phase.seconds());
   }
 }
