@@ -100,8 +100,7 @@ struct ZoneFileWriter::Impl {
   /// for it inside the kernel spin on it: on 16 threads that was 14-18 CPU seconds of system
   /// time in 3 s of zone building (10M tetrahedra); waiting here they sleep.
   std::mutex writeMutex;
-  double writeSeconds = 0;     ///< time in the writes under writeMutex
-  double writeWaitSeconds = 0; ///< time zones waited for writeMutex, summed over threads
+  double writeSeconds = 0; ///< time in the writes under writeMutex
 
   explicit Impl(const std::string& path) : out(path) {}
   ~Impl() {
@@ -408,10 +407,8 @@ void ZoneFileWriter::PlacedZone::write() {
   for (std::size_t k = 0; k < pieces_.size(); ++k) // concurrently with other zones' writes
     sums[k] = piece_checksum(pieces_[k].data, pieces_[k].bytes);
   {
-    const auto asked = std::chrono::steady_clock::now();
     const std::lock_guard<std::mutex> lock(m.writeMutex);
     const auto t0 = std::chrono::steady_clock::now();
-    m.writeWaitSeconds += std::chrono::duration<double>(t0 - asked).count();
     for (const Piece& p : pieces_)
       pwrite_all(m.rawFd, p.data, p.bytes, p.offset,
                  m.out.target() + ": cannot write zone file: zone " + std::to_string(zoneId_));
@@ -540,11 +537,6 @@ void ZoneFileWriter::commit() {
 double ZoneFileWriter::write_seconds() const {
   const std::lock_guard<std::mutex> lock(impl_->writeMutex);
   return impl_->writeSeconds;
-}
-
-double ZoneFileWriter::write_wait_seconds() const {
-  const std::lock_guard<std::mutex> lock(impl_->writeMutex);
-  return impl_->writeWaitSeconds;
 }
 
 std::uint64_t ZoneFileWriter::data_bytes() const {

@@ -137,9 +137,6 @@ class ZoneFileWriter {
   /// zones write one at a time): what the file writes cost the zone building.
   double write_seconds() const;
 
-  /// Seconds the zones' threads waited for their turn to write (summed over the threads).
-  double write_wait_seconds() const;
-
  private:
   std::unique_ptr<Impl> impl_;
 };

@@ -264,20 +264,34 @@ TEST(Zones, BadPartVectorsAreErrors) {
   }
 }
 
+/// The pipeline tests' case: a 16x4x4 box in 8 slabs, and the zone ids 0..7 in order.
+struct SlabCase {
+  static constexpr int nParts = 8;
+  Mesh m;
+  GlobalMesh g;
+  std::vector<idx_t> part;
+  std::vector<int> all;
+  SlabCase() {
+    BoxSpec spec;
+    spec.nx = 16, spec.ny = 4, spec.nz = 4;
+    m = make_box_mesh(spec);
+    g = build_global_mesh(m, PrepOptions{});
+    part = slab_parts(m, nParts, false);
+    all.resize(nParts);
+    std::iota(all.begin(), all.end(), 0);
+  }
+};
+
 // The sink sees the zones in order, one call at a time; an error stops the pipeline and the
 // lowest failing zone is reported.
 TEST(ZonePipeline, SinkGetsZonesInOrderAndItsErrorStopsTheBuild) {
-  BoxSpec spec;
-  spec.nx = 16, spec.ny = 4, spec.nz = 4;
-  const Mesh m = make_box_mesh(spec);
-  const GlobalMesh g = build_global_mesh(m, PrepOptions{});
-  const int nParts = 8;
-  const std::vector<idx_t> part = slab_parts(m, nParts, false);
+  const SlabCase sc;
+  const GlobalMesh& g = sc.g;
+  const int nParts = SlabCase::nParts;
+  const std::vector<idx_t>& part = sc.part;
   std::vector<int> seen;
   build_zones_each(g, part, nParts, PrepOptions{}, [&](Zone&& z) { seen.push_back(z.zoneId); });
-  std::vector<int> all(nParts);
-  std::iota(all.begin(), all.end(), 0);
-  EXPECT_EQ(seen, all);
+  EXPECT_EQ(seen, sc.all);
 
   seen.clear();
   try {
@@ -296,12 +310,10 @@ TEST(ZonePipeline, SinkGetsZonesInOrderAndItsErrorStopsTheBuild) {
 // after its zone's sink call, while other zones are built; an error in a tail stops the
 // pipeline like a sink's, and no tail runs twice.
 TEST(ZonePipeline, TailsRunOneAtATimeInZoneOrder) {
-  BoxSpec spec;
-  spec.nx = 16, spec.ny = 4, spec.nz = 4;
-  const Mesh m = make_box_mesh(spec);
-  const GlobalMesh g = build_global_mesh(m, PrepOptions{});
-  const int nParts = 8;
-  const std::vector<idx_t> part = slab_parts(m, nParts, false);
+  const SlabCase sc;
+  const GlobalMesh& g = sc.g;
+  const int nParts = SlabCase::nParts;
+  const std::vector<idx_t>& part = sc.part;
   for (const int failAt : {-1, 5}) {
     std::mutex mutex;
     std::vector<int> sunk, tailed;
@@ -336,10 +348,8 @@ TEST(ZonePipeline, TailsRunOneAtATimeInZoneOrder) {
     EXPECT_EQ(mostInTail.load(), 1);
     if (failAt < 0) {
       EXPECT_EQ(error, "");
-      std::vector<int> all(nParts);
-      std::iota(all.begin(), all.end(), 0);
-      EXPECT_EQ(sunk, all);
-      EXPECT_EQ(tailed, all);
+      EXPECT_EQ(sunk, sc.all);
+      EXPECT_EQ(tailed, sc.all);
     } else {
       EXPECT_NE(error.find("tail of zone 5 fails"), std::string::npos) << error;
       for (std::size_t i = 0; i < tailed.size(); ++i)
