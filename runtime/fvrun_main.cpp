@@ -210,6 +210,7 @@ int main(int argc, char** argv) {
     {
       const fv::AssemblyChoice a = solver->choose_assembly(header.meshUuid);
       FV_LOG_INFO("residual assembly: " << a.note);
+      FV_LOG_INFO("node interpolation: " << a.nodeLoop);
     }
     const fv::SolutionWriter volume = fv::volume_solution_writer(comm, header);
     const fv::SolutionWriter writer = [&](const fv::EulerSolver& s, const std::string& reason) {

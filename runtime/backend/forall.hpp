@@ -189,6 +189,43 @@ void forall(const char* label, idx_t n, F&& f) {
     f(i);
 }
 
+/// How fv::forall_components maps a loop over entities with independent components onto
+/// threads. Results never depend on it (the functors add the same terms in the same order).
+enum class ComponentMapping {
+  ByDevice,  ///< Split on the CUDA backend, PerEntity on the CPU
+  Split,     ///< one thread per (entity, component)
+  PerEntity, ///< one thread per entity, all its components
+};
+
+/// Runs a loop over n entities whose N components are computed independently of each other,
+/// given as two point-wise functors that do the same arithmetic: all(i) computes every
+/// component of entity i, one(i, k) component k alone. Split: thread t takes entity
+/// (t / (32 N)) * 32 + t % 32 and component (t / 32) % N, so that a warp holds 32 consecutive
+/// entities of one component (coalesced stores, and a SELL-32 slice of the node -> cell
+/// relation per warp) and the N warps of 32 entities sit side by side in a block (their common
+/// index loads hit L1): a gather-bound loop has N times as many threads in flight, with fewer
+/// registers each. PerEntity: one iteration per entity (all), where the components share the
+/// index loads (the CPU's choice: they vectorise there). Which is faster on a GPU depends on
+/// the loop's gather length (the node interpolation: split on tetrahedra, ~23 cells per node,
+/// per entity on hexahedra, ~8; docs/performance.md), so callers may time both.
+/// SplitBlock / EntityBlock: threads per CUDA block of either mapping.
+template <int N, int SplitBlock = kForallBlock, int EntityBlock = SplitBlock, class FOne,
+          class FAll>
+void forall_components(const char* label, idx_t n, const FOne& one, const FAll& all,
+                       ComponentMapping m = ComponentMapping::ByDevice) {
+  if (m == ComponentMapping::Split ||
+      (m == ComponentMapping::ByDevice && active_device() == Device::Cuda)) {
+    constexpr idx_t kWarp = 32;
+    const idx_t groups = (n + kWarp - 1) / kWarp;
+    forall<SplitBlock>(label, groups * N * kWarp, [=] FV_HOST_DEVICE(idx_t t) {
+      const idx_t i = t / (N * kWarp) * kWarp + t % kWarp;
+      if (i < n) one(i, static_cast<int>(t / kWarp % N));
+    });
+    return;
+  }
+  forall<EntityBlock>(label, n, all);
+}
+
 /// Runs f(i) for every index of group 0 of `s`, then of group 1, ... (reverse: from the last
 /// group down to group 0), every write of a group visible to the following groups; indices of
 /// one group run in parallel, so f must not make two indices of one group depend on each

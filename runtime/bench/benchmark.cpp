@@ -142,9 +142,10 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
                     const std::vector<kernels::FluxSumVariant>& stageVariants,
                     const std::vector<real_t>& Uh, DeviceArray<real_t>& U,
                     DeviceArray<real_t>& Unew, DeviceArray<real_t>& dt, double stageSum,
-                    BenchReport& rep) {
+                    ComponentMapping nodeLoop, BenchReport& rep) {
   const idx_t nt = z.nTotalCells(), nc = z.nCells;
   SpatialOperator op(z, bench_case(h, fs, o), ParallelSetup{});
+  op.set_node_loop(nodeLoop); // as fvrun's choose_node_loop() chose for the kernel row
   // RANS: the state gains rho nu-tilde, 1000 times the free stream's (a boundary layer's)
   DeviceArray<real_t> U6, Unew6;
   if (o.rans) {
@@ -193,8 +194,9 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
 /// SpatialOperator with the FP32 geometry copies): row kernel "rk_stage_total_mixed".
 void measure_mixed_stage(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5],
                          const BenchOptions& o, DeviceArray<real_t>& U, DeviceArray<real_t>& Unew,
-                         DeviceArray<real_t>& dt, BenchReport& rep) {
+                         DeviceArray<real_t>& dt, ComponentMapping nodeLoop, BenchReport& rep) {
   SpatialOperator op(z, bench_case(h, fs, o, true), ParallelSetup{});
+  op.set_node_loop(nodeLoop);
   auto stage = [&] {
     op.evaluate_and_update(
         RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
@@ -335,7 +337,10 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
 
   // the kernels of one explicit stage, as EulerSolver::compute_residual + rk_stage run them
   auto k_prim = [&] { kernels::primitives<phys::EulerModel>(nt, nt, gamma, U.data(), W.data()); };
-  auto k_interp = [&] { kernels::interpolate_to_nodes<kNumVars>(v, W.data(), Wn.data()); };
+  ComponentMapping interpMapping = gpu ? ComponentMapping::Split : ComponentMapping::PerEntity;
+  auto k_interp = [&] {
+    kernels::interpolate_to_nodes<kNumVars>(v, W.data(), Wn.data(), interpMapping);
+  };
   auto k_grad = [&] { kernels::green_gauss_gradient<kNumVars>(v, Wn.data(), grad.data()); };
   auto k_lim = [&] {
     kernels::limiter<kNumVars>(v, o.secondOrder ? kernels::Limiter::Venkat : kernels::Limiter::None,
@@ -388,6 +393,38 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
     std::function<void()> f;
     bool inStage;
   };
+  std::vector<BenchRow> mappingRows;
+  // the node interpolation's two thread mappings (fv::forall_components; same sums): the
+  // faster is the kernel row, as fvrun's choose_node_loop() picks it, the other a variant row
+  if (o.secondOrder) {
+    const auto mappingName = [](ComponentMapping m) {
+      return m == ComponentMapping::Split ? "split" : "per_entity";
+    };
+    Timing t[2];
+    const ComponentMapping m[2] = {ComponentMapping::PerEntity, ComponentMapping::Split};
+    for (int i = 0; i < 2; ++i) {
+      interpMapping = m[i];
+      t[i] = time_it(k_interp, o.warmup, o.repeats);
+    }
+    const int best = t[1].median < t[0].median ? 1 : 0;
+    interpMapping = m[best];
+    BenchRow r{"variant",
+               "interpolate_to_nodes",
+               mappingName(m[1 - best]),
+               t[1 - best].median,
+               t[1 - best].min,
+               bytes("interpolate_to_nodes"),
+               0,
+               0,
+               0,
+               0,
+               std::string("thread mapping not chosen (the kernel row: ") + mappingName(m[best]) +
+                   ")"};
+    r.gbs = r.bytes / (r.medianMs * 1e6);
+    r.pctCeiling = 100 * r.gbs / rep.ceilingGBs;
+    r.nsPerCell = r.medianMs * 1e6 / nc;
+    mappingRows.push_back(r);
+  }
   std::vector<K> ks;
   ks.push_back({"primitives", k_prim, true});
   if (o.secondOrder) {
@@ -421,11 +458,17 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
     if (std::string(k.name).rfind("halo_", 0) == 0) r.note = haloNote;
     if (std::string(k.name) == "boundary_fluxes")
       r.note = std::to_string(z.nPatches()) + " patches, one launch";
+    if (std::string(k.name) == "interpolate_to_nodes")
+      r.note = interpMapping == ComponentMapping::Split ? "one thread per (node, component)"
+                                                        : "one thread per node";
     rep.rows.push_back(r);
   }
   for (std::size_t i = 0; i < ks.size(); ++i)
     if (ks[i].inStage)
       rep.rows[firstKernel + i].sharePct = 100 * rep.rows[firstKernel + i].medianMs / stageSum;
+
+  for (const BenchRow& r : mappingRows)
+    rep.rows.push_back(r);
 
   // ---- 3b. data layouts of the node interpolation (same sums, same order)
   if (o.secondOrder) {
@@ -559,8 +602,8 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   // ---- 6. whole explicit stage: the solver's SpatialOperator (one zone, no halo exchange) on
   //         the same state and boundary conditions, then the Runge-Kutta update
   if (o.viscous || o.rans) stageVariants = {FluxSumVariant::Gather}; // variants: Euler only
-  measure_stages(z, h, fs, o, stageVariants, Uh, U, Unew, dt, stageSum, rep);
-  if (!o.viscous && !o.rans) measure_mixed_stage(z, h, fs, o, U, Unew, dt, rep);
+  measure_stages(z, h, fs, o, stageVariants, Uh, U, Unew, dt, stageSum, interpMapping, rep);
+  if (!o.viscous && !o.rans) measure_mixed_stage(z, h, fs, o, U, Unew, dt, interpMapping, rep);
   return rep;
 }
 

@@ -9,6 +9,7 @@
 /// Every result is written by exactly one thread (cell loops gather over cellFaces with
 /// cellFaceSign, node loops over nodeCells): no atomics, deterministic on every backend.
 #include "common/error.hpp"
+#include "runtime/backend/forall.hpp"
 #include "runtime/kernels/patch_table.hpp"
 #include "runtime/kernels/zone_view.hpp"
 #include "runtime/physics/euler/bc_states.hpp"
@@ -63,9 +64,11 @@ template <class Model>
 void primitives(idx_t n, idx_t stride, real_t gamma, const real_t* U, real_t* W);
 
 /// Node loop: Wn[k][node] = sum over nodeCells of weight * W[k][cell] (inverse distance), for
-/// the N components of W (weights of precision G, sums in FP64).
+/// the N components of W (weights of precision G, sums in FP64). `m`: one thread per node or
+/// per (node, component) (fv::forall_components; the same sums either way).
 template <int N, class G>
-void interpolate_to_nodes(const ZoneViewT<G>& z, const real_t* W, real_t* Wn);
+void interpolate_to_nodes(const ZoneViewT<G>& z, const real_t* W, real_t* Wn,
+                          ComponentMapping m = ComponentMapping::ByDevice);
 
 /// Cell loop: node-averaged Green-Gauss gradient of the N node fields of owned cells (3N
 /// components): face value = mean of its nodes' values; grad = sum_faces sign * value * S / V.

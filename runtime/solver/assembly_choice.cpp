@@ -14,9 +14,8 @@ namespace fv {
 namespace {
 using kernels::FluxSumVariant;
 
-/// Median ms of `repeats` residual evaluations at U with the variant set (after one warm-up).
-double time_variant(SpatialOperator& op, const real_t* U, FluxSumVariant v, int repeats) {
-  op.set_assembly(v);
+/// Median ms of `repeats` residual evaluations at U (after one warm-up).
+double time_evaluations(SpatialOperator& op, const real_t* U, int repeats) {
   op.evaluate(U);
   backend::KernelTimer t;
   std::vector<double> ms;
@@ -87,7 +86,8 @@ AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::
   std::ostringstream timings;
   double best = 1e300;
   for (FluxSumVariant v : candidates) {
-    const double ms = time_variant(op, U, v, 5);
+    op.set_assembly(v);
+    const double ms = time_evaluations(op, U, 5);
     timings << (timings.tellp() > 0 ? ", " : "") << kernels::to_string(v) << " " << std::fixed
             << std::setprecision(3) << ms << " ms";
     if (ms < best) {
@@ -106,6 +106,33 @@ AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::
   out.note = std::string(kernels::to_string(out.variant)) + " (" + cfg.assembly +
              ": residual evaluation " + timings.str() + stored + ")";
   return out;
+}
+
+std::string choose_node_loop(SpatialOperator& op, const real_t* U) {
+  const CaseConfig& cfg = op.config();
+  if (cfg.order != 2 && !cfg.viscous()) return "not used (first order, inviscid)";
+  if (active_device() != Device::Cuda) {
+    op.set_node_loop(ComponentMapping::PerEntity);
+    return "one thread per node (CPU backend)";
+  }
+  // time the evaluations of the run proper, not those of a first-order start
+  const bool firstOrder = op.first_order();
+  op.set_first_order(false);
+  double ms[2];
+  const ComponentMapping m[2] = {ComponentMapping::PerEntity, ComponentMapping::Split};
+  for (int i = 0; i < 2; ++i) {
+    op.set_node_loop(m[i]);
+    ms[i] = time_evaluations(op, U, 5);
+  }
+  op.set_first_order(firstOrder);
+  const int best = ms[1] < ms[0] ? 1 : 0;
+  op.set_node_loop(m[best]);
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(3)
+    << (best ? "one thread per (node, component)" : "one thread per node")
+    << " (residual evaluation " << ms[best] << " ms against " << ms[1 - best] << " ms "
+    << (best ? "per node" : "per (node, component)") << ")";
+  return o.str();
 }
 
 } // namespace fv

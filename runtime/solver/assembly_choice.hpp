@@ -17,6 +17,7 @@ class SpatialOperator;
 struct AssemblyChoice {
   kernels::FluxSumVariant variant = kernels::FluxSumVariant::Gather;
   std::string note;
+  std::string nodeLoop; ///< choose_node_loop()'s line (EulerSolver::choose_assembly)
 };
 
 /// Applies cfg.assembly to `op` (its config) with the conservative state U (device, owned
@@ -25,5 +26,14 @@ struct AssemblyChoice {
 /// overwritten by the next evaluate()).
 AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::string& meshUuid,
                                const std::string& cachePath = "");
+
+/// On the CUDA backend, times residual evaluations at U (owned cells) with the node
+/// interpolation on one thread per node and on one per (node, component) and keeps the faster
+/// on `op` (the residual is bitwise the same: only the speed differs, with the mesh: the split
+/// wins where nodes gather many cells, tetrahedra, and loses where they gather few,
+/// hexahedra); no cache: a few evaluations, each zone for itself. On the CPU backend one thread
+/// per node. Returns a line for the log. First-order evaluations do not interpolate: nothing
+/// is timed then.
+std::string choose_node_loop(SpatialOperator& op, const real_t* U);
 
 } // namespace fv

@@ -70,7 +70,8 @@ void EulerSolver::initialise() {
 }
 
 AssemblyChoice EulerSolver::choose_assembly(const std::string& meshUuid) {
-  const AssemblyChoice c = fv::choose_assembly(*op_, U_.data(), meshUuid);
+  AssemblyChoice c = fv::choose_assembly(*op_, U_.data(), meshUuid);
+  c.nodeLoop = fv::choose_node_loop(*op_, U_.data());
   evaluated_ = haveRms_ = false; // the timing evaluations left nothing the next step may reuse
   return c;
 }

@@ -59,8 +59,10 @@ class EulerSolver {
 
   /// Sets the initial condition of the case (free stream or split) on owned cells.
   void initialise();
-  /// Applies [scheme] assembly (solver/assembly_choice.hpp) with the current state: call after
+  /// Applies [scheme] assembly (solver/assembly_choice.hpp) with the current state, then
+  /// chooses the node interpolation's thread mapping (choose_node_loop()): call after
   /// initialise() or a restart, before the first step(). `meshUuid` keys the choice cache.
+  /// COLLECTIVE with a communicator (residual evaluations).
   AssemblyChoice choose_assembly(const std::string& meshUuid);
   /// Advances one iteration (see file comment). Throws fv::Error naming the iteration and the
   /// global cell id when the new state is not physical and no back-off is left; the state is

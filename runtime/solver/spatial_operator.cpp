@@ -353,7 +353,7 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
   const bool computePhi = flux_settings_.secondOrder && !(limiterFrozen_ && phiValid_);
   const bool region = computePhi && !supersonic_.empty();
   const bool newRegion = region && (refreshLimiterScales || !regionValid_);
-  kernels::interpolate_to_nodes<kNumVars>(zg, W_.data(), Wn_.data());
+  kernels::interpolate_to_nodes<kNumVars>(zg, W_.data(), Wn_.data(), nodeLoop_);
   if (newRegion)
     kernels::supersonic_node_excess<kNumVars>(z, cfg_.gamma, W_.data(), supersonic_.data());
   halo_progress(cells_.get());

@@ -136,6 +136,11 @@ class SpatialOperator {
   /// the colour variants need the zone's face colours).
   void set_assembly(kernels::FluxSumVariant v);
   kernels::FluxSumVariant assembly() const { return assembly_; }
+  /// How the node interpolation maps onto threads (fv::forall_components; the residual is
+  /// bitwise the same either way): ByDevice until choose_node_loop() (solver/assembly_choice.hpp)
+  /// or a caller sets it.
+  void set_node_loop(ComponentMapping m) { nodeLoop_ = m; }
+  ComponentMapping node_loop() const { return nodeLoop_; }
 
   /// A fixed volumetric source (nVars x nTotalCells SoA, owned cells read; each cell's source
   /// integrated over its volume, residual units) subtracted from every residual evaluation:
@@ -215,6 +220,7 @@ class SpatialOperator {
   DeviceArray<real_t> source_; ///< set_source(); empty: none
   CellExchange hook_;
   kernels::FluxSumVariant assembly_ = kernels::FluxSumVariant::Gather;
+  ComponentMapping nodeLoop_ = ComponentMapping::ByDevice;
   kernels::FaceColouring colours_; ///< colour variants
   DeviceArray<idx_t> colourFaces_;
 };

@@ -22,27 +22,6 @@ namespace {
 constexpr int kNumVars = fv::phys::EulerModel::kNumVars;
 
 /// The conservative state of the free stream scaled by a smooth function of position (scale
-/// amplitude `amp`), nVars x nTotalCells.
-std::vector<real_t> smooth_state(const fv::Zone& zone, const fv::CaseConfig& cfg, real_t amp) {
-  const fv::StateModel sm = fv::StateModel::of(cfg);
-  const idx_t nt = zone.nTotalCells();
-  std::vector<real_t> U(static_cast<std::size_t>(sm.nVars) * nt);
-  const std::vector<real_t> inf = sm.freestream(cfg);
-  for (idx_t c = 0; c < nt; ++c) {
-    const real_t* x = &zone.cellCentroid[3 * c];
-    const real_t s = 1 + amp * std::sin(3 * x[0]) * std::cos(2 * x[1] + x[2]);
-    std::vector<real_t> w = inf;
-    w[0] *= s;
-    w[1] *= 2 - s;
-    w[4] *= s * s;
-    real_t u[fv::phys::kMaxVars];
-    sm.to_conservative(w.data(), u, cfg.gamma);
-    for (int k = 0; k < sm.nVars; ++k)
-      U[static_cast<std::size_t>(k) * nt + c] = u[k];
-  }
-  return U;
-}
-
 /// Checks evaluate_and_update against evaluate + rk_stage for the case `ini` (one zone of a
 /// perturbed tetrahedral box), with and without a fixed source.
 void check_case(const std::string& ini) {
@@ -59,8 +38,8 @@ void check_case(const std::string& ini) {
     fv::SpatialOperator op(zone, cfg);
     op.set_first_order(false);
     if (withSource) op.set_source(std::vector<real_t>(n, 1e-3));
-    const fv::DeviceArray<real_t> U(smooth_state(zone, cfg, 0.1), "U"),
-        U0(smooth_state(zone, cfg, 0.05), "U0");
+    const fv::DeviceArray<real_t> U(fv::testing::smooth_state(zone, cfg, 0.1), "U"),
+        U0(fv::testing::smooth_state(zone, cfg, 0.05), "U0");
     fv::DeviceArray<real_t> dt(static_cast<std::size_t>(nt), "dt"), expect(n, "expected"),
         got(n, "fused"), inPlace(U.to_host(), "in place");
     op.primitives(U.data());

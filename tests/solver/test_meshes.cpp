@@ -2,6 +2,8 @@
 
 #include "common/cell_shapes.hpp"
 #include "common/error.hpp"
+#include "runtime/config/case_config.hpp"
+#include "runtime/solver/state_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -315,6 +317,26 @@ real_t l1_difference(const Zone& z, const std::vector<real_t>& a, const std::vec
     v += z.cellVolume[c];
   }
   return s / v;
+}
+
+std::vector<real_t> smooth_state(const Zone& zone, const CaseConfig& cfg, real_t amp) {
+  const StateModel sm = StateModel::of(cfg);
+  const idx_t nt = zone.nTotalCells();
+  std::vector<real_t> U(static_cast<std::size_t>(sm.nVars) * nt);
+  const std::vector<real_t> inf = sm.freestream(cfg);
+  for (idx_t c = 0; c < nt; ++c) {
+    const real_t* x = &zone.cellCentroid[3 * c];
+    const real_t s = 1 + amp * std::sin(3 * x[0]) * std::cos(2 * x[1] + x[2]);
+    std::vector<real_t> w = inf;
+    w[0] *= s;
+    w[1] *= 2 - s;
+    w[4] *= s * s;
+    real_t u[phys::kMaxVars];
+    sm.to_conservative(w.data(), u, cfg.gamma);
+    for (int k = 0; k < sm.nVars; ++k)
+      U[static_cast<std::size_t>(k) * nt + c] = u[k];
+  }
+  return U;
 }
 
 } // namespace fv::testing

@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+namespace fv {
+struct CaseConfig;
+}
+
 namespace fv::testing {
 
 /// Maps logical coordinates (in the box [lo, hi]) to physical ones.
@@ -43,6 +47,11 @@ type = farfield
 
 /// The single zone of a mesh (no halo), built directly.
 Zone zone_from_mesh(const Mesh& mesh);
+
+/// A conservative state (nVars x nTotalCells, every cell) of the case's model: its free stream
+/// with density scaled by s = 1 + amp sin(3x) cos(2y + z), the x velocity by 2 - s and the
+/// pressure by s^2 (amp 0.2 at Mach 0.9 makes supersonic pockets).
+std::vector<real_t> smooth_state(const Zone& zone, const CaseConfig& cfg, real_t amp);
 
 /// Sum over owned cells of |a - b| * V / sum V (L1 norm of a cell field difference).
 real_t l1_difference(const Zone& z, const std::vector<real_t>& a, const std::vector<real_t>& b);
