@@ -81,24 +81,6 @@ void interp_sell_aos(const ZoneView& z, const real_t* Wa, real_t* Wn) {
   });
 }
 
-/// The solver's node loop with one thread per (node, component) (fv::forall_components) in
-/// blocks of BS threads instead of 64 N.
-template <int BS>
-void interp_split_block(const ZoneView& z, const real_t* W, real_t* Wn) {
-  const ZoneView v = z;
-  const idx_t nt = z.nTotalCells, nn = z.nNodes;
-  forall_components<N, BS, BS>(
-      "interp_split_block", nn,
-      [=] FV_HOST_DEVICE(idx_t n, int k) {
-        real_t q[1];
-        const real_t* wk = W + static_cast<std::size_t>(k) * nt;
-        const auto load = [&](idx_t c, real_t(&wc)[1]) { wc[0] = wk[c]; };
-        kernels::detail::node_sum<1>(v, n, load, q);
-        Wn[static_cast<std::size_t>(k) * nn + n] = q[0];
-      },
-      [=] FV_HOST_DEVICE(idx_t) {}, ComponentMapping::Split);
-}
-
 } // namespace layouts
 
 namespace {
@@ -169,16 +151,6 @@ std::vector<BenchRow> node_interp_layouts(
   row(
       "interpolate_to_nodes", "sliced_padded_in",
       [&] { layouts::interp_sell_padded(v, Wp.data(), Wn2.data()); }, interpBytes, check());
-  // the split node loop with other block sizes (160: one slice's 5 components)
-  const auto split = [&](const char* name, void (*f)(const ZoneView&, const real_t*, real_t*)) {
-    f(v, W, Wn2.data());
-    row(
-        "interpolate_to_nodes", name, [&] { f(v, W, Wn2.data()); }, interpBytes, check());
-  };
-  split("split_block128", layouts::interp_split_block<128>);
-  split("split_block160", layouts::interp_split_block<160>);
-  split("split_block256", layouts::interp_split_block<256>);
-  split("split_block512", layouts::interp_split_block<512>);
   return rows;
 }
 

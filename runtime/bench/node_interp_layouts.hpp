@@ -10,8 +10,6 @@
 ///   sliced_aos_in  the solver's SELL-32 slices with W interleaved
 ///   sliced_padded_in  the slices with W interleaved at pitch 6 (16-byte aligned records),
 ///                  read with two 128-bit loads and one 64-bit load per entry
-///   split_blockB   the solver's split mapping (one thread per (node, component)) with B-thread
-///                  blocks instead of 64 N (320)
 /// plus "interleave", the cost of writing the interleaved copies of W. (The solver's kernel row
 /// "interpolate_to_nodes" is the sliced relation with W blocked.)
 #include "common/zone.hpp"
