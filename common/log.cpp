@@ -35,7 +35,7 @@ Level level() {
 }
 
 double elapsed() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time()).count();
+  return seconds_since(start_time());
 }
 
 void write(Level lvl, const std::string& line) {
@@ -71,7 +71,7 @@ Phase::Phase(std::string name) : name_(std::move(name)), start_(std::chrono::ste
 }
 
 double Phase::seconds() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return seconds_since(start_);
 }
 
 Phase::~Phase() {

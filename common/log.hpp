@@ -30,6 +30,11 @@ void end_progress();
 /// Seconds since the first call to any log function (monotonic clock).
 double elapsed();
 
+/// Seconds from t0 to now (monotonic clock).
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 /// RAII phase timer: prints "• <name> (<wall> s, CPU <user> s + <system> s sys, peak <GiB> GiB)"
 /// when it goes out of scope (Info level). CPU is the whole process's (every thread) during the
 /// phase: CPU over wall shows how well a phase used its threads, and system time shows kernel

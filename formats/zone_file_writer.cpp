@@ -2,6 +2,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "formats/byte_io.hpp"
 #include "formats/checksum.hpp"
 #include "formats/hdf5_util.hpp"
@@ -412,7 +413,7 @@ void ZoneFileWriter::PlacedZone::write() {
     for (const Piece& p : pieces_)
       pwrite_all(m.rawFd, p.data, p.bytes, p.offset,
                  m.out.target() + ": cannot write zone file: zone " + std::to_string(zoneId_));
-    m.writeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    m.writeSeconds += log::seconds_since(t0);
   }
   const auto range = pieces_range(pieces_);
   start_writeback(m.rawFd, range.first, range.second - range.first);

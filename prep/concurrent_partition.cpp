@@ -45,7 +45,7 @@ void ConcurrentPartition::start(const Csr& cellCells) {
     Result r;
     r.part = partition_graph(cc, std::move(g), nParts, options);
     r.report = partition_report(cc, r.part, nParts);
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.seconds = log::seconds_since(t0);
     return r;
   });
 }

@@ -485,10 +485,6 @@ void release_block(DistGlobalMesh& g) {
   std::vector<real_t>().swap(g.wallDistance);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 /// Maps a zone built on the piece back to global ids.
 void to_global_ids(const Piece& p, Zone& z) {
   for (std::size_t i = 0; i < z.cellGlobalId.size(); ++i)
@@ -566,7 +562,7 @@ void build_dist_zones(const dist::Comm& comm, DistGlobalMesh& dg, const std::vec
         errors[static_cast<std::size_t>(i)] = e.what();
       }
     }
-    const double built = seconds_since(t0);
+    const double built = log::seconds_since(t0);
     dist::run_collectively(comm, [&] {
       for (const std::string& e : errors)
         FV_VERIFY(e.empty(), e);
@@ -581,7 +577,8 @@ void build_dist_zones(const dist::Comm& comm, DistGlobalMesh& dg, const std::vec
     }
     const auto t1 = std::chrono::steady_clock::now();
     sink(zones);
-    const double lo = comm.min(built), hi = comm.max(built), written = comm.max(seconds_since(t1));
+    const double lo = comm.min(built), hi = comm.max(built),
+                 written = comm.max(log::seconds_since(t1));
     if (comm.rank() == 0)
       FV_LOG_INFO("    zone round " << round + 1 << " of " << assign.rounds() << ": built in " << lo
                                     << "-" << hi << " s per process, written in " << written

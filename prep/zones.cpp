@@ -113,10 +113,6 @@ PartCells split_cells_by_part(const GlobalMesh& g, const std::vector<idx_t>& cel
   return pc;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 /// An ordered pipeline: threads take the next zone to build; whichever thread is free hands the
 /// next zone in order to the sink (one at a time), whose tail (the zone's file write) is queued;
 /// and one thread at a time, whichever is free, runs the queued tails in zone order. So the
@@ -146,7 +142,7 @@ class ZonePipeline {
       } else {
         const auto t0 = std::chrono::steady_clock::now();
         changed_.wait(lock);
-        idleSeconds_ += seconds_since(t0);
+        idleSeconds_ += log::seconds_since(t0);
       }
     }
   }
@@ -185,7 +181,7 @@ class ZonePipeline {
     } catch (const std::exception& e) {
       what = e.what();
     }
-    const double t = seconds_since(t0);
+    const double t = log::seconds_since(t0);
     lock.lock();
     if (!what.empty()) fail(p, what);
     sinkSeconds_ += t;
@@ -211,7 +207,7 @@ class ZonePipeline {
       what = e.what();
     }
     tail = ZoneTail(); // frees what it holds (the zone) before taking the lock
-    const double t = seconds_since(t0);
+    const double t = log::seconds_since(t0);
     lock.lock();
     tailSeconds_ += t;
     if (!what.empty()) fail(p, what);
