@@ -252,9 +252,15 @@ void SpatialOperator::face_fluxes(bool split) {
   const kernels::FluxSettings& fs = flux_settings_;
   const real_t* grad = grad_.data();
   const real_t* phi = phi_.data();
-  kernels::boundary_fluxes<M>(z, patches_.view(), fs, W_.data(), grad, phi, flux_.data());
+  // the boundary faces (owned cells only: no halo value) on the side stream, beside the
+  // interior faces; the flux entries they write are disjoint, so the order does not matter
+  boundarySide_.wait_for_compute();
+  boundarySide_.launch([&] {
+    kernels::boundary_fluxes<M>(z, patches_.view(), fs, W_.data(), grad, phi, flux_.data());
+  });
   if constexpr (std::is_same_v<G, real_t>)
     if (assembly_ != kernels::FluxSumVariant::Gather) { // a benchmark variant (one zone)
+      boundarySide_.compute_waits();                    // its sum reads the boundary fluxes
       kernels::residual_with(assembly_, z, colours_, fs, W_.data(), grad, phi, flux_.data(),
                              R_.data());
       return;
@@ -268,6 +274,7 @@ void SpatialOperator::face_fluxes(bool split) {
   if (split)
     kernels::interior_fluxes<M>(z, fs, W_.data(), grad, phi, flux_.data(),
                                 kernels::FaceSet::InterfaceOnly);
+  boundarySide_.compute_waits(); // the flux sum (and the viscous fluxes) read them
   if (cfg_.viscous()) viscous_fluxes<M>();
 }
 

@@ -35,6 +35,7 @@
 #include "common/zone.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/backend/reduce.hpp"
+#include "runtime/backend/side_stream.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/kernels/flux_sum_variants.hpp"
 #include "runtime/kernels/kernels.hpp"
@@ -210,6 +211,9 @@ class SpatialOperator {
   bool limiterFrozen_ = false;
   bool phiValid_ = false; ///< phi holds a computed limiter (freezing needs one)
   std::unique_ptr<parallel::HaloExchange> cells_, nodes_; // null without MPI
+  /// The boundary faces' fluxes run on it beside the interior faces' (disjoint flux entries):
+  /// its latency-bound gathers of scattered owners overlap the interior kernel.
+  backend::SideStream boundarySide_;
   gidx_t globalCells_ = 0;
   DeviceArray<real_t> W_, Wn_, grad_, phi_, flux_, R_;
   kernels::PatchTable patches_; ///< the patches' boundary conditions on the device
