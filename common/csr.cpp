@@ -104,6 +104,14 @@ idx_t Csr::max_row_size() const {
   return m;
 }
 
+idx_t Csr::uniform_row_size() const {
+  if (rows() == 0) return 0;
+  const idx_t k = size(0);
+  for (idx_t i = 1; i < rows(); ++i)
+    if (size(i) != k) return 0;
+  return k;
+}
+
 bool Csr::operator==(const Csr& o) const {
   return offsets_.size() == o.offsets_.size() && indices_.size() == o.indices_.size() &&
          std::equal(offsets_.begin(), offsets_.end(), o.offsets_.begin()) &&

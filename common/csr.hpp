@@ -52,6 +52,9 @@ class Csr {
 
   /// Maximum row length (0 for an empty Csr).
   idx_t max_row_size() const;
+  /// The length of every row when all rows have the same one (then row i starts at i times
+  /// it); 0 when the lengths differ or there are no rows.
+  idx_t uniform_row_size() const;
 
   /// Deep copy.
   Csr clone() const { return Csr(offsets_.clone(), indices_.clone()); }

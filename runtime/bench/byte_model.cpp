@@ -24,6 +24,7 @@ ZoneSizes zone_sizes(const Zone& z, double haloListEntries) {
   s.nfn = static_cast<double>(z.faceNodes.indices().size());
   s.nnc = static_cast<double>(z.nodeCells.indices().size());
   s.nHalo = haloListEntries;
+  s.uniformFaces = z.faceNodes.uniform_row_size() > 0;
   return s;
 }
 
@@ -35,9 +36,10 @@ double kernel_bytes(const std::string& k, const ZoneSizes& s) {
   if (k == "primitives") return 10 * s.nc * R;
   if (k == "interpolate_to_nodes")
     return (s.nn + 1) * I + s.nnc * (I + R) + 5 * s.nc * R + 5 * s.nn * R;
+  // faceNodeOffsets only where the faces' node counts differ
   if (k == "green_gauss_gradient")
-    return (s.nc + 1) * I + s.ncf * (I + S) + (s.nf + 1) * I + s.nfn * I + 3 * s.nf * R +
-           5 * s.nn * R + s.nc * R + 15 * s.nc * R;
+    return (s.nc + 1) * I + s.ncf * (I + S) + (s.uniformFaces ? 0 : (s.nf + 1) * I) + s.nfn * I +
+           3 * s.nf * R + 5 * s.nn * R + s.nc * R + 15 * s.nc * R;
   // the local extrema over cellCells in the same loop: neighbours' W read once from memory
   if (k == "limiter")
     return (s.nc + 1) * I + s.ncf * (I + S) + 6 * s.nf * R + s.nc * R + 15 * s.nc * R +

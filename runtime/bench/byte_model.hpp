@@ -24,6 +24,9 @@ struct ZoneSizes {
   double nfn = 0;      ///< faceNodes entries
   double nnc = 0;      ///< nodeCells entries
   double nHalo = 0;    ///< entries of the halo list used by pack/unpack
+  /// Every face has the same node count (ZoneViewCommon::faceNodeCount): the gradient does not
+  /// read faceNodeOffsets.
+  bool uniformFaces = false;
 };
 
 ZoneSizes zone_sizes(const Zone& z, double haloListEntries);

@@ -12,18 +12,21 @@
 
 namespace fv::kernels::detail {
 
-/// Gradient of the N node fields Wn (blocked, stride nNodes) in owned cell c: face value = mean
-/// of its nodes' values, g[3k + d] = sum_faces sign * value_k * S_d / V (V a ZoneViewT of any
-/// geometry precision; the sums in FP64).
-template <int N, class V>
-FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const V& v, const real_t* Wn, idx_t c,
+/// Adds to g the sums over cell c's faces of cell_gradient() below: for each face, sign * value_k *
+/// S_d with value = mean of its nodes' values. K > 0: every face has K nodes (ZoneViewCommon::
+/// faceNodeCount; their offsets are not read and the node loop is unrolled); K = 0: the counts
+/// from faceNodeOffsets. Both add the same terms in the same order.
+template <int N, int K, class V>
+FV_HOST_DEVICE FV_FORCEINLINE void add_face_sums(const V& v, const real_t* Wn, idx_t c,
                                                  real_t (&g)[3 * N]) {
-  for (int k = 0; k < 3 * N; ++k)
-    g[k] = 0.0;
   for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
     const idx_t f = v.cellFaces[j];
     const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
-    const idx_t nb = v.faceNodeOffsets[f], ne = v.faceNodeOffsets[f + 1];
+    idx_t nb = K * f, ne = nb + K;
+    if constexpr (K == 0) {
+      nb = v.faceNodeOffsets[f];
+      ne = v.faceNodeOffsets[f + 1];
+    }
     real_t qf[N];
     for (int k = 0; k < N; ++k)
       qf[k] = 0.0;
@@ -41,6 +44,22 @@ FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const V& v, const real_t* Wn, i
       g[3 * k + 2] += qf[k] * S2;
     }
   }
+}
+
+/// Gradient of the N node fields Wn (blocked, stride nNodes) in owned cell c: face value = mean
+/// of its nodes' values, g[3k + d] = sum_faces sign * value_k * S_d / V (V a ZoneViewT of any
+/// geometry precision; the sums in FP64).
+template <int N, class V>
+FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const V& v, const real_t* Wn, idx_t c,
+                                                 real_t (&g)[3 * N]) {
+  for (int k = 0; k < 3 * N; ++k)
+    g[k] = 0.0;
+  if (v.faceNodeCount == 3)
+    add_face_sums<N, 3>(v, Wn, c, g);
+  else if (v.faceNodeCount == 4)
+    add_face_sums<N, 4>(v, Wn, c, g);
+  else
+    add_face_sums<N, 0>(v, Wn, c, g);
   const real_t inv = 1.0 / v.cellVolume[c];
   for (int k = 0; k < 3 * N; ++k)
     g[k] *= inv;

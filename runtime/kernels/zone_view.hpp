@@ -22,6 +22,10 @@ struct ZoneViewCommon {
   idx_t nFaces = 0;         ///< all faces
   idx_t nBoundaryFaces = 0; ///< boundary faces, numbered first
   idx_t nNodes = 0;
+  /// Nodes of every face when all the zone's faces have the same number (3: tetrahedra, 4:
+  /// hexahedra), so that face f's nodes are faceNodes[k f, k f + k) without reading
+  /// faceNodeOffsets; 0 when the counts differ (DeviceZone sets it from the offsets).
+  idx_t faceNodeCount = 0;
 
   const real_t* cellVolume = nullptr;   ///< nTotalCells, m^3
   const real_t* cellCentroid = nullptr; ///< 3 per cell

@@ -24,6 +24,16 @@ TEST(ByteModel, PointwiseKernelsAndUnknownName) {
   EXPECT_THROW(fv::bench::kernel_bytes("no_such_kernel", s), fv::Error);
 }
 
+TEST(ByteModel, GradientReadsFaceNodeOffsetsOnlyForMixedFaces) {
+  fv::bench::ZoneSizes s;
+  s.nc = s.nt = 1000;
+  s.nf = 2200;
+  s.nfn = 6600;
+  const double mixed = fv::bench::kernel_bytes("green_gauss_gradient", s);
+  s.uniformFaces = true;
+  EXPECT_DOUBLE_EQ(mixed - fv::bench::kernel_bytes("green_gauss_gradient", s), (2200.0 + 1) * 4);
+}
+
 TEST(ByteModel, ScatterVariantsMoveMoreThanTheirInputs) {
   fv::bench::ZoneSizes s;
   s.nc = s.nt = 1000;

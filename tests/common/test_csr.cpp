@@ -25,6 +25,14 @@ TEST(Csr, RowsAndAccess) {
   EXPECT_NO_THROW(c.check("c", 5));
 }
 
+TEST(Csr, UniformRowSizeOnlyWhenEveryRowHasIt) {
+  EXPECT_EQ(make({0, 2, 2, 5}, {4, 1, 0, 3, 2}).uniform_row_size(), 0);
+  EXPECT_EQ(make({0, 3, 6}, {0, 1, 2, 2, 1, 3}).uniform_row_size(), 3);
+  EXPECT_EQ(make({0, 4}, {0, 1, 2, 3}).uniform_row_size(), 4);
+  EXPECT_EQ(make({0, 3, 6, 10}, {0, 1, 2, 2, 1, 3, 0, 1, 2, 3}).uniform_row_size(), 0);
+  EXPECT_EQ(Csr().uniform_row_size(), 0);
+}
+
 TEST(Csr, EmptyHasZeroRows) {
   Csr c;
   EXPECT_EQ(c.rows(), 0);
@@ -33,10 +41,10 @@ TEST(Csr, EmptyHasZeroRows) {
 }
 
 TEST(Csr, CheckRejectsBrokenInvariants) {
-  EXPECT_THROW(make({1, 2}, {0}).check("x"), fv::Error);          // offsets[0] != 0
-  EXPECT_THROW(make({0, 2, 1}, {0, 1}).check("x"), fv::Error);    // decreasing offsets
-  EXPECT_THROW(make({0, 2}, {0, 1, 2}).check("x"), fv::Error);    // end != nnz
-  EXPECT_THROW(make({0, 2}, {0, 7}).check("x", 5), fv::Error);    // index out of range
+  EXPECT_THROW(make({1, 2}, {0}).check("x"), fv::Error);       // offsets[0] != 0
+  EXPECT_THROW(make({0, 2, 1}, {0, 1}).check("x"), fv::Error); // decreasing offsets
+  EXPECT_THROW(make({0, 2}, {0, 1, 2}).check("x"), fv::Error); // end != nnz
+  EXPECT_THROW(make({0, 2}, {0, 7}).check("x", 5), fv::Error); // index out of range
   try {
     make({0, 2}, {0, 7}).check("cellFaces", 5);
     FAIL() << "expected an error";
