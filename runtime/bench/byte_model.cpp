@@ -25,12 +25,17 @@ ZoneSizes zone_sizes(const Zone& z, double haloListEntries) {
   s.nnc = static_cast<double>(z.nodeCells.indices().size());
   s.nHalo = haloListEntries;
   s.uniformFaces = z.faceNodes.uniform_row_size() > 0;
+  // the shapes of kernels/cell_shape.hpp: tetrahedra (4 faces of 3 nodes), hexahedra (6 of 4)
+  const idx_t F = z.cellFaces.uniform_row_size(), K = z.faceNodes.uniform_row_size();
+  s.uniformCells = (F == 4 && K == 3) || (F == 6 && K == 4);
   return s;
 }
 
 double kernel_bytes(const std::string& k, const ZoneSizes& s) {
   constexpr double I = 4, R = 8, S = 1; // idx_t, real_t, int8 sign
-  const double ni = s.nf - s.nb;        // interior faces
+  // cellFaceOffsets, read by the cell loops over faces where the cells' face counts differ
+  const double cellFaceOffsets = s.uniformCells ? 0 : (s.nc + 1) * I;
+  const double ni = s.nf - s.nb; // interior faces
   // residual accumulation of the scatter variants: zero R, then read + write it once
   const double scatterR = 15 * s.nc * R;
   if (k == "primitives") return 10 * s.nc * R;
@@ -38,22 +43,22 @@ double kernel_bytes(const std::string& k, const ZoneSizes& s) {
     return (s.nn + 1) * I + s.nnc * (I + R) + 5 * s.nc * R + 5 * s.nn * R;
   // faceNodeOffsets only where the faces' node counts differ
   if (k == "green_gauss_gradient")
-    return (s.nc + 1) * I + s.ncf * (I + S) + (s.uniformFaces ? 0 : (s.nf + 1) * I) + s.nfn * I +
+    return cellFaceOffsets + s.ncf * (I + S) + (s.uniformFaces ? 0 : (s.nf + 1) * I) + s.nfn * I +
            3 * s.nf * R + 5 * s.nn * R + s.nc * R + 15 * s.nc * R;
   // the local extrema over cellCells in the same loop: neighbours' W read once from memory
   if (k == "limiter")
-    return (s.nc + 1) * I + s.ncf * (I + S) + 6 * s.nf * R + s.nc * R + 15 * s.nc * R +
+    return cellFaceOffsets + s.ncf * (I + S) + 6 * s.nf * R + s.nc * R + 15 * s.nc * R +
            (s.nc + 1) * I + s.ncc * I + 5 * s.nt * R + 5 * s.nc * R;
   // one cell loop: the gradient stays in registers (not read back), cellFaces, signs and the
   // volume are read once
   if (k == "gradient_and_limiter")
     return kernel_bytes("green_gauss_gradient", s) + kernel_bytes("limiter", s) - 15 * s.nc * R -
-           (s.nc + 1) * I - s.ncf * (I + S) - s.nc * R;
+           cellFaceOffsets - s.ncf * (I + S) - s.nc * R;
   if (k == "interior_fluxes") return ni * (2 * I + 9 * R) + 25 * s.nt * R + 5 * ni * R;
   if (k == "boundary_fluxes") return s.nb * (I + 6 * R) + 25 * s.nbOwners * R + 5 * s.nb * R;
   // smem: the same global traffic as the gather (the staging is on chip)
-  if (k == "flux_sum" || k == "flux_sum_smem")
-    return (s.nc + 1) * I + s.ncf * (I + S) + 5 * s.nf * R + 5 * s.nc * R;
+  if (k == "flux_sum") return cellFaceOffsets + s.ncf * (I + S) + 5 * s.nf * R + 5 * s.nc * R;
+  if (k == "flux_sum_smem") return (s.nc + 1) * I + s.ncf * (I + S) + 5 * s.nf * R + 5 * s.nc * R;
   if (k == "flux_sum_atomic") return s.nf * 2 * I + 5 * s.nf * R + scatterR;
   if (k == "flux_sum_colour") return s.nf * 3 * I + 5 * s.nf * R + scatterR;
   if (k == "fused_flux_atomic")

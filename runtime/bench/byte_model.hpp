@@ -27,6 +27,9 @@ struct ZoneSizes {
   /// Every face has the same node count (ZoneViewCommon::faceNodeCount): the gradient does not
   /// read faceNodeOffsets.
   bool uniformFaces = false;
+  /// Every cell has the same face count as well (ZoneViewCommon::cellFaceCount, with
+  /// uniformFaces a CellShape of its own): the cell loops do not read cellFaceOffsets.
+  bool uniformCells = false;
 };
 
 ZoneSizes zone_sizes(const Zone& z, double haloListEntries);

@@ -3,17 +3,19 @@
 /// Point-wise pieces (FV_HOST_DEVICE, one cell each) of the residual's flux sum and of the
 /// Runge-Kutta update, shared by flux_sum, rk_stage and their fused form flux_sum_rk_stage, so
 /// that every path does the same arithmetic in the same order (bitwise equal results).
+#include "runtime/kernels/cell_shape.hpp"
 #include "runtime/kernels/zone_view.hpp"
 
 namespace fv::kernels::detail {
 
-/// r[k] = sum over the cell's faces of sign * flux[k][face] (net outflow), in cellFaces order.
-template <int N>
+/// r[k] = sum over the cell's faces of sign * flux[k][face] (net outflow), in cellFaces order
+/// (S: the zone's CellShape; the same sum for every shape).
+template <int N, class S = AnyShape>
 FV_HOST_DEVICE FV_FORCEINLINE void cell_flux_sum(const ZoneView& v, const real_t* flux, idx_t c,
                                                  real_t (&r)[N]) {
   for (int k = 0; k < N; ++k)
     r[k] = 0.0;
-  for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
+  for (idx_t j = S::faces_begin(v, c); j < S::faces_end(v, c); ++j) {
     const idx_t f = v.cellFaces[j];
     const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
     for (int k = 0; k < N; ++k)

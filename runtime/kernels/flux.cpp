@@ -59,30 +59,48 @@ void boundary_fluxes(const ZoneViewT<G>& z, const PatchView& patches, const Flux
   });
 }
 
-template <int N>
-void flux_sum(const ZoneView& z, const real_t* flux, real_t* R) {
+namespace {
+
+template <int N, class S>
+void flux_sum_shaped(const ZoneView& z, const real_t* flux, real_t* R) {
   const ZoneView v = z;
   forall("flux_sum", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     real_t r[N];
-    detail::cell_flux_sum<N>(v, flux, c, r);
+    detail::cell_flux_sum<N, S>(v, flux, c, r);
     for (int k = 0; k < N; ++k)
       R[k * v.nTotalCells + c] = r[k];
   });
+}
+
+template <int N, class S>
+void flux_sum_rk_stage_shaped(const ZoneView& z, const real_t* flux, real_t a, real_t b,
+                              real_t beta, const real_t* dt, real_t dtGlobal, const real_t* U0,
+                              const real_t* U, real_t* Unew) {
+  const ZoneView v = z;
+  forall("flux_sum_rk_stage", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    real_t r[N];
+    detail::cell_flux_sum<N, S>(v, flux, c, r);
+    const real_t h = detail::rk_step_factor(v, beta, dt, dtGlobal, c);
+    for (int k = 0; k < N; ++k) {
+      const idx_t i = k * v.nTotalCells + c;
+      Unew[i] = detail::rk_value(a, b, h, U0[i], U[i], r[k]);
+    }
+  });
+}
+
+} // namespace
+
+template <int N>
+void flux_sum(const ZoneView& z, const real_t* flux, real_t* R) {
+  visit_cell_shape(z, [&](auto s) { flux_sum_shaped<N, decltype(s)>(z, flux, R); });
 }
 
 template <int N>
 void flux_sum_rk_stage(const ZoneView& z, const real_t* flux, real_t a, real_t b, real_t beta,
                        const real_t* dt, real_t dtGlobal, const real_t* U0, const real_t* U,
                        real_t* Unew) {
-  const ZoneView v = z;
-  forall("flux_sum_rk_stage", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    real_t r[N];
-    detail::cell_flux_sum<N>(v, flux, c, r);
-    const real_t h = detail::rk_step_factor(v, beta, dt, dtGlobal, c);
-    for (int k = 0; k < N; ++k) {
-      const idx_t i = k * v.nTotalCells + c;
-      Unew[i] = detail::rk_value(a, b, h, U0[i], U[i], r[k]);
-    }
+  visit_cell_shape(z, [&](auto s) {
+    flux_sum_rk_stage_shaped<N, decltype(s)>(z, flux, a, b, beta, dt, dtGlobal, U0, U, Unew);
   });
 }
 

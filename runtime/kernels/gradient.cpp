@@ -6,6 +6,7 @@
 // sliced, they are coalesced (about 4x faster on 10M tetrahedra, docs/performance.md).
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/cell_field.hpp"
+#include "runtime/kernels/cell_shape.hpp"
 #include "runtime/kernels/gradient_limiter_k.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/kernels/node_sum_k.hpp"
@@ -40,31 +41,52 @@ void interpolate_to_nodes(const ZoneViewT<G>& z, const real_t* W, real_t* Wn, Co
       m);
 }
 
-template <int N, class G>
-void green_gauss_gradient(const ZoneViewT<G>& z, const real_t* Wn, real_t* grad) {
+namespace {
+
+template <int N, class S, class G>
+void green_gauss_gradient_shaped(const ZoneViewT<G>& z, const real_t* Wn, real_t* grad) {
   const ZoneViewT<G> v = z;
   const CellField<3 * N> gr{grad, z.nTotalCells};
   forall("green_gauss_gradient", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     real_t g[3 * N];
-    detail::cell_gradient<N>(v, Wn, c, g);
+    detail::cell_gradient<N, S>(v, Wn, c, g);
     gr.store(c, g);
   });
 }
 
-template <int N, class G>
-void gradient_and_limiter(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind, real_t venkatK,
-                          const LimiterScales& scales, const real_t* W,
-                          const real_t* supersonicNodes, real_t* grad, real_t* phi) {
+template <int N, class S, class G>
+void gradient_and_limiter_shaped(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind,
+                                 real_t venkatK, const LimiterScales& scales, const real_t* W,
+                                 const real_t* supersonicNodes, real_t* grad, real_t* phi) {
   const ZoneViewT<G> v = z;
   const LimiterScales sc = scales;
   const CellField<3 * N> gr{grad, z.nTotalCells};
   const CellField<N> ph{phi, z.nTotalCells};
   forall("gradient_and_limiter", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     real_t g[3 * N], p[N];
-    detail::cell_gradient<N>(v, Wn, c, g);
+    detail::cell_gradient<N, S>(v, Wn, c, g);
+    detail::cell_limiter<N, S>(v, kind, venkatK, sc, W, supersonicNodes, c, g, p);
+    // both stores after the limiter: no store between the two loops over the cell's faces, so
+    // that their cellFaces and sign loads may be shared
     gr.store(c, g);
-    detail::cell_limiter<N>(v, kind, venkatK, sc, W, supersonicNodes, c, g, p);
     ph.store(c, p);
+  });
+}
+
+} // namespace
+
+template <int N, class G>
+void green_gauss_gradient(const ZoneViewT<G>& z, const real_t* Wn, real_t* grad) {
+  visit_cell_shape(z, [&](auto s) { green_gauss_gradient_shaped<N, decltype(s)>(z, Wn, grad); });
+}
+
+template <int N, class G>
+void gradient_and_limiter(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind, real_t venkatK,
+                          const LimiterScales& scales, const real_t* W,
+                          const real_t* supersonicNodes, real_t* grad, real_t* phi) {
+  visit_cell_shape(z, [&](auto s) {
+    gradient_and_limiter_shaped<N, decltype(s)>(z, Wn, kind, venkatK, scales, W, supersonicNodes,
+                                                grad, phi);
   });
 }
 

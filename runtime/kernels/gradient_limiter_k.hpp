@@ -4,6 +4,8 @@
 /// and of the Venkatakrishnan / Barth-Jespersen limiters, shared by the separate kernels
 /// (green_gauss_gradient, limiter) and the fused gradient_and_limiter, so that every path does
 /// the same arithmetic in the same order (bitwise equal results).
+#include "runtime/backend/loop_hints.hpp"
+#include "runtime/kernels/cell_shape.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/kernels/zone_view.hpp"
 #include "runtime/physics/barth_jespersen.hpp"
@@ -12,21 +14,21 @@
 
 namespace fv::kernels::detail {
 
-/// Adds to g the sums over cell c's faces of cell_gradient() below: for each face, sign * value_k *
-/// S_d with value = mean of its nodes' values. K > 0: every face has K nodes (ZoneViewCommon::
-/// faceNodeCount; their offsets are not read and the node loop is unrolled); K = 0: the counts
-/// from faceNodeOffsets. Both add the same terms in the same order.
-template <int N, int K, class V>
-FV_HOST_DEVICE FV_FORCEINLINE void add_face_sums(const V& v, const real_t* Wn, idx_t c,
+/// Gradient of the N node fields Wn (blocked, stride nNodes) in owned cell c: face value = mean
+/// of its nodes' values, g[3k + d] = sum_faces sign * value_k * S_d / V (V a ZoneViewT of any
+/// geometry precision; the sums in FP64). S: the zone's CellShape (the same sums in the same
+/// order for every shape).
+template <int N, class S, class V>
+FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const V& v, const real_t* Wn, idx_t c,
                                                  real_t (&g)[3 * N]) {
-  for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
+  for (int k = 0; k < 3 * N; ++k)
+    g[k] = 0.0;
+  // rolled on the GPU: measured faster (runtime/backend/loop_hints.hpp)
+  FV_DEVICE_NO_UNROLL
+  for (idx_t j = S::faces_begin(v, c); j < S::faces_end(v, c); ++j) {
     const idx_t f = v.cellFaces[j];
     const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
-    idx_t nb = K * f, ne = nb + K;
-    if constexpr (K == 0) {
-      nb = v.faceNodeOffsets[f];
-      ne = v.faceNodeOffsets[f + 1];
-    }
+    const idx_t nb = S::nodes_begin(v, f), ne = S::nodes_end(v, f);
     real_t qf[N];
     for (int k = 0; k < N; ++k)
       qf[k] = 0.0;
@@ -44,22 +46,6 @@ FV_HOST_DEVICE FV_FORCEINLINE void add_face_sums(const V& v, const real_t* Wn, i
       g[3 * k + 2] += qf[k] * S2;
     }
   }
-}
-
-/// Gradient of the N node fields Wn (blocked, stride nNodes) in owned cell c: face value = mean
-/// of its nodes' values, g[3k + d] = sum_faces sign * value_k * S_d / V (V a ZoneViewT of any
-/// geometry precision; the sums in FP64).
-template <int N, class V>
-FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const V& v, const real_t* Wn, idx_t c,
-                                                 real_t (&g)[3 * N]) {
-  for (int k = 0; k < 3 * N; ++k)
-    g[k] = 0.0;
-  if (v.faceNodeCount == 3)
-    add_face_sums<N, 3>(v, Wn, c, g);
-  else if (v.faceNodeCount == 4)
-    add_face_sums<N, 4>(v, Wn, c, g);
-  else
-    add_face_sums<N, 0>(v, Wn, c, g);
   const real_t inv = 1.0 / v.cellVolume[c];
   for (int k = 0; k < 3 * N; ++k)
     g[k] *= inv;
@@ -81,7 +67,7 @@ FV_HOST_DEVICE FV_FORCEINLINE bool sees_supersonic(const ZoneViewCommon& v, idx_
 /// unlimited increment to the face, from the extrema over the cell and its face neighbours
 /// (cellCells); 1 where the limiter is off (kind None, or a subsonic stencil when
 /// supersonicNodes is given). Clipped at 0.
-template <int N, class V>
+template <int N, class S, class V>
 FV_HOST_DEVICE FV_FORCEINLINE void
 cell_limiter(const V& v, Limiter kind, real_t venkatK, const LimiterScales& sc, const real_t* W,
              const real_t* supersonicNodes, idx_t c, const real_t (&g)[3 * N], real_t (&p)[N]) {
@@ -109,7 +95,9 @@ cell_limiter(const V& v, Limiter kind, real_t venkatK, const LimiterScales& sc, 
       hi[k] = w > hi[k] ? w : hi[k];
     }
   }
-  for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
+  // rolled on the GPU: measured faster (runtime/backend/loop_hints.hpp)
+  FV_DEVICE_NO_UNROLL
+  for (idx_t j = S::faces_begin(v, c); j < S::faces_end(v, c); ++j) {
     const idx_t f = v.cellFaces[j];
     const auto* d = v.cellFaceSign[j] > 0 ? v.faceOwnerDelta + 3 * f : v.faceNeighbourDelta + 3 * f;
     for (int k = 0; k < N; ++k) {

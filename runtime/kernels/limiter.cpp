@@ -3,6 +3,7 @@
 // extrema over face neighbours computed in the limiter's own loop (gradient_limiter_k.hpp).
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/cell_field.hpp"
+#include "runtime/kernels/cell_shape.hpp"
 #include "runtime/kernels/gradient_limiter_k.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/barth_jespersen.hpp"
@@ -37,9 +38,12 @@ void supersonic_node_excess(const ZoneView& z, real_t gamma, const real_t* W, re
   });
 }
 
-template <int N>
-void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScales& scales,
-             const real_t* W, const real_t* grad, const real_t* supersonicNodes, real_t* phi) {
+namespace {
+
+template <int N, class S>
+void limiter_shaped(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScales& scales,
+                    const real_t* W, const real_t* grad, const real_t* supersonicNodes,
+                    real_t* phi) {
   const ZoneView v = z;
   const LimiterScales sc = scales;
   const ConstCellField<3 * N> gr{grad, z.nTotalCells};
@@ -51,8 +55,18 @@ void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScale
     else
       for (int k = 0; k < 3 * N; ++k)
         g[k] = 0.0; // not read
-    detail::cell_limiter<N>(v, kind, venkatK, sc, W, supersonicNodes, c, g, p);
+    detail::cell_limiter<N, S>(v, kind, venkatK, sc, W, supersonicNodes, c, g, p);
     ph.store(c, p);
+  });
+}
+
+} // namespace
+
+template <int N>
+void limiter(const ZoneView& z, Limiter kind, real_t venkatK, const LimiterScales& scales,
+             const real_t* W, const real_t* grad, const real_t* supersonicNodes, real_t* phi) {
+  visit_cell_shape(z, [&](auto s) {
+    limiter_shaped<N, decltype(s)>(z, kind, venkatK, scales, W, grad, supersonicNodes, phi);
   });
 }
 

@@ -26,6 +26,10 @@ struct ZoneViewCommon {
   /// hexahedra), so that face f's nodes are faceNodes[k f, k f + k) without reading
   /// faceNodeOffsets; 0 when the counts differ (DeviceZone sets it from the offsets).
   idx_t faceNodeCount = 0;
+  /// Faces of every owned cell when all have the same number (4: tetrahedra, 6: hexahedra), so
+  /// that cell c's faces are cellFaces[F c, F c + F) without reading cellFaceOffsets; 0 when the
+  /// counts differ (DeviceZone sets it; kernels/cell_shape.hpp uses both counts).
+  idx_t cellFaceCount = 0;
 
   const real_t* cellVolume = nullptr;   ///< nTotalCells, m^3
   const real_t* cellCentroid = nullptr; ///< 3 per cell

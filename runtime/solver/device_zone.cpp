@@ -167,6 +167,7 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
   view_.nBoundaryFaces = z.nBoundaryFaces;
   view_.nNodes = z.nNodes;
   view_.faceNodeCount = z.faceNodes.uniform_row_size();
+  view_.cellFaceCount = z.cellFaces.uniform_row_size();
   // Bind every ZoneView pointer to its upload by name; each upload must be bound exactly once.
   std::vector<int> bound(uploads_.size(), 0);
   visit_zone_view_arrays(view_, [&](const char* name, auto& member) {

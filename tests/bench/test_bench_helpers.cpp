@@ -24,14 +24,24 @@ TEST(ByteModel, PointwiseKernelsAndUnknownName) {
   EXPECT_THROW(fv::bench::kernel_bytes("no_such_kernel", s), fv::Error);
 }
 
-TEST(ByteModel, GradientReadsFaceNodeOffsetsOnlyForMixedFaces) {
+TEST(ByteModel, CellLoopsReadOffsetsOnlyWhereCountsDiffer) {
   fv::bench::ZoneSizes s;
   s.nc = s.nt = 1000;
   s.nf = 2200;
   s.nfn = 6600;
   const double mixed = fv::bench::kernel_bytes("green_gauss_gradient", s);
   s.uniformFaces = true;
-  EXPECT_DOUBLE_EQ(mixed - fv::bench::kernel_bytes("green_gauss_gradient", s), (2200.0 + 1) * 4);
+  const double faces = fv::bench::kernel_bytes("green_gauss_gradient", s);
+  EXPECT_DOUBLE_EQ(mixed - faces, (2200.0 + 1) * 4);
+  // uniform cells too (tetrahedra, hexahedra): no cellFaceOffsets in the cell loops over faces,
+  // except the shared-memory flux sum's own kernel
+  const double sum = fv::bench::kernel_bytes("flux_sum", s);
+  const double fused = fv::bench::kernel_bytes("gradient_and_limiter", s);
+  s.uniformCells = true;
+  EXPECT_DOUBLE_EQ(faces - fv::bench::kernel_bytes("green_gauss_gradient", s), (1000.0 + 1) * 4);
+  EXPECT_DOUBLE_EQ(sum - fv::bench::kernel_bytes("flux_sum", s), (1000.0 + 1) * 4);
+  EXPECT_DOUBLE_EQ(fused - fv::bench::kernel_bytes("gradient_and_limiter", s), (1000.0 + 1) * 4);
+  EXPECT_DOUBLE_EQ(fv::bench::kernel_bytes("flux_sum_smem", s), sum);
 }
 
 TEST(ByteModel, ScatterVariantsMoveMoreThanTheirInputs) {

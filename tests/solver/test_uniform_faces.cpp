@@ -1,8 +1,9 @@
-// The Green-Gauss gradient of a zone whose faces all have the same node count
-// (ZoneViewCommon::faceNodeCount: 3 on tetrahedra, 4 on hexahedra) reads each face's nodes
-// without faceNodeOffsets and unrolls the node loop; it must give bitwise the gradient and the
-// limiter of the general path (count 0), which zones with mixed faces keep. Runs on the backend
-// the build has (test_solver_backends compares the GPU with the CPU on such zones).
+// Cell loops of a zone whose cells all have the same number of faces and whose faces all have
+// the same number of nodes (ZoneViewCommon::cellFaceCount / faceNodeCount: 4 and 3 on
+// tetrahedra, 6 and 4 on hexahedra; kernels/cell_shape.hpp) read no offsets and unroll their
+// loops; they must give bitwise the gradient, the limiter and the flux sum of the general path
+// (counts 0), which zones with mixed cells keep. Runs on the backend the build has
+// (test_solver_backends compares the GPU with the CPU on such zones).
 #include "prep/generate_mesh.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/kernels/kernels.hpp"
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 using fv::idx_t;
@@ -42,7 +44,7 @@ std::vector<real_t> field(const real_t* xyz, idx_t n) {
 }
 
 struct GradientAndLimiter {
-  std::vector<real_t> grad, phi, gradOnly;
+  std::vector<real_t> grad, phi, gradOnly, phiOnly, fluxSum;
 };
 
 GradientAndLimiter evaluate(const fv::ZoneView& v, const fv::DeviceArray<real_t>& Wn,
@@ -55,27 +57,44 @@ GradientAndLimiter evaluate(const fv::ZoneView& v, const fv::DeviceArray<real_t>
                                        fv::kernels::LimiterScales{}, W.data(), nullptr, grad.data(),
                                        phi.data());
   fv::kernels::green_gauss_gradient<5>(v, Wn.data(), g2.data());
-  return {grad.to_host(), phi.to_host(), g2.to_host()};
+  fv::DeviceArray<real_t> p2(std::vector<real_t>(5 * nt, 0.0), "p2");
+  fv::kernels::limiter<5>(v, fv::kernels::Limiter::Venkat, 0.5, fv::kernels::LimiterScales{},
+                          W.data(), grad.data(), nullptr, p2.data());
+  // a stand-in face flux: the gradient array read as 5 values per face
+  std::vector<real_t> flux(5 * static_cast<std::size_t>(v.nFaces));
+  const std::vector<real_t> gh = grad.to_host();
+  for (std::size_t i = 0; i < flux.size(); ++i)
+    flux[i] = gh[i % gh.size()] + 1e-3 * static_cast<real_t>(i % 7);
+  const fv::DeviceArray<real_t> F(flux, "flux");
+  fv::DeviceArray<real_t> R(std::vector<real_t>(5 * nt, 0.0), "R");
+  fv::kernels::flux_sum<5>(v, F.data(), R.data());
+  return {gh, phi.to_host(), g2.to_host(), p2.to_host(), R.to_host()};
 }
 
 } // namespace
 
-TEST(UniformFaces, DeviceZoneSetsTheCountOnlyWhenEveryFaceHasIt) {
-  EXPECT_EQ(fv::DeviceZone(box_zone(fv::GenCells::Tet)).view().faceNodeCount, 3);
-  EXPECT_EQ(fv::DeviceZone(box_zone(fv::GenCells::Hex)).view().faceNodeCount, 4);
-  EXPECT_EQ(fv::DeviceZone(box_zone(fv::GenCells::Prism)).view().faceNodeCount, 0);
-  EXPECT_EQ(fv::DeviceZone(box_zone(fv::GenCells::Mixed)).view().faceNodeCount, 0);
+TEST(UniformFaces, DeviceZoneSetsTheCountsOnlyWhenEveryCellOrFaceHasThem) {
+  const auto counts = [](fv::GenCells cells) {
+    const fv::DeviceZone dz(box_zone(cells));
+    return std::pair<idx_t, idx_t>{dz.view().cellFaceCount, dz.view().faceNodeCount};
+  };
+  EXPECT_EQ(counts(fv::GenCells::Tet), (std::pair<idx_t, idx_t>{4, 3}));
+  EXPECT_EQ(counts(fv::GenCells::Hex), (std::pair<idx_t, idx_t>{6, 4}));
+  EXPECT_EQ(counts(fv::GenCells::Prism), (std::pair<idx_t, idx_t>{5, 0}));
+  EXPECT_EQ(counts(fv::GenCells::Mixed), (std::pair<idx_t, idx_t>{0, 0}));
 }
 
-TEST(UniformFaces, GradientAndLimiterAreBitwiseThoseOfTheGeneralPath) {
+TEST(UniformFaces, GradientLimiterAndFluxSumAreBitwiseThoseOfTheGeneralPath) {
   for (const auto cells : {fv::GenCells::Tet, fv::GenCells::Hex}) {
     SCOPED_TRACE(cells == fv::GenCells::Tet ? "tetrahedra" : "hexahedra");
     const fv::Zone zone = box_zone(cells);
     const fv::DeviceZone dz(zone);
     const fv::ZoneView uniform = dz.view();
     ASSERT_GT(uniform.faceNodeCount, 0);
+    ASSERT_GT(uniform.cellFaceCount, 0);
     fv::ZoneView general = uniform;
     general.faceNodeCount = 0;
+    general.cellFaceCount = 0;
     const fv::DeviceArray<real_t> Wn(field(zone.nodeXyz.data(), zone.nNodes), "Wn");
     const fv::DeviceArray<real_t> W(field(zone.cellCentroid.data(), zone.nTotalCells()), "W");
     const GradientAndLimiter a = evaluate(uniform, Wn, W), b = evaluate(general, Wn, W);
@@ -94,6 +113,9 @@ TEST(UniformFaces, GradientAndLimiterAreBitwiseThoseOfTheGeneralPath) {
       for (idx_t c = 0; c < zone.nCells; ++c) {
         const std::size_t i = k * nt + static_cast<std::size_t>(c);
         ASSERT_EQ(a.phi[i], b.phi[i]) << "limiter entry " << i;
+        ASSERT_EQ(a.phiOnly[i], b.phiOnly[i]) << "separate limiter entry " << i;
+        ASSERT_EQ(a.phi[i], a.phiOnly[i]) << "fused and separate limiter, entry " << i;
+        ASSERT_EQ(a.fluxSum[i], b.fluxSum[i]) << "flux sum entry " << i;
         limited += a.phi[i] < 1.0;
       }
     EXPECT_GT(nonzero, n15 / 2) << "the field must have a gradient";

@@ -1,0 +1,70 @@
+#pragma once
+/// \file cell_shape.hpp
+/// fv::kernels::CellShape: the compile-time shape of a zone whose cells all have the same number
+/// of faces and whose faces all have the same number of nodes (ZoneViewCommon::cellFaceCount,
+/// faceNodeCount: tetrahedra 4 and 3, hexahedra 6 and 4). A cell loop instantiated for it finds
+/// cell c's faces at cellFaces[F c, F c + F) and face f's nodes at faceNodes[K f, K f + K)
+/// without loading offsets, and its loops over them have compile-time trip counts. The loops over
+/// face nodes and the flux sum's loop over faces unroll; the gradient's and the limiter's loops
+/// over faces are kept rolled on the GPU (FV_DEVICE_NO_UNROLL, runtime/backend/loop_hints.hpp). A
+/// count of 0 reads the offsets: CellShape<0, 0> is every zone's general path. Every shape visits
+/// the same entries in the same order, so results are bitwise the same.
+#include "runtime/kernels/zone_view.hpp"
+
+namespace fv::kernels {
+
+template <int F, int K>
+struct CellShape {
+  static constexpr int kCellFaces = F; ///< faces of every cell; 0: from cellFaceOffsets
+  static constexpr int kFaceNodes = K; ///< nodes of every face; 0: from faceNodeOffsets
+
+  /// First and one-past-last cellFaces entry of owned cell c.
+  FV_HOST_DEVICE FV_FORCEINLINE static idx_t faces_begin(const ZoneViewCommon& v, idx_t c) {
+    if constexpr (F > 0)
+      return F * c;
+    else
+      return v.cellFaceOffsets[c];
+  }
+  FV_HOST_DEVICE FV_FORCEINLINE static idx_t faces_end(const ZoneViewCommon& v, idx_t c) {
+    if constexpr (F > 0)
+      return F * c + F;
+    else
+      return v.cellFaceOffsets[c + 1];
+  }
+  /// First and one-past-last faceNodes entry of face f.
+  FV_HOST_DEVICE FV_FORCEINLINE static idx_t nodes_begin(const ZoneViewCommon& v, idx_t f) {
+    if constexpr (K > 0)
+      return K * f;
+    else
+      return v.faceNodeOffsets[f];
+  }
+  FV_HOST_DEVICE FV_FORCEINLINE static idx_t nodes_end(const ZoneViewCommon& v, idx_t f) {
+    if constexpr (K > 0)
+      return K * f + K;
+    else
+      return v.faceNodeOffsets[f + 1];
+  }
+};
+
+/// The general path: every count from the offsets.
+using AnyShape = CellShape<0, 0>;
+
+/// Calls fn(CellShape<F, K>{}) with the shape of zone v: <4, 3> (tetrahedra), <6, 4>
+/// (hexahedra), <0, 3> / <0, 4> (faces uniform, cells not), else AnyShape. Host code: fn launches
+/// the kernel instantiated for the shape (a function template; CUDA allows no device lambda in
+/// a generic lambda).
+template <class Fn>
+void visit_cell_shape(const ZoneViewCommon& v, Fn&& fn) {
+  if (v.faceNodeCount == 3 && v.cellFaceCount == 4)
+    fn(CellShape<4, 3>{});
+  else if (v.faceNodeCount == 4 && v.cellFaceCount == 6)
+    fn(CellShape<6, 4>{});
+  else if (v.faceNodeCount == 3)
+    fn(CellShape<0, 3>{});
+  else if (v.faceNodeCount == 4)
+    fn(CellShape<0, 4>{});
+  else
+    fn(AnyShape{});
+}
+
+} // namespace fv::kernels
