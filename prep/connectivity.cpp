@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/relaxed_atomics.hpp"
+#include "prep/parallel_work.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -25,12 +26,7 @@ namespace {
 /// Threads pay off for large relations outside a parallel region (a zone built by one thread
 /// of fvprep's pipeline takes the serial path, which needs no atomics and no sorting).
 bool use_threads(std::int64_t work) {
-#if defined(_OPENMP)
-  return work > 200000 && !omp_in_parallel() && omp_get_max_threads() > 1;
-#else
-  (void)work;
-  return false;
-#endif
+  return threads_pay_off(work);
 }
 
 /// build_cell_faces() in one thread: faces visited in ascending order fill sorted rows.

@@ -7,6 +7,7 @@
 #include "prep/connectivity.hpp"
 #include "prep/faces.hpp"
 #include "prep/mesh_ids.hpp"
+#include "prep/parallel_work.hpp"
 #include "prep/rcm.hpp"
 #include "prep/spatial_order.hpp"
 
@@ -116,6 +117,8 @@ NodeRowWeights node_row_weights(const GlobalMesh& g, const gidx_t* nodes, idx_t 
   NodeRowWeights out;
   std::vector<idx_t> counts(static_cast<std::size_t>(n));
   std::vector<real_t> xyz(3 * static_cast<std::size_t>(n));
+  const bool threads = threads_pay_off(n);
+#pragma omp parallel for schedule(static) if (threads)
   for (idx_t i = 0; i < n; ++i) {
     const idx_t v = static_cast<idx_t>(nodes[i]);
     counts[i] = g.nodeCells.size(v);
@@ -123,6 +126,7 @@ NodeRowWeights node_row_weights(const GlobalMesh& g, const gidx_t* nodes, idx_t 
       xyz[3 * i + d] = g.xyz[3 * static_cast<std::size_t>(v) + d];
   }
   out.rows = Csr::from_counts(counts);
+#pragma omp parallel for schedule(static) if (threads)
   for (idx_t i = 0; i < n; ++i)
     std::copy_n(g.nodeCells.row(static_cast<idx_t>(nodes[i])), out.rows.size(i), out.rows.row(i));
   const real_t* centroid = g.cellGeom.centroid.data();

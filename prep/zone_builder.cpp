@@ -6,6 +6,7 @@
 #include "prep/geometry.hpp"
 #include "prep/global_mesh.hpp"
 #include "prep/hyperplanes.hpp"
+#include "prep/parallel_work.hpp"
 #include "prep/rcm.hpp"
 #include "prep/wavefront_order.hpp"
 
@@ -264,6 +265,8 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   std::vector<real_t> area(3 * static_cast<std::size_t>(nFaces)),
       fcen(3 * static_cast<std::size_t>(nFaces)), ownDelta(3 * static_cast<std::size_t>(nFaces)),
       ngbDelta(3 * static_cast<std::size_t>(nFaces), 0.0);
+  // each face on its own (lookups, geometry): on every thread where the zone is the only one
+#pragma omp parallel for schedule(static) if (threads_pay_off(nFaces))
   for (idx_t f = 0; f < nFaces; ++f) {
     const idx_t gf = faceG[f];
     faceGid[f] = gf;

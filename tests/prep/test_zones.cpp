@@ -13,6 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,6 +24,7 @@
 #include <mutex>
 #include <numeric>
 #include <sstream>
+#include <string>
 #include <thread>
 
 namespace fv {
@@ -157,6 +162,98 @@ TEST(Zones, GlobalIdsDoNotDependOnThePartitioning) {
   EXPECT_EQ(h.patches.size(), mesh.patches.size());
   EXPECT_EQ(h.meshUuid.size(), 36u);
   EXPECT_EQ(h.meshUuid, make_zone_header(mesh, build_global_mesh(mesh, opts), 1).meshUuid);
+}
+
+// Compares every schema array of two zones (visit_zone_arrays()), entry by entry.
+struct SameArrays {
+  const Zone& other;
+  template <class T>
+  void compare(const char* name, const Array<T>& a) const {
+    bool found = false;
+    visit_zone_arrays(other, Lookup<T>{name, a, found});
+    EXPECT_TRUE(found) << name;
+  }
+  template <class T>
+  struct Lookup {
+    const char* name;
+    const Array<T>& a;
+    bool& found;
+    void array(const ArrayInfo& i, const Array<T>& b) const { check(i.name, b); }
+    void optional_array(const ArrayInfo& i, const Array<T>& b) const { check(i.name, b); }
+    template <class U>
+    void array(const ArrayInfo&, const Array<U>&) const {}
+    template <class U>
+    void optional_array(const ArrayInfo&, const Array<U>&) const {}
+    void csr(const CsrInfo&, const Csr&) const {}
+    void check(const char* n, const Array<T>& b) const {
+      if (std::string(n) != name) return;
+      found = true;
+      ASSERT_EQ(a.size(), b.size()) << name;
+      for (std::size_t k = 0; k < a.size(); ++k)
+        ASSERT_EQ(a[k], b[k]) << name << " entry " << k;
+    }
+  };
+  template <class T>
+  void array(const ArrayInfo& i, const Array<T>& a) const {
+    compare(i.name, a);
+  }
+  template <class T>
+  void optional_array(const ArrayInfo& i, const Array<T>& a) const {
+    compare(i.name, a);
+  }
+  void csr(const CsrInfo& i, const Csr& a) const {
+    bool found = false;
+    visit_zone_arrays(other, CsrLookup{i.name, a, found});
+    EXPECT_TRUE(found) << i.name;
+  }
+  struct CsrLookup {
+    const char* name;
+    const Csr& a;
+    bool& found;
+    template <class U>
+    void array(const ArrayInfo&, const Array<U>&) const {}
+    template <class U>
+    void optional_array(const ArrayInfo&, const Array<U>&) const {}
+    void csr(const CsrInfo& i, const Csr& b) const {
+      if (std::string(i.name) != name) return;
+      found = true;
+      ASSERT_EQ(a.rows(), b.rows()) << name;
+      ASSERT_EQ(a.nnz(), b.nnz()) << name;
+      EXPECT_TRUE(std::equal(a.offsets().begin(), a.offsets().end(), b.offsets().begin())) << name;
+      EXPECT_TRUE(std::equal(a.indices().begin(), a.indices().end(), b.indices().begin())) << name;
+    }
+  };
+};
+
+// The only zone of a one-part prepare is built outside the zone pipeline's parallel region, so
+// its per-face and per-node loops run on the OpenMP threads (prep/parallel_work.hpp): the zone
+// must be the same for any thread count. The box is large enough for those loops to take
+// threads (over 200000 faces and nodes).
+TEST(Zones, OnlyZoneIsTheSameOnAnyThreadCount) {
+#if defined(_OPENMP)
+  BoxSpec spec;
+  spec.cells = BoxCells::Hex;
+  spec.nx = 60, spec.ny = 60, spec.nz = 57;
+  spec.jitter = 0.2;
+  spec.shuffle = true;
+  const Mesh mesh = make_box_mesh(spec);
+  const PrepOptions opts;
+  const GlobalMesh g = build_global_mesh(mesh, opts);
+  ASSERT_GT(g.nFaces(), 200000);
+  ASSERT_GT(g.nNodes(), 200000);
+  const std::vector<idx_t> part(static_cast<std::size_t>(mesh.nCells()), 0);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const std::vector<Zone> serial = build_zones(g, part, 1, opts);
+  omp_set_num_threads(std::max(threads, 3));
+  const std::vector<Zone> threaded = build_zones(g, part, 1, opts);
+  omp_set_num_threads(threads);
+  ASSERT_EQ(serial.size(), 1u);
+  ASSERT_EQ(threaded.size(), 1u);
+  visit_zone_arrays(serial[0], SameArrays{threaded[0]});
+#else
+  GTEST_SKIP() << "built without OpenMP";
+#endif
 }
 
 TEST(Zones, WrittenZoneFilePassesFvprepCheck) {
