@@ -176,6 +176,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   std::vector<real_t> volume(static_cast<std::size_t>(nTotal)),
       centroid(3 * static_cast<std::size_t>(nTotal));
   std::vector<real_t> wallDistance(g.wallDistance.empty() ? 0 : static_cast<std::size_t>(nTotal));
+#pragma omp parallel for schedule(static) if (threads_pay_off(nTotal))
   for (idx_t c = 0; c < nTotal; ++c) {
     const gidx_t gc = cellGid[c];
     cellType[c] = static_cast<std::int8_t>(g.cellType[gc]);
@@ -201,6 +202,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   }
   const idx_t nNodes = static_cast<idx_t>(nodeGid.size());
   z.cellNodes = Csr::from_counts(counts);
+#pragma omp parallel for schedule(static) if (threads_pay_off(nOwned))
   for (idx_t l = 0; l < nOwned; ++l) {
     const idx_t gc = static_cast<idx_t>(cellGid[l]);
     idx_t* out = z.cellNodes.row(l);
@@ -208,6 +210,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
       *out++ = nodeLocal.get(g.cellNodes.indices()[k]);
   }
   std::vector<real_t> nodeXyz(3 * static_cast<std::size_t>(nNodes));
+#pragma omp parallel for schedule(static) if (threads_pay_off(nNodes))
   for (idx_t v = 0; v < nNodes; ++v)
     for (int d = 0; d < 3; ++d)
       nodeXyz[3 * v + d] = g.xyz[3 * nodeGid[v] + d];
@@ -236,11 +239,10 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
       }
     }
   }
-  std::vector<idx_t> owner(faceG.size()), neighbour(faceG.size(), kNone);
-  for (idx_t f = 0; f < nBoundary; ++f)
-    owner[f] = cellLocal.get(g.owner[faceG[f]]);
-  std::vector<std::pair<idx_t, idx_t>> upper;
-  for (idx_t l = 0; l < nOwned; ++l) {
+  // Interior faces: each owned cell's faces to higher local cells (halo cells included), by that
+  // cell. On the threads where they pay off: counted per cell, then placed at the cell's offset
+  // (one more pass of lookups); the same order either way.
+  const auto upper_faces = [&](idx_t l, std::vector<std::pair<idx_t, idx_t>>& upper) {
     const idx_t gc = static_cast<idx_t>(cellGid[l]);
     upper.clear();
     for (idx_t k = g.cellFaces.begin(gc); k < g.cellFaces.end(gc); ++k) {
@@ -250,10 +252,49 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
       if (other > l) upper.emplace_back(other, f);
     }
     std::sort(upper.begin(), upper.end());
-    for (auto& u : upper) {
-      faceG.push_back(u.second);
-      owner.push_back(l);
-      neighbour.push_back(u.first);
+  };
+  std::vector<idx_t> owner(faceG.size()), neighbour(faceG.size(), kNone);
+  for (idx_t f = 0; f < nBoundary; ++f)
+    owner[f] = cellLocal.get(g.owner[faceG[f]]);
+  if (!threads_pay_off(nOwned)) {
+    std::vector<std::pair<idx_t, idx_t>> upper;
+    for (idx_t l = 0; l < nOwned; ++l) {
+      upper_faces(l, upper);
+      for (const auto& u : upper) {
+        faceG.push_back(u.second);
+        owner.push_back(l);
+        neighbour.push_back(u.first);
+      }
+    }
+  } else {
+    std::vector<idx_t> upperOff(static_cast<std::size_t>(nOwned) + 1, 0);
+#pragma omp parallel
+    {
+      std::vector<std::pair<idx_t, idx_t>> upper;
+#pragma omp for schedule(static)
+      for (idx_t l = 0; l < nOwned; ++l) {
+        upper_faces(l, upper);
+        upperOff[l + 1] = static_cast<idx_t>(upper.size());
+      }
+    }
+    std::partial_sum(upperOff.begin(), upperOff.end(), upperOff.begin());
+    const std::size_t n = static_cast<std::size_t>(nBoundary + upperOff[nOwned]);
+    faceG.resize(n);
+    owner.resize(n);
+    neighbour.resize(n, kNone);
+#pragma omp parallel
+    {
+      std::vector<std::pair<idx_t, idx_t>> upper;
+#pragma omp for schedule(static)
+      for (idx_t l = 0; l < nOwned; ++l) {
+        upper_faces(l, upper);
+        idx_t at = nBoundary + upperOff[l];
+        for (const auto& u : upper) {
+          faceG[at] = u.second;
+          owner[at] = l;
+          neighbour[at++] = u.first;
+        }
+      }
     }
   }
   const idx_t nFaces = static_cast<idx_t>(faceG.size());
