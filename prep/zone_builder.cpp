@@ -54,6 +54,70 @@ std::vector<std::int32_t> parts_of(const std::vector<ListEntry>& entries) {
   return p;
 }
 
+/// Appends the zone's interior faces in Algorithm-2 order to faceG (global ids), owner and
+/// neighbour (local cells): owned cell by owned cell (local ids 0..nOwned-1, global ids cellGid),
+/// its faces to higher local cells (halo cells included), by that cell. Where threads pay off
+/// (prep/parallel_work.hpp: the zone of a one-part prepare), counted per cell, then placed at
+/// each cell's offset; otherwise (a zone of the many-zone pipeline) one pass. The same order
+/// either way.
+void append_interior_faces(const GlobalMesh& g, const gidx_t* cellGid, idx_t nOwned,
+                           const LocalIds& cellLocal, std::vector<idx_t>& faceG,
+                           std::vector<idx_t>& owner, std::vector<idx_t>& neighbour) {
+  const auto upper_faces = [&](idx_t l, std::vector<std::pair<idx_t, idx_t>>& upper) {
+    const idx_t gc = static_cast<idx_t>(cellGid[l]);
+    upper.clear();
+    for (idx_t k = g.cellFaces.begin(gc); k < g.cellFaces.end(gc); ++k) {
+      const idx_t f = g.cellFaces.indices()[k];
+      if (g.neighbour[f] == kNone) continue;
+      const idx_t other = cellLocal.get(g.owner[f] == gc ? g.neighbour[f] : g.owner[f]);
+      if (other > l) upper.emplace_back(other, f);
+    }
+    std::sort(upper.begin(), upper.end());
+  };
+  if (!threads_pay_off(nOwned)) {
+    std::vector<std::pair<idx_t, idx_t>> upper;
+    for (idx_t l = 0; l < nOwned; ++l) {
+      upper_faces(l, upper);
+      for (const auto& u : upper) {
+        faceG.push_back(u.second);
+        owner.push_back(l);
+        neighbour.push_back(u.first);
+      }
+    }
+    return;
+  }
+  const idx_t first = static_cast<idx_t>(faceG.size());
+  std::vector<idx_t> upperOff(static_cast<std::size_t>(nOwned) + 1, 0);
+#pragma omp parallel
+  {
+    std::vector<std::pair<idx_t, idx_t>> upper;
+#pragma omp for schedule(static)
+    for (idx_t l = 0; l < nOwned; ++l) {
+      upper_faces(l, upper);
+      upperOff[l + 1] = static_cast<idx_t>(upper.size());
+    }
+  }
+  std::partial_sum(upperOff.begin(), upperOff.end(), upperOff.begin());
+  const std::size_t n = static_cast<std::size_t>(first + upperOff[nOwned]);
+  faceG.resize(n);
+  owner.resize(n);
+  neighbour.resize(n, kNone);
+#pragma omp parallel
+  {
+    std::vector<std::pair<idx_t, idx_t>> upper;
+#pragma omp for schedule(static)
+    for (idx_t l = 0; l < nOwned; ++l) {
+      upper_faces(l, upper);
+      idx_t at = first + upperOff[l];
+      for (const auto& u : upper) {
+        faceG[at] = u.second;
+        owner[at] = l;
+        neighbour[at++] = u.first;
+      }
+    }
+  }
+}
+
 } // namespace
 
 Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const idx_t* owned,
@@ -239,64 +303,10 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
       }
     }
   }
-  // Interior faces: each owned cell's faces to higher local cells (halo cells included), by that
-  // cell. On the threads where they pay off: counted per cell, then placed at the cell's offset
-  // (one more pass of lookups); the same order either way.
-  const auto upper_faces = [&](idx_t l, std::vector<std::pair<idx_t, idx_t>>& upper) {
-    const idx_t gc = static_cast<idx_t>(cellGid[l]);
-    upper.clear();
-    for (idx_t k = g.cellFaces.begin(gc); k < g.cellFaces.end(gc); ++k) {
-      const idx_t f = g.cellFaces.indices()[k];
-      if (g.neighbour[f] == kNone) continue;
-      const idx_t other = cellLocal.get(g.owner[f] == gc ? g.neighbour[f] : g.owner[f]);
-      if (other > l) upper.emplace_back(other, f);
-    }
-    std::sort(upper.begin(), upper.end());
-  };
   std::vector<idx_t> owner(faceG.size()), neighbour(faceG.size(), kNone);
   for (idx_t f = 0; f < nBoundary; ++f)
     owner[f] = cellLocal.get(g.owner[faceG[f]]);
-  if (!threads_pay_off(nOwned)) {
-    std::vector<std::pair<idx_t, idx_t>> upper;
-    for (idx_t l = 0; l < nOwned; ++l) {
-      upper_faces(l, upper);
-      for (const auto& u : upper) {
-        faceG.push_back(u.second);
-        owner.push_back(l);
-        neighbour.push_back(u.first);
-      }
-    }
-  } else {
-    std::vector<idx_t> upperOff(static_cast<std::size_t>(nOwned) + 1, 0);
-#pragma omp parallel
-    {
-      std::vector<std::pair<idx_t, idx_t>> upper;
-#pragma omp for schedule(static)
-      for (idx_t l = 0; l < nOwned; ++l) {
-        upper_faces(l, upper);
-        upperOff[l + 1] = static_cast<idx_t>(upper.size());
-      }
-    }
-    std::partial_sum(upperOff.begin(), upperOff.end(), upperOff.begin());
-    const std::size_t n = static_cast<std::size_t>(nBoundary + upperOff[nOwned]);
-    faceG.resize(n);
-    owner.resize(n);
-    neighbour.resize(n, kNone);
-#pragma omp parallel
-    {
-      std::vector<std::pair<idx_t, idx_t>> upper;
-#pragma omp for schedule(static)
-      for (idx_t l = 0; l < nOwned; ++l) {
-        upper_faces(l, upper);
-        idx_t at = nBoundary + upperOff[l];
-        for (const auto& u : upper) {
-          faceG[at] = u.second;
-          owner[at] = l;
-          neighbour[at++] = u.first;
-        }
-      }
-    }
-  }
+  append_interior_faces(g, cellGid.data(), nOwned, cellLocal, faceG, owner, neighbour);
   const idx_t nFaces = static_cast<idx_t>(faceG.size());
   counts.assign(static_cast<std::size_t>(nFaces), 0);
   for (idx_t f = 0; f < nFaces; ++f)
