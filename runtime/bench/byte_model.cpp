@@ -1,6 +1,7 @@
 #include "runtime/bench/byte_model.hpp"
 
 #include "common/error.hpp"
+#include "runtime/kernels/cell_shape.hpp"
 
 #include <vector>
 
@@ -24,10 +25,13 @@ ZoneSizes zone_sizes(const Zone& z, double haloListEntries) {
   s.nfn = static_cast<double>(z.faceNodes.indices().size());
   s.nnc = static_cast<double>(z.nodeCells.indices().size());
   s.nHalo = haloListEntries;
-  s.uniformFaces = z.faceNodes.uniform_row_size() > 0;
-  // the shapes of kernels/cell_shape.hpp: tetrahedra (4 faces of 3 nodes), hexahedra (6 of 4)
-  const idx_t F = z.cellFaces.uniform_row_size(), K = z.faceNodes.uniform_row_size();
-  s.uniformCells = (F == 4 && K == 3) || (F == 6 && K == 4);
+  // the counts DeviceZone sets, and the shape the kernels are dispatched on for them
+  ZoneViewCommon counts;
+  counts.faceNodeCount = z.faceNodes.uniform_row_size();
+  counts.cellFaceCount = z.cellFaces.uniform_row_size();
+  s.uniformFaces = counts.faceNodeCount > 0;
+  kernels::visit_cell_shape(counts,
+                            [&](auto shape) { s.uniformCells = decltype(shape)::kCellFaces > 0; });
   return s;
 }
 

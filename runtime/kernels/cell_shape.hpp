@@ -20,29 +20,36 @@ struct CellShape {
 
   /// First and one-past-last cellFaces entry of owned cell c.
   FV_HOST_DEVICE FV_FORCEINLINE static idx_t faces_begin(const ZoneViewCommon& v, idx_t c) {
-    if constexpr (F > 0)
-      return F * c;
-    else
-      return v.cellFaceOffsets[c];
+    return row_begin<F>(v.cellFaceOffsets, c);
   }
   FV_HOST_DEVICE FV_FORCEINLINE static idx_t faces_end(const ZoneViewCommon& v, idx_t c) {
-    if constexpr (F > 0)
-      return F * c + F;
-    else
-      return v.cellFaceOffsets[c + 1];
+    return row_end<F>(v.cellFaceOffsets, c);
   }
   /// First and one-past-last faceNodes entry of face f.
   FV_HOST_DEVICE FV_FORCEINLINE static idx_t nodes_begin(const ZoneViewCommon& v, idx_t f) {
-    if constexpr (K > 0)
-      return K * f;
-    else
-      return v.faceNodeOffsets[f];
+    return row_begin<K>(v.faceNodeOffsets, f);
   }
   FV_HOST_DEVICE FV_FORCEINLINE static idx_t nodes_end(const ZoneViewCommon& v, idx_t f) {
-    if constexpr (K > 0)
-      return K * f + K;
+    return row_end<K>(v.faceNodeOffsets, f);
+  }
+
+ private:
+  /// Start and end of row i of a CSR relation whose rows all have L entries (L > 0: no offset
+  /// read), or of any CSR relation (L = 0: from its offsets). The end is L i + L, not L (i + 1):
+  /// the form measured on the GPU (the two compile to different code).
+  template <int L>
+  FV_HOST_DEVICE FV_FORCEINLINE static idx_t row_begin(const idx_t* offsets, idx_t i) {
+    if constexpr (L > 0)
+      return L * i;
     else
-      return v.faceNodeOffsets[f + 1];
+      return offsets[i];
+  }
+  template <int L>
+  FV_HOST_DEVICE FV_FORCEINLINE static idx_t row_end(const idx_t* offsets, idx_t i) {
+    if constexpr (L > 0)
+      return L * i + L;
+    else
+      return offsets[i + 1];
   }
 };
 

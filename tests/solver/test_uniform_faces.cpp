@@ -6,6 +6,7 @@
 // (test_solver_backends compares the GPU with the CPU on such zones).
 #include "prep/generate_mesh.hpp"
 #include "runtime/backend/memory.hpp"
+#include "runtime/bench/byte_model.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/solver/device_zone.hpp"
 #include "tests/solver/test_meshes.hpp"
@@ -82,6 +83,19 @@ TEST(UniformFaces, DeviceZoneSetsTheCountsOnlyWhenEveryCellOrFaceHasThem) {
   EXPECT_EQ(counts(fv::GenCells::Hex), (std::pair<idx_t, idx_t>{6, 4}));
   EXPECT_EQ(counts(fv::GenCells::Prism), (std::pair<idx_t, idx_t>{5, 0}));
   EXPECT_EQ(counts(fv::GenCells::Mixed), (std::pair<idx_t, idx_t>{0, 0}));
+}
+
+// fvbench's byte model leaves out the offsets exactly where the kernels are dispatched on a
+// shape that does not read them.
+TEST(UniformFaces, ByteModelFollowsTheKernelsShape) {
+  const auto flags = [](fv::GenCells cells) {
+    const fv::bench::ZoneSizes s = fv::bench::zone_sizes(box_zone(cells), 0);
+    return std::pair<bool, bool>{s.uniformCells, s.uniformFaces};
+  };
+  EXPECT_EQ(flags(fv::GenCells::Tet), (std::pair<bool, bool>{true, true}));
+  EXPECT_EQ(flags(fv::GenCells::Hex), (std::pair<bool, bool>{true, true}));
+  EXPECT_EQ(flags(fv::GenCells::Prism), (std::pair<bool, bool>{false, false}));
+  EXPECT_EQ(flags(fv::GenCells::Mixed), (std::pair<bool, bool>{false, false}));
 }
 
 TEST(UniformFaces, GradientLimiterAndFluxSumAreBitwiseThoseOfTheGeneralPath) {
