@@ -2,8 +2,9 @@
 # Installs dependencies, configures, builds and runs every test. Exits non-zero on any failure.
 #   scripts/test.sh                 release build (CUDA compiled when nvcc is found), all tests,
 #                                   the readers' fuzz harnesses briefly, then the sanitizer suite
-#                                   (debug preset: ASan/UBSan at -O1 with line tables, CPU
-#                                   backend)
+#                                   (debug preset: ASan/UBSan with line tables, CPU backend;
+#                                   libraries at -O1, the programs' and tests' own sources at
+#                                   -O0, no benchmark programs)
 #   scripts/test.sh --no-sanitize   without the sanitizer suite (a quicker local run)
 # Environment: FV_BUILD_DIR (default build/ci), FV_JOBS (default: nproc).
 set -euo pipefail
