@@ -13,12 +13,26 @@
 
 namespace fv {
 
+/// Seconds one zone's build spent in each of its steps (wall clock of the thread that runs the
+/// step; the loops of a one-zone build run on all threads inside it, and its colourings,
+/// hyperplanes, exchange lists and bandwidth side by side). `fvprep -v` prints them summed
+/// over the zones.
+struct ZoneStepTimes {
+  static constexpr int kSteps = 12;
+  static constexpr const char* kNames[kSteps] = {"ordering",     "halo",           "cell data",
+                                                 "nodes",        "faces",          "connectivity",
+                                                 "node weights", "face colours",   "cell colours",
+                                                 "hyperplanes",  "exchange lists", "bandwidth"};
+  double seconds[kSteps] = {};
+};
+
 /// Summary of one zone.
 struct ZoneReport {
   idx_t nCells = 0, nInteriorCells = 0, nHaloCells = 0, nFaces = 0, nBoundaryFaces = 0, nNodes = 0;
   int nCellNeighbours = 0, nNodeNeighbours = 0;
   Bandwidth bandwidth; ///< of the zone's owned-cell adjacency in its local order
   GroupStats faceColours, cellColours, hyperplanes;
+  ZoneStepTimes steps;
 };
 
 /// Summary of a preparation run.

@@ -11,6 +11,7 @@
 #include "prep/wavefront_order.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <tuple>
 
@@ -118,6 +119,101 @@ void append_interior_faces(const GlobalMesh& g, const gidx_t* cellGid, idx_t nOw
   }
 }
 
+/// The steps of build_one_zone, as ZoneStepTimes names them.
+enum ZoneStep {
+  kStepOrdering,
+  kStepHalo,
+  kStepCellData,
+  kStepNodes,
+  kStepFaces,
+  kStepConnectivity,
+  kStepNodeWeights,
+  kStepColours,
+  kStepColours2,
+  kStepHyperplanes,
+  kStepExchange,
+  kStepBandwidth
+};
+static_assert(kStepBandwidth + 1 == ZoneStepTimes::kSteps, "one name per step");
+
+/// Adds the time since its last lap to a step of `times`; time() times one task of its own
+/// (tasks that run side by side write different steps).
+class StepClock {
+ public:
+  explicit StepClock(ZoneStepTimes& times) : times_(times) {}
+  void lap(ZoneStep step) {
+    const auto now = std::chrono::steady_clock::now();
+    times_.seconds[step] += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+  void restart() { last_ = std::chrono::steady_clock::now(); }
+  template <class Fn>
+  void time(ZoneStep step, Fn&& fn) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    times_.seconds[step] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+ private:
+  ZoneStepTimes& times_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+/// The zone's cell exchange lists: halo cells received by (zone, global id), owned cells sent
+/// to each neighbouring zone (sendCells is sorted here).
+void build_cell_exchange(int part, const std::vector<ListEntry>& halo,
+                         std::vector<ListEntry>& sendCells, ExchangeLists& out) {
+  std::sort(sendCells.begin(), sendCells.end());
+  std::vector<std::int32_t> nb = parts_of(halo);
+  FV_VERIFY(nb == parts_of(sendCells), "zone " << part << ": send and receive neighbours differ");
+  out.recv = rows_by_part(halo, nb);
+  out.send = rows_by_part(sendCells, nb);
+  out.neighbours = to_array(std::move(nb));
+}
+
+/// The zone's node exchange lists: each of its nodes that cells of other zones share, listed
+/// for each of those zones (the same list sent and received).
+void build_node_exchange(const GlobalMesh& g, const std::vector<idx_t>& partOf, int part,
+                         const std::vector<gidx_t>& nodeGid, ExchangeLists& out) {
+  std::vector<ListEntry> shared;
+  std::vector<idx_t> parts;
+  const idx_t nNodes = static_cast<idx_t>(nodeGid.size());
+  for (idx_t v = 0; v < nNodes; ++v) {
+    const idx_t gv = static_cast<idx_t>(nodeGid[v]);
+    parts.clear();
+    for (idx_t k = g.nodeCells.begin(gv); k < g.nodeCells.end(gv); ++k) {
+      const idx_t q = partOf[g.nodeCells.indices()[k]];
+      if (q != part) parts.push_back(q);
+    }
+    std::sort(parts.begin(), parts.end());
+    parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+    for (idx_t q : parts)
+      shared.push_back({q, gv, v});
+  }
+  std::sort(shared.begin(), shared.end());
+  std::vector<std::int32_t> nb = parts_of(shared);
+  out.recv = rows_by_part(shared, nb);
+  out.send = out.recv.clone();
+  out.neighbours = to_array(std::move(nb));
+}
+
+/// Bandwidth and profile of the owned-cell adjacency in the zone's local order.
+Bandwidth zone_bandwidth(const Csr& cellCells, idx_t nOwned) {
+  Bandwidth b;
+  for (idx_t c = 0; c < nOwned; ++c) {
+    idx_t lo = c;
+    for (idx_t k = cellCells.begin(c); k < cellCells.end(c); ++k) {
+      const idx_t o = cellCells.indices()[k];
+      if (o >= nOwned) continue;
+      b.bandwidth = std::max<std::int64_t>(b.bandwidth, o > c ? o - c : c - o);
+      lo = std::min(lo, o);
+    }
+    b.profile += c - lo;
+  }
+  return b;
+}
+
 } // namespace
 
 Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const idx_t* owned,
@@ -125,6 +221,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
                     ZoneReport& rep) {
   Zone z;
   z.zoneId = part;
+  StepClock clock(rep.steps);
   LocalIds& cellLocal = s.cellLocal;
   LocalIds& nodeLocal = s.nodeLocal;
   cellLocal.reset(static_cast<std::size_t>(nOwned) + static_cast<std::size_t>(nOwned) / 4);
@@ -202,6 +299,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
     cellGid[l] = owned[order[l]];
     cellLocal.set(owned[order[l]], l);
   }
+  clock.lap(kStepOrdering);
 
   // ---- halo cells: foreign face neighbours, by (zone, global id).
   std::vector<ListEntry> halo, sendCells;
@@ -234,6 +332,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
     cellLocal.set(static_cast<idx_t>(halo[h].gid), nOwned + h);
     cellGid.push_back(halo[h].gid);
   }
+  clock.lap(kStepHalo);
 
   // ---- cell data (owned + halo)
   std::vector<std::int8_t> cellType(static_cast<std::size_t>(nTotal));
@@ -249,6 +348,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
       centroid[3 * c + d] = g.cellGeom.centroid[3 * gc + d];
     if (!wallDistance.empty()) wallDistance[c] = g.wallDistance[gc];
   }
+  clock.lap(kStepCellData);
 
   // ---- nodes of owned cells, by first touch
   std::vector<gidx_t> nodeGid;
@@ -278,6 +378,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   for (idx_t v = 0; v < nNodes; ++v)
     for (int d = 0; d < 3; ++d)
       nodeXyz[3 * v + d] = g.xyz[3 * nodeGid[v] + d];
+  clock.lap(kStepNodes);
 
   // ---- faces: boundary by patch then local owner; interior in Algorithm-2 order
   const idx_t nPatches = static_cast<idx_t>(g.patches.size());
@@ -338,71 +439,78 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
     }
   }
 
+  clock.lap(kStepFaces);
+
   // ---- connectivity
   std::vector<std::int8_t> sign;
   build_cell_faces(nOwned, owner, neighbour, z.cellFaces, sign);
   z.cellCells = build_cell_cells(z.cellFaces, owner, neighbour);
   z.nodeFaces = z.faceNodes.transpose(nNodes);
   z.nodeCells = z.cellNodes.transpose(nNodes);
+  clock.lap(kStepConnectivity);
   // Each node's weights over all its cells (those of other zones too), kept for the zone's cells.
   const NodeRowWeights rows = node_row_weights(g, nodeGid.data(), nNodes);
   std::vector<real_t> weight(static_cast<std::size_t>(z.nodeCells.nnz()));
   std::vector<real_t> weightLinear(static_cast<std::size_t>(z.nodeCells.nnz()));
+  idx_t missing = nNodes; // the first node whose global row misses one of its zone cells
+#pragma omp parallel for schedule(static) reduction(min : missing) if (threads_pay_off(nNodes))
   for (idx_t v = 0; v < nNodes; ++v) {
     const idx_t* gb = rows.rows.row(v);
     const idx_t* ge = gb + rows.rows.size(v);
     for (idx_t k = z.nodeCells.begin(v); k < z.nodeCells.end(v); ++k) {
       const idx_t gc = static_cast<idx_t>(cellGid[z.nodeCells.indices()[k]]);
       const idx_t* it = std::lower_bound(gb, ge, gc);
-      FV_VERIFY(it != ge && *it == gc,
-                "zone " << part << ": node " << nodeGid[v] << " misses cell " << gc);
+      if (it == ge || *it != gc) {
+        missing = std::min(missing, v);
+        break;
+      }
       const idx_t gk = rows.rows.begin(v) + static_cast<idx_t>(it - gb);
       weight[k] = rows.inverseDistance[gk];
       weightLinear[k] = rows.linear[gk];
     }
   }
+  FV_VERIFY(missing == nNodes, "zone " << part << ": node " << nodeGid[missing]
+                                       << " misses one of its cells in the global node-cell rows");
+  clock.lap(kStepNodeWeights);
 
-  // ---- orderings
-  z.faceColours = colour_faces(nTotal, owner, neighbour);
-  z.cellColours = colour_cells(z.cellCells, nOwned);
-  if (sweep.empty()) {
-    z.hyperplanes = lusgs_hyperplanes(z.cellCells, nOwned);
-  } else {
-    for (idx_t& c : sweep) // pre-numbering index -> local cell id
-      c = cellLocal.get(owned[c]);
-    z.hyperplanes = lusgs_hyperplanes(z.cellCells, nOwned, sweep);
-  }
-
-  // ---- exchange lists
-  std::sort(sendCells.begin(), sendCells.end());
-  {
-    std::vector<std::int32_t> nb = parts_of(halo);
-    FV_VERIFY(nb == parts_of(sendCells), "zone " << part << ": send and receive neighbours differ");
-    z.cellExchange.recv = rows_by_part(halo, nb);
-    z.cellExchange.send = rows_by_part(sendCells, nb);
-    z.cellExchange.neighbours = to_array(std::move(nb));
-  }
-  {
-    std::vector<ListEntry> shared;
-    std::vector<idx_t> parts;
-    for (idx_t v = 0; v < nNodes; ++v) {
-      const idx_t gv = static_cast<idx_t>(nodeGid[v]);
-      parts.clear();
-      for (idx_t k = g.nodeCells.begin(gv); k < g.nodeCells.end(gv); ++k) {
-        const idx_t q = partOf[g.nodeCells.indices()[k]];
-        if (q != part) parts.push_back(q);
-      }
-      std::sort(parts.begin(), parts.end());
-      parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
-      for (idx_t q : parts)
-        shared.push_back({q, gv, v});
-    }
-    std::sort(shared.begin(), shared.end());
-    std::vector<std::int32_t> nb = parts_of(shared);
-    z.nodeExchange.recv = rows_by_part(shared, nb);
-    z.nodeExchange.send = z.nodeExchange.recv.clone();
-    z.nodeExchange.neighbours = to_array(std::move(nb));
-  }
+  // ---- orderings, exchange lists and the bandwidth: independent of each other, so the only
+  // zone of a prepare runs them side by side (each task's result is the same either way)
+  rep.bandwidth = Bandwidth{};
+  run_concurrently(nFaces, {
+                               [&] {
+                                 clock.time(kStepColours, [&] {
+                                   z.faceColours = colour_faces(nTotal, owner, neighbour);
+                                 });
+                               },
+                               [&] {
+                                 clock.time(kStepColours2, [&] {
+                                   z.cellColours = colour_cells(z.cellCells, nOwned);
+                                 });
+                               },
+                               [&] {
+                                 clock.time(kStepHyperplanes, [&] {
+                                   if (sweep.empty()) {
+                                     z.hyperplanes = lusgs_hyperplanes(z.cellCells, nOwned);
+                                   } else {
+                                     for (idx_t& c : sweep) // pre-numbering index -> local cell id
+                                       c = cellLocal.get(owned[c]);
+                                     z.hyperplanes = lusgs_hyperplanes(z.cellCells, nOwned, sweep);
+                                   }
+                                 });
+                               },
+                               [&] {
+                                 clock.time(kStepExchange, [&] {
+                                   build_cell_exchange(part, halo, sendCells, z.cellExchange);
+                                   build_node_exchange(g, partOf, part, nodeGid, z.nodeExchange);
+                                 });
+                               },
+                               [&] {
+                                 clock.time(kStepBandwidth, [&] {
+                                   rep.bandwidth = zone_bandwidth(z.cellCells, nOwned);
+                                 });
+                               },
+                           });
+  clock.restart();
 
   // ---- report
   rep.nCells = nOwned;
@@ -413,18 +521,6 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   rep.nNodes = nNodes;
   rep.nCellNeighbours = static_cast<int>(z.cellExchange.neighbours.size());
   rep.nNodeNeighbours = static_cast<int>(z.nodeExchange.neighbours.size());
-  rep.bandwidth = Bandwidth{};
-  for (idx_t c = 0; c < nOwned; ++c) {
-    idx_t lo = c;
-    for (idx_t k = z.cellCells.begin(c); k < z.cellCells.end(c); ++k) {
-      const idx_t o = z.cellCells.indices()[k];
-      if (o >= nOwned) continue;
-      rep.bandwidth.bandwidth =
-          std::max<std::int64_t>(rep.bandwidth.bandwidth, o > c ? o - c : c - o);
-      lo = std::min(lo, o);
-    }
-    rep.bandwidth.profile += c - lo;
-  }
   rep.faceColours = group_stats(z.faceColours);
   rep.cellColours = group_stats(z.cellColours);
   rep.hyperplanes = group_stats(z.hyperplanes);

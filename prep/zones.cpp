@@ -16,7 +16,9 @@
 #include <cstdio>
 #include <deque>
 #include <exception>
+#include <iomanip>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -258,6 +260,19 @@ class ZonePipeline {
   std::string error_;
 };
 
+/// "  zone steps (s, summed over zones): ordering ..., halo ...": where the zones' time went.
+void log_zone_steps(const std::vector<ZoneReport>& reports) {
+  ZoneStepTimes sum;
+  for (const ZoneReport& r : reports)
+    for (int k = 0; k < ZoneStepTimes::kSteps; ++k)
+      sum.seconds[k] += r.steps.seconds[k];
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << "  zone steps (s, summed over zones):";
+  for (int k = 0; k < ZoneStepTimes::kSteps; ++k)
+    os << (k ? ", " : " ") << ZoneStepTimes::kNames[k] << ' ' << sum.seconds[k];
+  FV_LOG_INFO(os.str());
+}
+
 } // namespace
 
 void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
@@ -279,6 +294,7 @@ void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPar
   }
   pipeline.rethrow();
   phase.note(pipeline.note(nThreads));
+  log_zone_steps(pipeline.reports());
   if (report) {
     report->zones = std::move(pipeline.reports());
     report->add_phase("building zones", phase.seconds());
