@@ -6,7 +6,8 @@
 #   wing    the whole iteration on the transonic wing (bench/wing_mesh.sh's 730k tetrahedra,
 #           carried as .devcarry/wing.msh; M 0.84, AoA 3): fvrun (--profile and without), SSP-RK3
 #           in FP64 and with precision = mixed, and LU-SGS, WING_ITERATIONS (default 100)
-#           iterations each (WING_RUNS picks the runs)
+#           iterations each (WING_RUNS picks the runs); WING_CHECK=N adds N iterations of
+#           SSP-RK3 and of LU-SGS on the GPU and on the CPU backend, compared bitwise
 #   kernels bench/kernels.sh on shuffled channels (SIZES, default 10M; tet and hex; zone RCM):
 #           fvbench (per-kernel bandwidth, layout comparison, whole stage), fvrun --profile
 #   OUT=/path [STAGES=...] [SIZES="1M 10M"] [RUNS=1] bench/device_iteration.sh
@@ -51,6 +52,23 @@ for stage in $stages; do
       sed -n '/kernel profile/,/^total/p' "$out/wing_$tag.log"
       grep -E "^fvrun: |FVRUN_TIMING" "$out/wing_$tag.log"
       tail -1 /tmp/w_$tag/history.csv | cut -c1-200
+    done
+    # GPU against the CPU backend on the wing (mixed faces: the kernels' general path), the
+    # same WING_CHECK iterations of SSP-RK3 and LU-SGS on each; the histories must be bitwise
+    # equal (compare_runs prints the largest relative difference)
+    for scheme in ${WING_CHECK:+ssprk3 lusgs}; do
+      extra=(--set time.integrator=$scheme)
+      [ $scheme = ssprk3 ] && extra+=(--set time.cfl=1.5)
+      [ $scheme = lusgs ] && extra+=(--set time.lusgs_ordering=hyperplane --set time.cfl=50
+                                     --set time.cfl_start=5 --set time.cfl_ramp_iterations=10)
+      for dev in cuda cpu; do
+        $b/runtime/fvrun /tmp/w.zones.h5 -c /tmp/w.ini --iterations "$WING_CHECK" --device $dev \
+          --output-dir /tmp/wc_${scheme}_$dev --no-checksums "${extra[@]}" \
+          >"$out/wingcheck_${scheme}_$dev.log" 2>&1 || log "wing check $scheme $dev FAILED"
+      done
+      $b/tests/mpi_run/compare_runs history /tmp/wc_${scheme}_cuda/history.csv \
+        /tmp/wc_${scheme}_cpu/history.csv 1e-300 CL CD >"$out/wingcheck_$scheme.txt" 2>&1
+      log "wing $scheme, $WING_CHECK iterations, GPU vs CPU: rc $? $(tail -1 "$out/wingcheck_$scheme.txt")"
     done
     ;;
   kernels)

@@ -1,17 +1,20 @@
 // The same kernels on the CUDA device and on the CPU: residual histories, forces and states
 // agree to rounding (deterministic reductions, no atomics). Skips without a GPU (CI); run it
 // on a GPU machine with a CUDA build (FV_ENABLE_CUDA=ON).
+#include "prep/generate_mesh.hpp"
 #include "runtime/backend/select.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"
 #include "tests/solver/test_meshes.hpp"
+#include "tests/testing/testing.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <string>
 
 using fv::real_t;
 
@@ -57,6 +60,34 @@ Result run(const fv::Zone& zone, const fv::CaseConfig& cfg, fv::DeviceRequest de
   fv::select_device(fv::DeviceRequest::Cpu);
   return r;
 }
+
+/// Runs the case on both backends and expects the same residual history, state and lift.
+void expect_backends_agree(const fv::Zone& zone, const fv::CaseConfig& cfg, const char* what) {
+  const Result cpu = run(zone, cfg, fv::DeviceRequest::Cpu);
+  const Result gpu = run(zone, cfg, fv::DeviceRequest::Cuda);
+  ASSERT_EQ(cpu.history.size(), gpu.history.size());
+  real_t maxRes = 0, maxU = 0;
+  for (std::size_t i = 0; i < cpu.history.size(); ++i)
+    for (int k = 0; k < 5; ++k) {
+      const real_t a = cpu.history[i].stats.rms[k], b = gpu.history[i].stats.rms[k];
+      if (a > 1e-300) maxRes = std::max(maxRes, std::fabs(a - b) / a);
+    }
+  const fv::idx_t n = zone.nTotalCells();
+  for (int k = 0; k < 5; ++k) {
+    real_t scale = 0;
+    for (fv::idx_t c = 0; c < n; ++c)
+      scale = std::max(scale, std::fabs(cpu.U[k * n + c]));
+    for (fv::idx_t c = 0; c < n; ++c)
+      maxU = std::max(maxU, std::fabs(cpu.U[k * n + c] - gpu.U[k * n + c]) / scale);
+  }
+  const real_t dCL = std::fabs(cpu.history.back().coeff.CL - gpu.history.back().coeff.CL);
+  std::printf("%s: max rel. residual diff %.2e, max rel. state diff %.2e, |dCL| %.2e; "
+              "cpu %.3f s, gpu %.3f s\n",
+              what, maxRes, maxU, dCL, cpu.seconds, gpu.seconds);
+  EXPECT_LT(maxRes, 1e-10);
+  EXPECT_LT(maxU, 1e-12);
+  EXPECT_LT(dCL, 1e-12);
+}
 } // namespace
 
 TEST(Backends, CudaMatchesCpu) {
@@ -76,31 +107,42 @@ TEST(Backends, CudaMatchesCpu) {
       fv::IniFile ini = fv::IniFile::parse(kCase, "backends.ini");
       ini.set_override(variant);
       const fv::CaseConfig cfg = fv::resolve_case(ini, mesh.patches);
-      const Result cpu = run(zone, cfg, fv::DeviceRequest::Cpu);
-      const Result gpu = run(zone, cfg, fv::DeviceRequest::Cuda);
-      ASSERT_EQ(cpu.history.size(), gpu.history.size());
-      real_t maxRes = 0, maxU = 0;
-      for (std::size_t i = 0; i < cpu.history.size(); ++i)
-        for (int k = 0; k < 5; ++k) {
-          const real_t a = cpu.history[i].stats.rms[k], b = gpu.history[i].stats.rms[k];
-          if (a > 1e-300) maxRes = std::max(maxRes, std::fabs(a - b) / a);
-        }
-      const fv::idx_t n = zone.nTotalCells();
-      for (int k = 0; k < 5; ++k) {
-        real_t scale = 0;
-        for (fv::idx_t c = 0; c < n; ++c)
-          scale = std::max(scale, std::fabs(cpu.U[k * n + c]));
-        for (fv::idx_t c = 0; c < n; ++c)
-          maxU = std::max(maxU, std::fabs(cpu.U[k * n + c] - gpu.U[k * n + c]) / scale);
-      }
-      const real_t dCL = std::fabs(cpu.history.back().coeff.CL - gpu.history.back().coeff.CL);
-      std::printf("%s %s: max rel. residual diff %.2e, max rel. state diff %.2e, |dCL| %.2e; "
-                  "cpu %.3f s, gpu %.3f s\n",
-                  tets ? "tets" : "hexes", variant, maxRes, maxU, dCL, cpu.seconds, gpu.seconds);
-      EXPECT_LT(maxRes, 1e-10);
-      EXPECT_LT(maxU, 1e-12);
-      EXPECT_LT(dCL, 1e-12);
+      const std::string what = std::string(tets ? "tets " : "hexes ") + variant;
+      expect_backends_agree(zone, cfg, what.c_str());
     }
+  }
+}
+
+// Cells of several shapes in one zone (hexahedra, prisms, a pyramid/tetrahedron transition
+// layer, tetrahedra: fvgen's "mixed"): the kernels' general path (CellShape<0, 0>), which
+// uniform zones never take. A supersonic wedge, so that the limiter acts.
+TEST(Backends, CudaMatchesCpuOnMixedCells) {
+  if (fv::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device (or a CPU-only build)";
+  fv::GenOptions o;
+  o.family = fv::MeshFamily::Wedge;
+  o.cells = fv::GenCells::Mixed;
+  o.n = {24, 12, 3};
+  o.perturb = 0.15;
+  o.shuffle = true;
+  const fv::Mesh mesh = fv::generate_mesh(o);
+  const fv::Zone zone = fv::testing::zone_from_mesh(mesh);
+  for (const char* variant : {"scheme.limiter=venkat", "scheme.precision=mixed"}) {
+    SCOPED_TRACE(variant);
+    fv::IniFile ini = fv::IniFile::parse(R"(
+[freestream]
+mach = 2.5
+[time]
+integrator = ssprk3
+iterations = 50
+cfl = 1.2
+[monitor]
+output_interval = 25
+)" + std::string(fv::testing::kSupersonicWedgePatches),
+                                         "mixed.ini");
+    ini.set_override(variant);
+    const fv::CaseConfig cfg = fv::resolve_case(ini, mesh.patches);
+    const std::string what = std::string("mixed cells ") + variant;
+    expect_backends_agree(zone, cfg, what.c_str());
   }
 }
 

@@ -36,7 +36,7 @@ int fvrun(const std::string& dir, const std::string& args, std::string& err) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-const char* kCase = R"(
+const std::string kCase = R"(
 [freestream]
 mach = 2.0
 lift_axis = y
@@ -45,19 +45,7 @@ iterations = 30
 [monitor]
 output_interval = 10
 output_dir = out
-[patch inlet]
-type = supersonic_inflow
-[patch outlet]
-type = supersonic_outflow
-[patch lower_wall]
-type = slip_wall
-[patch upper]
-type = farfield
-[patch side1]
-type = symmetry
-[patch side2]
-type = symmetry
-)";
+)" + std::string(fv::testing::kSupersonicWedgePatches);
 
 class FvrunCli : public ::testing::Test {
  protected:
@@ -179,7 +167,8 @@ TEST_F(FvrunCli, OutputsOpenInParaView) {
   for (int attempt = 0; attempt < 3; ++attempt) {
     const int display = 100 + static_cast<int>(::getpid() % 700) + 37 * attempt;
     const std::string cmd =
-        "cd '" + dir_ + "' && PV=$(command -v pvbatch || command -v pvbatch3.11) && xvfb-run -a -n " +
+        "cd '" + dir_ +
+        "' && PV=$(command -v pvbatch || command -v pvbatch3.11) && xvfb-run -a -n " +
         std::to_string(display) + " -s '-screen 0 640x480x24 -nolisten tcp' \"$PV\" '" +
         std::string(FV_SOURCE_DIR) + "/tests/solver/paraview_open.py' pv/surface.png " +
         "pv/surface_lower_wall.vtp pv/solution.xmf pv/solution.cgns > '" + log + "' 2>&1";
@@ -269,9 +258,8 @@ TEST_F(FvrunCli, EulerRestartStartsARansRun) {
   ASSERT_FALSE(pz.zones[0].cellWallDistance.empty());
   fv::write_zone_file(dir_ + "/wedge_walls.zones.h5", pz.header, pz.zones);
   std::string err;
-  ASSERT_EQ(fvrun(dir_, "wedge_walls.zones.h5 -c case.ini --iterations 5 --output-dir euler -q",
-                  err),
-            0)
+  ASSERT_EQ(
+      fvrun(dir_, "wedge_walls.zones.h5 -c case.ini --iterations 5 --output-dir euler -q", err), 0)
       << err;
   std::string rans = kCase;
   rans.replace(rans.find("[time]"), 6, "[physics]\nmodel = rans_sa\n[time]");

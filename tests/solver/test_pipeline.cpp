@@ -382,19 +382,7 @@ iterations = 1500
 convergence = 4
 [monitor]
 output_interval = 500
-[patch inlet]
-type = supersonic_inflow
-[patch outlet]
-type = supersonic_outflow
-[patch lower_wall]
-type = slip_wall
-[patch upper]
-type = farfield
-[patch side1]
-type = symmetry
-[patch side2]
-type = symmetry
-)";
+)" + std::string(fv::testing::kSupersonicWedgePatches);
   const fv::CaseConfig cfg =
       fv::resolve_case(fv::IniFile::parse(text, "wedge.ini"), file.header().patches);
   // the mapped zone file gives bitwise the same run as the zone in memory

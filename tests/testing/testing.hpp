@@ -30,6 +30,24 @@ std::string scratch_dir();
 /// "conn/cellFaces/offsets", ...), from the zone schema's visitor.
 std::map<std::string, std::string> zone_dataset_bytes(const Zone& z);
 
+/// The [patch] sections of a supersonic case on fvgen's wedge (prep/generate_mesh.hpp: inlet,
+/// outlet, lower_wall, upper, side1, side2): supersonic inflow and outflow, a slip wall, far
+/// field and two symmetry planes.
+inline constexpr const char* kSupersonicWedgePatches = R"(
+[patch inlet]
+type = supersonic_inflow
+[patch outlet]
+type = supersonic_outflow
+[patch lower_wall]
+type = slip_wall
+[patch upper]
+type = farfield
+[patch side1]
+type = symmetry
+[patch side2]
+type = symmetry
+)";
+
 /// The message of the fv::Error f() throws, or "" when it throws none.
 inline std::string error_of(const std::function<void()>& f) {
   try {
