@@ -201,13 +201,15 @@ Bandwidth face_bandwidth(idx_t nCells, const std::vector<idx_t>& owner,
   return b;
 }
 
-Bandwidth adjacency_bandwidth(const Csr& adj) {
+Bandwidth adjacency_bandwidth(const Csr& adj, idx_t n) {
+  if (n < 0) n = adj.rows();
   std::int64_t bandwidth = 0, profile = 0;
 #pragma omp parallel for schedule(static) reduction(max : bandwidth) reduction(+ : profile)
-  for (idx_t i = 0; i < adj.rows(); ++i) {
+  for (idx_t i = 0; i < n; ++i) {
     idx_t lo = i;
     for (idx_t k = adj.begin(i); k < adj.end(i); ++k) {
       const idx_t j = adj.indices()[k];
+      if (j >= n) continue;
       bandwidth = std::max<std::int64_t>(bandwidth, j > i ? j - i : i - j);
       lo = std::min(lo, j);
     }

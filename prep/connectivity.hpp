@@ -38,7 +38,9 @@ struct Bandwidth {
   std::int64_t bandwidth = 0;
   std::int64_t profile = 0;
 };
-Bandwidth adjacency_bandwidth(const Csr& adjacency);
+/// With `n` >= 0: of the first n rows, counting only entries below n (a zone's owned cells,
+/// leaving out its halo cells).
+Bandwidth adjacency_bandwidth(const Csr& adjacency, idx_t n = -1);
 
 /// The same for the adjacency through the interior faces (owner, neighbour), without building
 /// it: for the order of a mesh as read.

@@ -128,8 +128,8 @@ enum ZoneStep {
   kStepFaces,
   kStepConnectivity,
   kStepNodeWeights,
-  kStepColours,
-  kStepColours2,
+  kStepFaceColours,
+  kStepCellColours,
   kStepHyperplanes,
   kStepExchange,
   kStepBandwidth
@@ -196,22 +196,6 @@ void build_node_exchange(const GlobalMesh& g, const std::vector<idx_t>& partOf, 
   out.recv = rows_by_part(shared, nb);
   out.send = out.recv.clone();
   out.neighbours = to_array(std::move(nb));
-}
-
-/// Bandwidth and profile of the owned-cell adjacency in the zone's local order.
-Bandwidth zone_bandwidth(const Csr& cellCells, idx_t nOwned) {
-  Bandwidth b;
-  for (idx_t c = 0; c < nOwned; ++c) {
-    idx_t lo = c;
-    for (idx_t k = cellCells.begin(c); k < cellCells.end(c); ++k) {
-      const idx_t o = cellCells.indices()[k];
-      if (o >= nOwned) continue;
-      b.bandwidth = std::max<std::int64_t>(b.bandwidth, o > c ? o - c : c - o);
-      lo = std::min(lo, o);
-    }
-    b.profile += c - lo;
-  }
-  return b;
 }
 
 } // namespace
@@ -478,12 +462,12 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   rep.bandwidth = Bandwidth{};
   run_concurrently(nFaces, {
                                [&] {
-                                 clock.time(kStepColours, [&] {
+                                 clock.time(kStepFaceColours, [&] {
                                    z.faceColours = colour_faces(nTotal, owner, neighbour);
                                  });
                                },
                                [&] {
-                                 clock.time(kStepColours2, [&] {
+                                 clock.time(kStepCellColours, [&] {
                                    z.cellColours = colour_cells(z.cellCells, nOwned);
                                  });
                                },
@@ -506,7 +490,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
                                },
                                [&] {
                                  clock.time(kStepBandwidth, [&] {
-                                   rep.bandwidth = zone_bandwidth(z.cellCells, nOwned);
+                                   rep.bandwidth = adjacency_bandwidth(z.cellCells, nOwned);
                                  });
                                },
                            });
