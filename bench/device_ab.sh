@@ -97,7 +97,7 @@ for phase in $phases; do
     log "builds done"
     ;;
   tests)
-    (cd $bdir && ctest -R "Cuda|Gpu|Reduce|DeviceZone|Pipeline|LimiterScales|AssemblyChoice" \
+    (cd $bdir && ctest -R "Cuda|Gpu|Reduce|DeviceZone|Pipeline|LimiterScales|AssemblyChoice|UniformFaces" \
       --timeout 300 2>&1 | tail -15)
     ;;
   naca)

@@ -30,8 +30,14 @@ ZoneSizes zone_sizes(const Zone& z, double haloListEntries) {
   counts.faceNodeCount = z.faceNodes.uniform_row_size();
   counts.cellFaceCount = z.cellFaces.uniform_row_size();
   s.uniformFaces = counts.faceNodeCount > 0;
-  kernels::visit_cell_shape(counts,
-                            [&](auto shape) { s.uniformCells = decltype(shape)::kCellFaces > 0; });
+  kernels::visit_cell_shape(counts, [&](auto shape) {
+    using S = decltype(shape);
+    s.uniformCells = S::kCellFaces > 0;
+    // the shapes DeviceZone builds node slots for (a zone with a degenerate cell has none)
+    if (S::kCellFaces > 0 && S::kFaceNodes > 0)
+      s.nSlotNodes = S::kCellFaces * S::kFaceNodes / 3 * s.nc;
+    s.fusedSlots = s.nSlotNodes > 0 && kernels::kFusedGradientBySlots<S>;
+  });
   return s;
 }
 
@@ -45,9 +51,14 @@ double kernel_bytes(const std::string& k, const ZoneSizes& s) {
   if (k == "primitives") return 10 * s.nc * R;
   if (k == "interpolate_to_nodes")
     return (s.nn + 1) * I + s.nnc * (I + R) + 5 * s.nc * R + 5 * s.nn * R;
-  // faceNodeOffsets only where the faces' node counts differ
-  if (k == "green_gauss_gradient")
-    return cellFaceOffsets + s.ncf * (I + S) + (s.uniformFaces ? 0 : (s.nf + 1) * I) + s.nfn * I +
+  // a cell's face nodes: through the node slots (U node ids per cell, a 16-bit slot word per
+  // cell face) where the zone has them, else faceNodes (with its offsets only where the faces'
+  // node counts differ)
+  const double faceNodesRead = s.nfn * I + (s.uniformFaces ? 0 : (s.nf + 1) * I);
+  const double slotsRead = s.nSlotNodes * I + s.ncf * 2;
+  if (k == "green_gauss_gradient" || k == "green_gauss_gradient_face_nodes")
+    return cellFaceOffsets + s.ncf * (I + S) +
+           (s.nSlotNodes > 0 && k == "green_gauss_gradient" ? slotsRead : faceNodesRead) +
            3 * s.nf * R + 5 * s.nn * R + s.nc * R + 15 * s.nc * R;
   // the local extrema over cellCells in the same loop: neighbours' W read once from memory
   if (k == "limiter")
@@ -56,8 +67,10 @@ double kernel_bytes(const std::string& k, const ZoneSizes& s) {
   // one cell loop: the gradient stays in registers (not read back), cellFaces, signs and the
   // volume are read once
   if (k == "gradient_and_limiter")
-    return kernel_bytes("green_gauss_gradient", s) + kernel_bytes("limiter", s) - 15 * s.nc * R -
-           cellFaceOffsets - s.ncf * (I + S) - s.nc * R;
+    return kernel_bytes(s.fusedSlots ? "green_gauss_gradient" : "green_gauss_gradient_face_nodes",
+                        s) +
+           kernel_bytes("limiter", s) - 15 * s.nc * R - cellFaceOffsets - s.ncf * (I + S) -
+           s.nc * R;
   if (k == "interior_fluxes") return ni * (2 * I + 9 * R) + 25 * s.nt * R + 5 * ni * R;
   if (k == "boundary_fluxes") return s.nb * (I + 6 * R) + 25 * s.nbOwners * R + 5 * s.nb * R;
   // smem: the same global traffic as the gather (the staging is on chip)

@@ -30,12 +30,18 @@ struct ZoneSizes {
   /// Every cell has the same face count as well (ZoneViewCommon::cellFaceCount, with
   /// uniformFaces a CellShape of its own): the cell loops do not read cellFaceOffsets.
   bool uniformCells = false;
+  /// Node slots (ZoneViewCommon::cellLocalNodes: zones of tetrahedra or hexahedra), U per
+  /// owned cell, that the stand-alone gradient reads instead of faceNodes (0: none)...
+  double nSlotNodes = 0;
+  /// ... and that the fused gradient + limiter reads as well (kernels::kFusedGradientBySlots)
+  bool fusedSlots = false;
 };
 
 ZoneSizes zone_sizes(const Zone& z, double haloListEntries);
 
 /// Minimum bytes of the kernel named `kernel` (the labels fvbench prints: "primitives",
-/// "interpolate_to_nodes", "green_gauss_gradient", "limiter", "gradient_and_limiter",
+/// "interpolate_to_nodes", "green_gauss_gradient" (and "green_gauss_gradient_face_nodes": the
+/// same through faceNodes, without node slots), "limiter", "gradient_and_limiter",
 /// "interior_fluxes", "boundary_fluxes", "flux_sum", "flux_sum_atomic", "flux_sum_colour",
 /// "fused_flux_atomic", "fused_flux_colour", "rk_stage", "halo_pack", "halo_unpack").
 /// Throws fv::Error for an unknown name.

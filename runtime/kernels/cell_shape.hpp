@@ -56,6 +56,17 @@ struct CellShape {
 /// The general path: every count from the offsets.
 using AnyShape = CellShape<0, 0>;
 
+/// Whether the fused gradient + limiter pass reads the node slots (ZoneViewCommon::
+/// cellLocalNodes): on tetrahedra, where the pass keeps its 96 registers and is faster (H200, 10M
+/// tetrahedra: 1.96 against 2.11 ms); not on hexahedra, where the gradient by slots holds its 18
+/// face-area terms and 8 node ids beside the values the limiter keeps (130 registers against
+/// 96, 3 blocks of 128 threads per SM against 5) and the pass was slower (3.32 against 2.61 ms;
+/// staging every component's node values first instead: 96 registers but 40 KB of shared
+/// memory per block, 2.95 ms; bench/results/issue19_20261128g/). The stand-alone gradient reads
+/// them on both.
+template <class S>
+inline constexpr bool kFusedGradientBySlots = S::kCellFaces == 4 && S::kFaceNodes == 3;
+
 /// Calls fn(CellShape<F, K>{}) with the shape of zone v: <4, 3> (tetrahedra), <6, 4>
 /// (hexahedra), <0, 3> / <0, 4> (faces uniform, cells not), else AnyShape. Host code: fn launches
 /// the kernel instantiated for the shape (a function template; CUDA allows no device lambda in

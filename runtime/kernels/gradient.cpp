@@ -64,7 +64,7 @@ void gradient_and_limiter_shaped(const ZoneViewT<G>& z, const real_t* Wn, Limite
   const CellField<N> ph{phi, z.nTotalCells};
   forall("gradient_and_limiter", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     real_t g[3 * N], p[N];
-    detail::cell_gradient<N, S>(v, Wn, c, g);
+    detail::cell_gradient<N, S, kFusedGradientBySlots<S>>(v, Wn, c, g);
     detail::cell_limiter<N, S>(v, kind, venkatK, sc, W, supersonicNodes, c, g, p);
     // both stores after the limiter: no store between the two loops over the cell's faces, so
     // that their cellFaces and sign loads may be shared

@@ -5,6 +5,7 @@
 /// (green_gauss_gradient, limiter) and the fused gradient_and_limiter, so that every path does
 /// the same arithmetic in the same order (bitwise equal results).
 #include "runtime/backend/loop_hints.hpp"
+#include "runtime/backend/thread_scratch.hpp"
 #include "runtime/kernels/cell_shape.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/kernels/zone_view.hpp"
@@ -14,13 +15,62 @@
 
 namespace fv::kernels::detail {
 
+/// cell_gradient() of a zone of tetrahedra or hexahedra (F faces of K nodes) through its node
+/// slots (ZoneViewCommon::cellLocalNodes, cellFaceNodeSlots): per component, the cell's U
+/// distinct node values are gathered once into thread scratch, and each face sums its nodes
+/// from there, so that a node shared by 3 of the cell's faces is loaded once rather than 3
+/// times. Same terms, same order: bitwise the result of the faceNodes loop.
+template <int N, int F, int K, class V>
+FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient_by_slots(const V& v, const real_t* Wn, idx_t c,
+                                                          real_t (&g)[3 * N]) {
+  constexpr int U = F * K / 3;
+  idx_t node[U];
+  for (int u = 0; u < U; ++u)
+    node[u] = v.cellLocalNodes[U * c + u];
+  real_t S[3 * F];
+  unsigned slots[F];
+  for (int j = 0; j < F; ++j) {
+    const idx_t f = v.cellFaces[F * c + j];
+    const real_t s = static_cast<real_t>(v.cellFaceSign[F * c + j]) / static_cast<real_t>(K);
+    S[3 * j] = v.faceArea[3 * f] * s;
+    S[3 * j + 1] = v.faceArea[3 * f + 1] * s;
+    S[3 * j + 2] = v.faceArea[3 * f + 2] * s;
+    slots[j] = v.cellFaceNodeSlots[F * c + j];
+  }
+  const real_t inv = 1.0 / v.cellVolume[c];
+  ThreadScratch<real_t, U> value;
+  for (int k = 0; k < N; ++k) {
+    for (int u = 0; u < U; ++u)
+      value[u] = Wn[k * v.nNodes + node[u]];
+    real_t g0 = 0.0, g1 = 0.0, g2 = 0.0;
+    for (int j = 0; j < F; ++j) {
+      real_t qf = 0.0;
+      for (int m = 0; m < K; ++m)
+        qf += value[static_cast<int>((slots[j] >> (4 * m)) & 15u)];
+      g0 += qf * S[3 * j];
+      g1 += qf * S[3 * j + 1];
+      g2 += qf * S[3 * j + 2];
+    }
+    g[3 * k] = g0 * inv;
+    g[3 * k + 1] = g1 * inv;
+    g[3 * k + 2] = g2 * inv;
+  }
+}
+
 /// Gradient of the N node fields Wn (blocked, stride nNodes) in owned cell c: face value = mean
 /// of its nodes' values, g[3k + d] = sum_faces sign * value_k * S_d / V (V a ZoneViewT of any
-/// geometry precision; the sums in FP64). S: the zone's CellShape (the same sums in the same
-/// order for every shape).
-template <int N, class S, class V>
+/// geometry precision; the sums in FP64). S: the zone's CellShape. BySlots: through the node
+/// slots where the zone has them (cell_gradient_by_slots()). The same sums in the same order
+/// for every shape, with or without the slots.
+template <int N, class S, bool BySlots = true, class V>
 FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const V& v, const real_t* Wn, idx_t c,
                                                  real_t (&g)[3 * N]) {
+  if constexpr (BySlots && S::kCellFaces > 0 && S::kFaceNodes > 0) {
+    if (v.cellLocalNodes) {
+      cell_gradient_by_slots<N, S::kCellFaces, S::kFaceNodes>(v, Wn, c, g);
+      return;
+    }
+  }
   for (int k = 0; k < 3 * N; ++k)
     g[k] = 0.0;
   // rolled on the GPU: measured faster (runtime/backend/loop_hints.hpp)

@@ -30,6 +30,16 @@ struct ZoneViewCommon {
   /// that cell c's faces are cellFaces[F c, F c + F) without reading cellFaceOffsets; 0 when the
   /// counts differ (DeviceZone sets it; kernels/cell_shape.hpp uses both counts).
   idx_t cellFaceCount = 0;
+  /// The node slots of a zone of tetrahedra or hexahedra (cellFaceCount F and faceNodeCount K
+  /// 4 and 3, or 6 and 4), so that the gradient loads each of a cell's U = F K / 3 nodes (4 or
+  /// 8) once instead of once per face that holds it: cellLocalNodes[U c + u] (owned cell c) are
+  /// the cell's nodes in the order its faces first meet them, and cellFaceNodeSlots[F c + j]
+  /// holds, 4 bits per node from the lowest, the slot u of each node of the cell's face j in
+  /// faceNodes order. Null for other zones and wherever a cell has not exactly U distinct nodes
+  /// (DeviceZone builds them with kernels::node_slots()); the gradient then reads
+  /// faceNodes. Either way the same sums in the same order.
+  const idx_t* cellLocalNodes = nullptr;
+  const std::uint16_t* cellFaceNodeSlots = nullptr;
 
   const real_t* cellVolume = nullptr;   ///< nTotalCells, m^3
   const real_t* cellCentroid = nullptr; ///< 3 per cell

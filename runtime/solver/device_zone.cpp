@@ -188,6 +188,25 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
     FV_VERIFY(bound[k] == 1, "internal: device dataset "
                                  << uploads_[k].name << " is bound to " << bound[k]
                                  << " ZoneView members (expected 1: visit_zone_view_arrays())");
+  add_node_slots();
+}
+
+void DeviceZone::add_node_slots() {
+  const auto F = static_cast<std::size_t>(view_.cellFaceCount);
+  const auto K = static_cast<std::size_t>(view_.faceNodeCount);
+  if (!((F == 4 && K == 3) || (F == 6 && K == 4))) return;
+  const auto n = static_cast<std::size_t>(view_.nCells);
+  DeviceArray<idx_t> nodes(F * K / 3 * n, "cell node slots");
+  DeviceArray<std::uint16_t> slots(F * n, "cell node slots");
+  if (!kernels::node_slots(view_, nodes.data(), slots.data())) return; // a degenerate cell
+  cellLocalNodes_ = std::move(nodes);
+  cellFaceNodeSlots_ = std::move(slots);
+  view_.cellLocalNodes = cellLocalNodes_.data();
+  view_.cellFaceNodeSlots = cellFaceNodeSlots_.data();
+}
+
+std::pair<std::vector<idx_t>, std::vector<std::uint16_t>> DeviceZone::node_slots() const {
+  return {cellLocalNodes_.to_host(), cellFaceNodeSlots_.to_host()};
 }
 
 void DeviceZone::add_single_geometry() {
@@ -217,6 +236,7 @@ std::size_t DeviceZone::bytes() const {
     b += std::visit([](const auto& d) { return d.bytes(); }, u.data);
   for (const DeviceArray<float>& d : single_)
     b += d.bytes();
+  b += cellLocalNodes_.bytes() + cellFaceNodeSlots_.bytes();
   return b;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -44,6 +45,9 @@ class DeviceZone {
   const ZoneViewT<G>& view_as() const;
   /// Bytes held on the device by the zone arrays.
   std::size_t bytes() const;
+  /// The node slots (ZoneViewCommon::cellLocalNodes, cellFaceNodeSlots) copied to the host;
+  /// empty when the zone has none.
+  std::pair<std::vector<idx_t>, std::vector<std::uint16_t>> node_slots() const;
 
   /// One device array, by its dataset name (a CSR relation's as name/offsets, name/indices);
   /// public only for the upload visitor in device_zone.cpp.
@@ -56,11 +60,20 @@ class DeviceZone {
   };
 
  private:
+  /// Builds the cells' node slots of a zone of tetrahedra or hexahedra on the device
+  /// (kernels::node_slots) and sets them in the view; nothing for other zones and for a zone
+  /// with a degenerate cell.
+  void add_node_slots();
+
   std::vector<Upload> uploads_; ///< in schema order
   ZoneView view_;
   /// add_single_geometry(): owner delta, neighbour delta, sliced node weights (FP32)
   std::vector<DeviceArray<float>> single_;
   ZoneViewT<float> singleView_;
+  /// The cells' node slots (ZoneViewCommon::cellLocalNodes, cellFaceNodeSlots): empty for
+  /// zones of other cells
+  DeviceArray<idx_t> cellLocalNodes_;
+  DeviceArray<std::uint16_t> cellFaceNodeSlots_;
 };
 
 template <>

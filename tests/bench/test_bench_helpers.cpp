@@ -44,6 +44,27 @@ TEST(ByteModel, CellLoopsReadOffsetsOnlyWhereCountsDiffer) {
   EXPECT_DOUBLE_EQ(fv::bench::kernel_bytes("flux_sum_smem", s), sum);
 }
 
+// Zones of tetrahedra or hexahedra: the gradient reads U node ids per cell and a 16-bit slot
+// word per cell face instead of faceNodes; the fused pass only where kFusedGradientBySlots.
+TEST(ByteModel, GradientReadsNodeSlotsWhereTheZoneHasThem) {
+  fv::bench::ZoneSizes s;
+  s.nc = s.nt = 1000;
+  s.nf = 3200;
+  s.nfn = 4 * 3200;
+  s.ncf = 6000;
+  s.uniformFaces = s.uniformCells = true;
+  const double faceNodes = fv::bench::kernel_bytes("green_gauss_gradient", s);
+  const double fused = fv::bench::kernel_bytes("gradient_and_limiter", s);
+  s.nSlotNodes = 8 * 1000.0;
+  EXPECT_DOUBLE_EQ(faceNodes - fv::bench::kernel_bytes("green_gauss_gradient", s),
+                   4 * 3200.0 * 4 - (8000.0 * 4 + 6000.0 * 2));
+  EXPECT_DOUBLE_EQ(fv::bench::kernel_bytes("green_gauss_gradient_face_nodes", s), faceNodes);
+  EXPECT_DOUBLE_EQ(fv::bench::kernel_bytes("gradient_and_limiter", s), fused);
+  s.fusedSlots = true;
+  EXPECT_DOUBLE_EQ(fused - fv::bench::kernel_bytes("gradient_and_limiter", s),
+                   4 * 3200.0 * 4 - (8000.0 * 4 + 6000.0 * 2));
+}
+
 TEST(ByteModel, ScatterVariantsMoveMoreThanTheirInputs) {
   fv::bench::ZoneSizes s;
   s.nc = s.nt = 1000;

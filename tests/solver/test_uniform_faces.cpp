@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -98,6 +99,18 @@ TEST(UniformFaces, ByteModelFollowsTheKernelsShape) {
   EXPECT_EQ(flags(fv::GenCells::Mixed), (std::pair<bool, bool>{false, false}));
 }
 
+TEST(UniformFaces, ByteModelCountsTheNodeSlotsTheKernelsRead) {
+  const auto slots = [](fv::GenCells cells) {
+    const fv::Zone zone = box_zone(cells);
+    const fv::bench::ZoneSizes s = fv::bench::zone_sizes(zone, 0);
+    return std::pair<double, bool>{s.nSlotNodes / zone.nCells, s.fusedSlots};
+  };
+  EXPECT_EQ(slots(fv::GenCells::Tet), (std::pair<double, bool>{4, true}));
+  EXPECT_EQ(slots(fv::GenCells::Hex), (std::pair<double, bool>{8, false}));
+  EXPECT_EQ(slots(fv::GenCells::Prism), (std::pair<double, bool>{0, false}));
+  EXPECT_EQ(slots(fv::GenCells::Mixed), (std::pair<double, bool>{0, false}));
+}
+
 TEST(UniformFaces, GradientLimiterAndFluxSumAreBitwiseThoseOfTheGeneralPath) {
   for (const auto cells : {fv::GenCells::Tet, fv::GenCells::Hex}) {
     SCOPED_TRACE(cells == fv::GenCells::Tet ? "tetrahedra" : "hexahedra");
@@ -134,5 +147,75 @@ TEST(UniformFaces, GradientLimiterAndFluxSumAreBitwiseThoseOfTheGeneralPath) {
       }
     EXPECT_GT(nonzero, n15 / 2) << "the field must have a gradient";
     EXPECT_GT(limited, 0u) << "the front must switch the limiter on somewhere";
+  }
+}
+
+// The node slots (ZoneViewCommon::cellLocalNodes, cellFaceNodeSlots) name, for every face of
+// every owned cell, the face's own nodes in faceNodes order; a cell with other than U distinct
+// nodes leaves the zone without them.
+TEST(UniformFaces, NodeSlotsReproduceEveryFacesNodes) {
+  for (const auto cells : {fv::GenCells::Tet, fv::GenCells::Hex}) {
+    SCOPED_TRACE(cells == fv::GenCells::Tet ? "tetrahedra" : "hexahedra");
+    fv::Zone zone = box_zone(cells);
+    const idx_t F = zone.cellFaces.uniform_row_size(), K = zone.faceNodes.uniform_row_size();
+    const idx_t U = F * K / 3;
+    const auto [nodes, slots] = fv::DeviceZone(zone).node_slots();
+    ASSERT_EQ(nodes.size(), static_cast<std::size_t>(U * zone.nCells));
+    ASSERT_EQ(slots.size(), static_cast<std::size_t>(F * zone.nCells));
+    for (idx_t c = 0; c < zone.nCells; ++c) {
+      const idx_t* cn = nodes.data() + U * c;
+      for (idx_t a = 0; a < U; ++a)
+        for (idx_t b = a + 1; b < U; ++b)
+          ASSERT_NE(cn[a], cn[b]) << "cell " << c;
+      for (idx_t j = 0; j < F; ++j) {
+        const idx_t f = zone.cellFaces.row(c)[j];
+        for (idx_t m = 0; m < K; ++m) {
+          const unsigned u = (slots[static_cast<std::size_t>(F * c + j)] >> (4 * m)) & 15u;
+          ASSERT_LT(u, static_cast<unsigned>(U));
+          ASSERT_EQ(cn[u], zone.faceNodes.row(f)[m]) << "cell " << c << " face " << j;
+        }
+      }
+    }
+    // a face node of cell 0 replaced by a node of no face of cell 0: U + 1 distinct nodes
+    const idx_t f0 = zone.cellFaces.row(0)[0];
+    idx_t far = 0;
+    for (idx_t n = 0; n < zone.nNodes; ++n)
+      if (std::find(nodes.begin(), nodes.begin() + U, n) == nodes.begin() + U) far = n;
+    zone.faceNodes.indices()[zone.faceNodes.offsets()[f0]] = far;
+    const fv::DeviceZone degenerate(zone);
+    EXPECT_EQ(degenerate.view().cellLocalNodes, nullptr);
+    EXPECT_TRUE(degenerate.node_slots().first.empty());
+  }
+  for (const auto cells : {fv::GenCells::Prism, fv::GenCells::Mixed})
+    EXPECT_EQ(fv::DeviceZone(box_zone(cells)).view().cellLocalNodes, nullptr);
+}
+
+TEST(UniformFaces, GradientThroughNodeSlotsIsBitwiseThatOfTheFaceNodes) {
+  for (const auto cells : {fv::GenCells::Tet, fv::GenCells::Hex}) {
+    SCOPED_TRACE(cells == fv::GenCells::Tet ? "tetrahedra" : "hexahedra");
+    const fv::Zone zone = box_zone(cells);
+    const fv::DeviceZone dz(zone);
+    const fv::ZoneView slots = dz.view();
+    ASSERT_NE(slots.cellLocalNodes, nullptr);
+    fv::ZoneView faceNodes = slots;
+    faceNodes.cellLocalNodes = nullptr;
+    faceNodes.cellFaceNodeSlots = nullptr;
+    const fv::DeviceArray<real_t> Wn(field(zone.nodeXyz.data(), zone.nNodes), "Wn");
+    const fv::DeviceArray<real_t> W(field(zone.cellCentroid.data(), zone.nTotalCells()), "W");
+    const GradientAndLimiter a = evaluate(slots, Wn, W), b = evaluate(faceNodes, Wn, W);
+    const std::size_t nt = static_cast<std::size_t>(zone.nTotalCells());
+    std::size_t nonzero = 0;
+    for (std::size_t i = 0; i < 15 * nt; ++i) {
+      if (i % nt >= static_cast<std::size_t>(zone.nCells)) continue; // owned cells only
+      ASSERT_EQ(a.grad[i], b.grad[i]) << "gradient entry " << i;
+      ASSERT_EQ(a.gradOnly[i], b.gradOnly[i]) << "green_gauss_gradient entry " << i;
+      nonzero += a.grad[i] != 0.0;
+    }
+    for (std::size_t k = 0; k < 5; ++k)
+      for (idx_t c = 0; c < zone.nCells; ++c)
+        ASSERT_EQ(a.phi[k * nt + static_cast<std::size_t>(c)],
+                  b.phi[k * nt + static_cast<std::size_t>(c)])
+            << "limiter, cell " << c;
+    EXPECT_GT(nonzero, 15 * static_cast<std::size_t>(zone.nCells) / 2);
   }
 }
