@@ -7,10 +7,11 @@
 /// bank conflict), where a local array indexed at run time would go to local memory. Elsewhere
 /// it is an ordinary array. Results never depend on where it lives.
 ///
-/// Block must be the block size of the launch (fv::forall<Block>); each kernel that uses it
-/// holds L * Block values of T in static shared memory. No synchronisation is needed or done:
-/// a thread touches only its own column. On the GPU every object of one ThreadScratch type in a
-/// kernel is that one array: keep at most one of each type alive at a time.
+/// Block must be the block size of the launch (fv::forall<Block>: with larger blocks the
+/// columns would overlap; not checked, to keep the kernels' code as measured); each kernel that
+/// uses it holds L * Block values of T in static shared memory. No synchronisation is needed or
+/// done: a thread touches only its own column. On the GPU every object of one ThreadScratch type in
+/// a kernel is that one array: keep at most one of each type alive at a time.
 #include "common/types.hpp"
 #include "runtime/backend/forall.hpp"
 

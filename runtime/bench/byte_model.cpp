@@ -33,9 +33,8 @@ ZoneSizes zone_sizes(const Zone& z, double haloListEntries) {
   kernels::visit_cell_shape(counts, [&](auto shape) {
     using S = decltype(shape);
     s.uniformCells = S::kCellFaces > 0;
-    // the shapes DeviceZone builds node slots for (a zone with a degenerate cell has none)
-    if (S::kCellFaces > 0 && S::kFaceNodes > 0)
-      s.nSlotNodes = S::kCellFaces * S::kFaceNodes / 3 * s.nc;
+    // the node slots DeviceZone builds (none where a cell is degenerate)
+    s.nSlotNodes = kernels::kSlotNodes<S> * s.nc;
     s.fusedSlots = s.nSlotNodes > 0 && kernels::kFusedGradientBySlots<S>;
   });
   return s;

@@ -56,6 +56,14 @@ struct CellShape {
 /// The general path: every count from the offsets.
 using AnyShape = CellShape<0, 0>;
 
+/// Node slots per cell (ZoneViewCommon::cellLocalNodes) of a zone of shape S: its U = F K / 3
+/// distinct nodes for the shapes that have slots (tetrahedra 4, hexahedra 8: every node on 3
+/// faces), 0 for the others. The one list of the shapes with slots: DeviceZone, the kernels
+/// and the byte model read it.
+template <class S>
+inline constexpr int kSlotNodes =
+    S::kCellFaces > 0 && S::kFaceNodes > 0 ? S::kCellFaces* S::kFaceNodes / 3 : 0;
+
 /// Whether the fused gradient + limiter pass reads the node slots (ZoneViewCommon::
 /// cellLocalNodes): on tetrahedra, where the pass keeps its 96 registers and is faster (H200, 10M
 /// tetrahedra: 1.96 against 2.11 ms); not on hexahedra, where the gradient by slots holds its 18

@@ -15,15 +15,15 @@
 
 namespace fv::kernels::detail {
 
-/// cell_gradient() of a zone of tetrahedra or hexahedra (F faces of K nodes) through its node
-/// slots (ZoneViewCommon::cellLocalNodes, cellFaceNodeSlots): per component, the cell's U
-/// distinct node values are gathered once into thread scratch, and each face sums its nodes
+/// cell_gradient() of a zone of shape S with node slots (kSlotNodes<S> > 0: F faces of K nodes,
+/// U distinct nodes; ZoneViewCommon::cellLocalNodes, cellFaceNodeSlots): per component, the
+/// cell's U node values are gathered once into thread scratch, and each face sums its nodes
 /// from there, so that a node shared by 3 of the cell's faces is loaded once rather than 3
 /// times. Same terms, same order: bitwise the result of the faceNodes loop.
-template <int N, int F, int K, class V>
+template <int N, class Shape, class V>
 FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient_by_slots(const V& v, const real_t* Wn, idx_t c,
                                                           real_t (&g)[3 * N]) {
-  constexpr int U = F * K / 3;
+  constexpr int F = Shape::kCellFaces, K = Shape::kFaceNodes, U = kSlotNodes<Shape>;
   idx_t node[U];
   for (int u = 0; u < U; ++u)
     node[u] = v.cellLocalNodes[U * c + u];
@@ -65,9 +65,9 @@ FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient_by_slots(const V& v, const real
 template <int N, class S, bool BySlots = true, class V>
 FV_HOST_DEVICE FV_FORCEINLINE void cell_gradient(const V& v, const real_t* Wn, idx_t c,
                                                  real_t (&g)[3 * N]) {
-  if constexpr (BySlots && S::kCellFaces > 0 && S::kFaceNodes > 0) {
+  if constexpr (BySlots && kSlotNodes < S >> 0) {
     if (v.cellLocalNodes) {
-      cell_gradient_by_slots<N, S::kCellFaces, S::kFaceNodes>(v, Wn, c, g);
+      cell_gradient_by_slots<N, S>(v, Wn, c, g);
       return;
     }
   }

@@ -60,11 +60,11 @@ void with_field_width(int nv, F&& f) {
 /// backend).
 void round_to_single(std::size_t n, const real_t* in, float* out);
 
-/// Cell loop: the node slots of a zone of tetrahedra or hexahedra (ZoneViewCommon::
-/// cellLocalNodes, cellFaceNodeSlots; z's cellFaceCount and faceNodeCount F and K are 4 and 3
-/// or 6 and 4) from its cellFaces and faceNodes: `nodes` (U = F K / 3 per owned cell) and
-/// `slots` (F per owned cell). False, the arrays unusable, for other zones and when a cell has
-/// other than U distinct nodes.
+/// Cell loop: the node slots of a zone whose shape has them (ZoneViewCommon::cellLocalNodes,
+/// cellFaceNodeSlots; kSlotNodes, kernels/cell_shape.hpp: tetrahedra, hexahedra) from its
+/// cellFaces and faceNodes: `nodes` (U per owned cell) and `slots` (one per cellFaces entry).
+/// False, the arrays unusable, for other zones and when a cell has other than U distinct
+/// nodes.
 bool node_slots(const ZoneViewCommon& z, idx_t* nodes, std::uint16_t* slots);
 
 /// W = Model::to_primitive(U) for cells [0, n); layout with stride `stride` (= nTotalCells).

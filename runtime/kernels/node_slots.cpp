@@ -3,19 +3,20 @@
 // DeviceZone uploads a zone: one thread per owned cell.
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/reduce.hpp"
+#include "runtime/kernels/cell_shape.hpp"
 #include "runtime/kernels/kernels.hpp"
 
 namespace fv::kernels {
 
 namespace {
 
-/// Slots of owned cell c (F faces of K nodes): its distinct nodes in the order its faces and
-/// their nodes first meet them (U = F K / 3 of them), and per face the slot of each node, 4
-/// bits each from the lowest. False when the cell has other than U distinct nodes.
-template <int F, int K>
+/// Slots of owned cell c of shape S (F faces of K nodes): its U = kSlotNodes<S> distinct nodes
+/// in the order its faces and their nodes first meet them, and per face the slot of each node,
+/// 4 bits each from the lowest. False when the cell has other than U distinct nodes.
+template <class S>
 FV_HOST_DEVICE FV_FORCEINLINE bool cell_slots(const ZoneViewCommon& v, idx_t c, idx_t* nodes,
                                               std::uint16_t* slots) {
-  constexpr int U = F * K / 3;
+  constexpr int F = S::kCellFaces, K = S::kFaceNodes, U = kSlotNodes<S>;
   int used = 0;
   for (int j = 0; j < F; ++j) {
     const idx_t* fn = v.faceNodes + K * v.cellFaces[F * c + j];
@@ -35,12 +36,12 @@ FV_HOST_DEVICE FV_FORCEINLINE bool cell_slots(const ZoneViewCommon& v, idx_t c, 
   return used == U;
 }
 
-template <int F, int K>
+template <class S>
 bool zone_slots(const ZoneViewCommon& z, idx_t* nodes, std::uint16_t* slots) {
-  constexpr int U = F * K / 3;
+  constexpr int U = kSlotNodes<S>;
   const ZoneViewCommon v = z;
   forall("node_slots", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    if (!cell_slots<F, K>(v, c, nodes + U * c, slots + F * c)) nodes[U * c] = kNone;
+    if (!cell_slots<S>(v, c, nodes + U * c, slots + S::kCellFaces * c)) nodes[U * c] = kNone;
   });
   real_t bad[1];
   reduce<1>(
@@ -55,9 +56,12 @@ bool zone_slots(const ZoneViewCommon& z, idx_t* nodes, std::uint16_t* slots) {
 } // namespace
 
 bool node_slots(const ZoneViewCommon& z, idx_t* nodes, std::uint16_t* slots) {
-  if (z.cellFaceCount == 4 && z.faceNodeCount == 3) return zone_slots<4, 3>(z, nodes, slots);
-  if (z.cellFaceCount == 6 && z.faceNodeCount == 4) return zone_slots<6, 4>(z, nodes, slots);
-  return false;
+  bool built = false;
+  visit_cell_shape(z, [&](auto shape) {
+    using S = decltype(shape);
+    if constexpr (kSlotNodes < S >> 0) built = zone_slots<S>(z, nodes, slots);
+  });
+  return built;
 }
 
 } // namespace fv::kernels

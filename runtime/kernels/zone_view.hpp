@@ -36,8 +36,8 @@ struct ZoneViewCommon {
   /// the cell's nodes in the order its faces first meet them, and cellFaceNodeSlots[F c + j]
   /// holds, 4 bits per node from the lowest, the slot u of each node of the cell's face j in
   /// faceNodes order. Null for other zones and wherever a cell has not exactly U distinct nodes
-  /// (DeviceZone builds them with kernels::node_slots()); the gradient then reads
-  /// faceNodes. Either way the same sums in the same order.
+  /// (DeviceZone builds them with kernels::node_slots() for the shapes kSlotNodes lists); the
+  /// gradient then reads faceNodes. Either way the same sums in the same order.
   const idx_t* cellLocalNodes = nullptr;
   const std::uint16_t* cellFaceNodeSlots = nullptr;
 

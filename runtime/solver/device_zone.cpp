@@ -1,6 +1,7 @@
 #include "runtime/solver/device_zone.hpp"
 
 #include "common/error.hpp"
+#include "runtime/kernels/cell_shape.hpp"
 #include "runtime/kernels/kernels.hpp"
 
 #include <algorithm>
@@ -192,11 +193,14 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
 }
 
 void DeviceZone::add_node_slots() {
-  const auto F = static_cast<std::size_t>(view_.cellFaceCount);
-  const auto K = static_cast<std::size_t>(view_.faceNodeCount);
-  if (!((F == 4 && K == 3) || (F == 6 && K == 4))) return;
+  std::size_t U = 0, F = 0; // slot nodes and faces per cell; U = 0: the shape has no slots
+  kernels::visit_cell_shape(view_, [&](auto shape) {
+    U = kernels::kSlotNodes<decltype(shape)>;
+    F = decltype(shape)::kCellFaces;
+  });
+  if (U == 0) return;
   const auto n = static_cast<std::size_t>(view_.nCells);
-  DeviceArray<idx_t> nodes(F * K / 3 * n, "cell node slots");
+  DeviceArray<idx_t> nodes(U * n, "cell node slots");
   DeviceArray<std::uint16_t> slots(F * n, "cell node slots");
   if (!kernels::node_slots(view_, nodes.data(), slots.data())) return; // a degenerate cell
   cellLocalNodes_ = std::move(nodes);
