@@ -156,6 +156,16 @@ std::vector<idx_t> partition_cells_ptscotch(const dist::Comm& comm,
                                             const PartitionOptions& opts,
                                             const PtScotchTuning& tuning) {
   const Share s = check_arguments(comm, vtxdist, adjacency, nParts, opts, "PT-Scotch partition");
+  const int threads = tuning.threads > 0 ? tuning.threads : 1;
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  // the same on every rank (the tuning and MPI's thread level are): all refuse together
+  FV_VERIFY(threads == 1 || level >= MPI_THREAD_MULTIPLE,
+            "PT-Scotch partition: " << threads
+                                    << " Scotch threads per rank call MPI from several threads, "
+                                       "which needs MPI_THREAD_MULTIPLE; MPI was initialised with "
+                                       "thread level "
+                                    << level << " (use one thread per rank)");
   std::vector<idx_t> part(static_cast<std::size_t>(s.local), 0);
   if (nParts == 1) return part;
 
@@ -189,7 +199,6 @@ std::vector<idx_t> partition_cells_ptscotch(const dist::Comm& comm,
   if (s.local > 0) {
     std::fill(part.begin(), part.end(), kNone); // a failure of Scotch leaves them so
     const int strategy = tuning.strategy >= 0 ? tuning.strategy : kPtScotchStrategy;
-    const int threads = tuning.threads > 0 ? tuning.threads : 1;
     ScotchRun run;
     failed = run.run(pcomm, xadj, adjncy, nParts, opts.imbalance, strategy, threads, part.data());
   }

@@ -96,7 +96,12 @@ struct PtScotchTuning {
 /// SCOTCH_STRATSPEED | SCOTCH_STRATSAFETY (0x2 | 0x8; checked against ptscotch.h).
 constexpr int kPtScotchStrategy = 0x2 | 0x8;
 
-/// partition_cells_distributed() with other PT-Scotch settings.
+/// partition_cells_distributed() with other PT-Scotch settings. More than one Scotch thread per
+/// rank needs MPI initialised with MPI_THREAD_MULTIPLE: Scotch's threads call MPI themselves
+/// (its halo exchanges run inside the threaded bipartitions), which any lower level forbids and
+/// Open MPI does not survive (a free of a non-heap address in its point-to-point layer, seen
+/// under AddressSanitizer); with a lower level the call is refused with a one-line error on
+/// every rank.
 std::vector<idx_t> partition_cells_ptscotch(const dist::Comm& comm,
                                             const std::vector<gidx_t>& vtxdist,
                                             const Csr& adjacency, int nParts,

@@ -26,7 +26,13 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 
 int main(int argc, char** argv) {
   int provided = 0;
+  // FV_MPI_THREAD_MULTIPLE (fv_add_mpi_gtest(... THREAD_MULTIPLE)): for tests of code whose
+  // threads call MPI themselves (threaded PT-Scotch); the others run as fvprep and fvrun do
+#if defined(FV_MPI_THREAD_MULTIPLE)
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+#else
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+#endif
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -10,6 +10,7 @@
 #include "formats/zone_file_reader.hpp"
 #include "prep/dist_prepare.hpp"
 #include "prep/generate_mesh.hpp"
+#include "prep/partition_distributed.hpp"
 #include "prep/prepare.hpp"
 #include "prep/validate.hpp"
 #include "prep/zone_check.hpp"
@@ -17,6 +18,7 @@
 #include "tests/testing/testing.hpp"
 
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <algorithm>
 #include <cctype>
@@ -25,6 +27,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -253,6 +256,41 @@ TEST(DistPrepare, FileEqualsTheSerialFileAndPtScotchFilePassesCheck) {
       EXPECT_EQ(fv::open_zone_file(p).header().meshUuid, uuid);
     }
   }
+}
+
+TEST(DistPrepare, ThreadedPtScotchIsRefusedWithoutThreadMultiple) {
+  // This executable initialises MPI as fvprep does (MPI_THREAD_FUNNELED): Scotch threads, which
+  // call MPI themselves, are refused on every rank with one line, before any Scotch call.
+  const Comm comm;
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  ASSERT_LT(level, MPI_THREAD_MULTIPLE);
+  // a chain of 10 vertices per rank, global ids
+  const fv::idx_t local = 10;
+  const fv::gidx_t total = fv::gidx_t{local} * comm.size(), first = fv::gidx_t{local} * comm.rank();
+  std::vector<fv::gidx_t> vtxdist;
+  for (int r = 0; r <= comm.size(); ++r)
+    vtxdist.push_back(fv::gidx_t{local} * r);
+  std::vector<fv::idx_t> counts;
+  for (fv::gidx_t v = first; v < first + local; ++v)
+    counts.push_back((v > 0) + (v + 1 < total));
+  fv::Csr rows = fv::Csr::from_counts(counts);
+  for (fv::idx_t i = 0; i < local; ++i) {
+    const fv::gidx_t v = first + i;
+    fv::idx_t* out = rows.row(i);
+    if (v > 0) *out++ = static_cast<fv::idx_t>(v - 1);
+    if (v + 1 < total) *out = static_cast<fv::idx_t>(v + 1);
+  }
+  fv::PtScotchTuning tuning;
+  tuning.threads = 2;
+  const std::string got =
+      error_of([&] { fv::partition_cells_ptscotch(comm, vtxdist, rows, 2, {}, tuning); });
+  EXPECT_NE(got.find("needs MPI_THREAD_MULTIPLE"), std::string::npos) << got;
+  EXPECT_EQ(got.find('\n'), std::string::npos) << got;
+  // one thread (the default) runs
+  tuning.threads = 1;
+  const auto part = fv::partition_cells_ptscotch(comm, vtxdist, rows, 2, {}, tuning);
+  EXPECT_EQ(part.size(), static_cast<std::size_t>(local));
 }
 
 TEST(DistPrepare, BadInputFailsOnEveryRankWithTheSerialErrorAndNoFile) {

@@ -182,15 +182,23 @@ TEST(PartitionDistributed, ScotchHonoursTheImbalanceTolerance) {
 
 TEST(PartitionDistributed, ThreadedScotchIsDeterministic) {
   // More than one Scotch thread per rank (partition_cells_ptscotch(); the default is one): the
-  // context's deterministic option makes repeated calls agree.
+  // context's deterministic option makes repeated calls agree. Scotch's threads call MPI, so
+  // this executable asks for MPI_THREAD_MULTIPLE (tests/prep/CMakeLists.txt); an MPI that does
+  // not provide it must see the threaded calls refused instead.
   const dist::Comm comm;
   const Grid grid{24, 20, 16};
   const auto vtxdist = make_vtxdist(grid.cells(), comm.size(), Split::Even);
   const Csr mine = local_rows(grid, comm, vtxdist);
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
   for (const int threads : {1, 2, 3}) {
     SCOPED_TRACE("threads " + std::to_string(threads));
     PtScotchTuning tuning;
     tuning.threads = threads;
+    if (threads > 1 && level < MPI_THREAD_MULTIPLE) {
+      EXPECT_THROW(partition_cells_ptscotch(comm, vtxdist, mine, 8, {}, tuning), Error);
+      continue;
+    }
     const auto part = partition_cells_ptscotch(comm, vtxdist, mine, 8, {}, tuning);
     for (idx_t q : part)
       ASSERT_TRUE(q >= 0 && q < 8) << q;
