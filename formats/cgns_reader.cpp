@@ -4,6 +4,7 @@
 #include "common/cell_shapes.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "formats/cgns_file.hpp"
 #include "formats/mesh_builder.hpp"
 #include "formats/mesh_reader.hpp"
 #include "formats/mesh_slice.hpp"
@@ -34,14 +35,6 @@ extern "C" void __sanitizer_set_death_callback(void (*)(void)) __attribute__((we
 namespace fv {
 
 namespace {
-
-/// Closes a CGNS file on scope exit.
-struct CgnsFile {
-  int fn = -1;
-  ~CgnsFile() {
-    if (fn >= 0) cg_close(fn);
-  }
-};
 
 #define FV_CG(call, msg)                                                                           \
   do {                                                                                             \

@@ -2,6 +2,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "formats/cgns_file.hpp"
 
 #include <cgnslib.h>
 
@@ -13,14 +14,6 @@
 
 namespace fv {
 namespace {
-
-/// Closes a CGNS file when it goes out of scope (e.g. on an exception).
-struct CgnsFile {
-  int fn = -1;
-  ~CgnsFile() {
-    if (fn >= 0) cg_close(fn);
-  }
-};
 
 CGNS_ENUMT(ElementType_t) cgns_type(CellType t) {
   switch (t) {

@@ -9,7 +9,9 @@
 
 namespace fv {
 
-namespace {
+// Hash128 is a member of MeshUuidStream::State (external linkage): a named namespace, not an
+// anonymous one
+namespace mesh_uuid_detail {
 
 constexpr std::uint64_t kSeedLo = 0;
 constexpr std::uint64_t kSeedHi = 0x6676'6b69'742d'7575ULL; // "fvkit-uu"
@@ -58,6 +60,11 @@ struct Hash128 {
   }
 };
 
+} // namespace mesh_uuid_detail
+
+namespace {
+using mesh_uuid_detail::Hash128;
+
 /// The bytes hashed for one cell (the one definition of their layout): its type (int8), node
 /// count (int64) and node ids (int64 each).
 template <class I>
@@ -99,7 +106,7 @@ void hash_prologue(Hash128& h, std::int64_t nNodes, std::int64_t nCells) {
 } // namespace
 
 struct MeshUuidStream::State {
-  Hash128 h;
+  mesh_uuid_detail::Hash128 h;
 };
 
 MeshUuidStream::MeshUuidStream(gidx_t nNodes, gidx_t nCells) : s_(std::make_unique<State>()) {

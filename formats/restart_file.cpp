@@ -11,7 +11,7 @@
 namespace fv {
 namespace {
 
-const char* kFormatName = "fvkit-restart";
+const char* kRestartFormatName = "fvkit-restart";
 
 std::string join(const std::vector<std::string>& v) {
   std::string out;
@@ -49,7 +49,7 @@ void write_restart(const std::string& path, const RestartData& d) {
   AtomicFile out(path);
   {
     h5::File f = h5::File::create(out.temp_path());
-    f.attr("format", std::string(kFormatName));
+    f.attr("format", std::string(kRestartFormatName));
     f.attr("formatVersion", std::int64_t{kRestartFormatVersion});
     f.attr("creator", std::string("fvkit ") + kVersion);
     f.attr("nVars", std::int64_t{d.nVars});
@@ -66,8 +66,9 @@ void write_restart(const std::string& path, const RestartData& d) {
 RestartData read_restart(const std::string& path, const std::string& expected_uuid,
                          gidx_t expected_cells) {
   h5::File f = h5::File::open_read(path, "restart file");
-  FV_VERIFY(f.has_attr("format") && f.attr_string("format") == kFormatName,
-            path << ": not an fvkit restart file (attribute format != '" << kFormatName << "')");
+  FV_VERIFY(f.has_attr("format") && f.attr_string("format") == kRestartFormatName,
+            path << ": not an fvkit restart file (attribute format != '" << kRestartFormatName
+                 << "')");
   const std::int64_t version = f.attr_int("formatVersion");
   FV_VERIFY(version == kRestartFormatVersion,
             path << ": restart format version " << version << " cannot be read by this fvkit "

@@ -14,7 +14,7 @@
 namespace fv {
 namespace {
 
-const char* kFormatName = "fvkit-solution";
+const char* kSolutionFormatName = "fvkit-solution";
 
 bool valid_field_name(const std::string& s) {
   if (s.empty()) return false;
@@ -162,7 +162,7 @@ void write_solution(const std::string& h5_path, const SolutionMesh& mesh,
   AtomicFile out(h5_path);
   {
     h5::File f = h5::File::create(out.temp_path());
-    f.attr("format", std::string(kFormatName));
+    f.attr("format", std::string(kSolutionFormatName));
     f.attr("formatVersion", std::int64_t{kSolutionFormatVersion});
     f.attr("creator", std::string("fvkit ") + kVersion);
     f.attr("iteration", info.iteration);
@@ -184,8 +184,8 @@ void write_solution(const std::string& h5_path, const SolutionMesh& mesh,
 
 SolutionData read_solution(const std::string& h5_path) {
   h5::File f = h5::File::open_read(h5_path, "solution file");
-  FV_VERIFY(f.has_attr("format") && f.attr_string("format") == kFormatName,
-            h5_path << ": not an fvkit solution file (attribute format != '" << kFormatName
+  FV_VERIFY(f.has_attr("format") && f.attr_string("format") == kSolutionFormatName,
+            h5_path << ": not an fvkit solution file (attribute format != '" << kSolutionFormatName
                     << "')");
   SolutionData d;
   d.formatVersion = static_cast<int>(f.attr_int("formatVersion"));
