@@ -57,16 +57,15 @@ if [ $sanitize -eq 1 ]; then
   export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
   # Every test except four long validation runs (150-470 s each under ASan, over 20 min
   # together: over CI's budget), the sweep of 200 mutated CGNS files (150 s under ASan: a forked
-  # libcgns child per file; the CGNS fuzz harness above runs the reader under ASan) and three
+  # libcgns child per file; the CGNS fuzz harness above runs the reader under ASan) and four
   # runs whose code a shorter test runs under the sanitizers (the 4-rank multi-zone Newton test:
   # its 2-rank run; the isentropic vortex and the oblique shock on tetrahedra: the same on
-  # hexahedra; 55-65 s each; the distributed prepare and partitioner on one process: their
-  # 2- and 3-process runs; the sliced read of the shared CGNS files, 44 s: the sliced read of
+  # hexahedra; 55-65 s each; the sliced read of the shared CGNS files, 44 s: the sliced read of
   # generated meshes). The release suite runs them all, and shorter tests run their code
   # (Newton-Krylov, Navier-Stokes, Spalart-Allmaras, mixed precision on the transonic channel,
   # on the CPU backend) under the sanitizers.
   long='NavierStokesRuns.LaminarCylinderAtReynolds40|Naca0012.NewtonTenOrdersWithSu2LiftAndDragInDoubleAndMixedPrecision|NavierStokesRuns.LaminarFlatPlateFollowsBlasius|RansRuns.FlatPlateSkinFrictionMatchesTheTmr'
-  covered='BrokenInputs.MutatedCgnsFilesNeverCrash|test_newton_zones_np4|Order.IsentropicVortexOnTets|Wedge.ObliqueShockOnTets|test_dist_prepare_np1|test_partition_distributed_np1|MeshSlice.SharedCgnsMeshesSliceAsTheWholeRead'
+  covered='BrokenInputs.MutatedCgnsFilesNeverCrash|test_newton_zones_np4|Order.IsentropicVortexOnTets|Wedge.ObliqueShockOnTets|MeshSlice.SharedCgnsMeshesSliceAsTheWholeRead'
   run_suite debug build/debug -E "${FV_SANITIZE_EXCLUDE:-^($long|$covered)\$}"
 fi
 echo "test.sh: all tests passed in $(( $(date +%s) - start )) s"
