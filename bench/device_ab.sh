@@ -54,15 +54,8 @@ same() { # TAG_A TAG_B COLUMN...: compare_runs of two histories (its largest rel
 }
 
 channel() { # CELLS
-  local cells=$1 mesh zones
-  mesh=$meshes/channel_${cells}_$size.cgns
-  zones=$meshes/channel_${cells}_$size.rcm.zones.h5
-  if [ ! -f "$zones" ]; then
-    log "generating $cells $size"
-    $bdir/prep/fvgen channel --cells "$cells" --target "$size" --shuffle --seed 1 --perturb 0.1 \
-      -o "$mesh" -q && $bdir/prep/fvprep "$mesh" --renumber rcm -o "$zones" -q &&
-      rm -f "$mesh" || { log "mesh $cells failed"; return; }
-  fi
+  local cells=$1 zones # channel_zones sets it
+  channel_zones $cells || return
   local builds="new"
   [ -x $bbase/runtime/fvrun ] && builds="new base" || log "no base build: the new one only"
   for which in $builds; do
@@ -75,9 +68,7 @@ channel() { # CELLS
     grep -E "interpolate_to_nodes|gradient_and_limiter|green_gauss|limiter|interior_fluxes|boundary_fluxes|flux_sum |primitives|rk_stage|memcpy|triad" \
       "$out/fvbench_${cells}_$which.txt" | head -30
   done
-  . bench/channel_patches.sh
-  { printf '[freestream]\nmach = 0.5\nlift_axis = y\n[time]\nintegrator = ssprk3\ncfl = 1.5\nconvergence = 0\n[monitor]\noutput_interval = 1000\nforce_patches = lower_wall\n'
-    channel_patches; } >$meshes/iteration.ini
+  channel_iteration_case
   for rep in 1 2; do
     iterations ${cells}_new$rep $bdir "$zones" $meshes/iteration.ini
     [ "$builds" = new ] || iterations ${cells}_base$rep $bbase "$zones" $meshes/iteration.ini

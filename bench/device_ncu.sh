@@ -13,18 +13,10 @@ mkdir -p $meshes
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 [ -n "$ncu" ] || { log "no ncu"; exit 1; }
 JOBS=16 device_build fvgen fvprep fvrun
-. bench/channel_patches.sh
 kernels=${KERNELS:-regex:primitives<|interpolate_to_nodes<|gradient_and_limiter_shaped|interior_fluxes<|flux_sum_rk_stage_shaped|boundary_fluxes<}
 for cells in ${MESHES:-hex}; do
-  zones=$meshes/channel_${cells}_$size.rcm.zones.h5
-  if [ ! -f "$zones" ]; then
-    log "generating $cells $size"
-    $bdir/prep/fvgen channel --cells "$cells" --target "$size" --shuffle --seed 1 --perturb 0.1 \
-      -o $meshes/m.cgns -q && $bdir/prep/fvprep $meshes/m.cgns --renumber rcm -o "$zones" -q &&
-      rm -f $meshes/m.cgns || { log "mesh $cells failed"; continue; }
-  fi
-  { printf '[freestream]\nmach = 0.5\nlift_axis = y\n[time]\nintegrator = ssprk3\ncfl = 1.5\nconvergence = 0\n[monitor]\noutput_interval = 1000\nforce_patches = lower_wall\n'
-    channel_patches; } >$meshes/iteration.ini
+  channel_zones $cells || continue
+  channel_iteration_case
   log "ncu $cells"
   "$ncu" --clock-control none --kernel-name-base demangled --kernel-name "$kernels" \
     --launch-skip ${SKIP:-6} --launch-count ${COUNT:-12} \

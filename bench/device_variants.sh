@@ -22,15 +22,8 @@ JOBS=16 device_build fvgen fvprep fvbench fvrun compare_runs $tests
   env "$VAR=$v" ./tests/solver/test_solver_runs --gtest_filter="${TEST_FILTER:-UniformFaces.*}" 2>&1 | tail -3
   env "$VAR=$v" ./tests/solver/test_solver_backends 2>&1 | grep -E "PASSED|FAILED|max rel" | head -8
 done)
-. bench/channel_patches.sh
 for cells in ${MESHES:-tet hex}; do
-  zones=$meshes/channel_${cells}_$size.rcm.zones.h5
-  if [ ! -f "$zones" ]; then
-    log "generating $cells $size"
-    $bdir/prep/fvgen channel --cells "$cells" --target "$size" --shuffle --seed 1 --perturb 0.1 \
-      -o $meshes/m.cgns -q && $bdir/prep/fvprep $meshes/m.cgns --renumber rcm -o "$zones" -q &&
-      rm -f $meshes/m.cgns || { log "mesh $cells failed"; continue; }
-  fi
+  channel_zones $cells || continue
   for rep in $(seq ${REP:-2}); do
     for v in $VALUES; do
       env "$VAR=$v" $bdir/runtime/fvbench "$zones" --device cuda --repeats ${REPEATS:-10} --runs 1 \
@@ -38,8 +31,7 @@ for cells in ${MESHES:-tet hex}; do
       log "$cells $VAR=$v rep $rep: $(grep -E "^kernel +(${KERNELS:-gradient_and_limiter|green_gauss_gradient}) " "$out/fvbench_${cells}_${v}_$rep.txt" | awk '{print $2, $4}' | tr '\n' ' ')$(grep -E "rk_stage_total +gather" "$out/fvbench_${cells}_${v}_$rep.txt" | awk '{print "stage", $4, $7}')"
     done
   done
-  { printf '[freestream]\nmach = 0.5\nlift_axis = y\n[time]\nintegrator = ssprk3\ncfl = 1.5\nconvergence = 0\n[monitor]\noutput_interval = 1000\nforce_patches = lower_wall\n'
-    channel_patches; } >$meshes/iteration.ini
+  channel_iteration_case
   first=
   for v in $VALUES; do
     env "$VAR=$v" $bdir/runtime/fvrun "$zones" -c $meshes/iteration.ini --device cuda --iterations 20 \
