@@ -11,13 +11,15 @@
 #          under bench/measure_cmd.py (wall, peak RSS) with -v phases, pinned to $CPUS cores
 #          (default all) by taskset; the zone files of base and new are compared with h5diff
 #   newonly the new build only (for sweep)
-#   sweep  for each core count in $SWEEP_CPUS (default "4 16") and each allocator variant in
-#          $VARIANTS (default "glibc"): one fvprep of the new build on the first mesh of $MESHES,
+#   sweep  for each mesh of $MESHES, core count in $SWEEP_CPUS (default "4 16") and allocator
+#          variant in $VARIANTS (default "glibc"): one fvprep of the new build,
 #          pinned to that many cores (OMP_NUM_THREADS the same); variants: glibc (default),
 #          jemalloc (LD_PRELOAD of libjemalloc.so.2 from the carried .deps), notrim (glibc with
 #          trim_threshold and mmap_threshold raised: freed memory stays in the process),
 #          jemalloc_keep (jemalloc that never returns freed pages to the kernel), hugetlb (glibc
-#          asking for transparent huge pages on its mappings: glibc.malloc.hugetlb=1)
+#          asking for transparent huge pages on its mappings: glibc.malloc.hugetlb=1, which
+#          fvprep now sets for itself where THP is in madvise mode), no_huge_pages (fvprep's own
+#          setting off: FV_HUGE_PAGES=0); $RUNS rounds of the whole sweep (default 1)
 #   genbig fvgen of $BIG only (a later call's big phase finds it)
 #   big    fvgen of $BIG (e.g. tet:200M) and one fvprep of the new build (all cores unless
 #          $CPUS), wall and peak recorded, then `fvprep check`; the mesh is kept for a later call
@@ -101,12 +103,12 @@ newonly() {
 }
 
 sweep() {
-  local spec=${MESHES:-tet:10M} mesh c v
-  spec=${spec%% *}
-  mesh=$(mesh_of "${spec%%:*}" "${spec#*:}") || return
-  local jem
+  local spec mesh c v r tag jem
   jem=$(find .deps/prefix -name libjemalloc.so.2 2>/dev/null | head -1)
   log "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
+  for spec in ${MESHES:-tet:10M}; do
+  mesh=$(mesh_of "${spec%%:*}" "${spec#*:}") || continue
+  for r in $(seq 1 "${RUNS:-1}"); do
   for c in ${SWEEP_CPUS:-4 16}; do
     for v in ${VARIANTS:-glibc}; do
       case $v in
@@ -116,14 +118,17 @@ sweep() {
       jemalloc_keep) [ -n "$jem" ] || { log "no libjemalloc.so.2 in .deps"; continue; }
         variant_env="LD_PRELOAD=$PWD/$jem MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1" ;;
       hugetlb) variant_env="GLIBC_TUNABLES=glibc.malloc.hugetlb=1" ;;
+      no_huge_pages) variant_env="FV_HUGE_PAGES=0" ;;
       notrim) variant_env="GLIBC_TUNABLES=glibc.malloc.trim_threshold=68719476736:glibc.malloc.mmap_threshold=33554432" ;;
       *) log "unknown variant $v"; continue ;;
       esac
-      cpus=$c
-      prepare "sweep_${v}_c${c}" "$bnew" "$mesh" "$keep/sweep.zones.h5"
-      grep -E "^• (partitioning|building zones|writing)|^rusage" "$out/sweep_${v}_c${c}.log"
+      cpus=$c tag=sweep_${v}_c${c}_${spec/:/_}_$r
+      prepare "$tag" "$bnew" "$mesh" "$keep/sweep.zones.h5"
+      grep -E "^large allocations|^• (partitioning|building zones|writing)|^rusage" "$out/$tag.log"
       rm -f "$keep/sweep.zones.h5"
     done
+  done
+  done
   done
   variant_env=""
 }

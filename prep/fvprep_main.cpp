@@ -20,6 +20,7 @@
 #include "formats/zone_file_reader.hpp"
 #include "formats/zone_file_writer.hpp"
 #include "prep/dist_prepare.hpp"
+#include "prep/huge_pages.hpp"
 #include "prep/mesh_info.hpp"
 #include "prep/prepare.hpp"
 #include "prep/repartition.hpp"
@@ -143,6 +144,7 @@ struct MpiSession {
 } // namespace
 
 int main(int argc, char** argv) {
+  fv::reexec_with_huge_pages(argv); // first: it starts the program again (prep/huge_pages.hpp)
   keep_large_blocks_returnable();
   // fvprep reads untrusted files: the CGNS library leaves HDF5 objects open when it fails on a
   // corrupt CGNS/HDF5 file, and HDF5's atexit shutdown then prints "infinite loop closing
@@ -271,6 +273,7 @@ int main(int argc, char** argv) {
                            : verbose == 1 ? fv::log::Level::Info
                                           : fv::log::Level::Warn);
         if (mpi.rank != 0) fv::log::set_level(fv::log::Level::Quiet);
+        FV_LOG_INFO(fv::huge_pages_state());
         FV_VERIFY_USAGE(
             !distributed || (!partition->parsed() && !check->parsed() && !info->parsed()),
             "only the prepare command runs on several processes (run fvprep info, check "
