@@ -5,7 +5,17 @@
 #include <cstring>
 #include <fstream>
 
-#if defined(__GLIBC__) && defined(__linux__)
+// A sanitizer's runtime replaces malloc: glibc's malloc tunables do not apply to it.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FV_SANITIZER_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                         \
+    __has_feature(memory_sanitizer)
+#define FV_SANITIZER_MALLOC 1
+#endif
+#endif
+
+#if defined(__GLIBC__) && defined(__linux__) && !defined(FV_SANITIZER_MALLOC)
 #include <gnu/libc-version.h>
 #include <unistd.h>
 #define FV_HAVE_GLIBC_TUNABLES 1
@@ -70,6 +80,9 @@ void reexec_with_huge_pages(char** argv) {
 }
 
 std::string huge_pages_state() {
+#if defined(FV_SANITIZER_MALLOC)
+  return "large allocations: the sanitizer's allocator (glibc's tunables do not apply)";
+#endif
   const std::string mode = thp_mode();
   if (tunable_set())
     return std::string("large allocations: GLIBC_TUNABLES ") + std::getenv("GLIBC_TUNABLES") +

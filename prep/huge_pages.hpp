@@ -11,7 +11,8 @@
 
 namespace fv {
 
-/// When the kernel's THP mode is `madvise`, the C library is glibc 2.35 or later, and neither
+/// When the kernel's THP mode is `madvise`, the C library is glibc 2.35 or later (and its
+/// malloc is in use: not in a sanitizer build, whose runtime replaces it), and neither
 /// GLIBC_TUNABLES already names `glibc.malloc.hugetlb` nor FV_HUGE_PAGES=0 is set: executes
 /// /proc/self/exe again with the same arguments and `glibc.malloc.hugetlb=1` added to
 /// GLIBC_TUNABLES (the new image sees it set, so this happens once). Returns otherwise, and
