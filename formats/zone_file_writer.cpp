@@ -401,12 +401,20 @@ const std::string& ZoneFileWriter::temp_path() const {
   return impl_->out.temp_path();
 }
 
+void ZoneFileWriter::PlacedZone::checksum() {
+  FV_VERIFY(impl_ && !summed_ && !done_,
+            "PlacedZone::checksum() called twice, after write() or on an empty placement");
+  // this zone's own entries of the checksum table, sized when it was placed: no lock
+  std::vector<std::uint64_t>& sums = impl_->sums[static_cast<std::size_t>(zoneId_)];
+  for (std::size_t k = 0; k < pieces_.size(); ++k)
+    sums[k] = piece_checksum(pieces_[k].data, pieces_[k].bytes);
+  summed_ = true;
+}
+
 void ZoneFileWriter::PlacedZone::write() {
   FV_VERIFY(impl_ && !done_, "PlacedZone::write() called twice or on an empty placement");
   Impl& m = *impl_;
-  std::vector<std::uint64_t>& sums = m.sums[static_cast<std::size_t>(zoneId_)];
-  for (std::size_t k = 0; k < pieces_.size(); ++k) // concurrently with other zones' writes
-    sums[k] = piece_checksum(pieces_[k].data, pieces_[k].bytes);
+  if (!summed_) checksum(); // concurrently with other zones' writes
   {
     const std::lock_guard<std::mutex> lock(m.writeMutex);
     const auto t0 = std::chrono::steady_clock::now();

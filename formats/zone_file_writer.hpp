@@ -64,13 +64,17 @@ class ZoneFileWriter {
   struct Impl;
 
   /// A zone whose datasets exist in the file (their space allocated) but whose bytes are not
-  /// written yet. write() writes them at their offsets and checksums them; it may run on any
-  /// thread, concurrently with other zones' write() and with the writer's next place_zone(),
-  /// but not with commit(). The zone placed must outlive write(). The bytes of the
-  /// zones go to the file one zone at a time (their checksums are computed in parallel), and
-  /// each zone's writeback to disk starts as soon as it is written.
+  /// written yet. checksum() computes the checksums of its bytes and write() writes them at
+  /// their offsets (computing the checksums first when checksum() has not run); both may run
+  /// on any thread, concurrently with other zones' checksum() and write() and with the
+  /// writer's next place_zone(), but not with commit(), and checksum() before or not at all
+  /// beside write() of the same zone. The zone placed must outlive write(). The bytes of the
+  /// zones go to the file one zone at a time, and each zone's writeback to disk starts as soon
+  /// as it is written; the checksums need no lock, so a caller that runs the writes one at a
+  /// time can compute them on other threads first.
   class PlacedZone {
    public:
+    void checksum();
     void write();
 
    private:
@@ -82,7 +86,7 @@ class ZoneFileWriter {
     };
     Impl* impl_ = nullptr;
     int zoneId_ = -1;
-    bool done_ = false;
+    bool summed_ = false, done_ = false;
     std::vector<Piece> pieces_;
   };
 

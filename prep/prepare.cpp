@@ -31,7 +31,8 @@ std::function<ZoneTail(Zone&&)> stream_into(ZoneFileWriter& writer) {
   return [&writer](Zone&& z) -> ZoneTail {
     auto zone = std::make_shared<Zone>(std::move(z));
     auto placed = std::make_shared<ZoneFileWriter::PlacedZone>(writer.place_zone(*zone));
-    return [zone, placed] { placed->write(); };
+    // the checksums beside the other zones' work, the bytes one zone at a time
+    return ZoneTail{[placed] { placed->checksum(); }, [zone, placed] { placed->write(); }};
   };
 }
 

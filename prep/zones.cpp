@@ -31,7 +31,7 @@ void build_zones_each(const GlobalMesh& g, const std::vector<idx_t>& cellPart, i
       g, cellPart, nParts, opts,
       [&](Zone&& z) {
         sink(std::move(z));
-        return ZoneTail();
+        return ZoneTail{};
       },
       report);
 }
@@ -116,10 +116,12 @@ PartCells split_cells_by_part(const GlobalMesh& g, const std::vector<idx_t>& cel
 }
 
 /// An ordered pipeline: threads take the next zone to build; whichever thread is free hands the
-/// next zone in order to the sink (one at a time), whose tail (the zone's file write) is queued;
-/// and one thread at a time, whichever is free, runs the queued tails in zone order. So the
-/// writes, which the file takes one at a time anyway, overlap the building of the next zones
-/// instead of holding several threads in a queue for the file. At most `window` zones are in
+/// next zone in order to the sink (one at a time), queues the write of the zone's tail and then
+/// runs the tail's prepare (the checksums of the zone's bytes) while another thread may already
+/// sink the next zone; and one thread at a time, whichever is free, runs the queued writes in
+/// zone order, each once its prepare is done. So the writes, which the file takes one at a time
+/// anyway, overlap the building of the next zones instead of holding several threads in a queue
+/// for the file, and what need not be one at a time is not. At most `window` zones are in
 /// memory at once, whether being built, built and waiting for their turn, or waiting for or in
 /// their tail: a thread does not start a zone beyond that (without the bound, a thread held
 /// about two zones: fvprep's peak). Every member runs under `mutex_` except the work itself.
@@ -134,11 +136,11 @@ class ZonePipeline {
   /// One thread's share: sink, write or build until every zone is written or one failed.
   void run(ZoneScratch& scratch) {
     std::unique_lock<std::mutex> lock(mutex_);
-    while ((nextSink_ < nParts_ || !tails_.empty() || tailing_) && errorZone_ == nParts_) {
+    while ((nextSink_ < nParts_ || !writes_.empty() || writing_) && errorZone_ == nParts_) {
       if (!sinking_ && nextSink_ < nParts_ && built_[static_cast<std::size_t>(nextSink_)]) {
         sink_next(lock);
-      } else if (!tailing_ && !tails_.empty()) {
-        run_next_tail(lock);
+      } else if (!writing_ && !writes_.empty() && writes_.front().ready) {
+        run_next_write(lock);
       } else if (nextBuild_ < nParts_ && live_ < window_) {
         build_next(lock, scratch);
       } else {
@@ -152,13 +154,15 @@ class ZonePipeline {
   /// Throws the error of the lowest failing zone, if any.
   void rethrow() const { FV_VERIFY(error_.empty(), error_); }
   std::vector<ZoneReport>& reports() { return reports_; }
-  /// "... s in the sink, ... s writing ..., threads idle ... s": where the time went.
+  /// "... s in the sink, ... s preparing ..., ... s writing ..., threads idle ... s": where the
+  /// time went.
   std::string note(int nThreads) const {
-    char note[200];
+    char note[240];
     std::snprintf(note, sizeof note,
-                  "%d zones on %d threads; %.2f s in the sink, %.2f s writing (one zone at a "
-                  "time, beside the building); threads idle %.2f s in all",
-                  nParts_, nThreads, sinkSeconds_, tailSeconds_, idleSeconds_);
+                  "%d zones on %d threads; %.2f s in the sink, %.2f s preparing the writes "
+                  "(beside the rest), %.2f s writing (one zone at a time, beside the building); "
+                  "threads idle %.2f s in all",
+                  nParts_, nThreads, sinkSeconds_, prepareSeconds_, writeSeconds_, idleSeconds_);
     return note;
   }
 
@@ -189,31 +193,54 @@ class ZonePipeline {
     sinkSeconds_ += t;
     sinking_ = false;
     ++nextSink_;
-    if (tail)
-      tails_.emplace_back(p, std::move(tail));
-    else
+    if (!tail) {
       --live_;
-    changed_.notify_all();
+      changed_.notify_all();
+      return;
+    }
+    writes_.push_back(QueuedWrite{p, std::move(tail.write), !tail.prepare});
+    changed_.notify_all(); // the next zone may be sunk meanwhile
+    if (tail.prepare) prepare(lock, p, tail.prepare);
   }
 
-  void run_next_tail(std::unique_lock<std::mutex>& lock) { // the one thread writing
-    tailing_ = true;
-    auto [p, tail] = std::move(tails_.front());
-    tails_.pop_front();
+  /// Runs zone p's prepare outside the lock, then lets its queued write run.
+  void prepare(std::unique_lock<std::mutex>& lock, int p, std::function<void()>& work) {
     lock.unlock();
     const auto t0 = std::chrono::steady_clock::now();
     std::string what;
     try {
-      tail();
+      work();
     } catch (const std::exception& e) {
       what = e.what();
     }
-    tail = ZoneTail(); // frees what it holds (the zone) before taking the lock
+    work = nullptr;
     const double t = log::seconds_since(t0);
     lock.lock();
-    tailSeconds_ += t;
+    prepareSeconds_ += t;
     if (!what.empty()) fail(p, what);
-    tailing_ = false;
+    for (QueuedWrite& w : writes_)
+      if (w.zone == p) w.ready = true;
+    changed_.notify_all();
+  }
+
+  void run_next_write(std::unique_lock<std::mutex>& lock) { // the one thread writing
+    writing_ = true;
+    QueuedWrite w = std::move(writes_.front());
+    writes_.pop_front();
+    lock.unlock();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string what;
+    try {
+      if (w.write) w.write();
+    } catch (const std::exception& e) {
+      what = e.what();
+    }
+    w.write = nullptr; // frees what it holds (the zone) before taking the lock
+    const double t = log::seconds_since(t0);
+    lock.lock();
+    writeSeconds_ += t;
+    if (!what.empty()) fail(w.zone, what);
+    writing_ = false;
     --live_;
     changed_.notify_all();
   }
@@ -247,15 +274,22 @@ class ZonePipeline {
   std::vector<ZoneReport> reports_;
   std::vector<Zone> zones_; ///< built, not yet sunk
   std::vector<char> built_;
-  std::deque<std::pair<int, ZoneTail>> tails_; ///< sunk zones' tails, in zone order
+  /// A sunk zone's write, waiting for its turn (and, until `ready`, for its prepare).
+  struct QueuedWrite {
+    int zone;
+    std::function<void()> write;
+    bool ready;
+  };
+  std::deque<QueuedWrite> writes_; ///< in zone order
   std::mutex mutex_;
   std::condition_variable changed_;
   int nextBuild_ = 0, nextSink_ = 0;
   int live_ = 0; ///< zones in memory: building, built and not yet sunk, or with a tail to run
-  bool sinking_ = false, tailing_ = false;
-  double sinkSeconds_ = 0; ///< time in the sink, which no other thread can share
-  double tailSeconds_ = 0; ///< time in the tails (the writes), one at a time
-  double idleSeconds_ = 0; ///< threads waiting for a zone to build, to sink or to write, summed
+  bool sinking_ = false, writing_ = false;
+  double sinkSeconds_ = 0;    ///< time in the sink, which no other thread can share
+  double prepareSeconds_ = 0; ///< time in the tails' prepares, summed over threads
+  double writeSeconds_ = 0;   ///< time in the tails' writes, one at a time
+  double idleSeconds_ = 0;    ///< threads waiting for a zone to build, to sink or to write, summed
   int errorZone_;
   std::string error_;
 };

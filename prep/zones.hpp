@@ -43,14 +43,22 @@ void build_zones_each(const GlobalMesh& g, const std::vector<idx_t>& cellPart, i
 /// build_zones_each()) fit in `available` bytes at `zoneBytes` each. At least 1.
 int zone_build_threads(int threads, int nParts, std::uint64_t available, std::uint64_t zoneBytes);
 
-/// What a streaming sink leaves to do for a zone outside the zone order (e.g. writing its bytes
-/// after ZoneFileWriter::place_zone()); empty for nothing.
-using ZoneTail = std::function<void()>;
+/// What a streaming sink leaves to do for a zone after its sink call, in two parts, either of
+/// which may be empty: `prepare` runs at once on the thread that called the sink, beside
+/// other zones' work (e.g. the checksums of the zone's bytes after
+/// ZoneFileWriter::place_zone()); `write` runs after its zone's prepare, one zone at a time
+/// and in zone order (e.g. writing those bytes to the file).
+struct ZoneTail {
+  std::function<void()> prepare;
+  std::function<void()> write;
+  explicit operator bool() const { return prepare || write; }
+};
 
-/// build_zones_each() whose sink returns a tail: the tails are queued and run one at a time, in
-/// zone order, by whichever thread is free (the others go on building zones and calling the
-/// sink). A zone counts against the memory window until its tail has run. A failing tail stops
-/// the pipeline like a failing sink.
+/// build_zones_each() whose sink returns a tail: each tail's prepare runs on the sinking thread
+/// (after which another thread may already call the sink for the next zone), and the writes
+/// are queued and run one at a time, in zone order, by whichever thread is free (the others go
+/// on building zones and calling the sink). A zone counts against the memory window until its
+/// write has run. A failing prepare or write stops the pipeline like a failing sink.
 void build_zones_streamed(const GlobalMesh& g, const std::vector<idx_t>& cellPart, int nParts,
                           const PrepOptions& opts, const std::function<ZoneTail(Zone&&)>& sink,
                           PrepReport* report = nullptr);

@@ -403,38 +403,51 @@ TEST(ZonePipeline, SinkGetsZonesInOrderAndItsErrorStopsTheBuild) {
   EXPECT_EQ(seen, (std::vector<int>{0, 1, 2}));
 }
 
-// A streaming sink's tails (the zones' file writes) run one at a time, in zone order, each
-// after its zone's sink call, while other zones are built; an error in a tail stops the
-// pipeline like a sink's, and no tail runs twice.
-TEST(ZonePipeline, TailsRunOneAtATimeInZoneOrder) {
+// A streaming sink's tails: each zone's prepare (the checksums of its bytes) runs once, after
+// its sink call and before its write; the writes (the zones' file writes) run one at a time, in
+// zone order, while other zones are built; an error in a prepare or a write stops the pipeline
+// like a sink's, and no write runs twice or before its prepare.
+TEST(ZonePipeline, TailsPrepareThenWriteOneAtATimeInZoneOrder) {
   const SlabCase sc;
   const GlobalMesh& g = sc.g;
   const int nParts = SlabCase::nParts;
   const std::vector<idx_t>& part = sc.part;
-  for (const int failAt : {-1, 5}) {
+  for (const auto& [failPrepareAt, failWriteAt] : {std::pair<int, int>{-1, -1}, {-1, 5}, {4, -1}}) {
     std::mutex mutex;
-    std::vector<int> sunk, tailed;
-    std::atomic<int> inTail{0}, mostInTail{0};
+    std::vector<int> sunk, prepared, written;
+    std::atomic<int> inWrite{0}, mostInWrite{0};
     auto sink = [&](Zone&& z) -> ZoneTail {
       const int id = z.zoneId;
       {
         std::lock_guard<std::mutex> lock(mutex);
         sunk.push_back(id);
       }
-      return [&, id] {
-        const int now = ++inTail;
-        int most = mostInTail.load();
-        while (now > most && !mostInTail.compare_exchange_weak(most, now)) {
+      auto prepare = [&, id] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(3 * (id % 3))); // out of order
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          EXPECT_NE(std::find(sunk.begin(), sunk.end(), id), sunk.end()) << "prepare before sink";
+          EXPECT_EQ(std::count(prepared.begin(), prepared.end(), id), 0) << "prepared twice";
+          prepared.push_back(id);
+        }
+        if (id == failPrepareAt) FV_THROW("prepare of zone " << id << " fails");
+      };
+      auto write = [&, id] {
+        const int now = ++inWrite;
+        int most = mostInWrite.load();
+        while (now > most && !mostInWrite.compare_exchange_weak(most, now)) {
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2)); // let others overlap
         {
           std::lock_guard<std::mutex> lock(mutex);
-          EXPECT_NE(std::find(sunk.begin(), sunk.end(), id), sunk.end()) << "tail before sink";
-          tailed.push_back(id);
+          EXPECT_NE(std::find(prepared.begin(), prepared.end(), id), prepared.end())
+              << "zone " << id << " written before its prepare";
+          written.push_back(id);
         }
-        --inTail;
-        if (id == failAt) FV_THROW("tail of zone " << id << " fails");
+        --inWrite;
+        if (id == failWriteAt) FV_THROW("write of zone " << id << " fails");
       };
+      return ZoneTail{prepare, write};
     };
     std::string error;
     try {
@@ -442,17 +455,42 @@ TEST(ZonePipeline, TailsRunOneAtATimeInZoneOrder) {
     } catch (const Error& e) {
       error = e.what();
     }
-    EXPECT_EQ(mostInTail.load(), 1);
-    if (failAt < 0) {
+    EXPECT_EQ(mostInWrite.load(), 1);
+    for (std::size_t i = 0; i < written.size(); ++i)
+      EXPECT_EQ(written[i], static_cast<int>(i)); // in order, no repeats
+    if (failPrepareAt < 0 && failWriteAt < 0) {
       EXPECT_EQ(error, "");
       EXPECT_EQ(sunk, sc.all);
-      EXPECT_EQ(tailed, sc.all);
+      std::sort(prepared.begin(), prepared.end());
+      EXPECT_EQ(prepared, sc.all);
+      EXPECT_EQ(written, sc.all);
+    } else if (failWriteAt >= 0) {
+      EXPECT_NE(error.find("write of zone 5 fails"), std::string::npos) << error;
+      EXPECT_LE(written.size(), static_cast<std::size_t>(failWriteAt + 1));
     } else {
-      EXPECT_NE(error.find("tail of zone 5 fails"), std::string::npos) << error;
-      for (std::size_t i = 0; i < tailed.size(); ++i)
-        EXPECT_EQ(tailed[i], static_cast<int>(i)); // in order, no repeats
-      EXPECT_LE(tailed.size(), static_cast<std::size_t>(nParts));
+      EXPECT_NE(error.find("prepare of zone 4 fails"), std::string::npos) << error;
+      EXPECT_LE(written.size(), static_cast<std::size_t>(failPrepareAt)); // not zone 4 onwards
     }
+  }
+}
+
+// A tail with only a write, as before prepares existed, and one with only a prepare.
+TEST(ZonePipeline, TailsWithOnePart) {
+  const SlabCase sc;
+  for (const bool writeOnly : {true, false}) {
+    std::mutex mutex;
+    std::vector<int> ran;
+    auto sink = [&](Zone&& z) -> ZoneTail {
+      const int id = z.zoneId;
+      auto work = [&, id] {
+        std::lock_guard<std::mutex> lock(mutex);
+        ran.push_back(id);
+      };
+      return writeOnly ? ZoneTail{{}, work} : ZoneTail{work, {}};
+    };
+    build_zones_streamed(sc.g, sc.part, SlabCase::nParts, PrepOptions{}, sink);
+    if (!writeOnly) std::sort(ran.begin(), ran.end());
+    EXPECT_EQ(ran, sc.all) << (writeOnly ? "write only" : "prepare only");
   }
 }
 

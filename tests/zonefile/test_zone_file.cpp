@@ -410,8 +410,9 @@ TEST(ZoneFile, FailedWriteKeepsThePreviousFileIntact) {
   EXPECT_FALSE(has_temporaries(dir));
 }
 
-// Zones placed in order and written by threads in any order (fvprep's pipeline) give the same
-// file contents as write_zone(), checksums included; a placed zone never written is an error.
+// Zones placed in order and written by threads in any order (fvprep's pipeline), some with
+// their checksums computed first on other threads, give the same file contents as
+// write_zone(), checksums included; a placed zone never written is an error.
 TEST(ZoneFile, PlacedZonesWrittenByThreadsInAnyOrder) {
   const std::string dir = fv::testing::scratch_dir();
   const auto zones = strip_zones({3, 5, 2, 4});
@@ -423,11 +424,17 @@ TEST(ZoneFile, PlacedZonesWrittenByThreadsInAnyOrder) {
     for (const fv::Zone& z : zones)
       placed.push_back(w.place_zone(z));
     std::vector<std::thread> threads;
+    for (int k : {2, 0}) // checksums first, beside each other, for two of the zones
+      threads.emplace_back([&placed, k] { placed[static_cast<std::size_t>(k)].checksum(); });
+    for (std::thread& t : threads)
+      t.join();
+    threads.clear();
     for (int k : {3, 1, 0, 2})
       threads.emplace_back([&placed, k] { placed[static_cast<std::size_t>(k)].write(); });
     for (std::thread& t : threads)
       t.join();
     EXPECT_GT(w.write_seconds(), 0.0); // the bytes' writes, one zone at a time, are timed
+    EXPECT_THROW(placed[0].checksum(), fv::Error); // after its write
     w.commit();
   }
   const fv::ZoneFile a = fv::open_zone_file(serial), b = fv::open_zone_file(threaded);
