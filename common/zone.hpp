@@ -22,6 +22,8 @@
 #include "common/types.hpp"
 
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace fv {
@@ -29,8 +31,10 @@ namespace fv {
 /// Format version of zone files written by this build; readers accept exactly the versions in
 /// [kZoneFormatMinVersion, kZoneFormatVersion]. Version 2 stores every string fixed-length
 /// (version 1 used variable-length strings, which HDF5 1.10 cannot read safely from a corrupt
-/// file).
-inline constexpr int kZoneFormatVersion = 2;
+/// file). Version 3 no longer stores the derived arrays (faces/ownerDelta,
+/// faces/neighbourDelta: visit_zone_arrays()), which a reader computes; a version-2 file's
+/// copies of them are not read.
+inline constexpr int kZoneFormatVersion = 3;
 inline constexpr int kZoneFormatMinVersion = 2;
 
 // CellType (stored in cells/type) and the cell-shape table: common/cell_shapes.hpp.
@@ -90,13 +94,15 @@ struct Zone {
   Array<real_t> cellWallDistance;
 
   // ---- faces: nFaces entries
-  Array<gidx_t> faceGlobalId;       ///< id in the renumbered global mesh
-  Array<idx_t> faceOwner;           ///< owner cell (always an owned cell)
-  Array<idx_t> faceNeighbour;       ///< neighbour cell (owned or halo), kNone on boundary faces
-  Array<real_t> faceArea;           ///< area vector, 3 per face, owner -> neighbour, |S| in m^2
-  Array<real_t> faceCentroid;       ///< 3 per face, m
-  Array<real_t> faceOwnerDelta;     ///< face centroid - owner centroid, 3 per face, m
-  Array<real_t> faceNeighbourDelta; ///< face centroid - neighbour centroid (0 on boundary), m
+  Array<gidx_t> faceGlobalId; ///< id in the renumbered global mesh
+  Array<idx_t> faceOwner;     ///< owner cell (always an owned cell)
+  Array<idx_t> faceNeighbour; ///< neighbour cell (owned or halo), kNone on boundary faces
+  Array<real_t> faceArea;     ///< area vector, 3 per face, owner -> neighbour, |S| in m^2
+  Array<real_t> faceCentroid; ///< 3 per face, m
+  /// face centroid - owner centroid, 3 per face, m (derived: derive_zone_arrays())
+  Array<real_t> faceOwnerDelta;
+  /// face centroid - neighbour centroid (0 on boundary faces), 3 per face, m (derived)
+  Array<real_t> faceNeighbourDelta;
 
   // ---- nodes: nNodes entries
   Array<gidx_t> nodeGlobalId; ///< id in the renumbered global mesh
@@ -219,10 +225,33 @@ inline std::int64_t expected_size(const Zone& z, const ArrayInfo& a, std::int64_
 /// checksums, `fvprep check` (sizes) and DeviceZone (uploads, sizes) iterate. `v` is called as
 ///   v.array(ArrayInfo, Array<T>&)           for plain arrays,
 ///   v.optional_array(ArrayInfo, Array<T>&)  for arrays a zone (or an older file) may lack:
-///                                           empty or of the full size, and
+///                                           empty or of the full size,
+///   v.derived_array(ArrayInfo, Array<T>&)   for arrays computed from others
+///                                           (derive_zone_arrays()) and not stored in the
+///                                           file: a visitor without this member gets
+///                                           v.array() (the file's visitors skip them), and
 ///   v.csr(CsrInfo, Csr&)                    for CSR relations (name/offsets, name/indices).
 /// Z is Zone or const Zone. A new array is one entry here (and, when the kernels read it, one
 /// fv::ZoneView member bound to its name in runtime/kernels/zone_view.hpp).
+namespace detail {
+template <class V, class A, class = void>
+struct HasDerivedArray : std::false_type {};
+template <class V, class A>
+struct HasDerivedArray<V, A,
+                       std::void_t<decltype(std::declval<V&>().derived_array(
+                           std::declval<const ArrayInfo&>(), std::declval<A&>()))>>
+    : std::true_type {};
+
+/// v.derived_array(info, a) when V has it, else v.array(info, a).
+template <class V, class A>
+void visit_derived(V& v, const ArrayInfo& info, A& a) {
+  if constexpr (HasDerivedArray<V, A>::value)
+    v.derived_array(info, a);
+  else
+    v.array(info, a);
+}
+} // namespace detail
+
 template <class Z, class V>
 void visit_zone_arrays(Z& z, V&& v) {
   using E = Entity;
@@ -237,8 +266,9 @@ void visit_zone_arrays(Z& z, V&& v) {
   v.array(ArrayInfo{"faces/neighbour", E::Faces, 1, kDevice}, z.faceNeighbour);
   v.array(ArrayInfo{"faces/area", E::Faces, 3, kDevice}, z.faceArea);
   v.array(ArrayInfo{"faces/centroid", E::Faces, 3, kDevice}, z.faceCentroid);
-  v.array(ArrayInfo{"faces/ownerDelta", E::Faces, 3, kDevice}, z.faceOwnerDelta);
-  v.array(ArrayInfo{"faces/neighbourDelta", E::Faces, 3, kDevice}, z.faceNeighbourDelta);
+  detail::visit_derived(v, ArrayInfo{"faces/ownerDelta", E::Faces, 3, kDevice}, z.faceOwnerDelta);
+  detail::visit_derived(v, ArrayInfo{"faces/neighbourDelta", E::Faces, 3, kDevice},
+                        z.faceNeighbourDelta);
   v.array(ArrayInfo{"nodes/globalId", E::Nodes}, z.nodeGlobalId);
   v.array(ArrayInfo{"nodes/xyz", E::Nodes, 3}, z.nodeXyz);
   v.csr(CsrInfo{"conn/cellFaces", E::OwnedCells, E::Faces, kDevice}, z.cellFaces);
@@ -263,5 +293,13 @@ void visit_zone_arrays(Z& z, V&& v) {
   v.optional_array(ArrayInfo{"conn/nodeCellWeightLinear", E::NodeCellEntries},
                    z.nodeCellWeightLinear);
 }
+
+/// Computes a zone's derived arrays (those visit_zone_arrays() visits with derived_array())
+/// from the stored ones: faceOwnerDelta = faceCentroid - cellCentroid[owner] and
+/// faceNeighbourDelta = faceCentroid - cellCentroid[neighbour] (0 on boundary faces), the same
+/// expressions, so the same bits, as fvprep's zone builder. The zone-file reader calls it after
+/// mapping a zone. Needs faceOwner, faceNeighbour, faceCentroid and cellCentroid; throws
+/// fv::Error when a face names a cell outside the zone.
+void derive_zone_arrays(Zone& z);
 
 } // namespace fv

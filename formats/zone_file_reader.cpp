@@ -126,6 +126,9 @@ struct Locator {
     }
     out.push_back(ZoneDatasetInfo{info.name, 0, 0, 0, xxh64(nullptr, 0)});
   }
+  /// Not in the file (a version-2 file's copy is not read): derive_zone_arrays().
+  template <class T>
+  void derived_array(const ArrayInfo&, Array<T>&) {}
   void csr(const CsrInfo& info, Csr&) {
     locate<idx_t>(std::string(info.name) + "/offsets");
     locate<idx_t>(std::string(info.name) + "/indices");
@@ -170,6 +173,8 @@ struct Binder {
   void optional_array(const ArrayInfo&, Array<T>& a) {
     a = bind<T>();
   }
+  template <class T>
+  void derived_array(const ArrayInfo&, Array<T>&) {} // computed after binding
   void csr(const CsrInfo&, Csr& c) {
     Array<idx_t> off = bind<idx_t>();
     Array<idx_t> ind = bind<idx_t>();
@@ -391,6 +396,11 @@ Zone map_zone(const ZoneFile& file, int zoneId, const MapOptions& options) {
     base = static_cast<const char*>(p);
   }
   visit_zone_arrays(z, Binder{s, zoneId, infos, base, mapStart, keep, options.verifyChecksums});
+  try {
+    derive_zone_arrays(z);
+  } catch (const Error& e) {
+    FV_THROW(s.path << ": " << e.what());
+  }
   return z;
 }
 

@@ -339,6 +339,16 @@ ZoneFileWriter::ZoneFileWriter(const std::string& path, const PartitioningHeader
   if (!m.file) m.fail("cannot open the copy " + m.out.temp_path());
   open_raw(m);
   set_dataset_properties(m);
+  if (m.header.formatVersion != kZoneFormatVersion) {
+    // the partitioning added is of this build's format (version 3: without the derived
+    // arrays); the file says so, so that an older reader refuses it by its version instead of
+    // missing a dataset. The file's other partitionings stay readable by this build.
+    h5::Id attr = h5::attribute(H5Aopen(m.file.get(), "formatVersion", H5P_DEFAULT));
+    const std::int32_t version = kZoneFormatVersion;
+    if (!attr || H5Awrite(attr.get(), h5::mem_type<std::int32_t>(), &version) < 0)
+      m.fail("cannot update the file's formatVersion to " + std::to_string(version));
+    m.header.formatVersion = kZoneFormatVersion;
+  }
   m.prefix = zonefile::partitioning_prefix(added.nZones);
   const std::string gname = m.prefix.substr(0, m.prefix.size() - 1);
   const htri_t hasGroup = H5Lexists(m.file.get(), zonefile::kPartitioningsGroup, H5P_DEFAULT);

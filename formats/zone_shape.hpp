@@ -32,6 +32,9 @@ struct PieceVisitor {
   void optional_array(const ArrayInfo& info, A& a) {
     f(std::string(info.name), a);
   }
+  /// Not in the file: a reader computes it (derive_zone_arrays()).
+  template <class A>
+  void derived_array(const ArrayInfo&, A&) {}
   template <class C>
   void csr(const CsrInfo& info, C& c) {
     f(std::string(info.name) + "/offsets", c.offsets());

@@ -2,6 +2,8 @@
 // added from the zone file alone equals a fresh prepare of the same part count bitwise, every
 // partitioning passes `fvprep check`, and removing one keeps the others unchanged.
 #include "common/error.hpp"
+#include "formats/hdf5_util.hpp"
+#include "formats/zone_file_layout.hpp"
 #include "formats/zone_file_reader.hpp"
 #include "formats/zone_file_writer.hpp"
 #include "prep/generate_mesh.hpp"
@@ -14,9 +16,11 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <hdf5.h>
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -84,6 +88,59 @@ TEST(Partitionings, AddedOneEqualsAFreshPrepareBitwise) {
       ++oks;
     EXPECT_EQ(oks, 4u) << out.str();
   }
+}
+
+/// Makes `path` look like a zone file of format version 2, which also stored the face offsets
+/// (faces/ownerDelta, faces/neighbourDelta): writes them into every zone with values a reader
+/// must not use, and sets formatVersion to 2.
+void make_version_two(const std::string& path) {
+  std::vector<fv::idx_t> faces;
+  {
+    const fv::ZoneFile f = fv::open_zone_file(path); // closed before the file is opened to write
+    for (int z = 0; z < f.nZones(); ++z)
+      faces.push_back(fv::map_zone(f, z).nFaces);
+  }
+  const int nZones = static_cast<int>(faces.size());
+  fv::h5::silence_errors();
+  fv::h5::Id file = fv::h5::file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+  ASSERT_TRUE(file);
+  for (int z = 0; z < nZones; ++z) {
+    const std::string group = fv::zonefile::zone_group_name(z) + "/faces";
+    const std::vector<double> junk(3 * static_cast<std::size_t>(faces[z]), 1e300);
+    for (const char* name : {"ownerDelta", "neighbourDelta"}) {
+      const hsize_t n = junk.size();
+      fv::h5::Id space = fv::h5::dataspace(H5Screate_simple(1, &n, nullptr));
+      const std::string ds = group + "/" + name;
+      fv::h5::Id d = fv::h5::dataset(H5Dcreate2(file.get(), ds.c_str(), H5T_IEEE_F64LE, space.get(),
+                                                H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      ASSERT_TRUE(d) << ds;
+      ASSERT_GE(H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, junk.data()),
+                0);
+    }
+  }
+  fv::h5::Id attr = fv::h5::attribute(H5Aopen(file.get(), "formatVersion", H5P_DEFAULT));
+  const std::int32_t two = 2;
+  ASSERT_GE(H5Awrite(attr.get(), H5T_NATIVE_INT32, &two), 0);
+}
+
+// Version 3 stores no face offsets (they are derived from the centroids on reading). A version-2
+// file is read the same, its stored offsets unused; a partitioning added to it is written in
+// version 3, and the file then says version 3 (an older fvkit refuses it by its version).
+TEST(Partitionings, VersionTwoFileIsReadAndGrowsIntoVersionThree) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string file = dir + "/old.zones.h5", fresh = dir + "/fresh.zones.h5";
+  prepare(file, 2);
+  const auto before = contents(file, 2);
+  make_version_two(file);
+  EXPECT_EQ(fv::open_zone_file(file).header().formatVersion, 2);
+  EXPECT_EQ(contents(file, 2), before);
+  fv::add_partitioning(file, 3, {}, "add 3");
+  EXPECT_EQ(fv::open_zone_file(file).header().formatVersion, fv::kZoneFormatVersion);
+  prepare(fresh, 3);
+  EXPECT_EQ(contents(file, 3), contents(fresh, 3));
+  EXPECT_EQ(contents(file, 2), before);
+  std::ostringstream out;
+  EXPECT_EQ(fv::run_zone_check(file, {}, &out), 0) << out.str();
 }
 
 TEST(Partitionings, RemovingOneKeepsTheOthersAndTheNextBecomesFirst) {
