@@ -220,19 +220,6 @@ inline std::int64_t expected_size(const Zone& z, const ArrayInfo& a, std::int64_
   return a.components * entity_count(z, a.entity, nPatches);
 }
 
-/// Every array of a zone, in schema order, with its dataset path and metadata (entity,
-/// components, device upload): the one list that the zone-file writer and reader, the
-/// checksums, `fvprep check` (sizes) and DeviceZone (uploads, sizes) iterate. `v` is called as
-///   v.array(ArrayInfo, Array<T>&)           for plain arrays,
-///   v.optional_array(ArrayInfo, Array<T>&)  for arrays a zone (or an older file) may lack:
-///                                           empty or of the full size,
-///   v.derived_array(ArrayInfo, Array<T>&)   for arrays computed from others
-///                                           (derive_zone_arrays()) and not stored in the
-///                                           file: a visitor without this member gets
-///                                           v.array() (the file's visitors skip them), and
-///   v.csr(CsrInfo, Csr&)                    for CSR relations (name/offsets, name/indices).
-/// Z is Zone or const Zone. A new array is one entry here (and, when the kernels read it, one
-/// fv::ZoneView member bound to its name in runtime/kernels/zone_view.hpp).
 namespace detail {
 template <class V, class A, class = void>
 struct HasDerivedArray : std::false_type {};
@@ -252,6 +239,19 @@ void visit_derived(V& v, const ArrayInfo& info, A& a) {
 }
 } // namespace detail
 
+/// Every array of a zone, in schema order, with its dataset path and metadata (entity,
+/// components, device upload): the one list that the zone-file writer and reader, the
+/// checksums, `fvprep check` (sizes) and DeviceZone (uploads, sizes) iterate. `v` is called as
+///   v.array(ArrayInfo, Array<T>&)           for plain arrays,
+///   v.optional_array(ArrayInfo, Array<T>&)  for arrays a zone (or an older file) may lack:
+///                                           empty or of the full size,
+///   v.derived_array(ArrayInfo, Array<T>&)   for arrays computed from others
+///                                           (derive_zone_arrays()) and not stored in the
+///                                           file: a visitor without this member gets
+///                                           v.array() (the file's visitors skip them), and
+///   v.csr(CsrInfo, Csr&)                    for CSR relations (name/offsets, name/indices).
+/// Z is Zone or const Zone. A new array is one entry here (and, when the kernels read it, one
+/// fv::ZoneView member bound to its name in runtime/kernels/zone_view.hpp).
 template <class Z, class V>
 void visit_zone_arrays(Z& z, V&& v) {
   using E = Entity;
