@@ -399,8 +399,7 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   z.faceNodes = Csr::from_counts(counts);
   std::vector<gidx_t> faceGid(static_cast<std::size_t>(nFaces));
   std::vector<real_t> area(3 * static_cast<std::size_t>(nFaces)),
-      fcen(3 * static_cast<std::size_t>(nFaces)), ownDelta(3 * static_cast<std::size_t>(nFaces)),
-      ngbDelta(3 * static_cast<std::size_t>(nFaces), 0.0);
+      fcen(3 * static_cast<std::size_t>(nFaces));
   // each face on its own (lookups, geometry): on every thread where the zone is the only one
 #pragma omp parallel for schedule(static) if (threads_pay_off(nFaces))
   for (idx_t f = 0; f < nFaces; ++f) {
@@ -415,12 +414,9 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
       out[k] = nodeLocal.get(in[flip ? len - 1 - k : k]);
     // The geometry of the global face (global orientation), as every other zone computes it.
     face_geometry(g.xyz.data(), in, len, &area[3 * f], &fcen[3 * f]);
-    for (int d = 0; d < 3; ++d) {
-      if (flip) area[3 * f + d] = -area[3 * f + d];
-      ownDelta[3 * f + d] = fcen[3 * f + d] - centroid[3 * owner[f] + d];
-      if (neighbour[f] != kNone)
-        ngbDelta[3 * f + d] = fcen[3 * f + d] - centroid[3 * neighbour[f] + d];
-    }
+    if (flip)
+      for (int d = 0; d < 3; ++d)
+        area[3 * f + d] = -area[3 * f + d];
   }
 
   clock.lap(kStepFaces);
@@ -527,13 +523,12 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   z.faceNeighbour = to_array(std::move(neighbour));
   z.faceArea = to_array(std::move(area));
   z.faceCentroid = to_array(std::move(fcen));
-  z.faceOwnerDelta = to_array(std::move(ownDelta));
-  z.faceNeighbourDelta = to_array(std::move(ngbDelta));
   z.nodeGlobalId = to_array(std::move(nodeGid));
   z.nodeXyz = to_array(std::move(nodeXyz));
   z.cellFaceSign = to_array(std::move(sign));
   z.nodeCellWeight = to_array(std::move(weight));
   z.nodeCellWeightLinear = to_array(std::move(weightLinear));
+  derive_zone_arrays(z); // the face offsets, as the zone-file reader derives them
   return z;
 }
 

@@ -14,8 +14,8 @@ namespace fv {
 struct ZoneCheckOptions {
   bool verifyChecksums = true; ///< recompute every dataset's XXH64
   bool checkUuid = true;       ///< recompute the mesh UUID from the zones and compare
-  /// Relative tolerance of geometric identities (closure sum vs. sum of face areas, deltas and
-  /// node weights vs. the size of the mesh).
+  /// Relative tolerance of geometric identities (closure sum vs. sum of face areas, node
+  /// weights vs. the size of the mesh).
   double tolerance = 1e-9;
   int maxMessages = 20; ///< problems printed in full; the rest are only counted
   /// Partitioning to check (its part count); 0: every partitioning of the file, one after the
