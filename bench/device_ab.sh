@@ -16,6 +16,10 @@
 #          expected bitwise equal)
 #   hex    the same on 10M hexahedra
 #   wing   SSP-RK3 and LU-SGS on the wing (.devcarry/wing.msh), each build
+# RUNS=2: fvbench's --runs (its reproducibility columns). BASE_SET=section.key=value: the
+# iterations (channels and wing) run a second time with the new build and that option (fvrun
+# --set), and the two histories are compared: an A/B of a run-time switch without a base build
+# (PHASES="new tests tet hex"; issue 19's face_states, bench/results/issue19_20261129/).
 #   git diff HEAD > ab.patch; OUT=/path BASE_PATCH=$PWD/ab.patch [SIZE=10M] bench/device_ab.sh
 #   (carry .deps and .devcarry)
 name=device_ab
@@ -62,18 +66,21 @@ channel() { # CELLS
     local b=$bdir
     [ $which = base ] && b=$bbase
     log "fvbench $cells $which"
-    $b/runtime/fvbench "$zones" --device cuda --repeats ${REPEATS:-10} --runs 1 \
+    $b/runtime/fvbench "$zones" --device cuda --repeats ${REPEATS:-10} --runs ${RUNS:-1} \
       --csv "$out/kernels_$which.csv" --label "channel_${cells}_$size rcm $which" --no-checksum \
       >"$out/fvbench_${cells}_$which.txt" 2>&1 || log "fvbench $which FAILED"
-    grep -E "interpolate_to_nodes|gradient_and_limiter|green_gauss|limiter|interior_fluxes|boundary_fluxes|flux_sum |primitives|rk_stage|memcpy|triad" \
+    grep -E "interpolate_to_nodes|gradient_and_limiter|gradient_limiter_states|green_gauss|limiter|interior_|boundary_|flux_sum |primitives|rk_stage|memcpy|triad" \
       "$out/fvbench_${cells}_$which.txt" | head -30
   done
   channel_iteration_case
   for rep in 1 2; do
     iterations ${cells}_new$rep $bdir "$zones" $meshes/iteration.ini
     [ "$builds" = new ] || iterations ${cells}_base$rep $bbase "$zones" $meshes/iteration.ini
+    [ -z "$BASE_SET" ] || iterations ${cells}_set$rep $bdir "$zones" $meshes/iteration.ini \
+      --set "$BASE_SET"
   done
   [ "$builds" = new ] || same ${cells}_new1 ${cells}_base1 CL CD
+  [ -z "$BASE_SET" ] || same ${cells}_new1 ${cells}_set1 CL CD
 }
 
 for phase in $phases; do
@@ -88,7 +95,7 @@ for phase in $phases; do
     log "builds done"
     ;;
   tests)
-    (cd $bdir && ctest -R "Cuda|Gpu|Reduce|DeviceZone|Pipeline|LimiterScales|AssemblyChoice|UniformFaces" \
+    (cd $bdir && ctest -R "Cuda|Gpu|Reduce|DeviceZone|Pipeline|LimiterScales|AssemblyChoice|UniformFaces|FaceStates" \
       --timeout 300 2>&1 | tail -15)
     ;;
   naca)
@@ -102,20 +109,23 @@ for phase in $phases; do
     printf '[freestream]\nmach = 0.84\naoa = 3\n[time]\nconvergence = 0\n[monitor]\noutput_interval = 1000\nwrite_solution = false\nreference_area = 0.75296\nforce_patches = wing\n[patch wing]\ntype = slip_wall\n[patch farfield]\ntype = farfield\n[patch symmetry]\ntype = symmetry\n' >/tmp/w.ini
     builds="new"
     [ -x $bbase/runtime/fvrun ] && builds="new base"
+    [ -z "$BASE_SET" ] || builds="new set"
     for rep in 1 2; do
       for which in $builds; do
-        b=$bdir
+        b=$bdir extra=()
         [ $which = base ] && b=$bbase
+        [ $which = set ] && extra=(--set "$BASE_SET")
         ITERATIONS=100 iterations wing_ssprk3_${which}$rep $b /tmp/w.zones.h5 /tmp/w.ini \
-          --set time.integrator=ssprk3 --set time.cfl=1.5
+          --set time.integrator=ssprk3 --set time.cfl=1.5 "${extra[@]}"
         ITERATIONS=100 iterations wing_lusgs_${which}$rep $b /tmp/w.zones.h5 /tmp/w.ini \
           --set time.integrator=lusgs --set time.lusgs_ordering=hyperplane --set time.cfl=50 \
-          --set time.cfl_start=5 --set time.cfl_ramp_iterations=10
+          --set time.cfl_start=5 --set time.cfl_ramp_iterations=10 "${extra[@]}"
       done
     done
     if [ "$builds" != new ]; then
-      same wing_ssprk3_new1 wing_ssprk3_base1 CL CD
-      same wing_lusgs_new1 wing_lusgs_base1 CL CD
+      other=${builds#new }
+      same wing_ssprk3_new1 wing_ssprk3_${other}1 CL CD
+      same wing_lusgs_new1 wing_lusgs_${other}1 CL CD
     fi
     ;;
   esac

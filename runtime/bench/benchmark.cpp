@@ -183,10 +183,17 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
             << " ms";
     rep.rows.push_back(stage_row("rk_stage_total", kernels::to_string(var),
                                  time_it(stage, o.warmup, o.repeats), nc, extra.str()));
-    if (var == kernels::FluxSumVariant::Gather)
-      rep.rows.push_back(stage_row("rk_stage_total_unfused", kernels::to_string(var),
-                                   time_it(unfused, o.warmup, o.repeats), nc,
-                                   "; evaluate, then rk_stage (a first stage)"));
+    if (var != kernels::FluxSumVariant::Gather) continue;
+    rep.rows.push_back(stage_row("rk_stage_total_unfused", kernels::to_string(var),
+                                 time_it(unfused, o.warmup, o.repeats), nc,
+                                 "; evaluate, then rk_stage (a first stage)"));
+    if (!op.stores_face_states()) continue;
+    op.set_face_states(false);
+    rep.rows.push_back(stage_row("rk_stage_total_gradient", kernels::to_string(var),
+                                 time_it(stage, o.warmup, o.repeats), nc,
+                                 "; without face states: the face loops reconstruct from the "
+                                 "stored gradient"));
+    op.set_face_states(true);
   }
 }
 
@@ -290,6 +297,16 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
       flux(5 * static_cast<std::size_t>(z.nFaces), "face flux"),
       Wn(5 * static_cast<std::size_t>(std::max<idx_t>(z.nNodes, 1)), "node values"),
       grad(15 * static_cast<std::size_t>(nt), "gradients"), phi(n5, "limiter");
+  const idx_t nSlots = z.cellFaces.offsets()[static_cast<std::size_t>(z.nCells)];
+  DeviceArray<real_t> states(o.secondOrder ? 5 * static_cast<std::size_t>(nSlots) : 0,
+                             "face states");
+  DeviceArray<idx_t> slots(o.secondOrder ? 2 * static_cast<std::size_t>(z.nFaces) : 0,
+                           "face state slots");
+  if (o.secondOrder) kernels::face_state_slots(v, slots.data());
+  const kernels::FaceStateStore store{states.data(), slots.data(), nSlots};
+  // the solver's second-order Euler stage stores face states (SpatialOperator::
+  // stores_face_states): their kernels are the stage's, the gradient's face loops variants
+  const bool faceStates = o.secondOrder && !o.viscous && !o.rans;
   kernels::FluxSettings fsSet;
   fsSet.flux = o.flux;
   fsSet.gamma = gamma;
@@ -352,6 +369,13 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
         v, Wn.data(), o.secondOrder ? kernels::Limiter::Venkat : kernels::Limiter::None, 5.0,
         scales, W.data(), nullptr, grad.data(), phi.data());
   };
+  auto k_gradlim_states = [&] {
+    kernels::gradient_limiter_states<kNumVars>(v, Wn.data(), kernels::Limiter::Venkat, 5.0, scales,
+                                               W.data(), nullptr, nullptr, store);
+  };
+  auto k_iflux_states = [&] {
+    kernels::interior_state_fluxes<phys::EulerModel>(v, fsSet, store, flux.data());
+  };
   auto k_iflux = [&] {
     kernels::interior_fluxes<phys::EulerModel>(v, fsSet, W.data(), grad.data(), phi.data(),
                                                flux.data());
@@ -361,6 +385,9 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   auto k_bflux = [&] {
     kernels::boundary_fluxes<phys::EulerModel>(v, patches.view(), fsSet, W.data(), grad.data(),
                                                phi.data(), flux.data());
+  };
+  auto k_bflux_states = [&] {
+    kernels::boundary_state_fluxes<phys::EulerModel>(v, patches.view(), fsSet, store, flux.data());
   };
   auto k_sum = [&] { kernels::flux_sum<kNumVars>(v, flux.data(), R.data()); };
   auto k_rk = [&] {
@@ -423,12 +450,16 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   ks.push_back({"primitives", k_prim, true});
   if (o.secondOrder) {
     ks.push_back({"interpolate_to_nodes", k_interp, true});
-    ks.push_back({"gradient_and_limiter", k_gradlim, true}); // the solver's fused pass
-    ks.push_back({"green_gauss_gradient", k_grad, false});   // the two halves alone
+    // the solver's fused pass: with face states, or with the gradient stored
+    ks.push_back({"gradient_limiter_states", k_gradlim_states, faceStates});
+    ks.push_back({"gradient_and_limiter", k_gradlim, !faceStates});
+    ks.push_back({"green_gauss_gradient", k_grad, false}); // the two halves alone
     ks.push_back({"limiter", k_lim, false});
+    ks.push_back({"interior_state_fluxes", k_iflux_states, faceStates});
+    ks.push_back({"boundary_state_fluxes", k_bflux_states, faceStates});
   }
-  ks.push_back({"interior_fluxes", k_iflux, true});
-  ks.push_back({"boundary_fluxes", k_bflux, true});
+  ks.push_back({"interior_fluxes", k_iflux, !faceStates});
+  ks.push_back({"boundary_fluxes", k_bflux, !faceStates});
   ks.push_back({"flux_sum", k_sum, true});
   ks.push_back({"rk_stage", k_rk, true});
   ks.push_back({"flux_sum_rk_stage", k_sum_rk, false}); // the two fused (later RK stages)
@@ -450,7 +481,7 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
     r.nsPerCell = t.median * 1e6 / nc;
     if (k.inStage) stageSum += t.median;
     if (std::string(k.name).rfind("halo_", 0) == 0) r.note = haloNote;
-    if (std::string(k.name) == "boundary_fluxes")
+    if (std::string(k.name) == "boundary_fluxes" || std::string(k.name) == "boundary_state_fluxes")
       r.note = std::to_string(z.nPatches()) + " patches, one launch";
     if (std::string(k.name) == "interpolate_to_nodes")
       r.note = interpMapping == ComponentMapping::Split ? "one thread per (node, component)"

@@ -70,6 +70,15 @@ double kernel_bytes(const std::string& k, const ZoneSizes& s) {
                         s) +
            kernel_bytes("limiter", s) - 15 * s.nc * R - cellFaceOffsets - s.ncf * (I + S) -
            s.nc * R;
+  // the same pass storing each cell face's 5 reconstructed values instead of the gradient and
+  // the limiter (the face offsets and W are read by the limiter already; phi is stored only
+  // where the case may freeze the limiter, which fvbench's does not)
+  if (k == "gradient_limiter_states")
+    return kernel_bytes("gradient_and_limiter", s) - 20 * s.nc * R + 5 * s.ncf * R;
+  // per face the two sides' slots, their stored states (5 + 5), the area vector (3) and the
+  // flux (5)
+  if (k == "interior_state_fluxes") return ni * (2 * I + 18 * R);
+  if (k == "boundary_state_fluxes") return s.nb * (I + 13 * R); // the owner's slot only
   if (k == "interior_fluxes") return ni * (2 * I + 9 * R) + 25 * s.nt * R + 5 * ni * R;
   if (k == "boundary_fluxes") return s.nb * (I + 6 * R) + 25 * s.nbOwners * R + 5 * s.nb * R;
   // smem: the same global traffic as the gather (the staging is on chip)

@@ -42,6 +42,7 @@ ZoneSizes zone_sizes(const Zone& z, double haloListEntries);
 /// Minimum bytes of the kernel named `kernel` (the labels fvbench prints: "primitives",
 /// "interpolate_to_nodes", "green_gauss_gradient" (and "green_gauss_gradient_face_nodes": the
 /// same through faceNodes, without node slots), "limiter", "gradient_and_limiter",
+/// "gradient_limiter_states", "interior_state_fluxes", "boundary_state_fluxes",
 /// "interior_fluxes", "boundary_fluxes", "flux_sum", "flux_sum_atomic", "flux_sum_colour",
 /// "fused_flux_atomic", "fused_flux_colour", "rk_stage", "halo_pack", "halo_unpack").
 /// Throws fv::Error for an unknown name.

@@ -106,6 +106,11 @@ const std::vector<CaseKey>& case_keys() {
        "double (FP64 throughout) | mixed (the second-order reconstruction reads FP32 copies of "
        "the face-centroid offsets and node weights; face areas, state, gradients, limiter, "
        "fluxes, residual and all arithmetic stay FP64; residual assembly gather)"},
+      {"scheme", "face_states", "on",
+       "on: a second-order inviscid evaluation on one zone stores each face's reconstructed "
+       "states (5 values per cell face and 2 indices per face of device memory) for the face "
+       "loops to read instead of the cell gradients (the same fluxes, bitwise; fewer bytes "
+       "moved) | off: the face loops reconstruct from the stored gradients (less memory)"},
       {"time", "integrator", "=stepping",
        "time scheme: newton (implicit Newton-Krylov, the default for stepping = local) | "
        "ssprk3 (the default for stepping = global) | rk2 (2-stage SSP) | rk4 (classical) | "
@@ -607,6 +612,7 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
     c.nodeWeights = static_cast<NodeWeights>(
         r.choice("node_weights", "linear", {"linear", "inverse_distance"}));
     c.mixedPrecision = r.choice("precision", "double", {"double", "mixed"}) == 1;
+    c.faceStates = r.choice("face_states", "on", {"on", "off"}) == 0;
     FV_VERIFY_USAGE(!c.mixedPrecision || c.assembly == "auto" || c.assembly == "auto_any" ||
                         c.assembly == "gather",
                     r.ctx("precision") << "precision = mixed sums the residual by gather; "

@@ -126,6 +126,10 @@ struct CaseConfig {
   /// [scheme] precision = mixed: the reconstruction kernels read FP32 copies of the geometry
   /// (ZoneViewT<float>, kernels::FV_FOR_EACH_PRECISION); false: FP64 throughout
   bool mixedPrecision = false;
+  /// [scheme] face_states: second-order inviscid evaluations on one zone store the faces'
+  /// reconstructed states (SpatialOperator::stores_face_states) rather than reconstructing in
+  /// the face loops
+  bool faceStates = true;
   // [time]
   TimeScheme integrator = TimeScheme::Newton;
   bool localTimeStep = true;

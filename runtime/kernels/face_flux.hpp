@@ -3,6 +3,7 @@
 /// Point-wise pieces of the face-flux kernels (FV_HOST_DEVICE), shared by the default kernels
 /// (flux.cpp) and their benchmark variants (flux_sum_variants.cpp) so that every variant
 /// computes bit-identical face fluxes.
+#include "runtime/kernels/face_state_k.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/euler/roe_flux.hpp"
 #include "runtime/physics/euler/rusanov_flux.hpp"
@@ -24,9 +25,9 @@ FV_HOST_DEVICE FV_FORCEINLINE void reconstruct(const real_t* W, const real_t* gr
   real_t r[N];
   const real_t d0 = d[0], d1 = d[1], d2 = d[2]; // exact in FP64 from either precision
   for (int k = 0; k < N; ++k)
-    r[k] = out[k] + phi[k * n + c] * (grad[(3 * k) * n + c] * d0 + grad[(3 * k + 1) * n + c] * d1 +
-                                      grad[(3 * k + 2) * n + c] * d2);
-  if (r[0] > 0.0 && r[4] > 0.0)
+    r[k] = extrapolated(out[k], phi[k * n + c], grad[(3 * k) * n + c], grad[(3 * k + 1) * n + c],
+                        grad[(3 * k + 2) * n + c], d0, d1, d2);
+  if (physical<N>(r))
     for (int k = 0; k < N; ++k)
       out[k] = r[k];
 }
@@ -52,6 +53,19 @@ FV_HOST_DEVICE FV_FORCEINLINE void ghost(const real_t* W, const real_t* n, const
                                          real_t* G) {
   phys::ghost_state(W, n, b, G);
   if constexpr (phys::kHasScalars<M>) M::scalar_ghost(W, n, b, G);
+}
+
+/// Flux of the model M through boundary face area vector S (outward) between the interior
+/// primitive state WL and the ghost state of the face's boundary condition b: the one
+/// arithmetic of every boundary face loop.
+template <class M>
+FV_HOST_DEVICE FV_FORCEINLINE void boundary_flux(const FluxSettings& s, const phys::BcParams& b,
+                                                 const real_t* S, const real_t* WL, real_t* F) {
+  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+  const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
+  real_t WG[M::kNumVars];
+  ghost<M>(WL, nrm, b, WG);
+  riemann<M>(s, WL, WG, S, F);
 }
 
 /// Adds to M (N x N, row-major, N = Mod::kNumVars) the Jacobian d g / dU of the first-order

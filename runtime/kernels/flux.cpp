@@ -45,15 +45,48 @@ void boundary_fluxes(const ZoneViewT<G>& z, const PatchView& patches, const Flux
   const FluxSettings st = s;
   const PatchView pv = patches;
   forall("boundary_fluxes", z.nBoundaryFaces, [=] FV_HOST_DEVICE(idx_t f) {
-    const phys::BcParams& b = pv.params[pv.patch_of(f)];
-    const real_t* S = v.faceArea + 3 * f;
-    const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
-    const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
-    real_t WL[N], WG[N], F[N]; // interior, ghost, flux
+    real_t WL[N], F[N]; // interior, flux
     reconstruct<N>(W, grad, phi, v.nTotalCells, v.faceOwner[f], v.faceOwnerDelta + 3 * f,
                    st.secondOrder, WL);
-    detail::ghost<M>(WL, nrm, b, WG);
-    riemann<M>(st, WL, WG, S, F);
+    detail::boundary_flux<M>(st, pv.params[pv.patch_of(f)], v.faceArea + 3 * f, WL, F);
+    for (int k = 0; k < N; ++k)
+      flux[k * v.nFaces + f] = F[k];
+  });
+}
+
+template <class M>
+void interior_state_fluxes(const ZoneView& z, const FluxSettings& s, const FaceStateStore& states,
+                           real_t* flux) {
+  constexpr int N = M::kNumVars;
+  const ZoneView v = z;
+  const FluxSettings st = s;
+  const detail::FaceStates<N, const real_t> fs{states.values, states.nSlots};
+  const idx_t* slots = states.faceSlots;
+  const idx_t nb = z.nBoundaryFaces;
+  forall("interior_state_fluxes", z.nFaces - nb, [=] FV_HOST_DEVICE(idx_t i) {
+    const idx_t f = nb + i;
+    real_t WL[N], WR[N], F[N];
+    fs.load(slots[2 * f], WL);
+    fs.load(slots[2 * f + 1], WR);
+    riemann<M>(st, WL, WR, v.faceArea + 3 * f, F);
+    for (int k = 0; k < N; ++k)
+      flux[k * v.nFaces + f] = F[k];
+  });
+}
+
+template <class M>
+void boundary_state_fluxes(const ZoneView& z, const PatchView& patches, const FluxSettings& s,
+                           const FaceStateStore& states, real_t* flux) {
+  constexpr int N = M::kNumVars;
+  const ZoneView v = z;
+  const FluxSettings st = s;
+  const PatchView pv = patches;
+  const detail::FaceStates<N, const real_t> fs{states.values, states.nSlots};
+  const idx_t* slots = states.faceSlots;
+  forall("boundary_state_fluxes", z.nBoundaryFaces, [=] FV_HOST_DEVICE(idx_t f) {
+    real_t WL[N], F[N]; // interior, flux
+    fs.load(slots[2 * f], WL);
+    detail::boundary_flux<M>(st, pv.params[pv.patch_of(f)], v.faceArea + 3 * f, WL, F);
     for (int k = 0; k < N; ++k)
       flux[k * v.nFaces + f] = F[k];
   });
@@ -116,7 +149,12 @@ FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
                                       const real_t*, const real_t*, real_t*, FaceSet);             \
   template void boundary_fluxes<M, G>(const ZoneViewT<G>&, const PatchView&, const FluxSettings&,  \
                                       const real_t*, const real_t*, const real_t*, real_t*);
-#define FV_INSTANTIATE(M) FV_FOR_EACH_PRECISION(FV_INSTANTIATE_G, M)
+#define FV_INSTANTIATE(M)                                                                          \
+  FV_FOR_EACH_PRECISION(FV_INSTANTIATE_G, M)                                                       \
+  template void interior_state_fluxes<M>(const ZoneView&, const FluxSettings&,                     \
+                                         const FaceStateStore&, real_t*);                          \
+  template void boundary_state_fluxes<M>(const ZoneView&, const PatchView&, const FluxSettings&,   \
+                                         const FaceStateStore&, real_t*);
 FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 #undef FV_INSTANTIATE_G

@@ -3,10 +3,13 @@
 // field of any width N (the model's variable count). The node loop reads the node -> cell
 // relation in SELL-32 slices (ZoneView::node_entry): with the CSR relation, each thread walked
 // its own ~23 entries (tetrahedra) and the index and weight loads of a warp were scattered;
-// sliced, they are coalesced (about 4x faster on 10M tetrahedra, docs/performance.md).
+// sliced, they are coalesced (about 4x faster on 10M tetrahedra, docs/performance.md). The
+// gradient and limiter pass comes in two forms: storing grad and phi, or storing the faces'
+// reconstructed states (gradient_limiter_states, with the slots of face_state_slots).
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/cell_field.hpp"
 #include "runtime/kernels/cell_shape.hpp"
+#include "runtime/kernels/face_state_k.hpp"
 #include "runtime/kernels/gradient_limiter_k.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/kernels/node_sum_k.hpp"
@@ -73,7 +76,52 @@ void gradient_and_limiter_shaped(const ZoneViewT<G>& z, const real_t* Wn, Limite
   });
 }
 
+template <int N, class S, class G>
+void gradient_limiter_states_shaped(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind,
+                                    real_t venkatK, const LimiterScales& scales, const real_t* W,
+                                    const real_t* supersonicNodes, real_t* phi,
+                                    const FaceStateStore& states) {
+  const ZoneViewT<G> v = z;
+  const LimiterScales sc = scales;
+  const CellField<N> ph{phi, z.nTotalCells};
+  const detail::FaceStates<N> fs{states.values, states.nSlots};
+  forall("gradient_limiter_states", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    real_t g[3 * N], p[N];
+    detail::cell_gradient<N, S, kFusedGradientBySlots<S>>(v, Wn, c, g);
+    detail::cell_limiter<N, S>(v, kind, venkatK, sc, W, supersonicNodes, c, g, p);
+    detail::store_face_states<N, S>(v, W, c, g, p, fs);
+    if (phi) ph.store(c, p);
+  });
+}
+
+template <class S>
+void face_state_slots_shaped(const ZoneView& z, idx_t* faceSlots) {
+  const ZoneView v = z;
+  forall("face_state_slots", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    for (idx_t j = S::faces_begin(v, c); j < S::faces_end(v, c); ++j) {
+      const idx_t f = v.cellFaces[j];
+      faceSlots[2 * f + (v.cellFaceSign[j] > 0 ? 0 : 1)] = detail::face_state_slot<S>(v, c, j);
+      if (f < v.nBoundaryFaces) faceSlots[2 * f + 1] = -1;
+    }
+  });
+}
+
 } // namespace
+
+void face_state_slots(const ZoneView& z, idx_t* faceSlots) {
+  visit_cell_shape(z, [&](auto s) { face_state_slots_shaped<decltype(s)>(z, faceSlots); });
+}
+
+template <int N, class G>
+void gradient_limiter_states(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind, real_t venkatK,
+                             const LimiterScales& scales, const real_t* W,
+                             const real_t* supersonicNodes, real_t* phi,
+                             const FaceStateStore& states) {
+  visit_cell_shape(z, [&](auto s) {
+    gradient_limiter_states_shaped<N, decltype(s)>(z, Wn, kind, venkatK, scales, W, supersonicNodes,
+                                                   phi, states);
+  });
+}
 
 template <int N, class G>
 void green_gauss_gradient(const ZoneViewT<G>& z, const real_t* Wn, real_t* grad) {
@@ -96,7 +144,10 @@ void gradient_and_limiter(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind,
   template void green_gauss_gradient<N, G>(const ZoneViewT<G>&, const real_t*, real_t*);           \
   template void gradient_and_limiter<N, G>(const ZoneViewT<G>&, const real_t*, Limiter, real_t,    \
                                            const LimiterScales&, const real_t*, const real_t*,     \
-                                           real_t*, real_t*);
+                                           real_t*, real_t*);                                      \
+  template void gradient_limiter_states<N, G>(const ZoneViewT<G>&, const real_t*, Limiter, real_t, \
+                                              const LimiterScales&, const real_t*, const real_t*,  \
+                                              real_t*, const FaceStateStore&);
 #define FV_INSTANTIATE(N) FV_FOR_EACH_PRECISION(FV_INSTANTIATE_G, N)
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #undef FV_INSTANTIATE

@@ -120,6 +120,33 @@ void gradient_and_limiter(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind,
                           const LimiterScales& scales, const real_t* W,
                           const real_t* supersonicNodes, real_t* grad, real_t* phi);
 
+/// The face states of gradient_limiter_states: the reconstructed primitives of every owned
+/// cell at each of its faces, N values per cellFaces entry (a slot: detail::face_state_slot()),
+/// and per face the slots of its two sides. Device memory, owned by the caller.
+struct FaceStateStore {
+  real_t* values = nullptr;         ///< N x nSlots, component k of slot i at [k nSlots + i]
+  const idx_t* faceSlots = nullptr; ///< 2 per face: the owner's slot, the neighbour's (-1 on
+                                    ///< boundary faces); face_state_slots() fills it
+  idx_t nSlots = 0;                 ///< cellFaces entries of the owned cells
+};
+
+/// Cell loop: the slots of each face's two sides in a FaceStateStore of zone z (2 nFaces
+/// values; boundary faces' second -1). Once per zone.
+void face_state_slots(const ZoneView& z, idx_t* faceSlots);
+
+/// Cell loop: gradient_and_limiter of each owned cell, then the cell's reconstructed primitives
+/// at each of its faces stored in `states` instead of the gradient: the face loops then read two
+/// states per face (interior_state_fluxes, boundary_state_fluxes) rather than gathering both
+/// cells' W, gradients and limiters and the face offsets. phi is written as
+/// gradient_and_limiter writes it where not null; grad is not. The states are bitwise what
+/// interior_fluxes and boundary_fluxes reconstruct from the same grad and phi. A single zone
+/// (no halo cell: interface faces need their halo side's gradient).
+template <int N, class G>
+void gradient_limiter_states(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind, real_t venkatK,
+                             const LimiterScales& scales, const real_t* W,
+                             const real_t* supersonicNodes, real_t* phi,
+                             const FaceStateStore& states);
+
 /// Flux function choice.
 enum class Flux { Roe = 0, Rusanov = 1 };
 
@@ -152,6 +179,18 @@ void interior_fluxes(const ZoneViewT<G>& z, const FluxSettings& s, const real_t*
 template <class M, class G>
 void boundary_fluxes(const ZoneViewT<G>& z, const PatchView& patches, const FluxSettings& s,
                      const real_t* W, const real_t* grad, const real_t* phi, real_t* flux);
+
+/// interior_fluxes from the face states of gradient_limiter_states (M::kNumVars components):
+/// the same fluxes, bitwise.
+template <class M>
+void interior_state_fluxes(const ZoneView& z, const FluxSettings& s, const FaceStateStore& states,
+                           real_t* flux);
+
+/// boundary_fluxes from the owner's face states of gradient_limiter_states: the same fluxes,
+/// bitwise.
+template <class M>
+void boundary_state_fluxes(const ZoneView& z, const PatchView& patches, const FluxSettings& s,
+                           const FaceStateStore& states, real_t* flux);
 
 /// Cell loop: R[k][cell] = sum over the cell's faces of sign * flux[k][face] (net outflow),
 /// for the N components.

@@ -95,6 +95,15 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
     grad_ = DeviceArray<real_t>(3 * nv * nt, "gradients");
     phi_ = DeviceArray<real_t>(nv * nt, "limiter");
   }
+  faceStatesOn_ = cfg_.faceStates;
+  keepPhi_ = cfg_.limiterFreeze > 0 || cfg_.limiterFreezeStall > 0;
+  if (cfg_.faceStates && cfg_.order == 2 && !cfg_.viscous() && !par_.comm) {
+    const idx_t slots = zone.cellFaces.offsets()[static_cast<std::size_t>(zone.nCells)];
+    faceStates_ = DeviceArray<real_t>(nv * static_cast<std::size_t>(slots), "face states");
+    faceSlots_ = DeviceArray<idx_t>(2 * static_cast<std::size_t>(zone.nFaces), "face state slots");
+    kernels::face_state_slots(dz_.view(), faceSlots_.data());
+    faceStateStore_ = {faceStates_.data(), faceSlots_.data(), slots};
+  }
   if (cfg_.order == 2 && cfg_.limiter != LimiterKind::None &&
       cfg_.limiterRegion == LimiterRegion::Supersonic)
     supersonic_ =
@@ -278,6 +287,23 @@ void SpatialOperator::face_fluxes(bool split) {
   if (cfg_.viscous()) viscous_fluxes<M>();
 }
 
+bool SpatialOperator::stores_face_states() const {
+  return faceStatesOn_ && !faceStates_.empty() && !cells_ && !hook_ &&
+         assembly_ == kernels::FluxSumVariant::Gather && !cfg_.viscous();
+}
+
+template <class M>
+void SpatialOperator::state_face_fluxes() {
+  const ZoneView& z = dz_.view();
+  const kernels::FluxSettings& fs = flux_settings_;
+  boundarySide_.wait_for_compute();
+  boundarySide_.launch([&] {
+    kernels::boundary_state_fluxes<M>(z, patches_.view(), fs, faceStateStore_, flux_.data());
+  });
+  kernels::interior_state_fluxes<M>(z, fs, faceStateStore_, flux_.data());
+  boundarySide_.compute_waits(); // the flux sum reads them
+}
+
 void SpatialOperator::wall_viscous_data(real_t* out) const {
   FV_VERIFY(cfg_.viscous(), "wall viscous data need the Navier-Stokes model");
   const ZoneView& z = dz_.view();
@@ -376,6 +402,19 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
   regionValid_ = regionValid_ || newRegion;
   // 3. node-averaged Green-Gauss gradients and the limiter of owned cells (with the local
   //    extrema over face neighbours: halo W is there)
+  if (computePhi && stores_face_states()) { // the gradient has no reader but the face loops
+    // phi only where a frozen limiter may be asked for (it has no other reader)
+    const bool keepPhi = keepPhi_ || limiterFrozen_;
+    kernels::gradient_limiter_states<kNumVars>(zg, Wn_.data(), limiter_, cfg_.venkatK, scales_,
+                                               W_.data(), region ? supersonic_.data() : nullptr,
+                                               keepPhi ? phi : nullptr, faceStateStore_);
+    phiValid_ = keepPhi;
+    gradValid_ = false;
+    state_face_fluxes<M>();
+    finish_residual<M>(update);
+    return;
+  }
+  gradValid_ = true;
   if (computePhi) { // one pass: the gradient stays in registers for the limiter
     kernels::gradient_and_limiter<kNumVars>(zg, Wn_.data(), limiter_, cfg_.venkatK, scales_,
                                             W_.data(), region ? supersonic_.data() : nullptr, grad,

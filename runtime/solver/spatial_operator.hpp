@@ -119,7 +119,10 @@ class SpatialOperator {
   void set_first_order(bool first) { flux_settings_.secondOrder = !first && cfg_.order == 2; }
   bool first_order() const { return !flux_settings_.secondOrder; }
 
-  /// Keeps phi from the last evaluation that computed it (true) or recomputes it (false).
+  /// Keeps phi from the last evaluation that computed it (true) or recomputes it (false). An
+  /// evaluation that stores face states keeps phi only where the case may freeze the limiter
+  /// ([scheme] limiter_freeze or limiter_freeze_stall) or it is frozen already; else the first
+  /// evaluation after freezing computes the phi that the later ones keep.
   void freeze_limiter(bool frozen) { limiterFrozen_ = frozen; }
   bool limiter_frozen() const { return limiterFrozen_; }
   /// Recomputes the reference scales of the Venkatakrishnan epsilon from the primitives in W()
@@ -142,6 +145,17 @@ class SpatialOperator {
   /// or a caller sets it.
   void set_node_loop(ComponentMapping m) { nodeLoop_ = m; }
   ComponentMapping node_loop() const { return nodeLoop_; }
+
+  /// Whether a second-order evaluation that computes the limiter stores each face's
+  /// reconstructed states (kernels::gradient_limiter_states) for the face loops to read, instead
+  /// of storing the gradient for them to reconstruct from (the same fluxes, bitwise; fewer
+  /// bytes gathered per face; nVars values per cell face and 2 indices per face of device
+  /// memory). It does where the gradient has no other reader: one zone without the exchange
+  /// hook, the Euler model, the gather assembly, and [scheme] face_states = on (the default;
+  /// off allocates no states). fvbench times both.
+  void set_face_states(bool on) { faceStatesOn_ = on; }
+  /// True when the next such evaluation stores face states.
+  bool stores_face_states() const;
 
   /// A fixed volumetric source (nVars x nTotalCells SoA, owned cells read; each cell's source
   /// integrated over its volume, residual units) subtracted from every residual evaluation:
@@ -171,8 +185,10 @@ class SpatialOperator {
   const real_t* W() const { return W_.data(); }
   real_t* W() { return W_.data(); }
   const real_t* face_flux() const { return flux_.data(); }
-  /// Cell gradients of the primitives of the last evaluation (order 2 or viscous; else null).
-  const real_t* gradients() const { return grad_.data(); }
+  /// Cell gradients of the primitives of the last evaluation that computed them (order 2 or
+  /// viscous); null when there is none or the last second-order evaluation stored face states
+  /// instead (stores_face_states()).
+  const real_t* gradients() const { return gradValid_ ? grad_.data() : nullptr; }
   /// Navier-Stokes: kernels::wall_viscous_data() of every boundary face for the state of the
   /// last evaluation, into out (kWallViscousValues x nBoundaryFaces, device).
   void wall_viscous_data(real_t* out) const;
@@ -193,6 +209,9 @@ class SpatialOperator {
   template <class M, class G>
   void face_fluxes(bool split);
 
+  /// the face fluxes from the stored face states (boundary faces on the side stream)
+  template <class M>
+  void state_face_fluxes();
   template <class M>
   void viscous_fluxes(); ///< subtracts F_v from every face flux (halo W and grad in place)
   /// flux sum, the model's volume sources, the fixed source; then the update when given
@@ -209,13 +228,21 @@ class SpatialOperator {
   kernels::Limiter limiter_ = kernels::Limiter::None;
   kernels::LimiterScales scales_;
   bool limiterFrozen_ = false;
-  bool phiValid_ = false; ///< phi holds a computed limiter (freezing needs one)
+  bool phiValid_ = false;  ///< phi holds a computed limiter (freezing needs one)
+  bool gradValid_ = false; ///< grad holds the gradients of the last evaluation that needed them
+  bool faceStatesOn_ = true;
+  bool keepPhi_ = false; ///< the case may freeze the limiter: face-state evaluations store phi
   std::unique_ptr<parallel::HaloExchange> cells_, nodes_; // null without MPI
   /// The boundary faces' fluxes run on it beside the interior faces' (disjoint flux entries):
   /// its latency-bound gathers of scattered owners overlap the interior kernel.
   backend::SideStream boundarySide_;
   gidx_t globalCells_ = 0;
   DeviceArray<real_t> W_, Wn_, grad_, phi_, flux_, R_;
+  /// kernels::gradient_limiter_states' face states, nVars per cellFaces entry, and the slots of
+  /// each face's two sides (second order, Euler, one zone, face_states = on; else empty)
+  DeviceArray<real_t> faceStates_;
+  DeviceArray<idx_t> faceSlots_;
+  kernels::FaceStateStore faceStateStore_;
   kernels::PatchTable patches_; ///< the patches' boundary conditions on the device
   /// limiter_region = supersonic: per node, the supersonic excess of the cells around it
   /// (kernels::supersonic_node_excess); empty when the limiter acts everywhere or not at all

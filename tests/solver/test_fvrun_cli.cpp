@@ -14,8 +14,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -145,11 +147,46 @@ TEST_F(FvrunCli, ProfileTableAndCsvWithoutSolution) {
   const std::string csv = read_file(dir_ + "/prof/profile.csv");
   EXPECT_EQ(csv.rfind("label,calls,total_ms,percent_of_iteration,ns_per_cell_iteration\n", 0), 0u)
       << csv;
-  EXPECT_NE(csv.find("\ninterior_fluxes,18,"), std::string::npos) << csv; // 3 stages x 6
+  // 3 stages x 6, the face loop reading stored face states (the default)
+  EXPECT_NE(csv.find("\ninterior_state_fluxes,18,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find("\ninterior_fluxes,"), std::string::npos) << csv;
   EXPECT_NE(read_file(dir_ + "/prof/history.csv").find("\n6,"), std::string::npos);
   EXPECT_NE(read_file(dir_ + "/prof/history.csv").find("# profile = true"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/prof/solution.h5"));
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/prof/restart.h5"));
+  // [scheme] face_states = off: the face loops reconstruct from the stored gradient, and the
+  // history is the same, bit for bit
+  ASSERT_EQ(fvrun(dir_,
+                  "wedge.zones.h5 -c case.ini --device cpu --iterations 6 --output-dir prof_off "
+                  "--profile --set monitor.write_solution=false --set time.integrator=ssprk3 "
+                  "--set scheme.face_states=off",
+                  err),
+            0)
+      << err;
+  const std::string off = read_file(dir_ + "/prof_off/profile.csv");
+  EXPECT_NE(off.find("\ninterior_fluxes,18,"), std::string::npos) << off;
+  EXPECT_EQ(off.find("\ninterior_state_fluxes,"), std::string::npos) << off;
+  const auto rows = [](const std::string& history) { // the rows but for their wall_s field
+    std::istringstream in(history);
+    std::string line, out;
+    std::size_t wall = std::string::npos;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::vector<std::string> fields;
+      std::istringstream f(line);
+      for (std::string v; std::getline(f, v, ',');)
+        fields.push_back(v);
+      if (wall == std::string::npos) // the header
+        wall = static_cast<std::size_t>(std::find(fields.begin(), fields.end(), "wall_s") -
+                                        fields.begin());
+      for (std::size_t i = 0; i < fields.size(); ++i)
+        if (i != wall) out += fields[i] + ",";
+      out += "\n";
+    }
+    return out;
+  };
+  EXPECT_EQ(rows(read_file(dir_ + "/prof/history.csv")),
+            rows(read_file(dir_ + "/prof_off/history.csv")));
 }
 
 // The outputs open in ParaView: the volume solution (XDMF) and the wall surface (VTK PolyData),
