@@ -8,6 +8,7 @@
 #include "runtime/backend/timer.hpp"
 #include "runtime/bench/byte_model.hpp"
 #include "runtime/bench/node_interp_layouts.hpp"
+#include "runtime/kernels/face_state_arrays.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/solver/device_zone.hpp"
@@ -297,13 +298,9 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
       flux(5 * static_cast<std::size_t>(z.nFaces), "face flux"),
       Wn(5 * static_cast<std::size_t>(std::max<idx_t>(z.nNodes, 1)), "node values"),
       grad(15 * static_cast<std::size_t>(nt), "gradients"), phi(n5, "limiter");
-  const idx_t nSlots = z.cellFaces.offsets()[static_cast<std::size_t>(z.nCells)];
-  DeviceArray<real_t> states(o.secondOrder ? 5 * static_cast<std::size_t>(nSlots) : 0,
-                             "face states");
-  DeviceArray<idx_t> slots(o.secondOrder ? 2 * static_cast<std::size_t>(z.nFaces) : 0,
-                           "face state slots");
-  if (o.secondOrder) kernels::face_state_slots(v, slots.data());
-  const kernels::FaceStateStore store{states.data(), slots.data(), nSlots};
+  const kernels::FaceStateArrays states =
+      o.secondOrder ? kernels::FaceStateArrays(z, v, kNumVars) : kernels::FaceStateArrays();
+  const kernels::FaceStateStore& store = states.view();
   // the solver's second-order Euler stage stores face states (SpatialOperator::
   // stores_face_states): their kernels are the stage's, the gradient's face loops variants
   const bool faceStates = o.secondOrder && !o.viscous && !o.rans;

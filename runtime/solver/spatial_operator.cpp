@@ -97,13 +97,8 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
   }
   faceStatesOn_ = cfg_.faceStates;
   keepPhi_ = cfg_.limiterFreeze > 0 || cfg_.limiterFreezeStall > 0;
-  if (cfg_.faceStates && cfg_.order == 2 && !cfg_.viscous() && !par_.comm) {
-    const idx_t slots = zone.cellFaces.offsets()[static_cast<std::size_t>(zone.nCells)];
-    faceStates_ = DeviceArray<real_t>(nv * static_cast<std::size_t>(slots), "face states");
-    faceSlots_ = DeviceArray<idx_t>(2 * static_cast<std::size_t>(zone.nFaces), "face state slots");
-    kernels::face_state_slots(dz_.view(), faceSlots_.data());
-    faceStateStore_ = {faceStates_.data(), faceSlots_.data(), slots};
-  }
+  if (cfg_.faceStates && cfg_.order == 2 && !cfg_.viscous() && !par_.comm)
+    faceStates_ = kernels::FaceStateArrays(zone, dz_.view(), nv_);
   if (cfg_.order == 2 && cfg_.limiter != LimiterKind::None &&
       cfg_.limiterRegion == LimiterRegion::Supersonic)
     supersonic_ =
@@ -288,8 +283,9 @@ void SpatialOperator::face_fluxes(bool split) {
 }
 
 bool SpatialOperator::stores_face_states() const {
-  return faceStatesOn_ && !faceStates_.empty() && !cells_ && !hook_ &&
-         assembly_ == kernels::FluxSumVariant::Gather && !cfg_.viscous();
+  // allocated for second-order inviscid cases on one zone (the constructor)
+  return faceStatesOn_ && !faceStates_.empty() && !hook_ &&
+         assembly_ == kernels::FluxSumVariant::Gather;
 }
 
 template <class M>
@@ -298,9 +294,9 @@ void SpatialOperator::state_face_fluxes() {
   const kernels::FluxSettings& fs = flux_settings_;
   boundarySide_.wait_for_compute();
   boundarySide_.launch([&] {
-    kernels::boundary_state_fluxes<M>(z, patches_.view(), fs, faceStateStore_, flux_.data());
+    kernels::boundary_state_fluxes<M>(z, patches_.view(), fs, faceStates_.view(), flux_.data());
   });
-  kernels::interior_state_fluxes<M>(z, fs, faceStateStore_, flux_.data());
+  kernels::interior_state_fluxes<M>(z, fs, faceStates_.view(), flux_.data());
   boundarySide_.compute_waits(); // the flux sum reads them
 }
 
@@ -407,7 +403,7 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
     const bool keepPhi = keepPhi_ || limiterFrozen_;
     kernels::gradient_limiter_states<kNumVars>(zg, Wn_.data(), limiter_, cfg_.venkatK, scales_,
                                                W_.data(), region ? supersonic_.data() : nullptr,
-                                               keepPhi ? phi : nullptr, faceStateStore_);
+                                               keepPhi ? phi : nullptr, faceStates_.view());
     phiValid_ = keepPhi;
     gradValid_ = false;
     state_face_fluxes<M>();

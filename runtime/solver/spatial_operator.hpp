@@ -37,6 +37,7 @@
 #include "runtime/backend/reduce.hpp"
 #include "runtime/backend/side_stream.hpp"
 #include "runtime/config/case_config.hpp"
+#include "runtime/kernels/face_state_arrays.hpp"
 #include "runtime/kernels/flux_sum_variants.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
@@ -238,11 +239,9 @@ class SpatialOperator {
   backend::SideStream boundarySide_;
   gidx_t globalCells_ = 0;
   DeviceArray<real_t> W_, Wn_, grad_, phi_, flux_, R_;
-  /// kernels::gradient_limiter_states' face states, nVars per cellFaces entry, and the slots of
-  /// each face's two sides (second order, Euler, one zone, face_states = on; else empty)
-  DeviceArray<real_t> faceStates_;
-  DeviceArray<idx_t> faceSlots_;
-  kernels::FaceStateStore faceStateStore_;
+  /// kernels::gradient_limiter_states' face states (second order, Euler, one zone,
+  /// face_states = on; else empty)
+  kernels::FaceStateArrays faceStates_;
   kernels::PatchTable patches_; ///< the patches' boundary conditions on the device
   /// limiter_region = supersonic: per node, the supersonic excess of the cells around it
   /// (kernels::supersonic_node_excess); empty when the limiter acts everywhere or not at all

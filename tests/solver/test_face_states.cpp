@@ -82,7 +82,7 @@ Fluxes fluxes(const fv::DeviceZone& dz, const fv::Zone& zone, const fv::DeviceAr
   const fv::ZoneViewT<G>& v = dz.view_as<G>();
   const std::size_t nt = static_cast<std::size_t>(v.nTotalCells);
   const std::size_t nf = static_cast<std::size_t>(v.nFaces);
-  const idx_t nSlots = zone.cellFaces.offsets()[static_cast<std::size_t>(zone.nCells)];
+  const idx_t nSlots = zone.cellFaces.nnz();
   fv::DeviceArray<real_t> grad(std::vector<real_t>(15 * nt, 0.0), "grad"),
       phi(std::vector<real_t>(5 * nt, 0.0), "phi"),
       st(std::vector<real_t>(5 * static_cast<std::size_t>(nSlots), 0.0), "face states"),
@@ -181,7 +181,7 @@ TEST(FaceStates, EveryCellFaceHasOneSlotAndEveryFaceItsSides) {
     fv::DeviceArray<idx_t> d(2 * static_cast<std::size_t>(zone.nFaces), "slots");
     fv::kernels::face_state_slots(dz.view(), d.data());
     const std::vector<idx_t> slots = d.to_host();
-    const idx_t nSlots = zone.cellFaces.offsets()[static_cast<std::size_t>(zone.nCells)];
+    const idx_t nSlots = zone.cellFaces.nnz();
     std::vector<int> hits(static_cast<std::size_t>(nSlots), 0);
     for (idx_t f = 0; f < zone.nFaces; ++f)
       for (int side = 0; side < 2; ++side) {
