@@ -16,6 +16,11 @@
 #          expected bitwise equal)
 #   hex    the same on 10M hexahedra
 #   wing   SSP-RK3 and LU-SGS on the wing (.devcarry/wing.msh), each build
+#   zones  several zones on the one GPU (time-sliced ranks): tests/mpi_run's channel checks
+#          with --device cuda (1, 2 and 4 ranks agree; face states on and off bitwise equal),
+#          then SSP-RK3 iterations of the new build on a ZONES_SIZE (default 4M) hexahedral
+#          channel in 2 zones on 2 ranks with face states on and off (the ratio means
+#          something; the absolute times are two ranks sharing one GPU)
 # RUNS=2: fvbench's --runs (its reproducibility columns). BASE_SET=section.key=value: the
 # iterations (channels and wing) run a second time with the new build and that option (fvrun
 # --set), and the two histories are compared: an A/B of a run-time switch without a base build
@@ -29,6 +34,8 @@ size=${SIZE:-10M}
 base=/tmp/fvbase
 bbase=$base/build-device
 tests="test_reduce test_bench_variants test_solver_backends test_lusgs_backends test_newton_backends test_solver_runs"
+[ "${TESTS:-1}" = 0 ] && tests= # TESTS=0: no test programs built (the phases but tests)
+tests="$tests mpi_run_tools"
 meshes=/tmp/ab_meshes
 mkdir -p $meshes
 
@@ -95,7 +102,7 @@ for phase in $phases; do
     log "builds done"
     ;;
   tests)
-    (cd $bdir && ctest -R "Cuda|Gpu|Reduce|DeviceZone|Pipeline|LimiterScales|AssemblyChoice|UniformFaces|FaceStates" \
+    (cd $bdir && ctest -R "Cuda|Gpu|Reduce|DeviceZone|Pipeline|LimiterScales|AssemblyChoice|UniformFaces|FaceStates|FusedUpdate|StoredPrimitives|Profile" \
       --timeout 300 2>&1 | tail -15)
     ;;
   naca)
@@ -127,6 +134,36 @@ for phase in $phases; do
       same wing_ssprk3_new1 wing_ssprk3_${other}1 CL CD
       same wing_lusgs_new1 wing_lusgs_${other}1 CL CD
     fi
+    ;;
+  zones)
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    FVRUN_EXTRA="--device cuda" bash tests/mpi_run/mpi_run_test.sh channel \
+      "$PWD/$bdir/tests/mpi_run/bin" /tmp/mpi_channel >"$out/mpi_channel.log" 2>&1 &&
+      log "mpi_run channel on the GPU: passed" ||
+      { log "mpi_run channel on the GPU: FAILED"; tail -20 "$out/mpi_channel.log"; }
+    zs=${ZONES_SIZE:-4M}
+    [ -f $meshes/zones_$zs.zones.h5 ] || { $bdir/prep/fvgen channel --cells hex --target $zs \
+      --shuffle --seed 1 --perturb 0.1 -o $meshes/zones.cgns -q &&
+      $bdir/prep/fvprep $meshes/zones.cgns --parts 2 -o $meshes/zones_$zs.zones.h5 -q; }
+    channel_iteration_case
+    for rep in 1 2; do
+      for fs in on off; do
+        mpirun -np 2 --oversubscribe --bind-to none $bdir/runtime/fvrun $meshes/zones_$zs.zones.h5 \
+          -c $meshes/iteration.ini --device cuda --iterations ${ITERATIONS:-20} --no-checksums \
+          --output-dir /tmp/it_zones_$fs$rep --set monitor.write_solution=false \
+          --set scheme.face_states=$fs >"$out/it_zones_$fs$rep.log" 2>&1 || log "zones $fs FAILED"
+        log "2 zones, face_states = $fs: $(grep -o 'time_per_iter_s=[^ ]*' "$out/it_zones_$fs$rep.log")"
+      done
+    done
+    same zones_on1 zones_off1 CL CD
+    for fs in on off; do # the interface faces' FP32 offsets
+      mpirun -np 2 --oversubscribe --bind-to none $bdir/runtime/fvrun $meshes/zones_$zs.zones.h5 \
+        -c $meshes/iteration.ini --device cuda --iterations ${ITERATIONS:-20} --no-checksums \
+        --output-dir /tmp/it_zones_mixed_$fs --set monitor.write_solution=false \
+        --set scheme.face_states=$fs --set scheme.precision=mixed >"$out/it_zones_mixed_$fs.log" 2>&1 ||
+        log "zones mixed $fs FAILED"
+    done
+    same zones_mixed_on zones_mixed_off CL CD
     ;;
   esac
 done

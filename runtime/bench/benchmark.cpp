@@ -23,6 +23,7 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 namespace fv::bench {
 /// The per-kernel benchmark measures the mean-flow (Euler) kernels: five variables.
@@ -134,9 +135,28 @@ BenchRow stage_row(const char* kernel, const std::string& variant, const Timing&
   return r;
 }
 
+/// A later Runge-Kutta stage as ExplicitRk runs it: evaluate_and_update of the state the
+/// previous stage wrote, whose primitives that stage stored (RkUpdate::storePrimitives), storing
+/// those of its own result. Each call advances the state by one stage, from (*from) into
+/// (*to), then swaps the two (U0 stays fixed, so the states stay bounded); the first call
+/// computes the primitives (an untimed warm-up run).
+struct LaterStage {
+  SpatialOperator& op;
+  const real_t* dt;
+  const real_t* U0;
+  real_t* from;
+  real_t* to;
+  void operator()() {
+    op.evaluate_and_update(RkUpdate{0.5, 0.5, 1.0, dt, -1.0, U0, from, to, true});
+    std::swap(from, to);
+  }
+};
+
 /// Section 6 of run_benchmark(): the whole stage as the solver's later Runge-Kutta stages run
-/// it (SpatialOperator::evaluate_and_update: the gather's flux sum and the update fused) with
-/// each residual-assembly variant, FP64; for the gather also the stage as a first stage runs it
+/// it (SpatialOperator::evaluate_and_update: the gather's flux sum and the update fused, the
+/// primitives stored by the stage before: LaterStage) with each residual-assembly variant,
+/// FP64; for the gather also the stage computing its primitives ("rk_stage_total_primitives":
+/// the later stages before the stored primitives) and the stage as a first stage runs it
 /// (evaluate, then rk_stage: "rk_stage_total_unfused").
 void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5],
                     const BenchOptions& o,
@@ -149,14 +169,17 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
   op.set_node_loop(nodeLoop); // as fvrun's choose_node_loop() chose for the kernel row
   // RANS: the state gains rho nu-tilde, 1000 times the free stream's (a boundary layer's)
   DeviceArray<real_t> U6, Unew6;
+  std::vector<real_t> uStart(Uh);
   if (o.rans) {
-    std::vector<real_t> u6(Uh);
     const real_t nt6 = 1000 * op.config().nuTildeFreestream;
     for (idx_t c = 0; c < nt; ++c)
-      u6.push_back(Uh[c] * nt6);
-    U6 = DeviceArray<real_t>(u6, "U (RANS)");
-    Unew6 = DeviceArray<real_t>(u6.size(), "U new (RANS)");
+      uStart.push_back(Uh[c] * nt6);
+    U6 = DeviceArray<real_t>(uStart, "U (RANS)");
+    Unew6 = DeviceArray<real_t>(uStart.size(), "U new (RANS)");
   }
+  // the later stages' two states (LaterStage)
+  DeviceArray<real_t> Ua(uStart, "stage state a"), Ub(uStart, "stage state b");
+  const real_t* U0 = o.rans ? U6.data() : U.data();
   auto unfused = [&] {
     if (o.rans) {
       op.evaluate(U6.data());
@@ -170,14 +193,7 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
   };
   for (kernels::FluxSumVariant var : stageVariants) {
     op.set_assembly(var);
-    auto stage = [&] {
-      if (o.rans)
-        op.evaluate_and_update(
-            RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U6.data(), U6.data(), Unew6.data()});
-      else
-        op.evaluate_and_update(
-            RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
-    };
+    LaterStage stage{op, dt.data(), U0, Ua.data(), Ub.data()};
     std::ostringstream extra;
     if (var == kernels::FluxSumVariant::Gather)
       extra << "; sum of kernel medians " << std::fixed << std::setprecision(3) << stageSum
@@ -185,6 +201,17 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
     rep.rows.push_back(stage_row("rk_stage_total", kernels::to_string(var),
                                  time_it(stage, o.warmup, o.repeats), nc, extra.str()));
     if (var != kernels::FluxSumVariant::Gather) continue;
+    auto withPrimitives = [&] { // the state of U0 evaluated anew every time
+      if (o.rans)
+        op.evaluate_and_update(
+            RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U6.data(), U6.data(), Unew6.data()});
+      else
+        op.evaluate_and_update(
+            RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
+    };
+    rep.rows.push_back(stage_row("rk_stage_total_primitives", kernels::to_string(var),
+                                 time_it(withPrimitives, o.warmup, o.repeats), nc,
+                                 "; with the primitives pass (no primitives stored before)"));
     rep.rows.push_back(stage_row("rk_stage_total_unfused", kernels::to_string(var),
                                  time_it(unfused, o.warmup, o.repeats), nc,
                                  "; evaluate, then rk_stage (a first stage)"));
@@ -205,10 +232,8 @@ void measure_mixed_stage(const Zone& z, const ZoneFileHeader& h, const real_t (&
                          DeviceArray<real_t>& dt, ComponentMapping nodeLoop, BenchReport& rep) {
   SpatialOperator op(z, bench_case(h, fs, o, true), ParallelSetup{});
   op.set_node_loop(nodeLoop);
-  auto stage = [&] {
-    op.evaluate_and_update(
-        RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
-  };
+  DeviceArray<real_t> Ua(U.to_host(), "stage state a"), Ub(U.to_host(), "stage state b");
+  LaterStage stage{op, dt.data(), U.data(), Ua.data(), Ub.data()};
   rep.rows.push_back(
       stage_row("rk_stage_total_mixed", "gather", time_it(stage, o.warmup, o.repeats), z.nCells,
                 "; precision = mixed (FP32 face-centroid offsets and node weights)"));
@@ -368,7 +393,8 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   };
   auto k_gradlim_states = [&] {
     kernels::gradient_limiter_states<kNumVars>(v, Wn.data(), kernels::Limiter::Venkat, 5.0, scales,
-                                               W.data(), nullptr, nullptr, store);
+                                               W.data(), nullptr,
+                                               {nullptr, nullptr, false, v.nCells}, store);
   };
   auto k_iflux_states = [&] {
     kernels::interior_state_fluxes<phys::EulerModel>(v, fsSet, store, flux.data());
@@ -394,6 +420,12 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   auto k_sum_rk = [&] {
     kernels::flux_sum_rk_stage<kNumVars>(v, flux.data(), 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(),
                                          U.data(), Unew.data());
+  };
+  DeviceArray<real_t> Wnew(n5, "W new"); // flux_sum_rk_primitives' output
+  auto k_sum_rk_prim = [&] {
+    kernels::flux_sum_rk_primitives<phys::EulerModel>(v, flux.data(), 0.5, 0.5, 1.0, dt.data(),
+                                                      -1.0, U.data(), U.data(), Unew.data(), gamma,
+                                                      Wnew.data());
   };
 
   // one evaluation to fill every field, then the time step (not timed: once per iteration)
@@ -459,7 +491,9 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   ks.push_back({"boundary_fluxes", k_bflux, !faceStates});
   ks.push_back({"flux_sum", k_sum, true});
   ks.push_back({"rk_stage", k_rk, true});
-  ks.push_back({"flux_sum_rk_stage", k_sum_rk, false}); // the two fused (later RK stages)
+  ks.push_back({"flux_sum_rk_stage", k_sum_rk, false}); // the two fused (the last RK stage)
+  // and storing the new state's primitives (the other later stages)
+  ks.push_back({"flux_sum_rk_primitives", k_sum_rk_prim, false});
   if (ns > 0) {
     ks.push_back({"halo_pack",
                   [&] { loops::pack(ns, haloDev.data(), haloField.data(), nt, haloBuf.data()); },

@@ -91,9 +91,12 @@ double kernel_bytes(const std::string& k, const ZoneSizes& s) {
   if (k == "fused_flux_colour")
     return s.nf * I + ni * (2 * I + 9 * R) + 25 * s.nt * R + s.nb * (2 * I + 5 * R) + scatterR;
   if (k == "rk_stage") return 22 * s.nc * R;
+  if (k == "rk_stage_primitives") return 27 * s.nc * R; // + the new state's primitives W
   // the two in one cell loop: R neither written nor read back (flux_sum without its 5 nc R
   // store, then dt, V, U0, U / Unew)
   if (k == "flux_sum_rk_stage") return kernel_bytes("flux_sum", s) - 5 * s.nc * R + 17 * s.nc * R;
+  // the same, storing the new state's primitives too (5 nc R)
+  if (k == "flux_sum_rk_primitives") return kernel_bytes("flux_sum_rk_stage", s) + 5 * s.nc * R;
   if (k == "halo_pack" || k == "halo_unpack") return s.nHalo * (I + 10 * R);
   FV_THROW("byte model: unknown kernel '" << k << "'");
 }

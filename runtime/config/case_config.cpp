@@ -107,10 +107,11 @@ const std::vector<CaseKey>& case_keys() {
        "the face-centroid offsets and node weights; face areas, state, gradients, limiter, "
        "fluxes, residual and all arithmetic stay FP64; residual assembly gather)"},
       {"scheme", "face_states", "on",
-       "on: a second-order inviscid evaluation on one zone stores each face's reconstructed "
-       "states (5 values per cell face and 2 indices per face of device memory) for the face "
-       "loops to read instead of the cell gradients (the same fluxes, bitwise; fewer bytes "
-       "moved) | off: the face loops reconstruct from the stored gradients (less memory)"},
+       "on: a second-order inviscid evaluation stores each face's reconstructed states (5 "
+       "values per cell face and 2 indices per face of device memory) for the face loops to "
+       "read instead of the cell gradients; with several zones the interface faces reconstruct "
+       "their halo side (the same fluxes, bitwise; fewer bytes moved) | off: the face loops "
+       "reconstruct from the stored gradients (less memory)"},
       {"time", "integrator", "=stepping",
        "time scheme: newton (implicit Newton-Krylov, the default for stepping = local) | "
        "ssprk3 (the default for stepping = global) | rk2 (2-stage SSP) | rk4 (classical) | "

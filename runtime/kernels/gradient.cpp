@@ -79,18 +79,22 @@ void gradient_and_limiter_shaped(const ZoneViewT<G>& z, const real_t* Wn, Limite
 template <int N, class S, class G>
 void gradient_limiter_states_shaped(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind,
                                     real_t venkatK, const LimiterScales& scales, const real_t* W,
-                                    const real_t* supersonicNodes, real_t* phi,
+                                    const real_t* supersonicNodes, const StoredCellValues& keep,
                                     const FaceStateStore& states) {
   const ZoneViewT<G> v = z;
   const LimiterScales sc = scales;
-  const CellField<N> ph{phi, z.nTotalCells};
+  const CellField<3 * N> gr{keep.grad, z.nTotalCells};
+  const CellField<N> ph{keep.phi, z.nTotalCells};
+  const bool allPhi = keep.allPhi;
+  const idx_t firstShared = keep.firstShared;
   const detail::FaceStates<N> fs{states.values, states.nSlots};
   forall("gradient_limiter_states", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     real_t g[3 * N], p[N];
     detail::cell_gradient<N, S, kFusedGradientBySlots<S>>(v, Wn, c, g);
     detail::cell_limiter<N, S>(v, kind, venkatK, sc, W, supersonicNodes, c, g, p);
     detail::store_face_states<N, S>(v, W, c, g, p, fs);
-    if (phi) ph.store(c, p);
+    if (allPhi || c >= firstShared) ph.store(c, p);
+    if (c >= firstShared) gr.store(c, g);
   });
 }
 
@@ -115,11 +119,17 @@ void face_state_slots(const ZoneView& z, idx_t* faceSlots) {
 template <int N, class G>
 void gradient_limiter_states(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind, real_t venkatK,
                              const LimiterScales& scales, const real_t* W,
-                             const real_t* supersonicNodes, real_t* phi,
+                             const real_t* supersonicNodes, const StoredCellValues& keep,
                              const FaceStateStore& states) {
+  FV_VERIFY(keep.firstShared >= 0 && keep.firstShared <= z.nCells,
+            "gradient_limiter_states: first shared cell " << keep.firstShared << " of "
+                                                          << z.nCells);
+  FV_VERIFY((keep.phi || (!keep.allPhi && keep.firstShared == z.nCells)) &&
+                (keep.grad || keep.firstShared == z.nCells),
+            "gradient_limiter_states: no array for the stored gradient or limiter");
   visit_cell_shape(z, [&](auto s) {
     gradient_limiter_states_shaped<N, decltype(s)>(z, Wn, kind, venkatK, scales, W, supersonicNodes,
-                                                   phi, states);
+                                                   keep, states);
   });
 }
 
@@ -147,7 +157,7 @@ void gradient_and_limiter(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind,
                                            real_t*, real_t*);                                      \
   template void gradient_limiter_states<N, G>(const ZoneViewT<G>&, const real_t*, Limiter, real_t, \
                                               const LimiterScales&, const real_t*, const real_t*,  \
-                                              real_t*, const FaceStateStore&);
+                                              const StoredCellValues&, const FaceStateStore&);
 #define FV_INSTANTIATE(N) FV_FOR_EACH_PRECISION(FV_INSTANTIATE_G, N)
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
 #undef FV_INSTANTIATE

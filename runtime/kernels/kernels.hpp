@@ -126,7 +126,8 @@ void gradient_and_limiter(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind,
 struct FaceStateStore {
   real_t* values = nullptr;         ///< N x nSlots, component k of slot i at [k nSlots + i]
   const idx_t* faceSlots = nullptr; ///< 2 per face: the owner's slot, the neighbour's (-1 on
-                                    ///< boundary faces); face_state_slots() fills it
+                                    ///< boundary faces, unset on interface faces: a halo
+                                    ///< cell has none); face_state_slots() fills it
   idx_t nSlots = 0;                 ///< cellFaces entries of the owned cells
 };
 
@@ -134,17 +135,28 @@ struct FaceStateStore {
 /// values; boundary faces' second -1). Once per zone.
 void face_state_slots(const ZoneView& z, idx_t* faceSlots);
 
+/// The owned cells whose gradient and limiter gradient_limiter_states() stores besides their
+/// face states: phi of every cell where `allPhi` (a limiter that may be frozen), and grad and phi
+/// of cells [firstShared, nCells), the interface cells of a zone with neighbours (their
+/// neighbours' interface faces reconstruct from them; Zone::nInteriorCells). firstShared =
+/// nCells and allPhi false: neither array is written (null allowed).
+struct StoredCellValues {
+  real_t* grad = nullptr; ///< 3N x nTotalCells, as gradient_and_limiter writes it
+  real_t* phi = nullptr;  ///< N x nTotalCells
+  bool allPhi = false;
+  idx_t firstShared = 0;
+};
+
 /// Cell loop: gradient_and_limiter of each owned cell, then the cell's reconstructed primitives
 /// at each of its faces stored in `states` instead of the gradient: the face loops then read two
 /// states per face (interior_state_fluxes, boundary_state_fluxes) rather than gathering both
-/// cells' W, gradients and limiters and the face offsets. phi is written as
-/// gradient_and_limiter writes it where not null; grad is not. The states are bitwise what
-/// interior_fluxes and boundary_fluxes reconstruct from the same grad and phi. A single zone
-/// (no halo cell: interface faces need their halo side's gradient).
+/// cells' W, gradients and limiters and the face offsets. grad and phi are written, as
+/// gradient_and_limiter writes them, for the cells `keep` names only. The states are bitwise
+/// what interior_fluxes and boundary_fluxes reconstruct from the same grad and phi.
 template <int N, class G>
 void gradient_limiter_states(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind, real_t venkatK,
                              const LimiterScales& scales, const real_t* W,
-                             const real_t* supersonicNodes, real_t* phi,
+                             const real_t* supersonicNodes, const StoredCellValues& keep,
                              const FaceStateStore& states);
 
 /// Flux function choice.
@@ -181,10 +193,19 @@ void boundary_fluxes(const ZoneViewT<G>& z, const PatchView& patches, const Flux
                      const real_t* W, const real_t* grad, const real_t* phi, real_t* flux);
 
 /// interior_fluxes from the face states of gradient_limiter_states (M::kNumVars components):
-/// the same fluxes, bitwise.
+/// the same fluxes, bitwise. `which`: All or OwnedOnly (interface faces: interface_state_fluxes).
 template <class M>
 void interior_state_fluxes(const ZoneView& z, const FluxSettings& s, const FaceStateStore& states,
-                           real_t* flux);
+                           real_t* flux, FaceSet which = FaceSet::All);
+
+/// The interface faces (neighbour a halo cell) of a zone whose owned cells stored face states:
+/// the owner's side from its stored state, the halo side reconstructed from the halo cell's W,
+/// grad and phi (exchanged from the zone that owns it) as interior_fluxes reconstructs it; the
+/// same fluxes, bitwise.
+template <class M, class G>
+void interface_state_fluxes(const ZoneViewT<G>& z, const FluxSettings& s,
+                            const FaceStateStore& states, const real_t* W, const real_t* grad,
+                            const real_t* phi, real_t* flux);
 
 /// boundary_fluxes from the owner's face states of gradient_limiter_states: the same fluxes,
 /// bitwise.
@@ -204,6 +225,21 @@ template <int N>
 void flux_sum_rk_stage(const ZoneView& z, const real_t* flux, real_t a, real_t b, real_t beta,
                        const real_t* dt, real_t dtGlobal, const real_t* U0, const real_t* U,
                        real_t* Unew);
+
+/// flux_sum_rk_stage that also stores the primitives of the new state (state model M) in W, as
+/// primitives() computes them from Unew (bitwise): the next evaluation of Unew needs no
+/// primitives pass (SpatialOperator, RkUpdate::storePrimitives). Owned cells; W not read.
+template <class M>
+void flux_sum_rk_primitives(const ZoneView& z, const real_t* flux, real_t a, real_t b, real_t beta,
+                            const real_t* dt, real_t dtGlobal, const real_t* U0, const real_t* U,
+                            real_t* Unew, real_t gamma, real_t* W);
+
+/// rk_stage that also stores the primitives of the new state (state model M) in W, as
+/// primitives() computes them from Unew (bitwise).
+template <class M>
+void rk_stage_primitives(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* dt,
+                         real_t dtGlobal, const real_t* U0, const real_t* U, const real_t* R,
+                         real_t* Unew, real_t gamma, real_t* W);
 
 /// Cell loop: dt[cell] = cfl * V / sum_faces (|u . S| + c |S|) with the cell's state.
 void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* W, real_t* dt);

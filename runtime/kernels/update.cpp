@@ -5,6 +5,8 @@
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
 
+#include <type_traits>
+
 namespace fv::kernels {
 
 template <class Model>
@@ -41,18 +43,40 @@ void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* 
   });
 }
 
+namespace {
+
+/// rk_stage; with a state model M (not void) also the new state's primitives into W.
+template <int N, class M>
+void rk_stage_with(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* dt,
+                   real_t dtGlobal, const real_t* U0, const real_t* U, const real_t* R,
+                   real_t* Unew, real_t gamma, real_t* W) {
+  const ZoneView v = z;
+  const char* label = std::is_void_v<M> ? "rk_stage" : "rk_stage_primitives";
+  forall(label, z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    const idx_t n = v.nTotalCells;
+    const real_t h = detail::rk_step_factor(v, beta, dt, dtGlobal, c);
+    real_t u[N];
+    for (int k = 0; k < N; ++k) {
+      const idx_t i = k * n + c;
+      u[k] = detail::rk_value(a, b, h, U0[i], U[i], R[i]);
+    }
+    detail::store_stage<M>(v, c, u, Unew, gamma, W);
+  });
+}
+
+} // namespace
+
 template <int N>
 void rk_stage(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* dt, real_t dtGlobal,
               const real_t* U0, const real_t* U, const real_t* R, real_t* Unew) {
-  const ZoneView v = z;
-  forall("rk_stage", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    const idx_t n = v.nTotalCells;
-    const real_t h = detail::rk_step_factor(v, beta, dt, dtGlobal, c);
-    for (int k = 0; k < N; ++k) {
-      const idx_t i = k * n + c;
-      Unew[i] = detail::rk_value(a, b, h, U0[i], U[i], R[i]);
-    }
-  });
+  rk_stage_with<N, void>(z, a, b, beta, dt, dtGlobal, U0, U, R, Unew, 0.0, nullptr);
+}
+
+template <class M>
+void rk_stage_primitives(const ZoneView& z, real_t a, real_t b, real_t beta, const real_t* dt,
+                         real_t dtGlobal, const real_t* U0, const real_t* U, const real_t* R,
+                         real_t* Unew, real_t gamma, real_t* W) {
+  rk_stage_with<M::kNumVars, M>(z, a, b, beta, dt, dtGlobal, U0, U, R, Unew, gamma, W);
 }
 
 template <int N>
@@ -81,6 +105,12 @@ void subtract_source(const ZoneView& z, const real_t* Q, real_t* R) {
   template void accumulate<N>(const ZoneView&, real_t, real_t, const real_t*, real_t*);            \
   template void subtract_source<N>(const ZoneView&, const real_t*, real_t*);
 FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
+#undef FV_INSTANTIATE
+#define FV_INSTANTIATE(M)                                                                          \
+  template void rk_stage_primitives<M>(const ZoneView&, real_t, real_t, real_t, const real_t*,     \
+                                       real_t, const real_t*, const real_t*, const real_t*,        \
+                                       real_t*, real_t, real_t*);
+FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 
 } // namespace fv::kernels

@@ -40,16 +40,18 @@ void ExplicitRk::advance_model(const StepInput& in) {
   // overwrites_state()); a = 0 there, so the result equals that of U = U0
   // later stages: the residual of U and the update in one call (their flux sum and update
   // fused: SpatialOperator::evaluate_and_update)
-  auto stage = [&](real_t a, real_t b, real_t beta, bool first) {
+  // every stage but the last stores the primitives of its result, which the next stage
+  // evaluates right away (RkUpdate::storePrimitives: no primitives pass there)
+  auto stage = [&](real_t a, real_t b, real_t beta, bool first, bool last) {
     if (first)
-      kernels::rk_stage<kNumVars>(z, a, b, beta, in.dt, in.dtGlobal, U0, U0, op_.residual(), U);
+      op_.update(RkUpdate{a, b, beta, in.dt, in.dtGlobal, U0, U0, U, !last});
     else
-      op_.evaluate_and_update(RkUpdate{a, b, beta, in.dt, in.dtGlobal, U0, U, U});
+      op_.evaluate_and_update(RkUpdate{a, b, beta, in.dt, in.dtGlobal, U0, U, U, !last});
   };
   switch (scheme_) {
   case TimeScheme::Rk2: // SSP RK2 (Heun)
-    stage(0.0, 1.0, 1.0, true);
-    stage(0.5, 0.5, 1.0, false);
+    stage(0.0, 1.0, 1.0, true, false);
+    stage(0.5, 0.5, 1.0, false, true);
     break;
   case TimeScheme::Rk4: { // classical: U = U0 + dt/6 (k1 + 2 k2 + 2 k3 + k4)
     const real_t c[4] = {0.5, 0.5, 1.0, 0.0};
@@ -66,9 +68,9 @@ void ExplicitRk::advance_model(const StepInput& in) {
     break;
   }
   default: // Shu-Osher SSP-RK3
-    stage(0.0, 1.0, 1.0, true);
-    stage(0.75, 0.25, 1.0, false);
-    stage(1.0 / 3.0, 2.0 / 3.0, 1.0, false);
+    stage(0.0, 1.0, 1.0, true, false);
+    stage(0.75, 0.25, 1.0, false, false);
+    stage(1.0 / 3.0, 2.0 / 3.0, 1.0, false, true);
     break;
   }
 }

@@ -97,7 +97,7 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
   }
   faceStatesOn_ = cfg_.faceStates;
   keepPhi_ = cfg_.limiterFreeze > 0 || cfg_.limiterFreezeStall > 0;
-  if (cfg_.faceStates && cfg_.order == 2 && !cfg_.viscous() && !par_.comm)
+  if (cfg_.faceStates && cfg_.order == 2 && !cfg_.viscous())
     faceStates_ = kernels::FaceStateArrays(zone, dz_.view(), nv_);
   if (cfg_.order == 2 && cfg_.limiter != LimiterKind::None &&
       cfg_.limiterRegion == LimiterRegion::Supersonic)
@@ -174,6 +174,7 @@ void SpatialOperator::exchange_cells(const char* what, real_t* field, int ncomp)
 }
 
 void SpatialOperator::primitives(const real_t* U) {
+  primitivesOf_ = nullptr;
   const ZoneView& z = dz_.view();
   visit_state_model(cfg_, [&](auto m) {
     kernels::primitives<decltype(m)>(z.nCells, z.nTotalCells, cfg_.gamma, U, W_.data());
@@ -283,20 +284,28 @@ void SpatialOperator::face_fluxes(bool split) {
 }
 
 bool SpatialOperator::stores_face_states() const {
-  // allocated for second-order inviscid cases on one zone (the constructor)
+  // allocated for second-order inviscid cases (the constructor)
   return faceStatesOn_ && !faceStates_.empty() && !hook_ &&
          assembly_ == kernels::FluxSumVariant::Gather;
 }
 
-template <class M>
-void SpatialOperator::state_face_fluxes() {
+template <class M, class G>
+void SpatialOperator::state_face_fluxes(bool split) {
   const ZoneView& z = dz_.view();
   const kernels::FluxSettings& fs = flux_settings_;
   boundarySide_.wait_for_compute();
   boundarySide_.launch([&] {
     kernels::boundary_state_fluxes<M>(z, patches_.view(), fs, faceStates_.view(), flux_.data());
   });
-  kernels::interior_state_fluxes<M>(z, fs, faceStates_.view(), flux_.data());
+  halo_progress(cells_.get());
+  kernels::interior_state_fluxes<M>(z, fs, faceStates_.view(), flux_.data(),
+                                    split ? kernels::FaceSet::OwnedOnly : kernels::FaceSet::All);
+  halo_progress(cells_.get());
+  halo_finish(cells_.get());
+  // interface faces after the halo cells' gradients and limiters arrived
+  if (split)
+    kernels::interface_state_fluxes<M>(dz_.view_as<G>(), fs, faceStates_.view(), W_.data(),
+                                       grad_.data(), phi_.data(), flux_.data());
   boundarySide_.compute_waits(); // the flux sum reads them
 }
 
@@ -332,23 +341,45 @@ void SpatialOperator::evaluate_and_update(const RkUpdate& u) {
   });
 }
 
+void SpatialOperator::update(const RkUpdate& u) {
+  visit_state_model(cfg_, [&](auto m) { apply_update<decltype(m)>(u); });
+}
+
+template <class M>
+void SpatialOperator::apply_update(const RkUpdate& u) {
+  const ZoneView& z = dz_.view();
+  primitivesOf_ = nullptr;
+  if (u.storePrimitives) {
+    kernels::rk_stage_primitives<M>(z, u.a, u.b, u.beta, u.dt, u.dtGlobal, u.U0, u.U, R_.data(),
+                                    u.Unew, cfg_.gamma, W_.data());
+    primitivesOf_ = u.Unew;
+  } else {
+    kernels::rk_stage<M::kNumVars>(z, u.a, u.b, u.beta, u.dt, u.dtGlobal, u.U0, u.U, R_.data(),
+                                   u.Unew);
+  }
+}
+
 template <class M>
 void SpatialOperator::finish_residual(const RkUpdate* u) {
   constexpr int N = M::kNumVars;
   const ZoneView& z = dz_.view();
   const bool gather = assembly_ == kernels::FluxSumVariant::Gather;
   if (u && gather && !cfg_.rans() && source_.empty()) { // R only feeds the update: not stored
-    kernels::flux_sum_rk_stage<N>(z, flux_.data(), u->a, u->b, u->beta, u->dt, u->dtGlobal, u->U0,
-                                  u->U, u->Unew);
+    if (u->storePrimitives) {
+      kernels::flux_sum_rk_primitives<M>(z, flux_.data(), u->a, u->b, u->beta, u->dt, u->dtGlobal,
+                                         u->U0, u->U, u->Unew, cfg_.gamma, W_.data());
+      primitivesOf_ = u->Unew;
+    } else {
+      kernels::flux_sum_rk_stage<N>(z, flux_.data(), u->a, u->b, u->beta, u->dt, u->dtGlobal, u->U0,
+                                    u->U, u->Unew);
+    }
     return;
   }
   if (gather) kernels::flux_sum<N>(z, flux_.data(), R_.data());
   if (cfg_.rans())
     kernels::turbulence_source<M>(z, cfg_.transport, W_.data(), grad_.data(), R_.data());
   if (!source_.empty()) kernels::subtract_source<N>(z, source_.data(), R_.data());
-  if (u)
-    kernels::rk_stage<N>(z, u->a, u->b, u->beta, u->dt, u->dtGlobal, u->U0, u->U, R_.data(),
-                         u->Unew);
+  if (u) apply_update<M>(*u);
 }
 
 template <class M, class G>
@@ -363,8 +394,10 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
   const idx_t nt = z.nTotalCells;
   const bool split = cells_ != nullptr;
 
-  // 1. primitives of owned cells; halo cells' through the cell exchange
-  kernels::primitives<M>(z.nCells, nt, cfg_.gamma, U, W_.data());
+  // 1. primitives of owned cells (unless the update that wrote U stored them:
+  //    RkUpdate::storePrimitives); halo cells' through the cell exchange
+  if (U != primitivesOf_) kernels::primitives<M>(z.nCells, nt, cfg_.gamma, U, W_.data());
+  primitivesOf_ = nullptr;
   if (refreshLimiterScales) refresh_limiter_scales(); // owned cells' W suffice
   halo_begin(cells_.get(), {FieldView::blocked(W_.data(), kNumVars, nt)});
   if (!flux_settings_.secondOrder && !cfg_.viscous()) {
@@ -399,14 +432,20 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
   // 3. node-averaged Green-Gauss gradients and the limiter of owned cells (with the local
   //    extrema over face neighbours: halo W is there)
   if (computePhi && stores_face_states()) { // the gradient has no reader but the face loops
-    // phi only where a frozen limiter may be asked for (it has no other reader)
+    // phi of every cell only where a frozen limiter may be asked for (it has no other reader);
+    // with neighbours, grad and phi of the interface cells, whose neighbours reconstruct their
+    // side of the interface faces from them
     const bool keepPhi = keepPhi_ || limiterFrozen_;
-    kernels::gradient_limiter_states<kNumVars>(zg, Wn_.data(), limiter_, cfg_.venkatK, scales_,
-                                               W_.data(), region ? supersonic_.data() : nullptr,
-                                               keepPhi ? phi : nullptr, faceStates_.view());
+    kernels::gradient_limiter_states<kNumVars>(
+        zg, Wn_.data(), limiter_, cfg_.venkatK, scales_, W_.data(),
+        region ? supersonic_.data() : nullptr,
+        {grad, phi, keepPhi, split ? zone_.nInteriorCells : z.nCells}, faceStates_.view());
     phiValid_ = keepPhi;
     gradValid_ = false;
-    state_face_fluxes<M>();
+    if (split)
+      halo_begin(cells_.get(), {FieldView::blocked(grad, 3 * kNumVars, nt),
+                                FieldView::blocked(phi, kNumVars, nt)});
+    state_face_fluxes<M, G>(split);
     finish_residual<M>(update);
     return;
   }

@@ -24,7 +24,10 @@
 ///   -> finish cells -> interface faces -> flux sum
 ///
 /// i.e. three messages per neighbour, each overlapped with work that needs none of its values
-/// (overlap off: finish() right after begin()).
+/// (overlap off: finish() right after begin()). With stored face states (stores_face_states())
+/// the gradient and limiter pass stores every owned cell's face states and the interface cells'
+/// grad and phi, which the third message carries; the faces between owned cells read two
+/// stored states, the interface faces their owned side's state and reconstruct the halo side.
 ///
 /// The limiter can be frozen (phi kept from the last evaluation that computed it: Newton's
 /// Jacobian-vector products and limiter freezing), and the reference scales of the
@@ -82,6 +85,12 @@ struct RkUpdate {
   const real_t* U0 = nullptr;
   const real_t* U = nullptr;
   real_t* Unew = nullptr;
+  /// Also store the primitives of Unew (owned cells) in W() with the update, bitwise what the
+  /// primitives pass computes, so that the evaluation of Unew that comes next skips that pass
+  /// (its kernel reads U, writes W: 10 values per cell). For stages whose result is evaluated
+  /// right away (the explicit schemes' stages but the last). W() then no longer holds the
+  /// primitives of U.
+  bool storePrimitives = false;
 };
 
 class SpatialOperator {
@@ -104,8 +113,17 @@ class SpatialOperator {
   /// are one pass and R is not stored (residual() then holds an older residual); else
   /// evaluate() and kernels::rk_stage. The new state is bitwise the same either way.
   void evaluate_and_update(const RkUpdate& u);
+  /// The stage u applied to the residual in residual() (of u.U, from the last evaluate()):
+  /// kernels::rk_stage, or its form that stores the primitives (u.storePrimitives).
+  void update(const RkUpdate& u);
   /// Primitive state of U on owned cells and, through the cell exchange, on halo cells.
   void primitives(const real_t* U);
+  /// The state array whose owned cells' primitives W() holds because the update that wrote it
+  /// stored them (RkUpdate::storePrimitives), until the next evaluation, primitives() or update;
+  /// null otherwise. An evaluation of exactly that array takes them instead of the primitives
+  /// pass (the array must not have been changed in between: the explicit stages evaluate the
+  /// state the previous stage wrote).
+  const real_t* stored_primitives_of() const { return primitivesOf_; }
   /// Local time steps dt = cfl V / sum_faces(|u.S| + c|S|) of the primitives in W() (call
   /// primitives() or evaluate() first); returns the smallest over all ranks.
   real_t local_time_step(real_t cfl, real_t* dt);
@@ -151,9 +169,10 @@ class SpatialOperator {
   /// reconstructed states (kernels::gradient_limiter_states) for the face loops to read, instead
   /// of storing the gradient for them to reconstruct from (the same fluxes, bitwise; fewer
   /// bytes gathered per face; nVars values per cell face and 2 indices per face of device
-  /// memory). It does where the gradient has no other reader: one zone without the exchange
-  /// hook, the Euler model, the gather assembly, and [scheme] face_states = on (the default;
-  /// off allocates no states). fvbench times both.
+  /// memory). It does where the gradient has no other reader: no exchange hook, the Euler
+  /// model, the gather assembly, and [scheme] face_states = on (the default; off allocates no
+  /// states). With neighbours, the interface cells also store grad and phi for them (class
+  /// comment). fvbench times both.
   void set_face_states(bool on) { faceStatesOn_ = on; }
   /// True when the next such evaluation stores face states.
   bool stores_face_states() const;
@@ -210,14 +229,18 @@ class SpatialOperator {
   template <class M, class G>
   void face_fluxes(bool split);
 
-  /// the face fluxes from the stored face states (boundary faces on the side stream)
-  template <class M>
-  void state_face_fluxes();
+  /// the face fluxes from the stored face states (boundary faces on the side stream); split:
+  /// the interface faces after the halo exchange begun before, their halo side reconstructed
+  template <class M, class G>
+  void state_face_fluxes(bool split);
   template <class M>
   void viscous_fluxes(); ///< subtracts F_v from every face flux (halo W and grad in place)
   /// flux sum, the model's volume sources, the fixed source; then the update when given
   template <class M>
   void finish_residual(const RkUpdate* update);
+  /// the stage u on the stored residual (kernels::rk_stage, or its form storing primitives)
+  template <class M>
+  void apply_update(const RkUpdate& u);
 
   const Zone& zone_;
   CaseConfig cfg_;
@@ -231,6 +254,7 @@ class SpatialOperator {
   bool limiterFrozen_ = false;
   bool phiValid_ = false;  ///< phi holds a computed limiter (freezing needs one)
   bool gradValid_ = false; ///< grad holds the gradients of the last evaluation that needed them
+  const real_t* primitivesOf_ = nullptr; ///< stored_primitives_of()
   bool faceStatesOn_ = true;
   bool keepPhi_ = false; ///< the case may freeze the limiter: face-state evaluations store phi
   std::unique_ptr<parallel::HaloExchange> cells_, nodes_; // null without MPI
@@ -239,8 +263,8 @@ class SpatialOperator {
   backend::SideStream boundarySide_;
   gidx_t globalCells_ = 0;
   DeviceArray<real_t> W_, Wn_, grad_, phi_, flux_, R_;
-  /// kernels::gradient_limiter_states' face states (second order, Euler, one zone,
-  /// face_states = on; else empty)
+  /// kernels::gradient_limiter_states' face states (second order, Euler, face_states = on;
+  /// else empty)
   kernels::FaceStateArrays faceStates_;
   kernels::PatchTable patches_; ///< the patches' boundary conditions on the device
   /// limiter_region = supersonic: per node, the supersonic excess of the cells around it

@@ -25,11 +25,7 @@ namespace {
 /// Residual of the case `ini` on a perturbed box (tetrahedra or hexahedra) under mapping m.
 std::vector<real_t> residual(const std::string& ini, bool tets, fv::ComponentMapping m) {
   const fv::Mesh mesh = fv::testing::box_mesh(7, 5, 4, {0, 0, 0}, {2, 1, 1}, tets, 0.2);
-  fv::Zone zone = fv::testing::zone_from_mesh(mesh);
-  std::vector<real_t> d(static_cast<std::size_t>(zone.nTotalCells()));
-  for (std::size_t c = 0; c < d.size(); ++c)
-    d[c] = zone.cellCentroid[3 * c + 2]; // to the zmin wall (rans_sa reads it)
-  zone.cellWallDistance = fv::Array<real_t>(std::move(d));
+  const fv::Zone zone = fv::testing::zone_with_zmin_wall(mesh); // rans_sa reads the distance
   const fv::CaseConfig cfg = fv::resolve_case(
       fv::IniFile::parse(ini + fv::testing::kBoxWallZminPatches, "mapping.ini"), mesh.patches);
   fv::SpatialOperator op(zone, cfg);

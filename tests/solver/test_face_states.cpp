@@ -99,7 +99,7 @@ Fluxes fluxes(const fv::DeviceZone& dz, const fv::Zone& zone, const fv::DeviceAr
   const fv::kernels::LimiterScales sc;
   if (states) {
     fv::kernels::gradient_limiter_states<5>(v, Wn.data(), kind, 0.5, sc, W.data(), nullptr,
-                                            phi.data(), store);
+                                            {nullptr, phi.data(), true, v.nCells}, store);
     // the face loops read no geometry of precision G
     fv::kernels::interior_state_fluxes<fv::phys::EulerModel>(dz.view(), fs, store, flux.data());
     fv::kernels::boundary_state_fluxes<fv::phys::EulerModel>(dz.view(), patches.view(), fs, store,

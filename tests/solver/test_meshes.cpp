@@ -111,6 +111,15 @@ Mesh box_mesh(int nx, int ny, int nz, V3 lo, V3 hi, bool tets, real_t jitter, co
   return m;
 }
 
+Zone zone_with_zmin_wall(const Mesh& mesh) {
+  Zone zone = zone_from_mesh(mesh);
+  std::vector<real_t> d(static_cast<std::size_t>(zone.nTotalCells()));
+  for (std::size_t c = 0; c < d.size(); ++c)
+    d[c] = zone.cellCentroid[3 * c + 2];
+  zone.cellWallDistance = Array<real_t>(std::move(d));
+  return zone;
+}
+
 Zone zone_from_mesh(const Mesh& m) {
   Zone z;
   const idx_t nC = m.nCells(), nN = m.nNodes();

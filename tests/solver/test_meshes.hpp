@@ -48,6 +48,10 @@ type = farfield
 /// The single zone of a mesh (no halo), built directly.
 Zone zone_from_mesh(const Mesh& mesh);
 
+/// zone_from_mesh() of a box_mesh() with a wall at zmin (kBoxWallZminPatches), with each
+/// cell's wall distance: its centroid's z (what rans_sa reads).
+Zone zone_with_zmin_wall(const Mesh& mesh);
+
 /// A conservative state (nVars x nTotalCells, every cell) of the case's model: its free stream
 /// with density scaled by s = 1 + amp sin(3x) cos(2y + z), the x velocity by 2 - s and the
 /// pressure by s^2 (amp 0.2 at Mach 0.9 makes supersonic pockets).
