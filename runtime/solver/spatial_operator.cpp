@@ -150,6 +150,12 @@ void SpatialOperator::halo_begin(parallel::HaloExchange* h,
   if (!par_.overlap) h->finish();
 }
 
+void SpatialOperator::begin_gradient_exchange() {
+  const idx_t nt = zone_.nTotalCells();
+  halo_begin(cells_.get(), {parallel::FieldView::blocked(grad_.data(), 3 * nv_, nt),
+                            parallel::FieldView::blocked(phi_.data(), nv_, nt)});
+}
+
 void SpatialOperator::halo_progress(parallel::HaloExchange* h) {
   // Open MPI moves large (rendezvous) messages only inside MPI calls
   if (h && h->in_flight()) h->progress();
@@ -442,9 +448,7 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
         {grad, phi, keepPhi, split ? zone_.nInteriorCells : z.nCells}, faceStates_.view());
     phiValid_ = keepPhi;
     gradValid_ = false;
-    if (split)
-      halo_begin(cells_.get(), {FieldView::blocked(grad, 3 * kNumVars, nt),
-                                FieldView::blocked(phi, kNumVars, nt)});
+    begin_gradient_exchange();
     state_face_fluxes<M, G>(split);
     finish_residual<M>(update);
     return;
@@ -463,8 +467,7 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
   }
   // 4. gradients and limiters of halo cells in one message: interface faces then reconstruct
   //    from exactly the values the owning zone computed
-  halo_begin(cells_.get(),
-             {FieldView::blocked(grad, 3 * kNumVars, nt), FieldView::blocked(phi, kNumVars, nt)});
+  begin_gradient_exchange();
   face_fluxes<M, G>(split);
   // 5. flux summation per cell (deterministic gather; a benchmark variant summed already), the
   //    model's volume sources, the fixed source

@@ -222,6 +222,9 @@ class SpatialOperator {
  private:
   void halo_begin(parallel::HaloExchange* h, const std::vector<parallel::FieldView>& f);
   void halo_progress(parallel::HaloExchange* h);
+  /// Begins the cell exchange of grad and phi (the interface faces' halo side; no-op on one
+  /// zone): the gradient path's and the face-state path's one message.
+  void begin_gradient_exchange();
   void halo_finish(parallel::HaloExchange* h);
   void hook(const char* what, DeviceArray<real_t>& field, int ncomp);
   template <class M, class G>
