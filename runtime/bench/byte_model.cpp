@@ -36,6 +36,7 @@ ZoneSizes zone_sizes(const Zone& z, double haloListEntries) {
     // the node slots DeviceZone builds (none where a cell is degenerate)
     s.nSlotNodes = kernels::kSlotNodes<S> * s.nc;
     s.fusedSlots = s.nSlotNodes > 0 && kernels::kFusedGradientBySlots<S>;
+    s.slotGeometry = kernels::kSlotGeometry<S>;
   });
   return s;
 }
@@ -72,9 +73,15 @@ double kernel_bytes(const std::string& k, const ZoneSizes& s) {
            s.nc * R;
   // the same pass storing each cell face's 5 reconstructed values instead of the gradient and
   // the limiter (the face offsets and W are read by the limiter already; phi is stored only
-  // where the case may freeze the limiter, which fvbench's does not)
-  if (k == "gradient_limiter_states")
-    return kernel_bytes("gradient_and_limiter", s) - 20 * s.nc * R + 5 * s.ncf * R;
+  // where the case may freeze the limiter, which fvbench's does not); with the slot geometry
+  // it reads the offsets and neighbours in slot order (FaceStateStore::slotOffset,
+  // slotNeighbour: 3 values and an id per cell face) instead of both faces' offset arrays and
+  // cellCells with its offsets
+  if (k == "gradient_limiter_states") {
+    const double slotGeometry =
+        s.slotGeometry ? s.ncf * (3 * R + I) - 6 * s.nf * R - (s.nc + 1) * I - s.ncc * I : 0;
+    return kernel_bytes("gradient_and_limiter", s) - 20 * s.nc * R + 5 * s.ncf * R + slotGeometry;
+  }
   // per face the two sides' slots, their stored states (5 + 5), the area vector (3) and the
   // flux (5)
   if (k == "interior_state_fluxes") return ni * (2 * I + 18 * R);

@@ -35,6 +35,9 @@ struct ZoneSizes {
   double nSlotNodes = 0;
   /// ... and that the fused gradient + limiter reads as well (kernels::kFusedGradientBySlots)
   bool fusedSlots = false;
+  /// The face states come with their face geometry in slot order (kernels::kSlotGeometry):
+  /// the face-state pass reads it instead of the face offset arrays and cellCells
+  bool slotGeometry = false;
 };
 
 ZoneSizes zone_sizes(const Zone& z, double haloListEntries);

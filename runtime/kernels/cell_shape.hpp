@@ -75,6 +75,16 @@ inline constexpr int kSlotNodes =
 template <class S>
 inline constexpr bool kFusedGradientBySlots = S::kCellFaces == 4 && S::kFaceNodes == 3;
 
+/// Whether the stored face states of a zone of shape S come with their face geometry in slot
+/// order (FaceStateStore::slotOffset, slotNeighbour; kernels::FaceStateArrays builds them), so
+/// that the gradient + limiter + face-state pass reads its face offsets and neighbours as
+/// coalesced streams: on hexahedra, where it was measured (H200, 10M hexahedra, FP64: the pass
+/// 2.93-3.01 -> 2.83-2.87 ms, the stage 5.87-5.89 -> 5.75, for 28 bytes per cell face;
+/// bench/results/issue19_20261201b/). Not yet on tetrahedra, where it was not measured; the
+/// kernels read the copies on any zone of one cell shape whose store has them.
+template <class S>
+inline constexpr bool kSlotGeometry = S::kCellFaces == 6 && S::kFaceNodes == 4;
+
 /// Calls fn(CellShape<F, K>{}) with the shape of zone v: <4, 3> (tetrahedra), <6, 4>
 /// (hexahedra), <0, 3> / <0, 4> (faces uniform, cells not), else AnyShape. Host code: fn launches
 /// the kernel instantiated for the shape (a function template; CUDA allows no device lambda in

@@ -5,6 +5,7 @@
 /// cell loop that stores each face's reconstructed states (store_face_states()), so that both
 /// do the same arithmetic in the same order: the stored states are bitwise the face loops'.
 #include "runtime/backend/loop_hints.hpp"
+#include "runtime/kernels/cell_face_geometry_k.hpp"
 #include "runtime/kernels/cell_shape.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/kernels/zone_view.hpp"
@@ -44,26 +45,16 @@ struct FaceStates {
   }
 };
 
-/// The slot of cellFaces entry e of owned cell c (shape S): the entry itself on the general
-/// path; on zones of one cell shape (F faces per cell) j nCells + c for the cell's j-th face, so
-/// that the threads of consecutive cells store each face's states side by side (coalesced).
-template <class S>
-FV_HOST_DEVICE FV_FORCEINLINE idx_t face_state_slot(const ZoneViewCommon& v, idx_t c, idx_t e) {
-  if constexpr (S::kCellFaces > 0)
-    return (e - S::kCellFaces * c) * v.nCells + c;
-  else
-    return e;
-}
-
 /// Stores the reconstructed primitives of owned cell c (shape S) at each of its faces: W the
 /// cell's primitives (blocked, stride nTotalCells), g its gradient and p its limiter (in
 /// registers, as the fused gradient + limiter pass has them), each at its face_state_slot().
 /// The offset to the face is the owner's where the cell's cellFaceSign is positive, the
-/// neighbour's elsewhere. The values are reconstruct()'s for the same W, gradient and limiter.
-template <int N, class S, class V>
-FV_HOST_DEVICE FV_FORCEINLINE void store_face_states(const V& v, const real_t* W, idx_t c,
-                                                     const real_t (&g)[3 * N], const real_t (&p)[N],
-                                                     const FaceStates<N>& states) {
+/// neighbour's elsewhere, read through geo (ThroughFaces or ThroughSlots: the same values).
+/// The values are reconstruct()'s for the same W, gradient and limiter.
+template <int N, class S, class Geo, class V>
+FV_HOST_DEVICE FV_FORCEINLINE void
+store_face_states(const V& v, const Geo& geo, const real_t* W, idx_t c, const real_t (&g)[3 * N],
+                  const real_t (&p)[N], const FaceStates<N>& states) {
   const idx_t n = v.nTotalCells;
   real_t q[N];
   for (int k = 0; k < N; ++k)
@@ -71,10 +62,8 @@ FV_HOST_DEVICE FV_FORCEINLINE void store_face_states(const V& v, const real_t* W
   // rolled on the GPU, as the limiter's loop over the same faces
   FV_DEVICE_NO_UNROLL
   for (idx_t j = S::faces_begin(v, c); j < S::faces_end(v, c); ++j) {
-    const idx_t f = v.cellFaces[j];
-    const bool owner = v.cellFaceSign[j] > 0;
-    const auto* d = owner ? v.faceOwnerDelta + 3 * f : v.faceNeighbourDelta + 3 * f;
-    const real_t d0 = d[0], d1 = d[1], d2 = d[2]; // exact in FP64 from either precision
+    real_t d0, d1, d2;
+    geo.template offset_to<S>(v, c, j, d0, d1, d2);
     real_t r[N];
     for (int k = 0; k < N; ++k)
       r[k] = extrapolated(q[k], p[k], g[3 * k], g[3 * k + 1], g[3 * k + 2], d0, d1, d2);

@@ -14,6 +14,8 @@
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/kernels/node_sum_k.hpp"
 
+#include <type_traits>
+
 namespace fv::kernels {
 
 template <int N, class G>
@@ -76,11 +78,12 @@ void gradient_and_limiter_shaped(const ZoneViewT<G>& z, const real_t* Wn, Limite
   });
 }
 
-template <int N, class S, class G>
-void gradient_limiter_states_shaped(const ZoneViewT<G>& z, const real_t* Wn, Limiter kind,
-                                    real_t venkatK, const LimiterScales& scales, const real_t* W,
-                                    const real_t* supersonicNodes, const StoredCellValues& keep,
-                                    const FaceStateStore& states) {
+template <int N, class S, class Geo, class G>
+void gradient_limiter_states_shaped(const ZoneViewT<G>& z, const Geo& geometry, const real_t* Wn,
+                                    Limiter kind, real_t venkatK, const LimiterScales& scales,
+                                    const real_t* W, const real_t* supersonicNodes,
+                                    const StoredCellValues& keep, const FaceStateStore& states) {
+  const Geo geo = geometry;
   const ZoneViewT<G> v = z;
   const LimiterScales sc = scales;
   const CellField<3 * N> gr{keep.grad, z.nTotalCells};
@@ -91,11 +94,38 @@ void gradient_limiter_states_shaped(const ZoneViewT<G>& z, const real_t* Wn, Lim
   forall("gradient_limiter_states", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     real_t g[3 * N], p[N];
     detail::cell_gradient<N, S, kFusedGradientBySlots<S>>(v, Wn, c, g);
-    detail::cell_limiter<N, S>(v, kind, venkatK, sc, W, supersonicNodes, c, g, p);
-    detail::store_face_states<N, S>(v, W, c, g, p, fs);
+    detail::cell_limiter<N, S>(v, geo, kind, venkatK, sc, W, supersonicNodes, c, g, p);
+    detail::store_face_states<N, S>(v, geo, W, c, g, p, fs);
     if (allPhi || c >= firstShared) ph.store(c, p);
     if (c >= firstShared) gr.store(c, g);
   });
+}
+
+template <class S, class G>
+void face_state_geometry_shaped(const ZoneViewT<G>& z, idx_t nSlots, G* offset, idx_t* neighbour) {
+  const ZoneViewT<G> v = z;
+  const std::size_t n = static_cast<std::size_t>(nSlots);
+  forall("face_state_geometry", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
+    for (idx_t e = S::faces_begin(v, c); e < S::faces_end(v, c); ++e) {
+      const idx_t f = v.cellFaces[e];
+      const bool owner = v.cellFaceSign[e] > 0;
+      const G* d = owner ? v.faceOwnerDelta + 3 * f : v.faceNeighbourDelta + 3 * f;
+      const std::size_t i = static_cast<std::size_t>(detail::face_state_slot<S>(v, c, e));
+      for (int k = 0; k < 3; ++k)
+        offset[k * n + i] = d[k];
+      // kNone on boundary faces, where the cell is the owner
+      if (neighbour) neighbour[i] = owner ? v.faceNeighbour[f] : v.faceOwner[f];
+    }
+  });
+}
+
+/// The slot-ordered offsets of precision G in a store (null where it has none).
+template <class G>
+const G* slot_offsets(const FaceStateStore& s) {
+  if constexpr (std::is_same_v<G, float>)
+    return s.slotOffsetSingle;
+  else
+    return s.slotOffset;
 }
 
 template <class S>
@@ -111,6 +141,33 @@ void face_state_slots_shaped(const ZoneView& z, idx_t* faceSlots) {
 }
 
 } // namespace
+
+bool has_slot_geometry(const ZoneViewCommon& z) {
+  bool uniform = false;
+  visit_cell_shape(z, [&](auto s) { uniform = decltype(s)::kCellFaces > 0; });
+  return uniform;
+}
+
+bool stores_slot_geometry(const ZoneViewCommon& z) {
+  bool stores = false;
+  visit_cell_shape(z, [&](auto s) { stores = kSlotGeometry<decltype(s)>; });
+  return stores;
+}
+
+template <class G>
+void face_state_geometry(const ZoneViewT<G>& z, idx_t nSlots, G* offset, idx_t* neighbour) {
+  FV_VERIFY(offset && nSlots >= z.nCells,
+            "face_state_geometry: no array for " << nSlots << " slots");
+  visit_cell_shape(z, [&](auto s) {
+    using S = decltype(s);
+    if constexpr (S::kCellFaces > 0)
+      face_state_geometry_shaped<S>(z, nSlots, offset, neighbour);
+    else
+      FV_THROW("face_state_geometry: the zone's cells have different face counts");
+  });
+}
+template void face_state_geometry<real_t>(const ZoneViewT<real_t>&, idx_t, real_t*, idx_t*);
+template void face_state_geometry<float>(const ZoneViewT<float>&, idx_t, float*, idx_t*);
 
 void face_state_slots(const ZoneView& z, idx_t* faceSlots) {
   visit_cell_shape(z, [&](auto s) { face_state_slots_shaped<decltype(s)>(z, faceSlots); });
@@ -128,8 +185,18 @@ void gradient_limiter_states(const ZoneViewT<G>& z, const real_t* Wn, Limiter ki
                 (keep.grad || keep.firstShared == z.nCells),
             "gradient_limiter_states: no array for the stored gradient or limiter");
   visit_cell_shape(z, [&](auto s) {
-    gradient_limiter_states_shaped<N, decltype(s)>(z, Wn, kind, venkatK, scales, W, supersonicNodes,
-                                                   keep, states);
+    using S = decltype(s);
+    if constexpr (S::kCellFaces > 0) {
+      const G* offsets = slot_offsets<G>(states);
+      if (offsets && states.slotNeighbour) {
+        const detail::ThroughSlots<G> geo{offsets, states.slotNeighbour, states.nSlots};
+        gradient_limiter_states_shaped<N, S>(z, geo, Wn, kind, venkatK, scales, W, supersonicNodes,
+                                             keep, states);
+        return;
+      }
+    }
+    gradient_limiter_states_shaped<N, S>(z, detail::ThroughFaces{}, Wn, kind, venkatK, scales, W,
+                                         supersonicNodes, keep, states);
   });
 }
 

@@ -6,6 +6,7 @@
 /// the same arithmetic in the same order (bitwise equal results).
 #include "runtime/backend/loop_hints.hpp"
 #include "runtime/backend/thread_scratch.hpp"
+#include "runtime/kernels/cell_face_geometry_k.hpp"
 #include "runtime/kernels/cell_shape.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/kernels/zone_view.hpp"
@@ -114,13 +115,15 @@ FV_HOST_DEVICE FV_FORCEINLINE bool sees_supersonic(const ZoneViewCommon& v, idx_
 
 /// Limiter of owned cell c for the N components of W (blocked, stride nTotalCells; halo values
 /// in place) with the cell's gradient g: phi = min over the cell's faces of the limiter of the
-/// unlimited increment to the face, from the extrema over the cell and its face neighbours
-/// (cellCells); 1 where the limiter is off (kind None, or a subsonic stencil when
-/// supersonicNodes is given). Clipped at 0.
-template <int N, class S, class V>
-FV_HOST_DEVICE FV_FORCEINLINE void
-cell_limiter(const V& v, Limiter kind, real_t venkatK, const LimiterScales& sc, const real_t* W,
-             const real_t* supersonicNodes, idx_t c, const real_t (&g)[3 * N], real_t (&p)[N]) {
+/// unlimited increment to the face, from the extrema over the cell and its face neighbours;
+/// 1 where the limiter is off (kind None, or a subsonic stencil when supersonicNodes is given).
+/// Clipped at 0. The offsets and the neighbours come through geo (ThroughFaces: cellFaces and
+/// cellCells; ThroughSlots: the slot-ordered copies), bitwise the same phi either way.
+template <int N, class S, class Geo, class V>
+FV_HOST_DEVICE FV_FORCEINLINE void cell_limiter(const V& v, const Geo& geo, Limiter kind,
+                                                real_t venkatK, const LimiterScales& sc,
+                                                const real_t* W, const real_t* supersonicNodes,
+                                                idx_t c, const real_t (&g)[3 * N], real_t (&p)[N]) {
   const idx_t n = v.nTotalCells;
   for (int k = 0; k < N; ++k)
     p[k] = 1.0;
@@ -137,19 +140,18 @@ cell_limiter(const V& v, Limiter kind, real_t venkatK, const LimiterScales& sc, 
     lo[k] = q[k];
     hi[k] = q[k];
   }
-  for (idx_t j = v.cellCellOffsets[c]; j < v.cellCellOffsets[c + 1]; ++j) {
-    const idx_t nb = v.cellCells[j];
+  geo.template for_each_neighbour<S>(v, c, [&](idx_t nb) {
     for (int k = 0; k < N; ++k) {
       const real_t w = W[k * n + nb];
       lo[k] = w < lo[k] ? w : lo[k];
       hi[k] = w > hi[k] ? w : hi[k];
     }
-  }
+  });
   // rolled on the GPU: measured faster (runtime/backend/loop_hints.hpp)
   FV_DEVICE_NO_UNROLL
   for (idx_t j = S::faces_begin(v, c); j < S::faces_end(v, c); ++j) {
-    const idx_t f = v.cellFaces[j];
-    const auto* d = v.cellFaceSign[j] > 0 ? v.faceOwnerDelta + 3 * f : v.faceNeighbourDelta + 3 * f;
+    real_t d[3];
+    geo.template offset_to<S>(v, c, j, d[0], d[1], d[2]);
     for (int k = 0; k < N; ++k) {
       const real_t d2 = g[3 * k] * d[0] + g[3 * k + 1] * d[1] + g[3 * k + 2] * d[2];
       const real_t dmax = hi[k] - q[k], dmin = lo[k] - q[k];
@@ -161,6 +163,14 @@ cell_limiter(const V& v, Limiter kind, real_t venkatK, const LimiterScales& sc, 
   }
   for (int k = 0; k < N; ++k)
     p[k] = p[k] > 0.0 ? p[k] : 0.0;
+}
+
+/// cell_limiter() through the face arrays (ThroughFaces).
+template <int N, class S, class V>
+FV_HOST_DEVICE FV_FORCEINLINE void
+cell_limiter(const V& v, Limiter kind, real_t venkatK, const LimiterScales& sc, const real_t* W,
+             const real_t* supersonicNodes, idx_t c, const real_t (&g)[3 * N], real_t (&p)[N]) {
+  cell_limiter<N, S>(v, ThroughFaces{}, kind, venkatK, sc, W, supersonicNodes, c, g, p);
 }
 
 } // namespace fv::kernels::detail

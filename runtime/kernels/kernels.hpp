@@ -129,7 +129,32 @@ struct FaceStateStore {
                                     ///< boundary faces, unset on interface faces: a halo
                                     ///< cell has none); face_state_slots() fills it
   idx_t nSlots = 0;                 ///< cellFaces entries of the owned cells
+  /// The face geometry gradient_limiter_states reads, copied into slot order on zones of one
+  /// cell shape (has_slot_geometry(); face_state_geometry() fills them), so that the threads of
+  /// consecutive cells load consecutive values instead of each a sector of its own through the
+  /// face number. Null: the pass reads the face arrays through cellFaces and cellCells. Either
+  /// way bitwise the same results (kernels/cell_face_geometry_k.hpp).
+  const real_t* slotOffset = nullptr;      ///< 3 x nSlots, m: face centroid - the slot's cell
+                                           ///< centroid (faceOwnerDelta / faceNeighbourDelta by
+                                           ///< the cell's side), component d at [d nSlots + i]
+  const float* slotOffsetSingle = nullptr; ///< the same from the FP32 view (precision = mixed)
+  const idx_t* slotNeighbour = nullptr;    ///< nSlots: the cell across the face (halo cells
+                                           ///< included), -1 on boundary faces
 };
+
+/// Whether zone z's cells all have the same number of faces, so that its face states have the
+/// slot order that the slot geometry of FaceStateStore needs (tetrahedra, hexahedra): the
+/// kernels read a store's slot geometry on such zones.
+bool has_slot_geometry(const ZoneViewCommon& z);
+/// Whether FaceStateArrays gives zone z's face states their slot geometry (kSlotGeometry of the
+/// zone's shape: hexahedra).
+bool stores_slot_geometry(const ZoneViewCommon& z);
+
+/// Cell loop: the slot-ordered face offsets of a zone with has_slot_geometry() (3 x nSlots of
+/// precision G, from the view's faceOwnerDelta / faceNeighbourDelta) and, where neighbour is
+/// not null, the cell across each slot's face (nSlots values). Once per zone.
+template <class G>
+void face_state_geometry(const ZoneViewT<G>& z, idx_t nSlots, G* offset, idx_t* neighbour);
 
 /// Cell loop: the slots of each face's two sides in a FaceStateStore of zone z (2 nFaces
 /// values; boundary faces' second -1). Once per zone.

@@ -98,7 +98,8 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
   faceStatesOn_ = cfg_.faceStates;
   keepPhi_ = cfg_.limiterFreeze > 0 || cfg_.limiterFreezeStall > 0;
   if (cfg_.faceStates && cfg_.order == 2 && !cfg_.viscous())
-    faceStates_ = kernels::FaceStateArrays(zone, dz_.view(), nv_);
+    faceStates_ = kernels::FaceStateArrays(zone, dz_.view(), nv_,
+                                           cfg_.mixedPrecision ? &dz_.view_as<float>() : nullptr);
   if (cfg_.order == 2 && cfg_.limiter != LimiterKind::None &&
       cfg_.limiterRegion == LimiterRegion::Supersonic)
     supersonic_ =

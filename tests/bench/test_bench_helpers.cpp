@@ -65,6 +65,31 @@ TEST(ByteModel, GradientReadsNodeSlotsWhereTheZoneHasThem) {
                    4 * 3200.0 * 4 - (8000.0 * 4 + 6000.0 * 2));
 }
 
+// With the slot geometry (zones of hexahedra): the face-state pass reads the face offsets and
+// neighbours in slot order (3 reals and an id per cell face) instead of both offset arrays of
+// every face and cellCells with its offsets; elsewhere it reads those.
+TEST(ByteModel, FaceStatePassReadsSlotGeometryOnZonesOfOneCellShape) {
+  fv::bench::ZoneSizes s;
+  s.nc = s.nt = 1000;
+  s.nf = 3200;
+  s.nb = 400;
+  s.nfn = 4 * 3200;
+  s.ncf = 6000;
+  s.ncc = 5600;
+  s.uniformFaces = true;
+  const auto states = [&] {
+    return fv::bench::kernel_bytes("gradient_limiter_states", s) -
+           fv::bench::kernel_bytes("gradient_and_limiter", s);
+  };
+  // the gradient and the limiter not stored (20 reals per cell), 5 reals per cell face stored
+  EXPECT_DOUBLE_EQ(states(), -20 * 1000.0 * 8 + 5 * 6000.0 * 8);
+  s.uniformCells = true;
+  EXPECT_DOUBLE_EQ(states(), -20 * 1000.0 * 8 + 5 * 6000.0 * 8);
+  s.slotGeometry = true;
+  EXPECT_DOUBLE_EQ(states(), -20 * 1000.0 * 8 + 5 * 6000.0 * 8 + 6000.0 * (3 * 8 + 4) -
+                                 6 * 3200.0 * 8 - (1000.0 + 1) * 4 - 5600.0 * 4);
+}
+
 TEST(ByteModel, ScatterVariantsMoveMoreThanTheirInputs) {
   fv::bench::ZoneSizes s;
   s.nc = s.nt = 1000;

@@ -17,8 +17,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using fv::idx_t;
@@ -74,11 +76,39 @@ struct Fluxes {
   std::vector<idx_t> slots;
 };
 
-/// The face fluxes and the limiter of node values Wn and cell values W, through the stored
-/// gradient (states false) or the stored face states (states true).
+/// How fluxes() computes: through the stored gradient, through stored face states with the
+/// face geometry read through cellFaces, or with its slot-ordered copies (FaceStateStore::
+/// slotOffset, slotNeighbour; zones of one cell shape, else as States).
+enum class Path { Gradient, States, SlotStates };
+
+/// The slot-ordered face geometry of precision G of a zone (face_state_geometry()); the arrays
+/// stay empty where the zone has none, and for nSlots 0.
+template <class G>
+struct SlotGeometry {
+  fv::DeviceArray<G> offset;
+  fv::DeviceArray<idx_t> neighbour;
+  SlotGeometry(const fv::ZoneViewT<G>& v, idx_t nSlots) {
+    if (nSlots == 0 || !fv::kernels::has_slot_geometry(v)) return;
+    offset = fv::DeviceArray<G>(3 * static_cast<std::size_t>(nSlots), "slot offsets");
+    neighbour = fv::DeviceArray<idx_t>(static_cast<std::size_t>(nSlots), "slot neighbours");
+    fv::kernels::face_state_geometry(v, nSlots, offset.data(), neighbour.data());
+  }
+  /// `store` reading them.
+  void attach(fv::kernels::FaceStateStore& store) const {
+    if (offset.empty()) return;
+    if constexpr (std::is_same_v<G, float>)
+      store.slotOffsetSingle = offset.data();
+    else
+      store.slotOffset = offset.data();
+    store.slotNeighbour = neighbour.data();
+  }
+};
+
+/// The face fluxes and the limiter of node values Wn and cell values W by `path`.
 template <class G>
 Fluxes fluxes(const fv::DeviceZone& dz, const fv::Zone& zone, const fv::DeviceArray<real_t>& Wn,
-              const fv::DeviceArray<real_t>& W, fv::kernels::Limiter kind, bool states) {
+              const fv::DeviceArray<real_t>& W, fv::kernels::Limiter kind, Path path) {
+  const bool states = path != Path::Gradient;
   const fv::ZoneViewT<G>& v = dz.view_as<G>();
   const std::size_t nt = static_cast<std::size_t>(v.nTotalCells);
   const std::size_t nf = static_cast<std::size_t>(v.nFaces);
@@ -89,7 +119,9 @@ Fluxes fluxes(const fv::DeviceZone& dz, const fv::Zone& zone, const fv::DeviceAr
       flux(std::vector<real_t>(5 * nf, 0.0), "flux");
   fv::DeviceArray<idx_t> slots(2 * nf, "slots");
   fv::kernels::face_state_slots(dz.view(), slots.data());
-  const fv::kernels::FaceStateStore store{st.data(), slots.data(), nSlots};
+  fv::kernels::FaceStateStore store{st.data(), slots.data(), nSlots};
+  const SlotGeometry<G> geometry(v, path == Path::SlotStates ? nSlots : 0);
+  if (path == Path::SlotStates) geometry.attach(store);
   std::vector<fv::phys::BcParams> bcs(static_cast<std::size_t>(zone.nPatches()));
   for (auto& b : bcs)
     b.ref[0] = 1.2;
@@ -115,15 +147,24 @@ Fluxes fluxes(const fv::DeviceZone& dz, const fv::Zone& zone, const fv::DeviceAr
   return {flux.to_host(), phi.to_host(), st.to_host(), slots.to_host()};
 }
 
-} // namespace
-
-TEST(FaceStates, FluxesAndLimiterAreBitwiseThoseReconstructedFromTheGradient) {
+/// fn(cells, zone, dz) for the wedge of each cell shape (the kernels' uniform and general
+/// paths), dz with its FP32 geometry too.
+template <class Fn>
+void for_each_wedge(Fn&& fn) {
   for (const auto cells :
        {fv::GenCells::Tet, fv::GenCells::Hex, fv::GenCells::Prism, fv::GenCells::Mixed}) {
     SCOPED_TRACE(name(cells));
     const fv::Zone zone = wedge_zone(cells);
     fv::DeviceZone dz(zone);
     dz.add_single_geometry();
+    fn(cells, zone, dz);
+  }
+}
+
+} // namespace
+
+TEST(FaceStates, FluxesAndLimiterAreBitwiseThoseReconstructedFromTheGradient) {
+  for_each_wedge([](fv::GenCells, const fv::Zone& zone, const fv::DeviceZone& dz) {
     const idx_t nc = zone.nCells, nf = zone.nFaces;
     const fv::DeviceArray<real_t> W(field(zone.cellCentroid.data(), zone.nTotalCells(), 0.5), "W");
     // node values of a larger amplitude: steep gradients, so that unlimited reconstructions
@@ -134,13 +175,17 @@ TEST(FaceStates, FluxesAndLimiterAreBitwiseThoseReconstructedFromTheGradient) {
       for (const bool single : {false, true}) {
         SCOPED_TRACE(std::string(kind == fv::kernels::Limiter::None ? "no limiter" : "limiter") +
                      (single ? ", FP32 geometry" : ", FP64"));
-        const Fluxes a = single ? fluxes<float>(dz, zone, Wn, W, kind, false)
-                                : fluxes<real_t>(dz, zone, Wn, W, kind, false);
-        const Fluxes b = single ? fluxes<float>(dz, zone, Wn, W, kind, true)
-                                : fluxes<real_t>(dz, zone, Wn, W, kind, true);
+        const auto run = [&](Path path) {
+          return single ? fluxes<float>(dz, zone, Wn, W, kind, path)
+                        : fluxes<real_t>(dz, zone, Wn, W, kind, path);
+        };
+        const Fluxes a = run(Path::Gradient);
+        const Fluxes b = run(Path::States);
+        const Fluxes bs = run(Path::SlotStates);
         std::size_t nonzero = 0;
         for (std::size_t i = 0; i < a.flux.size(); ++i) {
           ASSERT_EQ(a.flux[i], b.flux[i]) << "face flux entry " << i;
+          ASSERT_EQ(a.flux[i], bs.flux[i]) << "face flux entry " << i << ", slot geometry";
           nonzero += a.flux[i] != 0.0;
         }
         EXPECT_GT(nonzero, a.flux.size() / 2);
@@ -148,7 +193,9 @@ TEST(FaceStates, FluxesAndLimiterAreBitwiseThoseReconstructedFromTheGradient) {
           for (idx_t c = 0; c < nc; ++c) {
             const std::size_t i = static_cast<std::size_t>(k) * zone.nTotalCells() + c;
             ASSERT_EQ(a.phi[i], b.phi[i]) << "limiter of cell " << c;
+            ASSERT_EQ(a.phi[i], bs.phi[i]) << "limiter of cell " << c << ", slot geometry";
           }
+        ASSERT_EQ(b.states, bs.states) << "face states with the slot geometry";
         if (kind != fv::kernels::Limiter::None) continue;
         // without a limiter: some owner states fell back to the cell value, most did not
         const std::vector<real_t> w = W.to_host();
@@ -167,7 +214,7 @@ TEST(FaceStates, FluxesAndLimiterAreBitwiseThoseReconstructedFromTheGradient) {
         EXPECT_LT(fallback, nf / 2);
       }
     }
-  }
+  });
 }
 
 // Every cell face gets its own slot, and each face the slots of its two sides (boundary faces
@@ -197,6 +244,82 @@ TEST(FaceStates, EveryCellFaceHasOneSlotAndEveryFaceItsSides) {
     for (std::size_t i = 0; i < hits.size(); ++i)
       ASSERT_EQ(hits[i], 1) << "slot " << i;
   }
+}
+
+// The slot geometry is the face arrays in slot order: each slot's offset is its cell's side's
+// faceOwnerDelta / faceNeighbourDelta, and each cell's slot neighbours are its cellCells (as a
+// multiset), in FP64 and FP32, on the shapes that have it (one cell shape); the others have
+// none. FaceStateArrays stores it on hexahedra only (kSlotGeometry).
+TEST(FaceStates, SlotGeometryIsTheFaceGeometryInSlotOrder) {
+  for_each_wedge([](fv::GenCells cells, const fv::Zone& zone, const fv::DeviceZone& dz) {
+    const bool uniform = cells == fv::GenCells::Tet || cells == fv::GenCells::Hex;
+    ASSERT_EQ(fv::kernels::has_slot_geometry(dz.view()), uniform);
+    EXPECT_EQ(fv::kernels::stores_slot_geometry(dz.view()), cells == fv::GenCells::Hex);
+    if (!uniform) return;
+    const idx_t nSlots = zone.cellFaces.nnz();
+    const SlotGeometry<real_t> g64(dz.view(), nSlots);
+    const SlotGeometry<float> g32(dz.view_as<float>(), nSlots);
+    const std::vector<real_t> off = g64.offset.to_host();
+    const std::vector<float> off32 = g32.offset.to_host();
+    const std::vector<idx_t> nb = g64.neighbour.to_host();
+    ASSERT_EQ(g32.neighbour.to_host(), nb);
+    const auto ns = static_cast<std::size_t>(nSlots);
+    for (idx_t c = 0; c < zone.nCells; ++c) {
+      std::vector<idx_t> across;
+      for (idx_t e = zone.cellFaces.begin(c); e < zone.cellFaces.end(c); ++e) {
+        const idx_t f = zone.cellFaces.indices()[e];
+        const bool owner = zone.cellFaceSign[e] > 0;
+        const real_t* d = owner ? &zone.faceOwnerDelta[3 * static_cast<std::size_t>(f)]
+                                : &zone.faceNeighbourDelta[3 * static_cast<std::size_t>(f)];
+        const std::size_t i =
+            static_cast<std::size_t>((e - zone.cellFaces.begin(c)) * zone.nCells + c);
+        for (std::size_t k = 0; k < 3; ++k) {
+          ASSERT_EQ(off[k * ns + i], d[k]) << "cell " << c << ", face " << f;
+          ASSERT_EQ(off32[k * ns + i], static_cast<float>(d[k])) << "cell " << c << ", face " << f;
+        }
+        if (nb[i] >= 0)
+          across.push_back(nb[i]);
+        else
+          EXPECT_LT(f, zone.nBoundaryFaces) << "cell " << c;
+      }
+      std::vector<idx_t> cc(zone.cellCells.indices().begin() + zone.cellCells.begin(c),
+                            zone.cellCells.indices().begin() + zone.cellCells.end(c));
+      std::sort(across.begin(), across.end());
+      std::sort(cc.begin(), cc.end());
+      ASSERT_EQ(across, cc) << "neighbours of cell " << c;
+    }
+  });
+}
+
+// The pass reads the slot geometry where the store has it: other neighbours give another
+// limiter (so the bitwise equality above is not that of one path with itself).
+TEST(FaceStates, ThePassReadsTheSlotGeometry) {
+  const fv::Zone zone = wedge_zone(fv::GenCells::Hex);
+  const fv::DeviceZone dz(zone);
+  const fv::DeviceArray<real_t> W(field(zone.cellCentroid.data(), zone.nTotalCells(), 0.5), "W");
+  const fv::DeviceArray<real_t> Wn(field(zone.nodeXyz.data(), zone.nNodes, 4.0), "Wn");
+  const idx_t nSlots = zone.cellFaces.nnz();
+  const auto ns = static_cast<std::size_t>(nSlots);
+  fv::DeviceArray<real_t> st(std::vector<real_t>(5 * ns, 0.0), "face states"),
+      phi(std::vector<real_t>(5 * static_cast<std::size_t>(zone.nTotalCells()), 0.0), "phi");
+  fv::DeviceArray<idx_t> slots(2 * static_cast<std::size_t>(zone.nFaces), "slots");
+  fv::kernels::face_state_slots(dz.view(), slots.data());
+  SlotGeometry<real_t> geometry(dz.view(), nSlots);
+  const auto limiter = [&](const SlotGeometry<real_t>* g) {
+    fv::kernels::FaceStateStore store{st.data(), slots.data(), nSlots};
+    if (g) g->attach(store);
+    fv::kernels::gradient_limiter_states<5>(dz.view(), Wn.data(), fv::kernels::Limiter::Venkat, 0.5,
+                                            fv::kernels::LimiterScales{}, W.data(), nullptr,
+                                            {nullptr, phi.data(), true, zone.nCells}, store);
+    return phi.to_host();
+  };
+  const std::vector<real_t> base = limiter(nullptr);
+  ASSERT_EQ(limiter(&geometry), base);
+  std::vector<idx_t> nb = geometry.neighbour.to_host();
+  for (auto& n : nb)
+    n = n >= 0 ? -1 : n; // no neighbour: the extrema of the cell alone
+  geometry.neighbour = fv::DeviceArray<idx_t>(nb, "slot neighbours");
+  EXPECT_NE(limiter(&geometry), base);
 }
 
 namespace {
