@@ -114,7 +114,7 @@ void face_state_geometry_shaped(const ZoneViewT<G>& z, idx_t nSlots, G* offset, 
       for (int k = 0; k < 3; ++k)
         offset[k * n + i] = d[k];
       // kNone on boundary faces, where the cell is the owner
-      if (neighbour) neighbour[i] = owner ? v.faceNeighbour[f] : v.faceOwner[f];
+      neighbour[i] = owner ? v.faceNeighbour[f] : v.faceOwner[f];
     }
   });
 }
@@ -156,7 +156,7 @@ bool stores_slot_geometry(const ZoneViewCommon& z) {
 
 template <class G>
 void face_state_geometry(const ZoneViewT<G>& z, idx_t nSlots, G* offset, idx_t* neighbour) {
-  FV_VERIFY(offset && nSlots >= z.nCells,
+  FV_VERIFY(offset && neighbour && nSlots >= z.nCells,
             "face_state_geometry: no array for " << nSlots << " slots");
   visit_cell_shape(z, [&](auto s) {
     using S = decltype(s);

@@ -151,8 +151,8 @@ bool has_slot_geometry(const ZoneViewCommon& z);
 bool stores_slot_geometry(const ZoneViewCommon& z);
 
 /// Cell loop: the slot-ordered face offsets of a zone with has_slot_geometry() (3 x nSlots of
-/// precision G, from the view's faceOwnerDelta / faceNeighbourDelta) and, where neighbour is
-/// not null, the cell across each slot's face (nSlots values). Once per zone.
+/// precision G, from the view's faceOwnerDelta / faceNeighbourDelta) and the cell across each
+/// slot's face (nSlots values). Once per zone.
 template <class G>
 void face_state_geometry(const ZoneViewT<G>& z, idx_t nSlots, G* offset, idx_t* neighbour);
 
