@@ -22,10 +22,9 @@ if(FV_SANITIZE)
 endif()
 # Compile options for the sources of executables only (the programs' entry points and the test
 # programs; not the libraries, whose code the tests exercise): the sanitizer preset compiles
-# them at -O0, which halves their compile time under ASan/UBSan (fvrun_main.cpp: 50 -> 21 s)
-# while the libraries keep -O1; the ci preset at -O1 (fvprep_main.cpp 24 -> 10 s, a test file
-# 6 -> 4 s) while the libraries keep the release build's -O3. CI's 2 cores build three
-# configurations: these keep scripts/test.sh within its budget.
+# them at -O0 while the libraries keep -O1, the ci preset at -O1 while the libraries keep the
+# release build's -O3: their compile time falls by about half (bench/results/ci_times_vm/).
+# CI's 2 cores build three configurations: these keep scripts/test.sh within its budget.
 set(FV_PROGRAM_COMPILE_OPTIONS "" CACHE STRING
     "Extra compile options for the executables' own sources (e.g. -O0), not the libraries")
 function(fv_program_options target)

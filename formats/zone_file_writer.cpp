@@ -98,8 +98,8 @@ struct ZoneFileWriter::Impl {
   int rawFd = -1;                 ///< the temporary file, for the datasets' bytes
   /// Held while a PlacedZone writes its bytes: the zones of a file are written one at a time.
   /// A buffered write takes the file's inode lock anyway (ext4, XFS), and threads that wait
-  /// for it inside the kernel spin on it: on 16 threads that was 14-18 CPU seconds of system
-  /// time in 3 s of zone building (10M tetrahedra); waiting here they sleep.
+  /// for it inside the kernel spin on it, burning cores (bench/results/prep_writes_20261128/);
+  /// waiting here they sleep.
   std::mutex writeMutex;
   double writeSeconds = 0; ///< time in the writes under writeMutex
 

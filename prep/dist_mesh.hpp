@@ -6,7 +6,7 @@
 /// one (Morton cell order, Algorithm-2 faces, first-touch nodes), so for the same partition
 /// the zones are the serial ones, array for array, and the mesh UUID is the same.
 ///
-/// How the work is split (docs/performance.md, "Distributed preparation"):
+/// How the work is split (docs/parallel.md, "Preparing on several processes"):
 ///   - reading: each rank holds a slice of the source mesh (formats/mesh_slice.hpp: blocks of
 ///     cells, file boundary faces and node coordinates; a CGNS/HDF5 file of one unstructured
 ///     3D zone with standard linear volume sections is read in slices, any other file whole and

@@ -91,10 +91,8 @@ Imported import_mesh(const std::string& path, const ImportOptions& o) {
 /// glibc serves an allocation from its per-thread heaps once a block of that size has been
 /// freed (the mmap threshold rises to the largest freed block, up to 32 MiB), and memory freed
 /// there is rarely returned. Zone building frees and allocates arrays of a few MiB on 16+
-/// threads: measured on 4M tetrahedra / 2M hexahedra, 64 parts, 16 threads, the peak RSS was
-/// 1.72 / 1.49 GiB with the dynamic threshold and 1.44 / 1.16 GiB with a fixed one of 1 MiB, at
-/// the same time. Fresh mappings cost page faults: on 1M hexahedra with 2 threads fvprep takes
-/// 5.5 s instead of 5.0-5.2 s with a 4-32 MiB threshold (0.53 GB instead of 0.53-0.58). A
+/// threads, so a fixed threshold of 1 MiB keeps the peak lower; fresh mappings cost a few more
+/// page faults (measured: bench/results/prep_scale_h100host_20261125.md). A
 /// user's MALLOC_MMAP_THRESHOLD_ wins.
 void keep_large_blocks_returnable() {
 #if defined(__GLIBC__)

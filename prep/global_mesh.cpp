@@ -162,8 +162,8 @@ GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOp
   // ---- cell order. With Renumber::Rcm the global order is the Morton order of the cells:
   // it only has to be local, for prep's own passes (METIS, geometry, zone building gather
   // from the global arrays), because every zone is renumbered by its own RCM. A global RCM on
-  // top bought nothing for the zones and cost a serial graph walk (42 s of 268 at 50M
-  // hexahedra; bench/results/prep_scale_h100host_20261124.md).
+  // top bought nothing for the zones and cost a serial graph walk, prep's slowest serial step
+  // (bench/results/prep_scale_h100host_20261124.md).
   Csr cellFacesMesh;
   std::vector<std::int8_t> signMesh;
   std::vector<idx_t> newCell;

@@ -40,13 +40,8 @@ namespace fv {
 /// measurement (bench/bench_partition_dist.cpp; bench/results/partition_dist_vm_20261125.md):
 /// SPEED drops the second of the two multilevel bipartitions Scotch tries at each sequential
 /// bipartition and SAFETY the diffusion refinement of the band graphs. Against
-/// SCOTCH_STRATDEFAULT (the strategy of the ParMETIS interface used before): 2.5-4.2x faster on
-/// the 2-core VM, 2.7x (2 ranks) to 1.7x (16 ranks) on the 16-core GPU host, for 2-8 % more
-/// cut; against serial METIS the cut stays within -7.5 % .. +4 %. 64 parts, seed 0, 1.03:
-///   1M-tetrahedron channel, 2-core VM, 2 ranks: 0.74 s, cut 65053 (default 2.33 s, 62090;
-///   METIS 0.74 s, 63835); 1 rank: 1.28 s (default 4.50 s).
-///   10.4M-tetrahedron channel, 16-core GPU host: 9.5 s on 2 ranks, 6.4 on 4, 4.5 on 8, 2.7 on
-///   16 (default 26.0, 12.8, 8.3, 4.6; METIS 9.9 s), cut 303173-306249 (METIS 294359).
+/// SCOTCH_STRATDEFAULT (the strategy of the ParMETIS interface) they measured several times
+/// faster on 1-16 ranks for a few per cent more cut, which stays close to serial METIS's.
 /// QUALITY and SCALABILITY change nothing in Scotch 7.0.3 at these sizes (the distributed
 /// strategy builder does not read QUALITY; SCALABILITY only skips the centralised refinement of
 /// band graphs of 10M edges or more); BALANCE gives exact balance for up to 15 % more cut.
@@ -59,9 +54,8 @@ namespace fv {
 /// set; SCOTCH_PTHREAD_NUMBER and OMP_NUM_THREADS are not read. With the deterministic option,
 /// Scotch 7.0.3's threaded partitions are reproducible for a given thread count (they differ
 /// between thread counts; without the option they differ from call to call), but threads only
-/// cost time: 1M tetrahedra on the 2-core VM, 2 threads per rank are 8-16 % slower than one;
-/// 10.4M on the 16-core host, 2 ranks x 8 threads take 22.4 s against 9.5 s, and 8 ranks x 2
-/// threads over 90 s against 4.5 s. partition_cells_ptscotch() takes another thread count.
+/// cost time (measured slower: bench/results/partition_dist_vm_20261125.md).
+/// partition_cells_ptscotch() takes another thread count.
 /// Ranks that hold no vertex sit the call out (a sub-communicator of the others runs it).
 ///
 /// nParts == 1 returns zeros without calling PT-Scotch; nParts larger than the number of

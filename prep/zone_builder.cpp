@@ -236,10 +236,9 @@ Zone build_one_zone(const GlobalMesh& g, const std::vector<idx_t>& partOf, const
   }
   // The LU-SGS sweep order: the cell order, or the wavefront order where that cuts the
   // hyperplanes by a quarter (131 -> 6 on a 64^3 hexahedral slab). The wavefront order is only
-  // the sweep's: numbering the cells by it (colour by colour inside each level) made the
-  // explicit stage of such a zone 23 % slower (fvbench, H100, bench/results/
-  // zone_order_h100_20261124.md), so the cells keep their RCM order and the hyperplanes follow
-  // the wavefront.
+  // the sweep's: numbering the cells by it (colour by colour inside each level) measured the
+  // explicit stage of such a zone slower (bench/results/zone_order_h100_20261124.md), so the
+  // cells keep their RCM order and the hyperplanes follow the wavefront.
   std::vector<idx_t> sweep;
   if (opts.renumber == Renumber::Rcm) {
     order = rcm_order_towards(adj, interface);

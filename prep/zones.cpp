@@ -48,9 +48,9 @@ int zone_build_threads(int threads, int nParts, std::uint64_t available, std::ui
 namespace {
 
 /// A zone being built holds about this many times the process's resident bytes per global cell
-/// at the start of the zones, for each of its owned cells (measured as the rise of the peak over
-/// the resident bytes, per zone in memory: 2M tetrahedra in 16 zones, 2.9; 1M hexahedra in 16
-/// zones, 3.1; 200M tetrahedra in 64 zones, about 1.7). With margin: an estimate too high only
+/// at the start of the zones, for each of its owned cells (the rise of the peak over the
+/// resident bytes per zone in memory, measured below 4 from 1M to 200M cells:
+/// bench/results/prep_overlap_20261128/). With margin: an estimate too high only
 /// costs threads where memory is short.
 constexpr double kZoneBytesPerGlobalByte = 4.0;
 

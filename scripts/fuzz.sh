@@ -140,7 +140,7 @@ for fz in ${FUZZERS:-su2 msh cgns x polymesh zone_file}; do
   fi
   log=build/fuzz/fuzz_$fz.log
   # a small ASan quarantine keeps the process small, so that the CGNS reader's probe fork (its
-# page tables) stays cheap: 2x more executions per second
+# page tables) stays cheap: more executions per second (bench/results/ci_times_vm/)
 if ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=16 "$exe" "$work/$fz" "$work/seeds_$fz" "${limit[@]}" -seed="${FUZZ_SEED:-1}" -timeout=10 \
     -rss_limit_mb=4096 -artifact_prefix=build/fuzz/artifacts/"$fz"- -print_final_stats=1 \
     >"$log" 2>&1; then

@@ -47,18 +47,17 @@ if [ $sanitize -eq 1 ]; then
   # (tests/sanitizer/lsan.supp); Open MPI and PMIx keep their dlopen'd components loaded, so
   # that their leaks are named (and suppressed) instead of "<unknown module>"; TLS is not
   # scanned (LSan's dynamic-TLS walk crashes on Open MPI's threads with glibc 2.36: "Tracer
-  # caught signal 11"). Malloc stacks are unwound the fast way (frame pointers: the suite
-  # took 355 s instead of 432 s on 2 cores with full unwinding), except in the fvrun processes
+  # caught signal 11"). Malloc stacks are unwound the fast way (frame pointers: measured
+  # faster, bench/results/ci_times_vm/), except in the fvrun processes
   # that tests start and that initialise Open MPI with leak checking on (tests/solver/
   # test_fvrun_cli.cpp): their full stacks reach past Open MPI's frame-pointer-less frames to
   # the library a suppression names. MPI tests under mpiexec check no leaks
   # (tests/CMakeLists.txt).
   export LSAN_OPTIONS="suppressions=$(pwd)/tests/sanitizer/lsan.supp:print_suppressions=0:use_tls=0"
   export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
-  # Every test except four long validation runs (measured under ASan on the 2-core VM,
-  # 2026-11-29: the laminar cylinder 325 s, the NACA 0012 in double and mixed precision 197 s,
-  # the SA flat plate 124 s, Blasius 101 s; 7 min together at two at a time, which CI's 30
-  # minutes do not leave). The release suite runs them, and shorter tests run their code
+  # Every test except four long validation runs (minutes each under ASan, for which CI's 30
+  # minutes leave no room: bench/results/ci_times_vm/). The release suite runs them, and
+  # shorter tests run their code
   # (Newton-Krylov, Navier-Stokes, Spalart-Allmaras, mixed precision on the transonic channel,
   # on the CPU backend) under the sanitizers.
   long='NavierStokesRuns.LaminarCylinderAtReynolds40|Naca0012.NewtonTenOrdersWithSu2LiftAndDragInDoubleAndMixedPrecision|NavierStokesRuns.LaminarFlatPlateFollowsBlasius|RansRuns.FlatPlateSkinFrictionMatchesTheTmr'

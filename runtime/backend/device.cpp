@@ -220,7 +220,7 @@ const real_t* ReduceSlot::read_back(std::size_t n, std::size_t offset) {
   Buffers& s = *b_;
   FV_VERIFY(offset + n <= s.buf.size(), "reduction scratch overflow");
   if (s.dev == Device::Cpu) return s.buf.data() + offset; // host memory already
-  if (s.host.size() < n) { // sized to what is read back (pinning is slow: ~0.25 ms per MB)
+  if (s.host.size() < n) { // sized to what is read back (pinning is slow)
     s.host = PinnedBuffer<real_t>();
     s.host = PinnedBuffer<real_t>(std::max<std::size_t>(2 * n, 4096), s.dev, "reduction read-back");
   }

@@ -159,9 +159,7 @@ inline constexpr idx_t kOpenMPMinLoop = 16384;
 /// Threads per CUDA block of fv::forall. 128 rather than 256: the register-heavy cell and face
 /// loops are latency-bound at low occupancy, and the SM's registers are handed out per block,
 /// so at 96 registers per thread (the gradient + limiter pass) 5 blocks of 128 fit an SM where
-/// 2 of 256 did (measured on the H200: that pass 2.82 -> 2.40 ms on 10M tetrahedra, 3.52 ->
-/// 3.06 on 10M hexahedra; the whole stage 0.63 -> 0.57 and 0.75 -> 0.70 ns/cell; the wing's
-/// SSP-RK3 iteration 2.47 -> 2.34; docs/performance.md).
+/// 2 of 256 did; measured faster on the H200 (bench/results/issue19_h200_20261125b.md).
 /// A kernel that is better with another size names it: forall<256>(...).
 inline constexpr int kForallBlock = 128;
 

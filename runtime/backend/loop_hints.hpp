@@ -6,9 +6,8 @@
 /// FV_DEVICE_NO_UNROLL, placed just before a `for`, keeps that loop rolled in device code. Used
 /// where a loop with a compile-time trip count would otherwise be unrolled completely and the
 /// unrolled body measured slower: the loops over a cell's faces in the gradient and the limiter
-/// (issue 19, bench/results/issue19_20261128e/, 10M hexahedra, H200: the fused gradient and
-/// limiter took 2.96 ms unrolled against main's 2.68 in one call, 2.60 rolled against main's
-/// 2.67 in another). The general path's loops (counts from offsets) carry it too, as in the
+/// (bench/results/issue19_20261128e/: the hexahedral gradient and limiter pass). The general
+/// path's loops (counts from offsets) carry it too, as in the
 /// variant measured there; mixed-face zones were not re-measured with it.
 #if defined(__CUDA_ARCH__)
 #define FV_DEVICE_NO_UNROLL _Pragma("unroll 1")

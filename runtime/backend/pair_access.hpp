@@ -4,7 +4,7 @@
 /// 128-bit load on the GPU (one L1 request per pair and thread), two plain loads on the CPU;
 /// the same values on every backend. Used by fvbench's layout rows of the node interpolation
 /// (runtime/bench/node_interp_layouts.cpp), which measure what interleaved cell values read
-/// this way would buy (docs/performance.md, "gather layout").
+/// this way would buy (bench/results/issue19_20261128/, the gather layout).
 #include "common/types.hpp"
 
 namespace fv::backend {

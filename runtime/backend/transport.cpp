@@ -133,11 +133,10 @@ std::unique_ptr<Communicator> make_communicator(MPI_Comm comm, TransportKind req
   MPI_Comm_size(comm, &size);
   if (k == TransportKind::Auto) {
     k = TransportKind::HostStagedMpi;
-    // One rank sends nothing. CUDA IPC first (one node, distinct GPUs): on 4 NVLinked H100s
-    // an SSP-RK3 iteration took 33 ms with it against 48 ms with NCCL and 47 ms host-staged
-    // (10M cells per GPU, bench/results/mpi_scaling_h100x4_20261128.md). Never with two ranks
-    // on one GPU: its cross-process event waits made a channel iteration 2x slower than host
-    // staging there (bench/results/transport_h100_20261124.md). NCCL where the ranks span nodes.
+    // One rank sends nothing. CUDA IPC first (one node, distinct GPUs): the fastest measured on
+    // 4 NVLinked H100s (bench/results/mpi_scaling_h100x4_20261128.md). Never with two ranks on
+    // one GPU: its cross-process event waits serialise the ranks there, slower than host
+    // staging (bench/results/transport_h100_20261124.md). NCCL where the ranks span nodes.
     if (active_device() == Device::Cuda && size > 1) {
       const bool shared = gpu_shared(comm);
       for (TransportKind c :

@@ -374,7 +374,7 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   const ZoneSizes sizes = zone_sizes(z, ns);
   auto bytes = [&](const char* k) { return kernel_bytes(k, sizes); };
 
-  // the kernels of one explicit stage, as EulerSolver::compute_residual + rk_stage run them
+  // the kernels of one explicit stage, as SpatialOperator::evaluate + rk_stage run them
   auto k_prim = [&] { kernels::primitives<phys::EulerModel>(nt, nt, gamma, U.data(), W.data()); };
   ComponentMapping interpMapping = gpu ? ComponentMapping::Split : ComponentMapping::PerEntity;
   auto k_interp = [&] {

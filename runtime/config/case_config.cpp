@@ -120,7 +120,7 @@ const std::vector<CaseKey>& case_keys() {
       {"time", "startup_orders", "=integrator",
        "order 2: start at first order (cell values) and switch to second order once the "
        "residual has dropped by this many orders (0: second order from the start). Default 2 "
-       "for newton (a shorter transient: 69 instead of 96 iterations on the wing), 0 "
+       "for newton (a shorter transient, docs/numerics.md), 0 "
        "otherwise"},
       {"time", "cfl", "=integrator",
        "CFL number (dt = cfl V / sum_faces (|u.S| + c|S|)); the largest CFL of the ser and "

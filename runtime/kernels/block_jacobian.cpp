@@ -403,7 +403,8 @@ FV_HOST_DEVICE inline void ilu_sweep_cell(const ZoneView& v, const IluOrder& o, 
 
 /// Threads per CUDA block of the block-level ILU launches: a level of a block holds tens of
 /// cells, and small CUDA blocks let every mesh block be resident at once (with 256 threads the
-/// register use allowed one per SM, so the mesh blocks ran in waves: 3x slower).
+/// register use allowed one per SM, so the mesh blocks ran in waves; measured slower:
+/// bench/results/newton_h200_20261124.md).
 constexpr int kLevelThreads = 64;
 
 } // namespace

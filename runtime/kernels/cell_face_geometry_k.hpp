@@ -9,7 +9,7 @@
 /// - ThroughSlots: the copies in FaceStateStore's slot order (slotOffset, slotNeighbour): on
 ///   zones of one cell shape, slot j nCells + c, so that the threads of consecutive cells load
 ///   consecutive values where through the face number every thread of a warp hit a sector of
-///   its own (H200, 10M hexahedra: see docs/performance.md).
+///   its own (Nsight Compute's source counters: bench/results/issue19_20261201b/).
 /// Both give the same offsets, and the same neighbours (in cellFaces order instead of
 /// cellCells' sorted order). The limiter's extrema over them are exact, so their order cannot
 /// change them. The one exception is the sign of a zero (a -0 and a +0 value), and it cannot

@@ -65,22 +65,20 @@ inline constexpr int kSlotNodes =
     S::kCellFaces > 0 && S::kFaceNodes > 0 ? S::kCellFaces* S::kFaceNodes / 3 : 0;
 
 /// Whether the fused gradient + limiter pass reads the node slots (ZoneViewCommon::
-/// cellLocalNodes): on tetrahedra, where the pass keeps its 96 registers and is faster (H200, 10M
-/// tetrahedra: 1.96 against 2.11 ms); not on hexahedra, where the gradient by slots holds its 18
-/// face-area terms and 8 node ids beside the values the limiter keeps (130 registers against
-/// 96, 3 blocks of 128 threads per SM against 5) and the pass was slower (3.32 against 2.61 ms;
-/// staging every component's node values first instead: 96 registers but 40 KB of shared
-/// memory per block, 2.95 ms; bench/results/issue19_20261128g/). The stand-alone gradient reads
-/// them on both.
+/// cellLocalNodes): on tetrahedra, where the pass keeps its 96 registers and measured faster;
+/// not on hexahedra, where the gradient by slots holds its 18 face-area terms and 8 node ids
+/// beside the values the limiter keeps (130 registers against 96, 3 blocks of 128 threads per
+/// SM against 5) and the pass measured slower, as did staging every component's node values
+/// first (96 registers but 40 KB of shared memory per block; bench/results/issue19_20261128g/).
+/// The stand-alone gradient reads them on both.
 template <class S>
 inline constexpr bool kFusedGradientBySlots = S::kCellFaces == 4 && S::kFaceNodes == 3;
 
 /// Whether the stored face states of a zone of shape S come with their face geometry in slot
 /// order (FaceStateStore::slotOffset, slotNeighbour; kernels::FaceStateArrays builds them), so
 /// that the gradient + limiter + face-state pass reads its face offsets and neighbours as
-/// coalesced streams: on hexahedra, where it was measured (H200, 10M hexahedra, FP64: the pass
-/// 2.93-3.01 -> 2.83-2.87 ms, the stage 5.87-5.89 -> 5.75, for 28 bytes per cell face;
-/// bench/results/issue19_20261201b/). Not yet on tetrahedra, where it was not measured; the
+/// coalesced streams: on hexahedra, where it measured faster for 28 bytes per cell face
+/// (bench/results/issue19_20261201b/). Not yet on tetrahedra, where it was not measured; the
 /// kernels read the copies on any zone of one cell shape whose store has them.
 template <class S>
 inline constexpr bool kSlotGeometry = S::kCellFaces == 6 && S::kFaceNodes == 4;

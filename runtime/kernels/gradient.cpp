@@ -3,7 +3,7 @@
 // field of any width N (the model's variable count). The node loop reads the node -> cell
 // relation in SELL-32 slices (ZoneView::node_entry): with the CSR relation, each thread walked
 // its own ~23 entries (tetrahedra) and the index and weight loads of a warp were scattered;
-// sliced, they are coalesced (about 4x faster on 10M tetrahedra, docs/performance.md). The
+// sliced, they are coalesced (measured faster: bench/results/issue19_h200_20261125.md). The
 // gradient and limiter pass comes in two forms: storing grad and phi, or storing the faces'
 // reconstructed states (gradient_limiter_states, with the slots of face_state_slots).
 #include "runtime/backend/forall.hpp"
@@ -25,9 +25,8 @@ void interpolate_to_nodes(const ZoneViewT<G>& z, const real_t* W, real_t* Wn, Co
   const CellField<N> wn{Wn, z.nNodes};
   const idx_t nt = z.nTotalCells, nn = z.nNodes;
   // Split: a warp per slice and component, blocks of two slices' N warps (320 threads for 5
-  // components: 0.446-0.455 ms on 10M tetrahedra against 0.46-0.48 with 160-512 and 0.52 with
-  // 128). PerEntity (one thread per node): 256-thread blocks (0.52 ms on 10M hexahedra, 0.56
-  // with 320; 0.79 against 0.86 with 128 on tetrahedra). H200, fvbench.
+  // components). PerEntity (one thread per node): 256-thread blocks. Each the fastest size
+  // measured (bench/results/issue19_20261128c/).
   forall_components<N, 64 * N, 256>(
       "interpolate_to_nodes", z.nNodes,
       [=] FV_HOST_DEVICE(idx_t n, int k) {

@@ -11,7 +11,7 @@ namespace {
 constexpr real_t kMaxSerGrowth = 10;
 /// ser: a linear solve that left more than this fraction of its residual lets the CFL grow no
 /// further (measured on the NACA 0012 and the wing: growing only when newton_linear_tolerance
-/// was reached held the CFL near 100 for a hundred iterations; 1/2 took 49 instead of 168)
+/// was reached held the CFL near 100 for a hundred iterations; docs/numerics.md, "CFL law")
 constexpr real_t kUsefulLinearSolve = 0.5;
 /// ser: ... and above this fraction the CFL is halved (GMRES stagnated: no Newton step)
 constexpr real_t kPoorLinearSolve = 0.9;
