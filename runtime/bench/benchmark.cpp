@@ -106,10 +106,10 @@ CaseConfig bench_case(const ZoneFileHeader& h, const real_t (&fs)[5], const Benc
                       bool mixed = false) {
   std::ostringstream ini;
   ini << "[freestream]\nnondimensional = true\nreynolds = 1e6\n[physics]\nmodel = "
-      << (o.rans      ? "rans_sa"
-          : o.viscous ? "navier_stokes"
-                      : "euler")
-      << "\n[scheme]\nflux = " << (o.flux == kernels::Flux::Roe ? "roe" : "rusanov")
+      << enum_name(phys::kModelNames, o.rans      ? phys::ModelKind::RansSa
+                                      : o.viscous ? phys::ModelKind::NavierStokes
+                                                  : phys::ModelKind::Euler)
+      << "\n[scheme]\nflux = " << enum_name(kernels::kFluxNames, o.flux)
       << "\norder = " << (o.secondOrder ? 2 : 1)
       << "\nlimiter = venkat\nvenkat_k = 5\nnode_weights = inverse_distance\n"
       << "precision = " << (mixed ? "mixed" : "double") << "\n";
