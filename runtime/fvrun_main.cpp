@@ -4,7 +4,9 @@
 //   [mpirun -np N] fvrun mesh.zones.h5 -c case.ini [--set section.key=value]... [--iterations N]
 //         [--cfl X] [--device auto|cpu|cuda] [--output-dir DIR] [--restart FILE]
 //         [--no-overlap] [--comm-timing] [--cuda-aware-mpi] [--profile] [--quiet]
-// One zone per MPI rank (N = the zone count of the file).
+// One zone per MPI rank (N = the zone count of the file). The shortcuts of case keys
+// (--iterations ... --profile) are declared by the keys' schema entries (CaseKey::cli): their
+// text is the key's value, parsed and checked as a case file's would be.
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "common/version.hpp"
@@ -45,40 +47,41 @@ int main(int argc, char** argv) {
         },
         "print every case-file key (section, key, type, unit, default, meaning) as a Markdown "
         "table");
-    std::string zonePath, casePath, device, outputDir;
+    std::string zonePath, casePath;
     std::vector<std::string> sets;
-    int iterations = -1;
-    double cfl = -1;
-    bool quiet = false, verbose = false, noChecksums = false, noOverlap = false, cudaAware = false,
-         commTiming = false, profile = false;
+    bool quiet = false, verbose = false, noChecksums = false;
     std::string restartPath;
     app.add_option("zones", zonePath, "zone file written by fvprep (mesh.zones.h5)")->required();
     app.add_option("-c,--case", casePath, "case file (INI; see README for every key)")->required();
     app.add_option("--set", sets,
                    "override a case key: section.key=value (repeatable), e.g. "
                    "--set 'patch wall.type=slip_wall'");
-    app.add_option("--iterations", iterations, "same as --set time.iterations=N");
-    app.add_option("--cfl", cfl, "same as --set time.cfl=X");
-    app.add_option("--device", device, "same as --set run.device=auto|cpu|cuda");
-    app.add_option("--output-dir", outputDir, "same as --set monitor.output_dir=DIR");
+    // the case keys' own options: the value text goes to the key as given (or the flag's value)
+    struct Shortcut {
+      const fv::CaseKey* key;
+      std::string value;
+      CLI::Option* option = nullptr;
+    };
+    std::vector<Shortcut> shortcuts;
+    shortcuts.reserve(fv::case_keys().size()); // `value` is bound by address
+    for (const fv::CaseKey& k : fv::case_keys()) {
+      if (!k.cli.name) continue;
+      Shortcut& sc = shortcuts.emplace_back(Shortcut{&k, {}});
+      const std::string set = std::string(" (same as --set ") + k.section + "." + k.key + "=";
+      const std::string name = k.cli.name;
+      if (k.cli.flagValue) {
+        const std::string help = std::string(k.cli.help) + set + k.cli.flagValue + ")";
+        sc.option = app.add_flag(name, help);
+      } else
+        sc.option =
+            app.add_option(name, sc.value, k.meaning + set + "VALUE)")->type_name(k.type_text());
+    }
     app.add_flag("-q,--quiet", quiet, "only warnings and errors");
     app.add_flag("-v,--verbose", verbose,
                  "also a line per iteration (CFL, linear iterations and residual, relaxation)");
     app.add_option("--restart", restartPath,
                    "start from a restart file (restart.h5 of a run on any number of ranks of the "
                    "same mesh)");
-    app.add_flag("--no-overlap", noOverlap,
-                 "wait for each halo exchange right after posting it (no compute/communication "
-                 "overlap; same as --set run.overlap=false)");
-    app.add_flag("--comm-timing", commTiming,
-                 "time the halo exchanges (pack, wait, unpack) and print the split; adds device "
-                 "synchronisation (same as --set run.comm_timing=true)");
-    app.add_flag("--cuda-aware-mpi", cudaAware,
-                 "let MPI read and write device buffers (needs an MPI library with CUDA support; "
-                 "same as --set run.transport=cuda_aware_mpi)");
-    app.add_flag("--profile", profile,
-                 "time every kernel and print its share of the iteration at the end, also as "
-                 "<output_dir>/profile.csv (same as --set monitor.profile=true)");
     app.add_flag("--no-checksums", noChecksums, "skip verifying the zone file's checksums");
     try {
       app.parse(argc, argv);
@@ -96,14 +99,10 @@ int main(int argc, char** argv) {
     fv::IniFile ini = fv::IniFile::read(casePath);
     for (const auto& s : sets)
       ini.set_override(s);
-    if (iterations >= 0) ini.set("time", "iterations", std::to_string(iterations));
-    if (cfl > 0) ini.set("time", "cfl", std::to_string(cfl));
-    if (!device.empty()) ini.set("run", "device", device);
-    if (!outputDir.empty()) ini.set("monitor", "output_dir", outputDir);
-    if (noOverlap) ini.set("run", "overlap", "false");
-    if (commTiming) ini.set("run", "comm_timing", "true");
-    if (cudaAware) ini.set("run", "transport", "cuda_aware_mpi");
-    if (profile) ini.set("monitor", "profile", "true");
+    for (const Shortcut& sc : shortcuts) // given, even empty: resolve_case judges the text
+      if (sc.option->count() > 0)
+        ini.set(sc.key->section, sc.key->key,
+                sc.key->cli.flagValue ? std::string(sc.key->cli.flagValue) : sc.value);
 
     // ---- mesh
     fv::Zone zone;
