@@ -4,7 +4,9 @@
 //   [mpirun -np N] fvrun mesh.zones.h5 -c case.ini [--set section.key=value]... [--iterations N]
 //         [--cfl X] [--device auto|cpu|cuda] [--output-dir DIR] [--restart FILE]
 //         [--no-overlap] [--comm-timing] [--cuda-aware-mpi] [--profile] [--quiet]
-// One zone per MPI rank (N = the zone count of the file).
+// One zone per MPI rank (N = the zone count of the file). The shortcuts of case keys
+// (--iterations ... --profile) are declared by the keys' schema entries (CaseKey::cli): their
+// text is the key's value, parsed and checked as a case file's would be.
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "common/version.hpp"
@@ -43,41 +45,43 @@ int main(int argc, char** argv) {
           std::cout << fv::case_keys_markdown();
           throw CLI::Success();
         },
-        "print every case-file key (section, key, default, meaning) as a Markdown table");
-    std::string zonePath, casePath, device, outputDir;
+        "print every case-file key (section, key, type, unit, default, meaning) as a Markdown "
+        "table");
+    std::string zonePath, casePath;
     std::vector<std::string> sets;
-    int iterations = -1;
-    double cfl = -1;
-    bool quiet = false, verbose = false, noChecksums = false, noOverlap = false, cudaAware = false,
-         commTiming = false, profile = false;
+    bool quiet = false, verbose = false, noChecksums = false;
     std::string restartPath;
     app.add_option("zones", zonePath, "zone file written by fvprep (mesh.zones.h5)")->required();
     app.add_option("-c,--case", casePath, "case file (INI; see README for every key)")->required();
     app.add_option("--set", sets,
                    "override a case key: section.key=value (repeatable), e.g. "
                    "--set 'patch wall.type=slip_wall'");
-    app.add_option("--iterations", iterations, "same as --set time.iterations=N");
-    app.add_option("--cfl", cfl, "same as --set time.cfl=X");
-    app.add_option("--device", device, "same as --set run.device=auto|cpu|cuda");
-    app.add_option("--output-dir", outputDir, "same as --set monitor.output_dir=DIR");
+    // the case keys' own options: the value text goes to the key as given (or the flag's value)
+    struct Shortcut {
+      const fv::CaseKey* key;
+      std::string value;
+      CLI::Option* option = nullptr;
+    };
+    std::vector<Shortcut> shortcuts;
+    shortcuts.reserve(fv::case_keys().size()); // `value` is bound by address
+    for (const fv::CaseKey& k : fv::case_keys()) {
+      if (!k.cli.name) continue;
+      Shortcut& sc = shortcuts.emplace_back(Shortcut{&k, {}});
+      const std::string set = std::string(" (same as --set ") + k.section + "." + k.key + "=";
+      const std::string name = k.cli.name;
+      if (k.cli.flagValue) {
+        const std::string help = std::string(k.cli.help) + set + k.cli.flagValue + ")";
+        sc.option = app.add_flag(name, help);
+      } else
+        sc.option =
+            app.add_option(name, sc.value, k.meaning + set + "VALUE)")->type_name(k.type_text());
+    }
     app.add_flag("-q,--quiet", quiet, "only warnings and errors");
     app.add_flag("-v,--verbose", verbose,
                  "also a line per iteration (CFL, linear iterations and residual, relaxation)");
     app.add_option("--restart", restartPath,
                    "start from a restart file (restart.h5 of a run on any number of ranks of the "
                    "same mesh)");
-    app.add_flag("--no-overlap", noOverlap,
-                 "wait for each halo exchange right after posting it (no compute/communication "
-                 "overlap; same as --set run.overlap=false)");
-    app.add_flag("--comm-timing", commTiming,
-                 "time the halo exchanges (pack, wait, unpack) and print the split; adds device "
-                 "synchronisation (same as --set run.comm_timing=true)");
-    app.add_flag("--cuda-aware-mpi", cudaAware,
-                 "let MPI read and write device buffers (needs an MPI library with CUDA support; "
-                 "same as --set run.transport=cuda_aware_mpi)");
-    app.add_flag("--profile", profile,
-                 "time every kernel and print its share of the iteration at the end, also as "
-                 "<output_dir>/profile.csv (same as --set monitor.profile=true)");
     app.add_flag("--no-checksums", noChecksums, "skip verifying the zone file's checksums");
     try {
       app.parse(argc, argv);
@@ -95,14 +99,10 @@ int main(int argc, char** argv) {
     fv::IniFile ini = fv::IniFile::read(casePath);
     for (const auto& s : sets)
       ini.set_override(s);
-    if (iterations >= 0) ini.set("time", "iterations", std::to_string(iterations));
-    if (cfl > 0) ini.set("time", "cfl", std::to_string(cfl));
-    if (!device.empty()) ini.set("run", "device", device);
-    if (!outputDir.empty()) ini.set("monitor", "output_dir", outputDir);
-    if (noOverlap) ini.set("run", "overlap", "false");
-    if (commTiming) ini.set("run", "comm_timing", "true");
-    if (cudaAware) ini.set("run", "transport", "cuda_aware_mpi");
-    if (profile) ini.set("monitor", "profile", "true");
+    for (const Shortcut& sc : shortcuts) // given, even empty: resolve_case judges the text
+      if (sc.option->count() > 0)
+        ini.set(sc.key->section, sc.key->key,
+                sc.key->cli.flagValue ? std::string(sc.key->cli.flagValue) : sc.value);
 
     // ---- mesh
     fv::Zone zone;
@@ -152,15 +152,15 @@ int main(int argc, char** argv) {
       zone = fv::map_zone(file, zoneId, mo);
     }
     const fv::CaseConfig cfg = fv::resolve_case(ini, header.patches);
-    const std::string where = fv::select_device(fv::parse_device_request(cfg.device));
+    const std::string where = fv::select_device(cfg.run.device);
     // the transport is chosen on one rank too, so that an impossible request fails the same
     const std::unique_ptr<fv::backend::Communicator> communicator =
-        fv::backend::make_communicator(comm, fv::backend::parse_transport(cfg.haloTransport));
+        fv::backend::make_communicator(comm, cfg.run.transport);
     fv::ParallelSetup par;
     if (size > 1) {
       par.comm = communicator.get();
-      par.overlap = cfg.overlap;
-      par.commTiming = cfg.commTiming;
+      par.overlap = cfg.run.overlap;
+      par.commTiming = cfg.run.commTiming;
     }
     const fv::gidx_t maxHalo = fv::parallel::max_all<fv::gidx_t>(comm, zone.nHaloCells);
     FV_LOG_INFO("fvkit " << fv::kVersion << " fvrun: " << header.nGlobalCells << " cells in "
@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
       // a mean-flow restart (Euler, laminar) may start a RANS run: nu-tilde of the free stream
       const fv::SolutionInfo at =
           out.read_restart(restartPath, owned.data(), nv, fv::phys::kNumEq, &held);
-      const std::vector<fv::real_t> inf = sm.freestream(cfg);
+      const std::vector<fv::real_t> inf = sm.freestream(cfg.flow);
       std::vector<fv::real_t> U(static_cast<std::size_t>(nt) * nv, 0.0);
       for (fv::idx_t c = 0; c < zone.nCells; ++c)
         for (int k = 0; k < nv; ++k) {
@@ -214,7 +214,8 @@ int main(int argc, char** argv) {
     }
     const fv::SolutionWriter volume = fv::volume_solution_writer(comm, header);
     const fv::SolutionWriter writer = [&](const fv::EulerSolver& s, const std::string& reason) {
-      if (!cfg.writeSolution && reason == "final") return; // benchmarks: history/profile only
+      // benchmarks: history/profile only
+      if (!cfg.monitor.writeSolution && reason == "final") return;
       volume(s, reason);
       if (reason != "final") return; // a diverged state never replaces the last good restart
       const std::vector<fv::real_t> U = s.conservative();
@@ -225,31 +226,31 @@ int main(int argc, char** argv) {
       // surface CSV of every monitored wall patch: pressure of the wall cells and Cp
       {
         const std::vector<fv::real_t> W = s.primitive();
-        const fv::real_t pInf = cfg.freestream[4];
-        fv::real_t q = cfg.dynamic_pressure();
+        const fv::real_t pInf = cfg.flow.freestream[4];
+        fv::real_t q = cfg.flow.dynamic_pressure();
         if (!(q > 0)) q = 1.0;
         std::vector<fv::idx_t> patches;
         std::vector<std::string> names;
         for (fv::idx_t p = 0; p < zone.nPatches(); ++p)
-          if (std::find(cfg.forcePatches.begin(), cfg.forcePatches.end(), cfg.patches[p].name) !=
-              cfg.forcePatches.end()) {
+          if (std::find(cfg.monitor.forcePatches.begin(), cfg.monitor.forcePatches.end(),
+                        cfg.patches[p].name) != cfg.monitor.forcePatches.end()) {
             patches.push_back(p);
             names.push_back(cfg.patches[p].name);
           }
         // Navier-Stokes: skin friction (vector and magnitude), wall heat flux and y+
         const std::vector<fv::real_t> wv =
-            cfg.viscous() ? s.wall_viscous_data() : std::vector<fv::real_t>();
+            cfg.flow.viscous() ? s.wall_viscous_data() : std::vector<fv::real_t>();
         const std::size_t nb = static_cast<std::size_t>(zone.nBoundaryFaces);
-        out.write_surfaces(cfg.outputDir + "/surface", patches, names, [&](fv::idx_t p) {
+        out.write_surfaces(cfg.monitor.outputDir + "/surface", patches, names, [&](fv::idx_t p) {
           std::vector<fv::SurfaceColumn> cols = {{"p", {}}, {"Cp", {}}};
-          if (cfg.viscous())
+          if (cfg.flow.viscous())
             for (const char* c : {"Cf_x", "Cf_y", "Cf_z", "Cf", "heat_flux", "y_plus"})
               cols.push_back({c, {}});
           for (fv::idx_t f = zone.patchFaceOffsets[p]; f < zone.patchFaceOffsets[p + 1]; ++f) {
             const fv::real_t pc = W[static_cast<std::size_t>(4) * nt + zone.faceOwner[f]];
             cols[0].values.push_back(pc);
             cols[1].values.push_back((pc - pInf) / q);
-            if (!cfg.viscous()) continue;
+            if (!cfg.flow.viscous()) continue;
             const fv::real_t* S = &zone.faceArea[3 * static_cast<std::size_t>(f)];
             const fv::real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
             const std::size_t i = static_cast<std::size_t>(f);
@@ -271,7 +272,7 @@ int main(int argc, char** argv) {
                                            << " has no mesh UUID (write it with fvprep)");
         return;
       }
-      const std::string path = cfg.outputDir + "/restart.h5";
+      const std::string path = cfg.monitor.outputDir + "/restart.h5";
       out.write_restart(path, owned.data(), sm.conservative, s.iteration(), s.time(),
                         cfg.resolvedIni);
       FV_LOG_INFO("wrote " << path << " (iteration " << s.iteration() << ")");
@@ -282,14 +283,14 @@ int main(int argc, char** argv) {
     FV_LOG_INFO("fvrun: " << sum.stopReason << " after " << sum.iterations << " iterations in "
                           << sum.wallSeconds << " s (" << sum.nsPerCellIteration
                           << " ns per cell per iteration); CL " << last.coeff.CL << ", CD "
-                          << last.coeff.CD << "; outputs in " << cfg.outputDir);
+                          << last.coeff.CD << "; outputs in " << cfg.monitor.outputDir);
     // time per iteration and its split (the slowest rank's value of each part): single zone,
     // all compute; several zones, measured with --comm-timing, else unknown (nan)
     const double iter = sum.wallSeconds / std::max(1, sum.iterations);
     const double nan = std::numeric_limits<double>::quiet_NaN();
     double compute = size > 1 ? nan : iter, packUnpack = size > 1 ? nan : 0.0,
            wait = size > 1 ? nan : 0.0;
-    if (size > 1 && cfg.commTiming) {
+    if (size > 1 && cfg.run.commTiming) {
       const fv::CommTimes t = solver->comm_times();
       const double per = 1.0 / std::max(1, sum.iterations);
       std::vector<double> v = {t.pack * per, t.wait * per, t.unpack * per,

@@ -271,11 +271,12 @@ void PendingReduce::get(real_t* out) const {
 
 // ------------------------------------------------------------------------ device selection
 DeviceRequest parse_device_request(const std::string& s) {
-  if (s == "auto") return DeviceRequest::Auto;
-  if (s == "cpu") return DeviceRequest::Cpu;
-  if (s == "cuda" || s == "gpu") return DeviceRequest::Cuda;
-  FV_VERIFY_USAGE(false, "unknown device '" << s << "' (valid: auto, cpu, cuda)");
-  return DeviceRequest::Auto;
+  DeviceRequest r = DeviceRequest::Auto;
+  if (s == "gpu") return DeviceRequest::Cuda; // fvbench's alias
+  FV_VERIFY_USAGE(parse_enum(kDeviceRequestNames, s, r),
+                  "unknown device '" << s << "' (valid: " << join_enum_names(kDeviceRequestNames)
+                                     << ")");
+  return r;
 }
 
 int cuda_device_count() {

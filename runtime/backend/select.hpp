@@ -1,6 +1,7 @@
 #pragma once
 /// \file select.hpp
 /// Choosing the device fvrun runs on.
+#include "common/enum_names.hpp"
 #include "runtime/backend/forall.hpp"
 
 #include <string>
@@ -10,7 +11,12 @@ namespace fv {
 /// What the user asked for: --device auto|cpu|cuda.
 enum class DeviceRequest { Auto, Cpu, Cuda };
 
-/// Parses "auto", "cpu", "cuda" (or "gpu"); usage error naming the valid choices otherwise.
+/// The requests' names ([run] device, fvrun --device, fvbench --device).
+inline constexpr EnumName<DeviceRequest> kDeviceRequestNames[] = {
+    {DeviceRequest::Auto, "auto"}, {DeviceRequest::Cpu, "cpu"}, {DeviceRequest::Cuda, "cuda"}};
+
+/// Parses the names of kDeviceRequestNames (and fvbench's "gpu" for cuda); usage error naming
+/// the valid choices otherwise.
 DeviceRequest parse_device_request(const std::string& s);
 
 /// Number of CUDA devices visible to this process (0 without CUDA or without a GPU).

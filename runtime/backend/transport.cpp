@@ -16,29 +16,14 @@
 namespace fv::backend {
 
 const char* to_string(TransportKind k) {
-  switch (k) {
-  case TransportKind::Auto:
-    return "auto";
-  case TransportKind::HostStagedMpi:
-    return "host_staged_mpi";
-  case TransportKind::CudaAwareMpi:
-    return "cuda_aware_mpi";
-  case TransportKind::Nccl:
-    return "nccl";
-  case TransportKind::CudaIpc:
-    return "cuda_ipc";
-  }
-  return "?";
+  return enum_name(kTransportNames, k);
 }
 
 TransportKind parse_transport(const std::string& s) {
-  for (TransportKind k : {TransportKind::Auto, TransportKind::HostStagedMpi,
-                          TransportKind::CudaAwareMpi, TransportKind::Nccl, TransportKind::CudaIpc})
-    if (s == to_string(k)) return k;
-  FV_VERIFY_USAGE(false, "transport '" << s
-                                       << "' is not one of auto, host_staged_mpi, cuda_aware_mpi, "
-                                          "nccl, cuda_ipc");
-  return TransportKind::Auto;
+  TransportKind k = TransportKind::Auto;
+  FV_VERIFY_USAGE(parse_enum(kTransportNames, s, k),
+                  "transport '" << s << "' is not one of " << join_enum_names(kTransportNames));
+  return k;
 }
 
 namespace {

@@ -12,6 +12,7 @@
 ///   auto             the best available, in the order cuda_ipc (only when no two ranks
 ///                    share a GPU), nccl, cuda_aware_mpi, host_staged_mpi; with the CPU backend
 ///                    always MPI on host memory
+#include "common/enum_names.hpp"
 #include "runtime/backend/communicator.hpp"
 
 #include <memory>
@@ -22,7 +23,15 @@ namespace fv::backend {
 
 enum class TransportKind { Auto, HostStagedMpi, CudaAwareMpi, Nccl, CudaIpc };
 
-/// "auto", "host_staged_mpi", "cuda_aware_mpi", "nccl", "cuda_ipc".
+/// The transports' names ([run] transport).
+inline constexpr EnumName<TransportKind> kTransportNames[] = {
+    {TransportKind::Auto, "auto"},
+    {TransportKind::HostStagedMpi, "host_staged_mpi"},
+    {TransportKind::CudaAwareMpi, "cuda_aware_mpi"},
+    {TransportKind::Nccl, "nccl"},
+    {TransportKind::CudaIpc, "cuda_ipc"}};
+
+/// The name of k (kTransportNames).
 const char* to_string(TransportKind k);
 /// Inverse of to_string(); throws a usage error listing the names.
 TransportKind parse_transport(const std::string& s);

@@ -106,10 +106,10 @@ CaseConfig bench_case(const ZoneFileHeader& h, const real_t (&fs)[5], const Benc
                       bool mixed = false) {
   std::ostringstream ini;
   ini << "[freestream]\nnondimensional = true\nreynolds = 1e6\n[physics]\nmodel = "
-      << (o.rans      ? "rans_sa"
-          : o.viscous ? "navier_stokes"
-                      : "euler")
-      << "\n[scheme]\nflux = " << (o.flux == kernels::Flux::Roe ? "roe" : "rusanov")
+      << enum_name(phys::kModelNames, o.rans      ? phys::ModelKind::RansSa
+                                      : o.viscous ? phys::ModelKind::NavierStokes
+                                                  : phys::ModelKind::Euler)
+      << "\n[scheme]\nflux = " << enum_name(kernels::kFluxNames, o.flux)
       << "\norder = " << (o.secondOrder ? 2 : 1)
       << "\nlimiter = venkat\nvenkat_k = 5\nnode_weights = inverse_distance\n"
       << "precision = " << (mixed ? "mixed" : "double") << "\n";
@@ -117,7 +117,7 @@ CaseConfig bench_case(const ZoneFileHeader& h, const real_t (&fs)[5], const Benc
     ini << "[patch " << p.name << "]\ntype = farfield\n";
   CaseConfig c = resolve_case(IniFile::parse(ini.str(), "fvbench case"), h.patches);
   for (int k = 0; k < 5; ++k) {
-    c.freestream[k] = fs[k];
+    c.flow.freestream[k] = fs[k];
     for (PatchConfig& p : c.patches)
       p.params.ref[k] = fs[k];
   }
@@ -171,7 +171,7 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
   DeviceArray<real_t> U6, Unew6;
   std::vector<real_t> uStart(Uh);
   if (o.rans) {
-    const real_t nt6 = 1000 * op.config().nuTildeFreestream;
+    const real_t nt6 = 1000 * op.flow().nuTildeFreestream;
     for (idx_t c = 0; c < nt; ++c)
       uStart.push_back(Uh[c] * nt6);
     U6 = DeviceArray<real_t>(uStart, "U (RANS)");

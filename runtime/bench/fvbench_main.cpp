@@ -40,13 +40,15 @@ int main(int argc, char** argv) {
     app.add_option("--ceiling-mib", o.ceilingMiB,
                    "array size of the copy/triad ceilings (default 512 GPU, 128 CPU)");
     app.add_option("--order", order, "1 or 2 (default 2: gradients, limiter, MUSCL)");
-    app.add_option("--flux", flux, "roe or rusanov (default roe)");
+    app.add_option("--flux", flux,
+                   fv::join_enum_names(fv::kernels::kFluxNames, " or ") + " (default roe)");
     std::string model = "euler";
     app.add_option("--model", model,
-                   "euler, navier_stokes or rans_sa: the equations of the whole-stage "
-                   "measurement (default euler; navier_stokes adds the viscous fluxes, Re 1e6; "
-                   "rans_sa also the Spalart-Allmaras variable, and needs a zone file with the "
-                   "wall distance, fvprep --walls)");
+                   fv::join_enum_names(fv::phys::kModelNames) +
+                       ": the equations of the whole-stage measurement (default euler; "
+                       "navier_stokes adds the viscous fluxes, Re 1e6; rans_sa also the "
+                       "Spalart-Allmaras variable, and needs a zone file with the wall distance, "
+                       "fvprep --walls)");
     app.add_option("--csv", csv, "append the rows to this CSV file");
     app.add_option("--label", label, "mesh name in the output (default: file name)");
     app.add_flag("--no-checksum", noChecksum, "skip the zone checksum pass when mapping");
@@ -58,13 +60,14 @@ int main(int argc, char** argv) {
     FV_VERIFY_USAGE(o.repeats >= 1 && o.warmup >= 0, "--repeats must be >= 1, --warmup >= 0");
     FV_VERIFY_USAGE(runs >= 1 && runs <= 10, "--runs must be 1 to 10, got " << runs);
     FV_VERIFY_USAGE(order == 1 || order == 2, "--order must be 1 or 2, got " << order);
-    FV_VERIFY_USAGE(flux == "roe" || flux == "rusanov", "--flux must be roe or rusanov");
-    FV_VERIFY_USAGE(model == "euler" || model == "navier_stokes" || model == "rans_sa",
-                    "--model must be euler, navier_stokes or rans_sa");
-    o.viscous = model == "navier_stokes";
-    o.rans = model == "rans_sa";
+    FV_VERIFY_USAGE(fv::parse_enum(fv::kernels::kFluxNames, flux, o.flux),
+                    "--flux must be " << fv::join_enum_names(fv::kernels::kFluxNames, " or "));
+    fv::phys::ModelKind kind{};
+    FV_VERIFY_USAGE(fv::parse_enum(fv::phys::kModelNames, model, kind),
+                    "--model must be one of " << fv::join_enum_names(fv::phys::kModelNames));
+    o.viscous = kind == fv::phys::ModelKind::NavierStokes;
+    o.rans = kind == fv::phys::ModelKind::RansSa;
     o.secondOrder = order == 2;
-    o.flux = flux == "roe" ? fv::kernels::Flux::Roe : fv::kernels::Flux::Rusanov;
     o.cachePath = cache;
     if (kernelsOpt == "all")
       o.choice = fv::bench::KernelChoice::All;

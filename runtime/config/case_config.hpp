@@ -1,78 +1,271 @@
 #pragma once
 /// \file case_config.hpp
 /// The typed, fully resolved configuration of an fvrun case, read from an INI case file
-/// (runtime/config/ini.hpp) plus command-line overrides. Every key has a default and a one-line
-/// meaning in the schema (case_keys()); unknown sections/keys, bad values and unassigned
-/// patches are usage errors (exit 2) that list the valid choices.
+/// (runtime/config/ini.hpp) plus command-line overrides, in one part per consumer (FlowConfig,
+/// SchemeConfig, TimeConfig, NewtonConfig, LusgsConfig, InitialConfig, MonitorConfig,
+/// RunConfig; CaseConfig aggregates them with the patches).
+///
+/// Every key is one entry of the schema (case_keys(), runtime/config/case_schema.cpp): its
+/// section, type, default (a literal, or computed from keys resolved before it), allowed values,
+/// bounds, unit, one-line meaning, fvrun's command-line option if it has one, and the member of
+/// the part it sets. resolve_case(), `fvrun --keys` (case_keys_markdown(), README's key table),
+/// the resolved text written into every output and fvrun's command-line options all come from
+/// it. Unknown sections/keys, bad values and unassigned patches are usage errors (exit 2) that
+/// list the valid choices.
+#include "common/enum_names.hpp"
 #include "common/types.hpp"
 #include "common/zone.hpp"
+#include "runtime/backend/select.hpp"
+#include "runtime/backend/transport.hpp"
 #include "runtime/config/ini.hpp"
+#include "runtime/kernels/flux_sum_variants.hpp"
+#include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/euler/bc_states.hpp"
+#include "runtime/physics/model.hpp"
 #include "runtime/physics/navier_stokes/transport.hpp"
 
 #include <array>
+#include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace fv {
 
-enum class FluxScheme { Roe, Rusanov };
-enum class LimiterKind { Venkat, Barth, None, VenkatWang };
+// ---- the enumerations the configuration owns (the others belong to the rooms that use them:
+// kernels::Flux, kernels::Limiter, kernels::FluxSumVariant, phys::ModelKind, phys::BcType,
+// phys::ViscosityLaw, DeviceRequest, backend::TransportKind), each with its case-file names
+
 /// Where the limiter acts: cells whose gradient stencil holds supersonic flow, or every cell.
 enum class LimiterRegion { Supersonic, Everywhere };
+inline constexpr EnumName<LimiterRegion> kLimiterRegionNames[] = {
+    {LimiterRegion::Supersonic, "supersonic"}, {LimiterRegion::Everywhere, "everywhere"}};
+
+/// Cell-to-node weights of the gradient.
+enum class NodeWeights { LinearExact, InverseDistance };
+inline constexpr EnumName<NodeWeights> kNodeWeightsNames[] = {
+    {NodeWeights::LinearExact, "linear"}, {NodeWeights::InverseDistance, "inverse_distance"}};
+
+/// [scheme] assembly: one residual-assembly variant, or the fastest of those timed at the
+/// start (auto: the variants whose residual equals gather's bitwise; auto_any: all of them).
+enum class AssemblyMode { Auto, AutoAny, Variant };
+inline constexpr EnumName<AssemblyMode> kAssemblyModeNames[] = {
+    {AssemblyMode::Auto, "auto"}, {AssemblyMode::AutoAny, "auto_any"}};
+struct AssemblyRequest {
+  AssemblyMode mode{};
+  kernels::FluxSumVariant variant{}; ///< mode Variant
+  bool automatic() const { return mode != AssemblyMode::Variant; }
+  /// The case-file name: "auto", "auto_any" or the variant's name.
+  std::string name() const;
+};
+
 enum class TimeScheme { Rk2, SspRk3, Rk4, Lusgs, Newton };
+inline constexpr EnumName<TimeScheme> kTimeSchemeNames[] = {{TimeScheme::Rk2, "rk2"},
+                                                            {TimeScheme::SspRk3, "ssprk3"},
+                                                            {TimeScheme::Rk4, "rk4"},
+                                                            {TimeScheme::Lusgs, "lusgs"},
+                                                            {TimeScheme::Newton, "newton"}};
+
 /// How the CFL number evolves over the iterations (runtime/solver/cfl_controller.hpp).
 enum class CflLaw { Ramp, Adaptive, Ser };
+inline constexpr EnumName<CflLaw> kCflLawNames[] = {
+    {CflLaw::Ramp, "ramp"}, {CflLaw::Adaptive, "adaptive"}, {CflLaw::Ser, "ser"}};
+
 /// Jacobian-vector products of the Newton-Krylov integrator: Jacobian-free (Frechet derivative
 /// of the residual by a finite difference) or the assembled first-order Jacobian.
 enum class NewtonMatvec { Jfnk, Assembled };
+inline constexpr EnumName<NewtonMatvec> kNewtonMatvecNames[] = {
+    {NewtonMatvec::Jfnk, "jfnk"}, {NewtonMatvec::Assembled, "assembled"}};
+
 /// Preconditioner of Newton's GMRES on the assembled first-order Jacobian: block ILU, block
 /// Gauss-Seidel or block Jacobi sweeps, or none.
 enum class NewtonPreconditioner { Ilu, Sgs, Jacobi, None };
+inline constexpr EnumName<NewtonPreconditioner> kNewtonPreconditionerNames[] = {
+    {NewtonPreconditioner::Ilu, "ilu"},
+    {NewtonPreconditioner::Sgs, "sgs"},
+    {NewtonPreconditioner::Jacobi, "jacobi"},
+    {NewtonPreconditioner::None, "none"}};
+
 /// Order of the preconditioner's sweeps: compact blocks of cells each in its sequential
 /// (hyperplane) order, all blocks at once (ilu only); the cell colours; the hyperplanes.
 enum class SweepOrdering { Blocks, Colour, Hyperplane };
+inline constexpr EnumName<SweepOrdering> kSweepOrderingNames[] = {
+    {SweepOrdering::Blocks, "blocks"},
+    {SweepOrdering::Colour, "colour"},
+    {SweepOrdering::Hyperplane, "hyperplane"}};
+
 /// Sweep ordering of the implicit LU-SGS scheme (runtime/solver/lusgs.hpp).
 enum class LusgsOrdering { Hyperplane, Colour, Natural };
+inline constexpr EnumName<LusgsOrdering> kLusgsOrderingNames[] = {
+    {LusgsOrdering::Hyperplane, "hyperplane"},
+    {LusgsOrdering::Colour, "colour"},
+    {LusgsOrdering::Natural, "natural"}};
+
 /// How the LU-SGS sweeps launch their groups on the GPU (key [time] lusgs_launch; the CPU
 /// backend runs every mode the same way): one cooperative kernel per sweep with grid.sync()
 /// between groups, the same plus single-block runs of small groups, per-group launches
 /// captured once in a CUDA graph, or plain per-group launches.
 enum class LusgsLaunch { Persistent, Hybrid, Graph, Plain };
+inline constexpr EnumName<LusgsLaunch> kLusgsLaunchNames[] = {
+    {LusgsLaunch::Persistent, "persistent"},
+    {LusgsLaunch::Hybrid, "hybrid"},
+    {LusgsLaunch::Graph, "graph"},
+    {LusgsLaunch::Plain, "plain"}};
+
 enum class InitialKind { Freestream, Split };
+inline constexpr EnumName<InitialKind> kInitialKindNames[] = {
+    {InitialKind::Freestream, "freestream"}, {InitialKind::Split, "split"}};
+
 /// Volume solution files ([monitor] solution_format).
 enum class SolutionFormat { Xdmf, Cgns, Both };
-/// The equations solved ([physics] model): inviscid Euler or laminar Navier-Stokes.
-enum class PhysicsModel { Euler, NavierStokes, RansSa };
-enum class NodeWeights { LinearExact, InverseDistance };
+inline constexpr EnumName<SolutionFormat> kSolutionFormatNames[] = {
+    {SolutionFormat::Xdmf, "xdmf"}, {SolutionFormat::Cgns, "cgns"}, {SolutionFormat::Both, "both"}};
 
-/// One documented key of the case file. Patch keys have section "patch NAME".
-struct CaseKey {
-  const char* section;
-  const char* key;
-  const char* defaultValue;
-  const char* meaning;
+// ---- the parts of a case, one per consumer. Every member is set by resolve_case() from the
+// schema, which holds the defaults: a default-constructed part is zeroed, not a default case.
+
+/// [gas], [freestream] and [physics]: the gas, the free stream (derived quantities in solver
+/// units) and the equations solved with their transport properties.
+struct FlowConfig {
+  real_t gamma{};
+  real_t gasConstant{}; ///< J/(kg K) (1/gamma when nondimensional)
+  real_t mach{}, aoaDeg{}, sideslipDeg{};
+  real_t pressure{}, temperature{}; ///< Pa, K (1/gamma and 1 when nondimensional)
+  bool nondimensional{};
+  int liftAxis{}; ///< 1 = y, 2 = z: direction of lift (and of the aoa rotation)
+  std::array<real_t, phys::kNumEq> freestream{};         ///< primitive rho, u, v, w, p (derived)
+  std::array<real_t, 3> dragDir{}, liftDir{}, sideDir{}; ///< unit vectors (derived)
+  real_t reynolds{};       ///< free-stream Reynolds number (0: from the viscosity law)
+  real_t reynoldsLength{}; ///< length of the Reynolds number, m
+  phys::ModelKind model{};
+  /// Viscosity law, Prandtl number and gas of the Navier-Stokes model, in solver units (the
+  /// reference viscosity scaled to [freestream] reynolds when given).
+  phys::Transport transport;
+  real_t nuTildeRatio{};      ///< [freestream] nu_tilde_ratio: free-stream nu-tilde / nu
+  real_t nuTildeFreestream{}; ///< free-stream nu-tilde, m^2/s (derived; 0 unless rans)
+
+  bool viscous() const { return model != phys::ModelKind::Euler; }
+  /// Reynolds-averaged with Spalart-Allmaras (the state has rho nu-tilde as a sixth variable).
+  bool rans() const { return model == phys::ModelKind::RansSa; }
+  /// Dynamic pressure of the free stream, 0.5 rho |u|^2.
+  real_t dynamic_pressure() const;
+  /// Total temperature and pressure of the free stream (the subsonic inflow's defaults).
+  real_t total_temperature() const;
+  real_t total_pressure() const;
 };
 
-/// The schema: every global key with its default and meaning, in documentation order.
-const std::vector<CaseKey>& case_keys();
-/// Keys of [patch NAME] sections (section "patch NAME" in the table).
-const std::vector<CaseKey>& patch_keys();
-
-/// Every key of case_keys() and patch_keys() as a Markdown table (section, key, default,
-/// meaning): `fvrun --keys`, and the README's table.
-std::string case_keys_markdown();
-
-/// One boundary-condition type of the case file: its kernel type, its case-file name, the
-/// patch keys it accepts and whether it needs the Navier-Stokes model. The one table every
-/// use (parsing, key checks, messages, documentation) iterates.
-struct BcTypeInfo {
-  phys::BcType type;
-  const char* name;
-  std::vector<std::string> keys;
-  bool viscousOnly = false;
+/// [scheme]: the spatial discretisation.
+struct SchemeConfig {
+  /// The face fluxes' settings: flux, entropy_fix and entropy_fix_waves, with the gas's gamma
+  /// and secondOrder = (order == 2). Built once here; the implicit operators derive theirs
+  /// from it (first_order(), with_entropy_fix_on_all_waves()).
+  kernels::FluxSettings flux;
+  int order{};
+  kernels::Limiter limiter{};
+  LimiterRegion limiterRegion{};
+  AssemblyRequest assembly; ///< applied by EulerSolver::choose_assembly()
+  real_t venkatK{};
+  real_t venkatLength{};    ///< venkat: global length L of eps^2 = (K L)^3 q^2 (0: cell size)
+  real_t venkatWangK{};     ///< venkat_wang: eps = K * global range of the variable
+  real_t limiterFreeze{};   ///< freeze phi once the residual dropped this many orders (0: never)
+  int limiterFreezeStall{}; ///< ... or after this many iterations without a new minimum
+  NodeWeights nodeWeights{};
+  /// precision = mixed: the reconstruction kernels read FP32 copies of the geometry
+  /// (ZoneViewT<float>, kernels::FV_FOR_EACH_PRECISION); false: FP64 throughout
+  bool mixedPrecision{};
+  /// face_states: second-order inviscid evaluations on one zone store the faces'
+  /// reconstructed states (SpatialOperator::stores_face_states) rather than reconstructing in
+  /// the face loops
+  bool faceStates{};
+  /// The limiter acts (second order with a limiter).
+  bool limited() const { return order == 2 && limiter != kernels::Limiter::None; }
+  /// The limiter can be frozen (limiter_freeze or limiter_freeze_stall).
+  bool freezes() const { return limiterFreeze > 0 || limiterFreezeStall > 0; }
 };
-const std::vector<BcTypeInfo>& bc_types();
+
+/// [time]: the time scheme, the CFL law and when to stop.
+struct TimeConfig {
+  TimeScheme integrator{};
+  bool localTimeStep{};   ///< stepping = local
+  real_t startupOrders{}; ///< order 2: first order until the residual dropped this much
+  real_t cfl{}, cflStart{};
+  int cflRampIterations{};
+  CflLaw cflLaw{};
+  real_t cflGrowth{};   ///< adaptive: factor after an iteration that lowered the residual;
+                        ///< ser: the least factor after a full update
+  real_t cflCut{};      ///< adaptive: factor after an iteration that raised it; ser: factor
+                        ///< of a back-off after a failed iteration
+  real_t cflExponent{}; ///< ser: CFL grows as (r_previous / r)^cfl_exponent
+  int cflBackoffs{};    ///< ser: back-offs in a row before a failing run stops
+  int iterations{};
+  real_t dt{}, finalTime{};
+  real_t convergenceOrders{};
+};
+
+/// [time] newton_*: the Newton-Krylov integrator (integrator = newton),
+/// runtime/solver/newton_krylov.hpp.
+struct NewtonConfig {
+  NewtonMatvec matvec{};
+  NewtonPreconditioner preconditioner{};
+  SweepOrdering ordering{}; ///< sweep order of the preconditioner
+  int blockCells{};         ///< cells per block of the blocks ordering
+  int sweeps{};             ///< ILU solves, symmetric Gauss-Seidel or Jacobi sweeps per application
+  int krylovDim{};          ///< GMRES restart length
+  int linearIterations{};   ///< most GMRES iterations per Newton iteration
+  real_t linearTolerance{}; ///< GMRES stops at this relative residual
+  real_t maxChange{};       ///< rho and p change by at most the factor 1 + maxChange
+  real_t jfnkStep{};        ///< relative finite-difference step of the Jacobian-vector product
+};
+
+/// [time] lusgs_*: the implicit LU-SGS scheme (integrator = lusgs), runtime/solver/lusgs.hpp.
+struct LusgsConfig {
+  LusgsOrdering ordering{};
+  int sweeps{};            ///< symmetric (forward + backward) sweeps per iteration
+  real_t omega{};          ///< over-relaxation of the spectral radius in D and the off-diagonals
+  LusgsLaunch launch{};    ///< GPU launch strategy of the sweeps
+  bool boundaryJacobian{}; ///< boundary fluxes' exact Jacobian in block diagonals
+  bool roeDissipation{};   ///< Roe matrix instead of the spectral radius (implicit)
+};
+
+/// [initial]: the initial state.
+struct InitialConfig {
+  InitialKind kind{};
+  int splitAxis{};
+  real_t splitPosition{};
+  std::array<real_t, phys::kNumEq> left{}, right{}; ///< primitive states either side of the split
+};
+
+/// [monitor]: forces, outputs and their cadence.
+struct MonitorConfig {
+  std::vector<std::string> forcePatches; ///< wall patches integrated for forces
+  real_t refArea{}, refLength{};
+  std::array<real_t, 3> momentOrigin{};
+  int outputInterval{};
+  std::string outputDir;
+  bool profile{};       ///< per-kernel time table and profile.csv
+  bool writeSolution{}; ///< final solution/surfaces/restart
+  SolutionFormat solutionFormat{};
+};
+
+/// [run]: the device and how ranks talk.
+struct RunConfig {
+  DeviceRequest device{};
+  bool overlap{};    ///< halo exchanges overlapped with interior work (MPI)
+  bool commTiming{}; ///< time the halo exchange phases (MPI)
+  backend::TransportKind
+      transport{}; ///< halos and reductions between ranks (backend/transport.hpp)
+};
+
+/// The values of a patch's keys (those of its type, defaults filled in), from which its
+/// kernel parameters are derived.
+struct PatchKeys {
+  real_t mach{}, pressure{}, temperature{};   ///< supersonic_inflow; pressure: subsonic_outflow too
+  real_t totalPressure{}, totalTemperature{}; ///< subsonic_inflow
+  std::array<real_t, 3> direction{};          ///< the inflows' direction as given or defaulted
+  bool directionGiven{};                      ///< ... given by the user (it is normalised)
+  real_t wallTemperature{};                   ///< no_slip_wall: 0 adiabatic
+  std::array<real_t, 3> wallVelocity{};       ///< no_slip_wall
+};
 
 /// Resolved settings of one boundary patch.
 struct PatchConfig {
@@ -81,119 +274,21 @@ struct PatchConfig {
   phys::BcParams params; ///< point-wise parameters used by the kernels (SI or non-dim.)
 };
 
-/// A fully resolved case. Free-stream values are derived quantities in solver units.
+/// A fully resolved case: its parts, the patches (in zone patch order) and the resolved text.
 struct CaseConfig {
-  // [gas]
-  real_t gamma = 1.4;
-  real_t gasConstant = 287.05; ///< J/(kg K)
-  // [freestream]
-  real_t mach = 0.5, aoaDeg = 0, sideslipDeg = 0;
-  real_t pressure = 101325, temperature = 288.15; ///< Pa, K
-  bool nondimensional = false;
-  int liftAxis = 2; ///< 1 = y, 2 = z: direction of lift (and of the aoa rotation)
-  std::array<real_t, phys::kNumEq> freestream;     ///< primitive rho, u, v, w, p (derived)
-  std::array<real_t, 3> dragDir, liftDir, sideDir; ///< unit vectors (derived)
-  real_t reynolds = 0;       ///< free-stream Reynolds number (0: from the viscosity law)
-  real_t reynoldsLength = 1; ///< length of the Reynolds number, m
-  // [physics]
-  PhysicsModel model = PhysicsModel::Euler;
-  /// Viscosity law, Prandtl number and gas of the Navier-Stokes model, in solver units (the
-  /// reference viscosity scaled to [freestream] reynolds when given).
-  phys::Transport transport;
-  bool viscous() const { return model != PhysicsModel::Euler; }
-  /// Reynolds-averaged with Spalart-Allmaras (the state has rho nu-tilde as a sixth variable).
-  bool rans() const { return model == PhysicsModel::RansSa; }
-  real_t nuTildeRatio = 3;      ///< [freestream] nu_tilde_ratio: free-stream nu-tilde / nu
-  real_t nuTildeFreestream = 0; ///< free-stream nu-tilde, m^2/s (derived; 0 unless rans)
-  // [scheme]
-  FluxScheme flux = FluxScheme::Roe;
-  real_t entropyFix = 0.1;
-  bool entropyFixAcousticOnly = false; ///< entropy_fix_waves = acoustic (navier_stokes default)
-  int order = 2;
-  LimiterKind limiter = LimiterKind::VenkatWang;
-  /// [scheme] limiter_region (default: Supersonic for the viscous models, Everywhere for euler)
-  LimiterRegion limiterRegion = LimiterRegion::Everywhere;
-  /// [scheme] assembly: "auto", "auto_any" or a residual-assembly variant name
-  /// (kernels::to_string(FluxSumVariant)); applied by EulerSolver::choose_assembly()
-  std::string assembly = "auto";
-  real_t venkatK = 5.0;
-  real_t venkatLength = 0;   ///< venkat: global length L of eps^2 = (K L)^3 q^2 (0: cell size)
-  real_t venkatWangK = 0.05; ///< venkat_wang: eps = K * global range of the variable
-  real_t limiterFreeze = 0;  ///< freeze phi once the residual dropped this many orders (0: never)
-  int limiterFreezeStall =
-      0; ///< ... or after this many iterations without a new minimum (0: never)
-  NodeWeights nodeWeights = NodeWeights::LinearExact;
-  /// [scheme] precision = mixed: the reconstruction kernels read FP32 copies of the geometry
-  /// (ZoneViewT<float>, kernels::FV_FOR_EACH_PRECISION); false: FP64 throughout
-  bool mixedPrecision = false;
-  /// [scheme] face_states: second-order inviscid evaluations on one zone store the faces'
-  /// reconstructed states (SpatialOperator::stores_face_states) rather than reconstructing in
-  /// the face loops
-  bool faceStates = true;
-  // [time]
-  TimeScheme integrator = TimeScheme::Newton;
-  bool localTimeStep = true;
-  real_t cfl = 1.0, cflStart = 1.0;
-  int cflRampIterations = 0;
-  CflLaw cflLaw = CflLaw::Ramp;
-  real_t cflGrowth = 1.1;   ///< adaptive: factor after an iteration that lowered the residual;
-                            ///< ser: the least factor after a full update
-  real_t cflCut = 0.5;      ///< adaptive: factor after an iteration that raised it; ser: factor
-                            ///< of a back-off after a failed iteration
-  real_t cflExponent = 1;   ///< ser: CFL grows as (r_previous / r)^cfl_exponent
-  int cflBackoffs = 10;     ///< ser: back-offs in a row before a failing run stops
-  real_t startupOrders = 2; ///< order 2: first order until the residual dropped this much
-  int iterations = 1000;
-  real_t dt = 0, finalTime = 0;
-  real_t convergenceOrders = 8;
-  // [time] implicit LU-SGS (integrator = lusgs)
-  LusgsOrdering lusgsOrdering = LusgsOrdering::Hyperplane;
-  int lusgsSweeps = 1;     ///< symmetric (forward + backward) sweeps per iteration
-  real_t lusgsOmega = 1.0; ///< over-relaxation of the spectral radius in D and the off-diagonals
-  LusgsLaunch lusgsLaunch = LusgsLaunch::Persistent; ///< GPU launch strategy of the sweeps
-  bool lusgsBoundaryJacobian = true; ///< boundary fluxes' exact Jacobian in block diagonals
-  bool lusgsRoeDissipation = false;  ///< Roe matrix instead of the spectral radius (implicit)
-  // [time] Newton-Krylov (integrator = newton), runtime/solver/newton_krylov.hpp
-  NewtonMatvec newtonMatvec = NewtonMatvec::Jfnk;
-  NewtonPreconditioner newtonPreconditioner = NewtonPreconditioner::Ilu;
-  SweepOrdering newtonOrdering = SweepOrdering::Blocks; ///< sweep order of the preconditioner
-  int newtonBlockCells = 2048;                          ///< cells per block of the blocks ordering
-  int newtonSweeps = 1; ///< ILU solves, symmetric Gauss-Seidel or Jacobi sweeps per application
-  int krylovDim = 50;   ///< GMRES restart length
-  int linearIterations = 50;     ///< most GMRES iterations per Newton iteration
-  real_t linearTolerance = 0.05; ///< GMRES stops at this relative residual
-  real_t maxChange = 1.0;        ///< rho and p change by at most the factor 1 + maxChange
-  real_t jfnkStep = 1e-7;        ///< relative finite-difference step of the Jacobian-vector product
-  // [initial]
-  InitialKind initial = InitialKind::Freestream;
-  int splitAxis = 0;
-  real_t splitPosition = 0;
-  std::array<real_t, phys::kNumEq> left{}, right{}; ///< primitive states either side of the split
-  // [monitor]
-  std::vector<std::string> forcePatches; ///< wall patches integrated for forces
-  real_t refArea = 1, refLength = 1;
-  std::array<real_t, 3> momentOrigin{0, 0, 0};
-  int outputInterval = 10;
-  std::string outputDir = "fvrun_out";
-  bool profile = false;      ///< [monitor] profile: per-kernel time table and profile.csv
-  bool writeSolution = true; ///< [monitor] write_solution: final solution/surfaces/restart
-  SolutionFormat solutionFormat = SolutionFormat::Xdmf; ///< [monitor] solution_format
-  // [run]
-  std::string device = "auto";
-  bool overlap = true;     ///< [run] overlap: halo exchanges overlapped with interior work (MPI)
-  bool commTiming = false; ///< [run] comm_timing: time the halo exchange phases (MPI)
-  /// [run] transport: auto | host_staged_mpi | cuda_aware_mpi | nccl | cuda_ipc
-  /// (backend/transport.hpp)
-  std::string haloTransport = "auto";
-  // [patch NAME], in zone patch order
-  std::vector<PatchConfig> patches;
+  FlowConfig flow;
+  SchemeConfig scheme;
+  TimeConfig time;
+  NewtonConfig newton;
+  LusgsConfig lusgs;
+  InitialConfig initial;
+  MonitorConfig monitor;
+  RunConfig run;
+  std::vector<PatchConfig> patches; ///< [patch NAME], in zone patch order
 
-  /// The fully resolved configuration as INI text (every key, defaults filled in), written
-  /// into every output.
+  /// The fully resolved configuration as INI text ("key = value" per section, every key,
+  /// defaults filled in, reals with 17 significant digits), written into every output.
   std::string resolvedIni;
-
-  /// Dynamic pressure of the free stream, 0.5 rho |u|^2.
-  real_t dynamic_pressure() const;
 };
 
 /// Resolves the case: checks every section and key against the schema, parses values, fills
@@ -201,5 +296,101 @@ struct CaseConfig {
 /// assigned, every patch section must name a patch). Usage errors name file, line and the
 /// valid choices.
 CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatches);
+
+// ---- the schema
+
+/// A real as the resolved text writes it: 17 significant digits (it reads back bitwise).
+std::string format_real(real_t v);
+
+/// The type of a key's value.
+enum class KeyType {
+  Real,    ///< a finite number
+  Integer, ///< a whole number
+  Boolean, ///< true | false (also yes/no, on/off, 1/0)
+  Choice,  ///< one name of CaseKey::choices
+  Text,    ///< any non-empty text
+  Reals,   ///< CaseKey::count comma-separated numbers
+  Names    ///< comma-separated names
+};
+
+/// Bounds of a real or integer key: lo < v (lo <= v when loClosed), v < hi (v <= hi when
+/// hiClosed); infinite: no bound.
+struct KeyBounds {
+  real_t lo = -std::numeric_limits<real_t>::infinity();
+  bool loClosed = true;
+  real_t hi = std::numeric_limits<real_t>::infinity();
+  bool hiClosed = true;
+  bool contains(real_t v) const;
+  /// "> 0", ">= 1", "in (0, 1)"; empty when unbounded.
+  std::string text() const;
+};
+
+/// A value parsed as its key's type (the member of the type is set; the others are empty).
+struct KeyValue {
+  real_t real = 0;
+  long integer = 0;
+  bool boolean = false;
+  int choice = 0;                 ///< index into CaseKey::choices
+  std::string text;               ///< Text (and the key's keyword when `keyword`)
+  std::vector<real_t> reals;      ///< Reals
+  std::vector<std::string> names; ///< Names
+  bool keyword = false;           ///< the key's keyword was given (CaseKey::keyword)
+  bool given = false;             ///< given in the case file or on the command line (not a default)
+};
+
+/// How fvrun's command line sets a key besides --set: an option taking the value (--cfl X;
+/// `flagValue` null) or a flag that sets `flagValue` (--no-overlap: false).
+struct KeyOption {
+  const char* name = nullptr; ///< "--cfl"; null: none
+  const char* flagValue = nullptr;
+  const char* help = nullptr; ///< what a flag does (an option's help is the key's meaning)
+};
+
+/// One key of the case file. Patch keys have section "patch NAME" and belong to one boundary
+/// type (bcType; the "type" key to all).
+struct CaseKey {
+  const char* section = "";
+  const char* key = "";
+  KeyType type = KeyType::Real;
+  /// The default: a literal in the key's type, or "=what" for a default computed from keys
+  /// resolved before (dependentDefault), "(required)" for none.
+  std::string defaultValue;
+  const char* unit = "";
+  const char* meaning = "";
+  KeyBounds bounds;                 ///< Real, Integer
+  std::vector<std::string> choices; ///< Choice: the names, from the owner's table
+  int count = 0;                    ///< Reals: how many
+  const char* keyword = nullptr;    ///< a word accepted instead of a value ("adiabatic")
+  KeyOption cli;                    ///< fvrun's option for the key, if any
+  phys::BcType bcType{};            ///< patch keys but "type" (storePatch set): their boundary type
+  /// The default's text from the case resolved so far (null: defaultValue is the literal).
+  std::function<std::string(const CaseConfig&)> dependentDefault;
+  /// Where the value goes: into the case (global keys) or the patch's keys (patch keys).
+  std::function<void(CaseConfig&, const KeyValue&)> store;
+  std::function<void(PatchKeys&, const KeyValue&)> storePatch;
+
+  /// "real > 0", "integer >= 1", "roe | rusanov", "3 reals", ... (the table's type column).
+  std::string type_text() const;
+};
+
+/// The schema: every global key, in documentation and resolution order.
+const std::vector<CaseKey>& case_keys();
+/// Keys of [patch NAME] sections: "type", then each boundary type's keys.
+const std::vector<CaseKey>& patch_keys();
+
+/// Every key of case_keys() and patch_keys() as a Markdown table (section, key, type, unit,
+/// default, meaning): `fvrun --keys`, and the README's table.
+std::string case_keys_markdown();
+
+/// One boundary-condition type of the case file: its kernel type, its case-file name
+/// (phys::kBcTypeNames), the patch keys it accepts and whether it needs a viscous model. The
+/// one table every use (parsing, key checks, messages, documentation) iterates.
+struct BcTypeInfo {
+  phys::BcType type;
+  const char* name;
+  std::vector<std::string> keys;
+  bool viscousOnly = false;
+};
+const std::vector<BcTypeInfo>& bc_types();
 
 } // namespace fv

@@ -59,37 +59,25 @@ FV_HOST_DEVICE FV_FORCEINLINE void face_flux(const ZoneView& v, const FluxSettin
 using namespace variants_detail;
 
 const std::vector<FluxSumVariant>& flux_sum_variants() {
-  static const std::vector<FluxSumVariant> all = {
-      FluxSumVariant::Gather,      FluxSumVariant::Atomic,      FluxSumVariant::Colour,
-      FluxSumVariant::FusedAtomic, FluxSumVariant::FusedColour, FluxSumVariant::Smem};
+  static const std::vector<FluxSumVariant> all = [] {
+    std::vector<FluxSumVariant> v;
+    for (const auto& e : kFluxSumVariantNames)
+      v.push_back(e.value);
+    return v;
+  }();
   return all;
 }
 
 const char* to_string(FluxSumVariant v) {
-  switch (v) {
-  case FluxSumVariant::Gather:
-    return "gather";
-  case FluxSumVariant::Atomic:
-    return "atomic";
-  case FluxSumVariant::Colour:
-    return "colour";
-  case FluxSumVariant::FusedAtomic:
-    return "fused-atomic";
-  case FluxSumVariant::FusedColour:
-    return "fused-colour";
-  case FluxSumVariant::Smem:
-    return "smem";
-  }
-  return "?";
+  return enum_name(kFluxSumVariantNames, v);
 }
 
 FluxSumVariant parse_flux_sum_variant(const std::string& s) {
-  for (FluxSumVariant v : flux_sum_variants())
-    if (s == to_string(v)) return v;
-  FV_VERIFY_USAGE(
-      false, "unknown flux-summation variant '"
-                 << s << "' (valid: gather, atomic, colour, fused-atomic, fused-colour, smem)");
-  return FluxSumVariant::Gather;
+  FluxSumVariant v = FluxSumVariant::Gather;
+  FV_VERIFY_USAGE(parse_enum(kFluxSumVariantNames, s, v),
+                  "unknown flux-summation variant '"
+                      << s << "' (valid: " << join_enum_names(kFluxSumVariantNames) << ")");
+  return v;
 }
 
 bool is_fused(FluxSumVariant v) {

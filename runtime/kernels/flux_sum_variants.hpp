@@ -34,6 +34,15 @@ namespace fv::kernels {
 
 enum class FluxSumVariant { Gather, Atomic, Colour, FusedAtomic, FusedColour, Smem };
 
+/// The variants' names (fvbench --kernels, [scheme] assembly), in the order above.
+inline constexpr EnumName<FluxSumVariant> kFluxSumVariantNames[] = {
+    {FluxSumVariant::Gather, "gather"},
+    {FluxSumVariant::Atomic, "atomic"},
+    {FluxSumVariant::Colour, "colour"},
+    {FluxSumVariant::FusedAtomic, "fused-atomic"},
+    {FluxSumVariant::FusedColour, "fused-colour"},
+    {FluxSumVariant::Smem, "smem"}};
+
 /// Cells per block (= threads per block) and staged cell-face entries per block of the Smem
 /// variant (5 reals each: 40 KiB of shared memory).
 inline constexpr int kSmemCells = 128;
@@ -41,7 +50,7 @@ inline constexpr int kSmemEntries = 1024;
 
 /// All variants, in the order above.
 const std::vector<FluxSumVariant>& flux_sum_variants();
-/// "gather", "atomic", "colour", "fused-atomic", "fused-colour", "smem".
+/// The name of v (kFluxSumVariantNames).
 const char* to_string(FluxSumVariant v);
 /// Parses the names above (usage error listing them otherwise).
 FluxSumVariant parse_flux_sum_variant(const std::string& s);

@@ -155,9 +155,8 @@ FV_HOST_DEVICE FV_FORCEINLINE void cell_limiter(const V& v, const Geo& geo, Limi
     for (int k = 0; k < N; ++k) {
       const real_t d2 = g[3 * k] * d[0] + g[3 * k + 1] * d[1] + g[3 * k + 2] * d[2];
       const real_t dmax = hi[k] - q[k], dmin = lo[k] - q[k];
-      const real_t l = kind == Limiter::Venkat
-                           ? phys::venkat_phi(dmax, dmin, d2, eps2 * sc.s[k] * sc.s[k])
-                           : phys::barth_phi(dmax, dmin, d2);
+      const real_t l = is_venkat(kind) ? phys::venkat_phi(dmax, dmin, d2, eps2 * sc.s[k] * sc.s[k])
+                                       : phys::barth_phi(dmax, dmin, d2);
       p[k] = l < p[k] ? l : p[k];
     }
   }

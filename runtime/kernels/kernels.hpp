@@ -8,6 +8,7 @@
 ///
 /// Every result is written by exactly one thread (cell loops gather over cellFaces with
 /// cellFaceSign, node loops over nodeCells): no atomics, deterministic on every backend.
+#include "common/enum_names.hpp"
 #include "common/error.hpp"
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/patch_table.hpp"
@@ -83,8 +84,22 @@ void interpolate_to_nodes(const ZoneViewT<G>& z, const real_t* W, real_t* Wn,
 template <int N, class G>
 void green_gauss_gradient(const ZoneViewT<G>& z, const real_t* Wn, real_t* grad);
 
-/// Limiter kinds of limiter().
-enum class Limiter { None = 0, Venkat = 1, Barth = 2 };
+/// Limiter kinds of limiter() ([scheme] limiter). Venkat and VenkatWang are the same
+/// function of the cell's extrema; they differ in the epsilon's scales (LimiterScales: the cell
+/// size and the free stream for Venkat, the global range of each variable for VenkatWang, which
+/// the solver refreshes).
+enum class Limiter { None = 0, Venkat = 1, Barth = 2, VenkatWang = 3 };
+
+/// The case-file names of the limiters, in the order messages and documentation list them.
+inline constexpr EnumName<Limiter> kLimiterNames[] = {{Limiter::Venkat, "venkat"},
+                                                      {Limiter::Barth, "barth"},
+                                                      {Limiter::None, "none"},
+                                                      {Limiter::VenkatWang, "venkat_wang"}};
+
+/// True for the limiters of Venkatakrishnan's function (Venkat, VenkatWang).
+FV_HOST_DEVICE constexpr bool is_venkat(Limiter k) {
+  return k == Limiter::Venkat || k == Limiter::VenkatWang;
+}
 
 /// Venkatakrishnan's epsilon per primitive (rho, u, v, w, p): eps_k^2 = (K dx)^3 * s_k^2 with
 /// dx = V^(1/3) of the cell when cellSize (the classical form; s_k a reference magnitude of
@@ -184,8 +199,17 @@ void gradient_limiter_states(const ZoneViewT<G>& z, const real_t* Wn, Limiter ki
                              const real_t* supersonicNodes, const StoredCellValues& keep,
                              const FaceStateStore& states);
 
-/// Flux function choice.
+/// Flux function choice ([scheme] flux).
 enum class Flux { Roe = 0, Rusanov = 1 };
+
+/// The case-file names of the flux functions.
+inline constexpr EnumName<Flux> kFluxNames[] = {{Flux::Roe, "roe"}, {Flux::Rusanov, "rusanov"}};
+
+/// The waves of the Roe flux that Harten's entropy fix acts on ([scheme] entropy_fix_waves):
+/// all of them, or the acoustic u +- c waves only (FluxSettings::linearFix = 0).
+enum class EntropyFixWaves { All, Acoustic };
+inline constexpr EnumName<EntropyFixWaves> kEntropyFixWavesNames[] = {
+    {EntropyFixWaves::All, "all"}, {EntropyFixWaves::Acoustic, "acoustic"}};
 
 /// Settings of the face-flux kernels.
 struct FluxSettings {
@@ -196,6 +220,25 @@ struct FluxSettings {
   /// (Euler's default), 0 none (Navier-Stokes: boundary layers)
   real_t linearFix = -1.0;
   bool secondOrder = true; ///< MUSCL reconstruction with grad and phi (else cell values)
+
+  /// Sets linearFix for the waves the entropy fix acts on.
+  void set_entropy_fix_waves(EntropyFixWaves w) {
+    linearFix = w == EntropyFixWaves::Acoustic ? 0.0 : -1.0;
+  }
+  /// The same flux at first order (cell values), as the implicit operators' Jacobians use.
+  FluxSettings first_order() const {
+    FluxSettings s = *this;
+    s.secondOrder = false;
+    return s;
+  }
+  /// The same flux with the entropy fix on every wave (linearFix as entropyFix), whatever
+  /// entropy_fix_waves says: the flux whose Jacobians LU-SGS and Newton's preconditioner form
+  /// (their boundary-flux Jacobians and Roe matrices fix every wave).
+  FluxSettings with_entropy_fix_on_all_waves() const {
+    FluxSettings s = *this;
+    s.linearFix = -1.0;
+    return s;
+  }
 };
 
 /// Which interior faces a face loop visits: all, those between two owned cells (computable

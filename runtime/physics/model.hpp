@@ -16,6 +16,7 @@
 ///   SaModel             the same plus rho nu-tilde: RANS with Spalart-Allmaras (physics/sa/)
 /// A model with more variables than the mean flow's kNumEq provides the scalar hooks that
 /// kernels call under `if constexpr (M::kNumVars > kNumEq)` (see SaModel).
+#include "common/enum_names.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/physics/sa/sa_model.hpp"
 
@@ -107,6 +108,16 @@ struct SaModel : NavierStokesModel {
                                                           real_t* s) {
     sa_detail::scalar_scales(U, b, s);
   }
+};
+
+/// The models a case chooses from ([physics] model), by the Model type each one runs.
+enum class ModelKind { Euler, NavierStokes, RansSa };
+
+/// The models' names (their kName), in the order case files and documentation list them.
+inline constexpr EnumName<ModelKind> kModelNames[] = {
+    {ModelKind::Euler, EulerModel::kName},
+    {ModelKind::NavierStokes, NavierStokesModel::kName},
+    {ModelKind::RansSa, SaModel::kName},
 };
 
 /// True for the models with transported scalars beyond the mean flow (the kernels' `if

@@ -31,18 +31,20 @@ double time_evaluations(SpatialOperator& op, const real_t* U, int repeats) {
 
 AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::string& meshUuid,
                                const std::string& cachePath) {
-  const CaseConfig& cfg = op.config();
+  const SchemeConfig& scheme = op.scheme();
+  const AssemblyRequest& request = scheme.assembly;
+  const std::string name = request.name();
   AssemblyChoice out;
-  const bool automatic = cfg.assembly == "auto" || cfg.assembly == "auto_any";
-  if (cfg.mixedPrecision) { // the variants read the FP64 view (checked with the case file)
+  const bool automatic = request.automatic();
+  if (scheme.mixedPrecision) { // the variants read the FP64 view (checked with the case file)
     out.note = "gather (precision = mixed: the only assembly)";
     op.set_assembly(FluxSumVariant::Gather);
     return out;
   }
-  if (op.multi_zone() || cfg.viscous()) {
-    FV_VERIFY_USAGE(automatic || cfg.assembly == "gather",
+  if (op.multi_zone() || op.flow().viscous()) {
+    FV_VERIFY_USAGE(automatic || request.variant == FluxSumVariant::Gather,
                     "[scheme] assembly = "
-                        << cfg.assembly << " is for one zone and the Euler "
+                        << name << " is for one zone and the Euler "
                         << "model; this run has "
                         << (op.multi_zone() ? "several zones" : "a viscous model"));
     out.note = std::string("gather (") + (op.multi_zone() ? "several zones" : "viscous model") +
@@ -51,12 +53,12 @@ AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::
     return out;
   }
   if (!automatic) {
-    out.variant = kernels::parse_flux_sum_variant(cfg.assembly);
+    out.variant = request.variant;
     op.set_assembly(out.variant);
-    out.note = cfg.assembly + " ([scheme] assembly)";
+    out.note = name + " ([scheme] assembly)";
     return out;
   }
-  if (active_device() != Device::Cuda && cfg.assembly == "auto") {
+  if (active_device() != Device::Cuda && request.mode == AssemblyMode::Auto) {
     op.set_assembly(FluxSumVariant::Gather);
     out.note = "gather (auto on the CPU backend)";
     return out;
@@ -66,20 +68,20 @@ AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::
   for (FluxSumVariant v : kernels::flux_sum_variants()) {
     const bool coloured = v == FluxSumVariant::Colour || v == FluxSumVariant::FusedColour;
     if (coloured && op.zone().faceColours.rows() == 0) continue;
-    if (cfg.assembly == "auto" && v != FluxSumVariant::Gather && v != FluxSumVariant::Smem)
+    if (request.mode == AssemblyMode::Auto && v != FluxSumVariant::Gather &&
+        v != FluxSumVariant::Smem)
       continue;
     candidates.push_back(v);
   }
   const backend::DeviceInfo info = backend::device_info();
-  const std::string key = info.name + " (fvrun " + cfg.assembly + ")";
+  const std::string key = info.name + " (fvrun " + name + ")";
   const std::string cache = cachePath.empty() ? default_kernel_cache_path() : cachePath;
   if (const auto hit = lookup_kernel_choice(cache, meshUuid, key)) {
     const FluxSumVariant v = kernels::parse_flux_sum_variant(*hit);
     if (std::find(candidates.begin(), candidates.end(), v) != candidates.end()) {
       op.set_assembly(v);
       out.variant = v;
-      out.note =
-          std::string(kernels::to_string(v)) + " (" + cfg.assembly + ": cached in " + cache + ")";
+      out.note = std::string(kernels::to_string(v)) + " (" + name + ": cached in " + cache + ")";
       return out;
     }
   }
@@ -103,14 +105,13 @@ AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::
   } catch (const Error& e) { // a read-only home does not stop a run
     stored = "; not cached: " + std::string(e.what());
   }
-  out.note = std::string(kernels::to_string(out.variant)) + " (" + cfg.assembly +
-             ": residual evaluation " + timings.str() + stored + ")";
+  out.note = std::string(kernels::to_string(out.variant)) + " (" + name + ": residual evaluation " +
+             timings.str() + stored + ")";
   return out;
 }
 
 std::string choose_node_loop(SpatialOperator& op, const real_t* U) {
-  const CaseConfig& cfg = op.config();
-  if (cfg.order != 2 && !cfg.viscous()) return "not used (first order, inviscid)";
+  if (op.scheme().order != 2 && !op.flow().viscous()) return "not used (first order, inviscid)";
   if (active_device() != Device::Cuda) {
     op.set_node_loop(ComponentMapping::PerEntity);
     return "one thread per node (CPU backend)";

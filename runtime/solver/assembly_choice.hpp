@@ -20,8 +20,8 @@ struct AssemblyChoice {
   std::string nodeLoop; ///< choose_node_loop()'s line (EulerSolver::choose_assembly)
 };
 
-/// Applies cfg.assembly to `op` (its config) with the conservative state U (device, owned
-/// cells) for the timing; `meshUuid` and `cachePath` (empty: default_kernel_cache_path()) key
+/// Applies [scheme] assembly (op.scheme().assembly) to `op` with the conservative state U (device,
+/// owned cells) for the timing; `meshUuid` and `cachePath` (empty: default_kernel_cache_path()) key
 /// the cache. Times each candidate over a few residual evaluations (the operator's results are
 /// overwritten by the next evaluate()).
 AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::string& meshUuid,

@@ -14,9 +14,9 @@
 
 namespace fv {
 
-BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& cfg,
+BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const NewtonConfig& cfg,
                                          bool keepDiagonal)
-    : op_(op), nv_(op.num_vars()), kind_(cfg.newtonPreconditioner), sweeps_(cfg.newtonSweeps),
+    : op_(op), nv_(op.num_vars()), kind_(cfg.preconditioner), sweeps_(cfg.sweeps),
       forward_("preconditioner forward sweep", KernelSequence::Mode::Graph),
       backward_("preconditioner backward sweep", KernelSequence::Mode::Graph),
       factor_("ilu factorisation", KernelSequence::Mode::Graph) {
@@ -32,9 +32,9 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& 
   if (ilu) keepDiagonal = true;
   if (ilu || kind_ == NewtonPreconditioner::Sgs) {
     std::vector<idx_t> rank, cells, block;
-    if (cfg.newtonOrdering == SweepOrdering::Blocks) {
+    if (cfg.ordering == SweepOrdering::Blocks) {
       FV_VERIFY_USAGE(ilu, "newton_ordering = blocks needs newton_preconditioner = ilu");
-      BlockSweepOrder o = block_sweep_order(zone, cfg.newtonBlockCells);
+      BlockSweepOrder o = block_sweep_order(zone, cfg.blockCells);
       rank = std::move(o.rank);
       block = std::move(o.block);
       cells = std::move(o.cells);
@@ -45,7 +45,7 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& 
       blockLevelsDevice_ = DeviceArray<idx_t>(blockLevels_, "preconditioner block levels");
       levelOffsetsDevice_ = DeviceArray<idx_t>(levelOffsets_, "preconditioner level offsets");
     } else {
-      const bool colour = cfg.newtonOrdering == SweepOrdering::Colour;
+      const bool colour = cfg.ordering == SweepOrdering::Colour;
       const Csr& g = colour ? zone.cellColours : zone.hyperplanes;
       rank = sweep_group_ranks(zone, g, colour ? "order/cellColours" : "order/hyperplanes");
       groupOffsets_.assign(g.offsets().data(), g.offsets().data() + g.offsets().size());
@@ -61,7 +61,7 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& 
     for (idx_t f = zone.patchFaceOffsets[p]; f < zone.patchFaceOffsets[p + 1]; ++f)
       facePatch[f] = p;
   std::vector<phys::BcParams> patches;
-  for (const auto& p : cfg.patches)
+  for (const auto& p : op.patch_configs())
     patches.push_back(p.params);
   facePatch_ = DeviceArray<idx_t>(facePatch, "boundary face patch");
   patches_ = DeviceArray<phys::BcParams>(patches, "patch conditions");
@@ -80,12 +80,10 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const CaseConfig& 
   m_.off = off_.data();
   assembly_.facePatch = facePatch_.data();
   assembly_.patches = patches_.data();
-  assembly_.flux.flux = cfg.flux == FluxScheme::Roe ? kernels::Flux::Roe : kernels::Flux::Rusanov;
-  assembly_.flux.gamma = cfg.gamma;
-  assembly_.flux.entropyFix = cfg.entropyFix;
-  assembly_.flux.secondOrder = false;
-  assembly_.viscous = cfg.viscous();
-  assembly_.transport = cfg.transport;
+  // the first-order Jacobian: the boundary fluxes' and the face Jacobians' fix on every wave
+  assembly_.flux = op.scheme().flux.first_order().with_entropy_fix_on_all_waves();
+  assembly_.viscous = op.flow().viscous();
+  assembly_.transport = op.flow().transport;
 }
 
 BlockPreconditioner::~BlockPreconditioner() = default;
@@ -194,7 +192,7 @@ std::string BlockPreconditioner::description() const {
 
 void BlockPreconditioner::assemble(const real_t* W, const real_t* dt, real_t dtGlobal) {
   assembly_.grad = op_.gradients();
-  visit_state_model(op_.config(), [&](auto m) {
+  visit_state_model(op_.flow(), [&](auto m) {
     kernels::assemble_block_jacobian<decltype(m)>(op_.view(), assembly_, W, dt, dtGlobal, m_);
   });
   if (kind_ != NewtonPreconditioner::Ilu) return;

@@ -37,9 +37,10 @@ class SpatialOperator;
 
 class BlockPreconditioner {
  public:
+  /// The preconditioner of the Newton part of a case on op's flow, scheme and patches.
   /// `keepDiagonal`: also store the diagonal blocks (for multiply(); ilu always keeps them).
   /// `op` must outlive it.
-  BlockPreconditioner(SpatialOperator& op, const CaseConfig& cfg, bool keepDiagonal);
+  BlockPreconditioner(SpatialOperator& op, const NewtonConfig& cfg, bool keepDiagonal);
   ~BlockPreconditioner();
   BlockPreconditioner(const BlockPreconditioner&) = delete;
   BlockPreconditioner& operator=(const BlockPreconditioner&) = delete;

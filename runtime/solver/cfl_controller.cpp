@@ -17,10 +17,10 @@ constexpr real_t kUsefulLinearSolve = 0.5;
 constexpr real_t kPoorLinearSolve = 0.9;
 } // namespace
 
-CflController::CflController(const CaseConfig& cfg)
-    : law_(cfg.cflLaw), start_(cfg.cflStart), max_(cfg.cfl), growth_(cfg.cflGrowth),
-      cut_(cfg.cflCut), exponent_(cfg.cflExponent), ramp_(cfg.cflRampIterations),
-      maxBackoffs_(cfg.cflBackoffs), cfg_(cfg) {
+CflController::CflController(const TimeConfig& time, const FlowConfig& flow)
+    : law_(time.cflLaw), start_(time.cflStart), max_(time.cfl), growth_(time.cflGrowth),
+      cut_(time.cflCut), exponent_(time.cflExponent), ramp_(time.cflRampIterations),
+      maxBackoffs_(time.cflBackoffs), flow_(flow) {
   reset();
 }
 
@@ -43,10 +43,10 @@ real_t CflController::cfl() const {
 
 void CflController::observe(const StateArray& rms) {
   if (!haveRef_) { // the first observed residual is the reference
-    ref_ = residual_reference(cfg_, rms);
+    ref_ = residual_reference(flow_, rms);
     haveRef_ = true;
   }
-  const real_t r = residual_measure(cfg_, rms, ref_);
+  const real_t r = residual_measure(flow_, rms, ref_);
   tried_ = cfl(); // the CFL of the iteration now starting
   if (law_ == CflLaw::Adaptive && last_ >= 0)
     cfl_ = std::clamp(cfl_ * (r <= last_ ? growth_ : cut_), start_, max_);

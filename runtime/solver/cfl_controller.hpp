@@ -32,7 +32,8 @@ namespace fv {
 
 class CflController {
  public:
-  explicit CflController(const CaseConfig& cfg);
+  /// The CFL law of `time`; `flow`'s free stream scales the residual measure.
+  CflController(const TimeConfig& time, const FlowConfig& flow);
 
   /// Back to the first iteration (a fresh start or a restart at `iteration`).
   void reset(int iteration = 0);
@@ -60,7 +61,7 @@ class CflController {
   CflLaw law_;
   real_t start_, max_, growth_, cut_, exponent_;
   int ramp_, maxBackoffs_;
-  CaseConfig cfg_; ///< the case (free-stream scales of the residual reference)
+  FlowConfig flow_; ///< the free-stream scales of the residual reference
   int iteration_ = 0;
   real_t cfl_ = 0;
   real_t tried_ = 0; ///< the CFL of the iteration being tried (observe() updates cfl_ already)

@@ -24,19 +24,20 @@ constexpr real_t kBlowUp = 1e3;
 } // namespace
 
 EulerSolver::EulerSolver(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par)
-    : zone_(zone), cfg_(cfg), op_(std::make_unique<SpatialOperator>(zone, cfg, par)), cfl_(cfg) {
+    : zone_(zone), cfg_(cfg), op_(std::make_unique<SpatialOperator>(zone, cfg, par)),
+      cfl_(cfg.time, cfg.flow) {
   const auto nt = static_cast<std::size_t>(zone.nTotalCells());
   const auto nv = static_cast<std::size_t>(op_->num_vars());
   U_ = DeviceArray<real_t>(nv * nt, "U");
   U0_ = DeviceArray<real_t>(nv * nt, "U0");
   dt_ = DeviceArray<real_t>(nt, "dt");
   integrator_ = make_integrator(*op_, cfg_);
-  monitor_ = std::make_unique<Monitor>(*op_, cfg_);
+  monitor_ = std::make_unique<Monitor>(*op_, cfg_.monitor);
   // the statistics of the start state can wait until after the update unless it uses them:
   // a global time step (dt), limiter freezing (the residual decides it before the update), an
   // implicit integrator (its CFL law and blow-up test, and a residual of the new state)
-  const bool freezing = cfg_.limiterFreeze > 0 || cfg_.limiterFreezeStall > 0;
-  readStatsFirst_ = !cfg_.localTimeStep || freezing || !integrator_->overwrites_state();
+  readStatsFirst_ =
+      !cfg_.time.localTimeStep || cfg_.scheme.freezes() || !integrator_->overwrites_state();
 }
 
 EulerSolver::~EulerSolver() = default;
@@ -51,17 +52,18 @@ void EulerSolver::initialise() {
   const int nv = sm.nVars;
   // the primitive states of the free stream and of the split's two sides (the model's scalars
   // from the free stream)
-  std::vector<real_t> inf = sm.freestream(cfg_), left = inf, right = inf;
-  std::copy(cfg_.left.begin(), cfg_.left.end(), left.begin());
-  std::copy(cfg_.right.begin(), cfg_.right.end(), right.begin());
+  const InitialConfig& init = cfg_.initial;
+  std::vector<real_t> inf = sm.freestream(cfg_.flow), left = inf, right = inf;
+  std::copy(init.left.begin(), init.left.end(), left.begin());
+  std::copy(init.right.begin(), init.right.end(), right.begin());
   std::vector<real_t> U(nv * static_cast<std::size_t>(n));
   for (idx_t c = 0; c < n; ++c) {
     const real_t* W = inf.data();
-    if (cfg_.initial == InitialKind::Split)
-      W = zone_.cellCentroid[3 * c + cfg_.splitAxis] < cfg_.splitPosition ? left.data()
+    if (init.kind == InitialKind::Split)
+      W = zone_.cellCentroid[3 * c + init.splitAxis] < init.splitPosition ? left.data()
                                                                           : right.data();
     real_t u[phys::kMaxVars];
-    sm.to_conservative(W, u, cfg_.gamma);
+    sm.to_conservative(W, u, cfg_.flow.gamma);
     for (int k = 0; k < nv; ++k)
       U[k * n + c] = u[k];
   }
@@ -80,7 +82,7 @@ void EulerSolver::set_progress(int iteration, real_t time) {
   iteration_ = iteration;
   time_ = time;
   // a first-order start from the initial state (not after a restart)
-  op_->set_first_order(iteration == 0 && cfg_.startupOrders > 0);
+  op_->set_first_order(iteration == 0 && cfg_.time.startupOrders > 0);
   cfl_.reset(iteration);
   evaluated_ = haveRms_ = false;
   bestMeasure_ = 1e300;
@@ -106,16 +108,17 @@ void EulerSolver::observe(IterationStats& st, const Monitor::Pending& pending) {
   st.viscousForce = monitor_->viscous_force();
   cfl_.observe(st.rms);
   // limiter freezing: by orders of residual drop or by a stall of the residual
-  if (op_->limiter_frozen() || cfg_.order != 2 || cfg_.limiter == LimiterKind::None) return;
+  const SchemeConfig& scheme = cfg_.scheme;
+  if (op_->limiter_frozen() || !scheme.limited()) return;
   const real_t r = cfl_.measure();
-  const bool dropped = cfg_.limiterFreeze > 0 && r <= std::pow(10.0, -cfg_.limiterFreeze);
+  const bool dropped = scheme.limiterFreeze > 0 && r <= std::pow(10.0, -scheme.limiterFreeze);
   if (r < bestMeasure_) {
     bestMeasure_ = r;
     sinceBest_ = 0;
   } else {
     ++sinceBest_;
   }
-  const bool stalled = cfg_.limiterFreezeStall > 0 && sinceBest_ >= cfg_.limiterFreezeStall;
+  const bool stalled = scheme.limiterFreezeStall > 0 && sinceBest_ >= scheme.limiterFreezeStall;
   if (dropped || stalled) {
     op_->freeze_limiter(true);
     FV_LOG_INFO("iteration " << iteration_ + 1 << ": limiter frozen ("
@@ -133,7 +136,7 @@ std::string EulerSolver::unphysical_message(idx_t bad) const {
   real_t u[phys::kNumEq], w[phys::kNumEq];
   for (int k = 0; k < phys::kNumEq; ++k)
     u[k] = Ubad[k * n + bad];
-  phys::cons_to_prim(u, w, cfg_.gamma);
+  phys::cons_to_prim(u, w, cfg_.flow.gamma);
   const gidx_t gid = zone_.cellGlobalId.empty() ? bad : zone_.cellGlobalId[bad];
   std::ostringstream o;
   o << "non-physical state at iteration " << iteration_ + 1 << " in cell " << gid
@@ -153,12 +156,13 @@ IterationStats EulerSolver::step() {
     U0_.assign(U_);
   IterationStats st;
   int backoffs = 0;
-  if (op_->first_order() && cfg_.order == 2 && cfl_.measure() >= 0 &&
-      cfl_.measure() <= std::pow(10.0, -cfg_.startupOrders)) {
+  const TimeConfig& stepping = cfg_.time;
+  if (op_->first_order() && cfg_.scheme.order == 2 && cfl_.measure() >= 0 &&
+      cfl_.measure() <= std::pow(10.0, -stepping.startupOrders)) {
     op_->set_first_order(false); // the first-order start has done its work
     evaluated_ = haveRms_ = false;
     FV_LOG_INFO("iteration " << iteration_ + 1 << ": second order (the first-order start dropped "
-                             << cfg_.startupOrders << " orders)");
+                             << stepping.startupOrders << " orders)");
   }
   while (true) {
     // R(U) of the start state: kept from the last iteration when it evaluated it
@@ -179,10 +183,10 @@ IterationStats EulerSolver::step() {
     real_t dtGlobal = -1.0;
     auto read_stats = [&] {
       st.dt = op_->min_time_step(dtMin);
-      if (!cfg_.localTimeStep) {
-        dtGlobal = cfg_.dt > 0 ? cfg_.dt : st.dt;
-        if (cfg_.finalTime > 0 && time_ + dtGlobal > cfg_.finalTime)
-          dtGlobal = cfg_.finalTime - time_;
+      if (!stepping.localTimeStep) {
+        dtGlobal = stepping.dt > 0 ? stepping.dt : st.dt;
+        if (stepping.finalTime > 0 && time_ + dtGlobal > stepping.finalTime)
+          dtGlobal = stepping.finalTime - time_;
         st.dt = dtGlobal;
       }
       observe(st, monitored);
@@ -198,7 +202,7 @@ IterationStats EulerSolver::step() {
     std::string why =
         out.ok ? std::string() : "iteration " + std::to_string(iteration_ + 1) + ": " + out.reason;
     idx_t bad = kNone;
-    if (out.ok) bad = kernels::first_unphysical_cell(z, cfg_.gamma, U_.data());
+    if (out.ok) bad = kernels::first_unphysical_cell(z, cfg_.flow.gamma, U_.data());
     if (deferred) read_stats(); // queued before the update: ready when the health check is
     bool failed = !out.ok || bad != kNone;
     if (comm) failed = parallel::max_all<int>(*comm, failed ? 1 : 0) != 0;
@@ -207,7 +211,7 @@ IterationStats EulerSolver::step() {
       // the next one
       rms_ = monitor_->residual_rms();
       haveRms_ = evaluated_ = true;
-      const real_t grow = residual_measure(cfg_, rms_, residual_reference(cfg_, st.rms));
+      const real_t grow = residual_measure(cfg_.flow, rms_, residual_reference(cfg_.flow, st.rms));
       if (!(grow <= kBlowUp)) {
         failed = true;
         std::ostringstream o;
@@ -243,7 +247,7 @@ IterationStats EulerSolver::step() {
                             << ", " << st.linearIterations << " linear iterations to "
                             << st.linearResidual << ", relaxation " << st.relaxation
                             << (st.backoffs ? ", back-offs " + std::to_string(st.backoffs) : ""));
-  if (!cfg_.localTimeStep) time_ += st.dt;
+  if (!stepping.localTimeStep) time_ += st.dt;
   st.iteration = iteration_;
   st.time = time_;
   return st;
@@ -262,7 +266,7 @@ std::vector<real_t> EulerSolver::primitive() const {
     real_t u[phys::kMaxVars], w[phys::kMaxVars];
     for (int k = 0; k < sm.nVars; ++k)
       u[k] = U[k * n + c];
-    sm.to_primitive(u, w, cfg_.gamma);
+    sm.to_primitive(u, w, cfg_.flow.gamma);
     for (int k = 0; k < sm.nVars; ++k)
       W[k * n + c] = w[k];
   }

@@ -96,6 +96,8 @@ class EulerSolver {
   int iteration() const { return iteration_; }
   real_t time() const { return time_; }
   const Zone& zone() const { return zone_; }
+  /// The case the solver was assembled from (the run loop and the writers read its time,
+  /// monitor and flow parts and its resolved text).
   const CaseConfig& config() const { return cfg_; }
   /// Bytes the solver holds on the device (zone + fields).
   std::size_t device_bytes() const;
@@ -118,6 +120,8 @@ class EulerSolver {
   std::string unphysical_message(idx_t bad) const;
 
   const Zone& zone_;
+  /// The case: each role got its part (the operator the flow, scheme and patches, the
+  /// controller the time part, the monitor the monitor part, the integrator its scheme's part)
   CaseConfig cfg_;
   std::unique_ptr<SpatialOperator> op_;
   std::unique_ptr<Integrator> integrator_;

@@ -15,18 +15,11 @@ ExplicitRk::ExplicitRk(SpatialOperator& op, TimeScheme scheme) : op_(op), scheme
 }
 
 std::string ExplicitRk::name() const {
-  switch (scheme_) {
-  case TimeScheme::Rk2:
-    return "rk2";
-  case TimeScheme::Rk4:
-    return "rk4";
-  default:
-    return "ssprk3";
-  }
+  return enum_name(kTimeSchemeNames, scheme_);
 }
 
 StepOutcome ExplicitRk::advance(const StepInput& in) {
-  visit_state_model(op_.config(), [&](auto m) { advance_model<decltype(m)::kNumVars>(in); });
+  visit_state_model(op_.flow(), [&](auto m) { advance_model<decltype(m)::kNumVars>(in); });
   return {};
 }
 

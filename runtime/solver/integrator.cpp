@@ -8,13 +8,13 @@
 namespace fv {
 
 std::unique_ptr<Integrator> make_integrator(SpatialOperator& op, const CaseConfig& cfg) {
-  switch (cfg.integrator) {
+  switch (cfg.time.integrator) {
   case TimeScheme::Lusgs:
-    return std::make_unique<LusgsIntegrator>(op, cfg);
+    return std::make_unique<LusgsIntegrator>(op, cfg.lusgs);
   case TimeScheme::Newton:
-    return std::make_unique<NewtonKrylov>(op, cfg);
+    return std::make_unique<NewtonKrylov>(op, cfg.newton);
   default:
-    return std::make_unique<ExplicitRk>(op, cfg.integrator);
+    return std::make_unique<ExplicitRk>(op, cfg.time.integrator);
   }
 }
 

@@ -50,7 +50,8 @@ class Integrator {
   virtual std::string name() const = 0;
 };
 
-/// The integrator of cfg.integrator, working on `op` (which must outlive it).
+/// The integrator of cfg.time.integrator with its part of the case (newton, lusgs), working
+/// on `op` (which must outlive it).
 std::unique_ptr<Integrator> make_integrator(SpatialOperator& op, const CaseConfig& cfg);
 
 } // namespace fv

@@ -9,50 +9,35 @@
 
 namespace fv {
 
-LusgsSettings lusgs_settings(const CaseConfig& cfg) {
+LusgsSettings lusgs_settings(const LusgsConfig& cfg, const FlowConfig& flow,
+                             const SchemeConfig& scheme, const std::vector<PatchConfig>& patches) {
   LusgsSettings s;
-  s.ordering = cfg.lusgsOrdering;
-  s.sweeps = cfg.lusgsSweeps;
-  s.omega = cfg.lusgsOmega;
-  s.launch = cfg.lusgsLaunch;
-  s.gamma = cfg.gamma;
-  s.boundaryJacobian = cfg.lusgsBoundaryJacobian;
-  s.roeDissipation = cfg.lusgsRoeDissipation;
-  s.viscous = cfg.viscous();
-  s.transport = cfg.transport;
-  for (const auto& p : cfg.patches)
+  s.ordering = cfg.ordering;
+  s.sweeps = cfg.sweeps;
+  s.omega = cfg.omega;
+  s.launch = cfg.launch;
+  s.gamma = flow.gamma;
+  s.boundaryJacobian = cfg.boundaryJacobian;
+  s.roeDissipation = cfg.roeDissipation;
+  s.viscous = flow.viscous();
+  s.transport = flow.transport;
+  for (const auto& p : patches)
     s.patches.push_back(p.params);
-  s.flux.flux = cfg.flux == FluxScheme::Roe ? kernels::Flux::Roe : kernels::Flux::Rusanov;
-  s.flux.gamma = cfg.gamma;
-  s.flux.entropyFix = cfg.entropyFix;
-  s.flux.secondOrder = false;
+  // the implicit operator's Jacobians and Roe matrices: first order, the fix on every wave
+  s.flux = scheme.flux.first_order().with_entropy_fix_on_all_waves();
   return s;
 }
 
+LusgsSettings lusgs_settings(const CaseConfig& cfg) {
+  return lusgs_settings(cfg.lusgs, cfg.flow, cfg.scheme, cfg.patches);
+}
+
 const char* to_string(LusgsOrdering o) {
-  switch (o) {
-  case LusgsOrdering::Hyperplane:
-    return "hyperplane";
-  case LusgsOrdering::Colour:
-    return "colour";
-  case LusgsOrdering::Natural:
-    return "natural";
-  }
-  return "?";
+  return enum_name(kLusgsOrderingNames, o);
 }
 
 const char* to_string(LusgsLaunch m) {
-  switch (m) {
-  case LusgsLaunch::Persistent:
-    return "persistent";
-  case LusgsLaunch::Hybrid:
-    return "hybrid";
-  case LusgsLaunch::Graph:
-    return "graph";
-  case LusgsLaunch::Plain:
-    return "plain";
-  }
-  return "?";
+  return enum_name(kLusgsLaunchNames, m);
 }
 
 LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSettings& s,

@@ -64,11 +64,15 @@ struct LusgsSettings {
   bool viscous = false;
   phys::Transport transport;
 };
+/// The settings of the LU-SGS part of a case with its flow, scheme and patches.
+LusgsSettings lusgs_settings(const LusgsConfig& cfg, const FlowConfig& flow,
+                             const SchemeConfig& scheme, const std::vector<PatchConfig>& patches);
+/// The same from a whole case.
 LusgsSettings lusgs_settings(const CaseConfig& cfg);
 
-/// Name of an ordering as in case files ("hyperplane", "colour", "natural").
+/// Name of an ordering as in case files (kLusgsOrderingNames).
 const char* to_string(LusgsOrdering o);
-/// Name of a launch mode as in case files ("persistent", "hybrid", "graph", "plain").
+/// Name of a launch mode as in case files (kLusgsLaunchNames).
 const char* to_string(LusgsLaunch m);
 
 class LusgsSolver {

@@ -6,8 +6,10 @@
 
 namespace fv {
 
-LusgsIntegrator::LusgsIntegrator(SpatialOperator& op, const CaseConfig& cfg)
-    : op_(op), lusgs_(std::make_unique<LusgsSolver>(op.zone(), op.view(), lusgs_settings(cfg))) {
+LusgsIntegrator::LusgsIntegrator(SpatialOperator& op, const LusgsConfig& cfg)
+    : op_(op),
+      lusgs_(std::make_unique<LusgsSolver>(
+          op.zone(), op.view(), lusgs_settings(cfg, op.flow(), op.scheme(), op.patch_configs()))) {
   FV_VERIFY(op.num_vars() == phys::kNumEq, "LU-SGS solves the mean flow's "
                                                << phys::kNumEq << " equations, not the "
                                                << op.num_vars() << " of this model");

@@ -12,9 +12,10 @@ namespace fv {
 
 class LusgsIntegrator : public Integrator {
  public:
-  LusgsIntegrator(SpatialOperator& op, const CaseConfig& cfg);
+  /// The LU-SGS part of a case; the flux, the gas and the patches come from op.
+  LusgsIntegrator(SpatialOperator& op, const LusgsConfig& cfg);
   StepOutcome advance(const StepInput& in) override;
-  std::string name() const override { return "lusgs"; }
+  std::string name() const override { return enum_name(kTimeSchemeNames, TimeScheme::Lusgs); }
   const LusgsSolver& solver() const { return *lusgs_; }
 
  private:

@@ -17,9 +17,9 @@ namespace {
 /// (a model's transported scalars, whose free-stream magnitudes say little about their values
 /// in boundary layers, do not set the level); entries still not above 1e-300 (an exactly zero
 /// residual) become `zero`.
-StateArray floored(const CaseConfig& cfg, const StateArray& rms, real_t zero) {
-  const StateModel sm = StateModel::of(cfg);
-  const std::vector<real_t> scale = sm.residual_scales(cfg);
+StateArray floored(const FlowConfig& flow, const StateArray& rms, real_t zero) {
+  const StateModel sm = StateModel::of(flow);
+  const std::vector<real_t> scale = sm.residual_scales(flow);
   real_t level = 0; // the largest equation's residual in free-stream units
   for (int k = 0; k < phys::kNumEq; ++k)
     level = std::max(level, rms[k] / scale[k]);
@@ -32,22 +32,24 @@ StateArray floored(const CaseConfig& cfg, const StateArray& rms, real_t zero) {
 }
 } // namespace
 
-StateArray residual_reference(const CaseConfig& cfg, const StateArray& rms) {
-  return floored(cfg, rms, 1.0);
+StateArray residual_reference(const FlowConfig& flow, const StateArray& rms) {
+  return floored(flow, rms, 1.0);
 }
 
-real_t residual_measure(const CaseConfig& cfg, const StateArray& rms, const StateArray& ref) {
-  const StateArray r = floored(cfg, rms, 1e-300);
+real_t residual_measure(const FlowConfig& flow, const StateArray& rms, const StateArray& ref) {
+  const StateArray r = floored(flow, rms, 1e-300);
   constexpr int d = StateModel::kDensity, e = StateModel::kEnergy;
   return std::max(r[d] / ref[d], r[e] / ref[e]);
 }
 
-Monitor::Monitor(const SpatialOperator& op, const CaseConfig& cfg)
-    : op_(op), viscous_(cfg.viscous()), pRef_(cfg.freestream[4]), origin_(cfg.momentOrigin) {
+Monitor::Monitor(const SpatialOperator& op, const MonitorConfig& cfg)
+    : op_(op), viscous_(op.flow().viscous()), pRef_(op.flow().freestream[4]),
+      origin_(cfg.momentOrigin) {
   const Zone& z = op.zone();
+  const std::vector<PatchConfig>& patches = op.patch_configs();
   std::vector<idx_t> faces;
   for (idx_t p = 0; p < z.nPatches(); ++p)
-    if (std::find(cfg.forcePatches.begin(), cfg.forcePatches.end(), cfg.patches[p].name) !=
+    if (std::find(cfg.forcePatches.begin(), cfg.forcePatches.end(), patches[p].name) !=
         cfg.forcePatches.end())
       for (idx_t f = z.patchFaceOffsets[p]; f < z.patchFaceOffsets[p + 1]; ++f)
         faces.push_back(f);
@@ -81,7 +83,7 @@ Monitor::Pending Monitor::start(bool rms) const {
   Pending p;
   p.haveRms = rms;
   if (rms)
-    visit_state_model(op_.config(), [&](auto m) {
+    visit_state_model(op_.flow(), [&](auto m) {
       p.rms = kernels::residual_sum_squares_async<decltype(m)::kNumVars>(rmsSlot_, op_.view(),
                                                                          op_.residual());
     });

@@ -22,18 +22,19 @@ class SpatialOperator;
 /// viscous walls starts with only the momentum residuals: its density and energy residuals
 /// are rounding noise, and orders counted from them would mean nothing. Where every equation
 /// has a residual of its own (any inviscid start) the reference is the RMS itself.
-StateArray residual_reference(const CaseConfig& cfg, const StateArray& rms);
+StateArray residual_reference(const FlowConfig& flow, const StateArray& rms);
 
 /// The convergence measure of a residual against a reference: the larger of the density and
 /// the energy RMS over their references (the momentum components can be identically zero in
 /// 2D flows), each first floored as residual_reference() does, so that rounding noise in one
 /// equation reads as the level of the others.
-real_t residual_measure(const CaseConfig& cfg, const StateArray& rms, const StateArray& ref);
+real_t residual_measure(const FlowConfig& flow, const StateArray& rms, const StateArray& ref);
 
 class Monitor {
  public:
-  /// `op` must outlive the monitor.
-  Monitor(const SpatialOperator& op, const CaseConfig& cfg);
+  /// The monitor part of a case on `op` (which must outlive the monitor): the free-stream
+  /// reference pressure, the model and the patch names come from op's flow and patches.
+  Monitor(const SpatialOperator& op, const MonitorConfig& cfg);
   /// RMS over the owned cells of every rank of R/V per equation (the operator's residual).
   StateArray residual_rms() const;
   /// The reductions of residual_rms() (when `rms`) and of the pressure force (x, y, z) and its

@@ -13,26 +13,26 @@
 
 namespace fv {
 using phys::kNumEq;
-kernels::VectorWeights NewtonKrylov::weights(const CaseConfig& cfg) {
-  const auto& f = cfg.freestream;
-  const real_t c = std::sqrt(cfg.gamma * f[4] / f[0]);
+kernels::VectorWeights NewtonKrylov::weights(const FlowConfig& flow) {
+  const auto& f = flow.freestream;
+  const real_t c = std::sqrt(flow.gamma * f[4] / f[0]);
   const real_t speed = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]);
   const real_t m = f[0] * (speed + c);
-  const real_t e = f[4] / (cfg.gamma - 1.0) + 0.5 * f[0] * speed * speed;
+  const real_t e = f[4] / (flow.gamma - 1.0) + 0.5 * f[0] * speed * speed;
   const real_t s[kNumEq] = {f[0], m, m, m, e};
   kernels::VectorWeights w;
   for (int k = 0; k < kNumEq; ++k)
     w.w[k] = 1.0 / (s[k] * s[k]);
-  if (cfg.rans()) { // rho nu-tilde: the free stream's until prepare() sees the solution's
-    const real_t r = f[0] * cfg.nuTildeFreestream;
+  if (flow.rans()) { // rho nu-tilde: the free stream's until prepare() sees the solution's
+    const real_t r = f[0] * flow.nuTildeFreestream;
     w.w[phys::SaModel::kNuTilde] = 1.0 / (r * r);
   }
   return w;
 }
 
 void NewtonKrylov::update_scalar_weights() {
-  const CaseConfig& cfg = op_.config();
-  if (!cfg.rans()) return;
+  const FlowConfig& flow = op_.flow();
+  if (!flow.rans()) return;
   // rho nu-tilde weighs as its largest value: nu-tilde grows from the free stream's by orders
   // of magnitude in boundary layers and wakes, and a free-stream weight would let its
   // equation dominate the Krylov norms
@@ -41,18 +41,18 @@ void NewtonKrylov::update_scalar_weights() {
   kernels::primitive_range<N>(op_.view(), op_.W(), lo, hi);
   real_t top = hi[q];
   if (op_.comm()) top = parallel::max_all(*op_.comm(), top);
-  const real_t r = cfg.freestream[0] * std::max(top, cfg.nuTildeFreestream);
-  kernels::VectorWeights w = weights(cfg);
+  const real_t r = flow.freestream[0] * std::max(top, flow.nuTildeFreestream);
+  kernels::VectorWeights w = weights(flow);
   w.w[q] = 1.0 / (r * r);
   gmres_->set_weights(w);
 }
 
-NewtonKrylov::NewtonKrylov(SpatialOperator& op, const CaseConfig& cfg)
-    : op_(op), matvec_(cfg.newtonMatvec), linearIterations_(cfg.linearIterations),
+NewtonKrylov::NewtonKrylov(SpatialOperator& op, const NewtonConfig& cfg)
+    : op_(op), matvec_(cfg.matvec), linearIterations_(cfg.linearIterations),
       linearTolerance_(cfg.linearTolerance), maxChange_(cfg.maxChange), jfnkStep_(cfg.jfnkStep) {
   pre_ = std::make_unique<BlockPreconditioner>(op, cfg, matvec_ == NewtonMatvec::Assembled);
-  gmres_ =
-      std::make_unique<Gmres>(op.view(), op.num_vars(), op.comm(), cfg.krylovDim, weights(cfg));
+  gmres_ = std::make_unique<Gmres>(op.view(), op.num_vars(), op.comm(), cfg.krylovDim,
+                                   weights(op.flow()));
   const auto nvec = op.num_vars() * static_cast<std::size_t>(op.zone().nTotalCells());
   R0_ = DeviceArray<real_t>(nvec, "newton R(U)");
   rhs_ = DeviceArray<real_t>(nvec, "newton rhs");
@@ -113,7 +113,7 @@ StepOutcome NewtonKrylov::advance(const StepInput& in) {
     return out;
   }
   // scale the update so that rho and p change by at most the factor 1 + maxChange anywhere
-  out.relaxation = kernels::update_relaxation(z, op_.config().gamma, maxChange_, in.U, dU_.data());
+  out.relaxation = kernels::update_relaxation(z, op_.flow().gamma, maxChange_, in.U, dU_.data());
   if (op_.comm()) out.relaxation = parallel::min_all(*op_.comm(), out.relaxation);
   if (!(out.relaxation > 0.0)) {
     out.ok = false;

@@ -31,14 +31,15 @@ namespace fv {
 
 class NewtonKrylov : public Integrator {
  public:
-  NewtonKrylov(SpatialOperator& op, const CaseConfig& cfg);
+  /// The Newton part of a case; the flow, the scheme and the patches come from op.
+  NewtonKrylov(SpatialOperator& op, const NewtonConfig& cfg);
   ~NewtonKrylov() override;
   StepOutcome advance(const StepInput& in) override;
-  std::string name() const override { return "newton"; }
+  std::string name() const override { return enum_name(kTimeSchemeNames, TimeScheme::Newton); }
 
   /// Weights of the inner products: 1 / s_k^2 with the free-stream rho, rho (|u| + c) and
   /// rho E (krylov.hpp).
-  static kernels::VectorWeights weights(const CaseConfig& cfg);
+  static kernels::VectorWeights weights(const FlowConfig& flow);
   const Gmres& gmres() const { return *gmres_; }
   BlockPreconditioner& preconditioner() { return *pre_; }
   /// The linear operator of the iteration set up by prepare(): y = (V/dt + dR/dU) x (Jacobian-

@@ -21,21 +21,22 @@ namespace fv {
 
 Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f,
                           const std::array<real_t, 3>& viscousForce) {
-  real_t q = cfg.dynamic_pressure();
+  const FlowConfig& flow = cfg.flow;
+  real_t q = flow.dynamic_pressure();
   if (!(q > 0)) q = 1.0;
-  const real_t fa = 1.0 / (q * cfg.refArea), ma = fa / cfg.refLength;
+  const real_t fa = 1.0 / (q * cfg.monitor.refArea), ma = fa / cfg.monitor.refLength;
   auto dot = [&](const std::array<real_t, 3>& d) {
     return f[0] * d[0] + f[1] * d[1] + f[2] * d[2];
   };
   Coefficients c;
-  c.CL = dot(cfg.liftDir) * fa;
-  c.CD = dot(cfg.dragDir) * fa;
-  c.CS = dot(cfg.sideDir) * fa;
+  c.CL = dot(flow.liftDir) * fa;
+  c.CD = dot(flow.dragDir) * fa;
+  c.CS = dot(flow.sideDir) * fa;
   c.CMx = f[3] * ma;
   c.CMy = f[4] * ma;
   c.CMz = f[5] * ma;
-  c.CDv = (viscousForce[0] * cfg.dragDir[0] + viscousForce[1] * cfg.dragDir[1] +
-           viscousForce[2] * cfg.dragDir[2]) *
+  c.CDv = (viscousForce[0] * flow.dragDir[0] + viscousForce[1] * flow.dragDir[1] +
+           viscousForce[2] * flow.dragDir[2]) *
           fa;
   c.CDp = c.CD - c.CDv;
   return c;
@@ -64,7 +65,7 @@ constexpr const char* kRestartKey = "restarted at iteration ";
 /// and the restart points of the runs this history continues.
 std::string history_comments(const CaseConfig& cfg, bool haveRef, const StateArray& ref,
                              const std::vector<std::string>& restarts) {
-  const int nv = StateModel::of(cfg).nVars;
+  const int nv = StateModel::of(cfg.flow).nVars;
   std::ostringstream out;
   out << cfg.resolvedIni;
   if (!cfg.resolvedIni.empty() && cfg.resolvedIni.back() != '\n') out << "\n";
@@ -101,7 +102,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   const CaseConfig& cfg = solver.config();
   RunSummary sum;
   namespace fs = std::filesystem;
-  const std::string dir = cfg.outputDir;
+  const std::string dir = cfg.monitor.outputDir;
   if (writeFiles) {
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -112,7 +113,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   // (solver.iteration() > 0) continues the history of the run that wrote it: rows after the
   // restart iteration are dropped, the residual reference and the wall clock carry on.
   const int startIteration = solver.iteration();
-  const StateModel sm = StateModel::of(cfg);
+  const StateModel sm = StateModel::of(cfg.flow);
   const int nv = sm.nVars;
   std::unique_ptr<HistoryFile> history;
   StateArray ref{};
@@ -181,15 +182,15 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   }
   int lastPrinted = 0;
   double lastPrintSeconds = 0;
-  const int maxIter = cfg.iterations;
+  const int maxIter = cfg.time.iterations;
   sum.stopReason = "iteration limit";
-  if (cfg.profile) backend::profiling_start();
+  if (cfg.monitor.profile) backend::profiling_start();
   for (int it = 0; it < maxIter; ++it) {
     IterationStats st;
     try {
       st = solver.step();
     } catch (const Error&) {
-      if (cfg.profile) (void)backend::profiling_stop();
+      if (cfg.monitor.profile) (void)backend::profiling_stop();
       flush_history();
       if (writer) writer(solver, "last good state");
       throw;
@@ -197,7 +198,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
     HistoryRow row;
     row.stats = st;
     if (!haveRef) {
-      ref = residual_reference(cfg, st.rms);
+      ref = residual_reference(cfg.flow, st.rms);
       haveRef = true;
     }
     for (int k = 0; k < nv; ++k)
@@ -222,22 +223,24 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
     sum.iterations = it + 1;
 
     bool stop = false;
-    if (cfg.localTimeStep && cfg.convergenceOrders > 0 && (it > 0 || startIteration > 0)) {
+    if (cfg.time.localTimeStep && cfg.time.convergenceOrders > 0 &&
+        (it > 0 || startIteration > 0)) {
       // density and energy: the momentum components can be identically zero (2D flows)
-      const real_t worst = std::log10(residual_measure(cfg, st.rms, ref));
-      if (worst <= -cfg.convergenceOrders) {
+      const real_t worst = std::log10(residual_measure(cfg.flow, st.rms, ref));
+      if (worst <= -cfg.time.convergenceOrders) {
         stop = true;
         sum.converged = true;
         sum.stopReason = "converged";
       }
     }
-    if (!cfg.localTimeStep && cfg.finalTime > 0 && st.time >= cfg.finalTime * (1 - 1e-12)) {
+    if (!cfg.time.localTimeStep && cfg.time.finalTime > 0 &&
+        st.time >= cfg.time.finalTime * (1 - 1e-12)) {
       stop = true;
       sum.converged = true;
       sum.stopReason = "final time";
     }
     const bool last = stop || it + 1 == maxIter;
-    if ((it + 1) % cfg.outputInterval == 0 || last || it == 0) {
+    if ((it + 1) % cfg.monitor.outputInterval == 0 || last || it == 0) {
       const double perIter =
           (row.wallSeconds - lastPrintSeconds) / std::max(1, sum.iterations - lastPrinted);
       std::string line;
@@ -261,7 +264,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
   }
   sum.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   sum.nsPerCellIteration = sum.iterations ? 1e9 * sum.wallSeconds / (sum.iterations * nCells) : 0.0;
-  if (cfg.profile) {
+  if (cfg.monitor.profile) {
     // per rank: this zone's kernels over its owned cells (rank 0's table with MPI)
     const std::vector<backend::KernelProfileRow> rows = backend::profiling_stop();
     sum.profile = profile_shares(rows, sum.wallSeconds, sum.iterations,

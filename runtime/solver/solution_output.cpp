@@ -23,17 +23,17 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
     // viscosity mu_t)
     const StateModel& sm = s.state();
     constexpr int E = phys::kNumEq;
-    const int K = E + 1 + E + 1 + (cfg.viscous() ? 1 : 0) + (sm.rans ? 2 : 0);
+    const int K = E + 1 + E + 1 + (cfg.flow.viscous() ? 1 : 0) + (sm.rans ? 2 : 0);
     const int cpCol = 2 * E + 1, tCol = cpCol + 1, ntCol = tCol + 1;
-    const real_t pInf = cfg.freestream[4];
-    const real_t qInf = cfg.dynamic_pressure() > 0 ? cfg.dynamic_pressure() : 1.0;
+    const real_t pInf = cfg.flow.freestream[4];
+    const real_t qInf = cfg.flow.dynamic_pressure() > 0 ? cfg.flow.dynamic_pressure() : 1.0;
     std::vector<real_t> owned(static_cast<std::size_t>(z.nCells) * K);
     for (idx_t c = 0; c < z.nCells; ++c) {
       real_t u[phys::kMaxVars], w[phys::kMaxVars];
       for (int k = 0; k < sm.nVars; ++k)
         u[k] = U[k * n + c];
-      sm.to_primitive(u, w, cfg.gamma);
-      const real_t a = std::sqrt(std::fabs(cfg.gamma * w[4] / w[0]));
+      sm.to_primitive(u, w, cfg.flow.gamma);
+      const real_t a = std::sqrt(std::fabs(cfg.flow.gamma * w[4] / w[0]));
       real_t* o = &owned[static_cast<std::size_t>(c) * K];
       for (int k = 0; k < E; ++k)
         o[k] = w[k];
@@ -41,12 +41,12 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
       for (int k = 0; k < E; ++k)
         o[E + 1 + k] = u[k];
       o[cpCol] = (w[4] - pInf) / qInf; // pressure coefficient
-      if (cfg.viscous()) o[tCol] = w[4] / (w[0] * cfg.gasConstant);
+      if (cfg.flow.viscous()) o[tCol] = w[4] / (w[0] * cfg.flow.gasConstant);
       if (sm.rans) {
         const real_t nuTilde = w[phys::SaModel::kNuTilde];
         o[ntCol] = nuTilde;
         o[ntCol + 1] =
-            phys::sa::eddy_viscosity(w[0], nuTilde, phys::viscosity(cfg.transport, o[tCol]));
+            phys::sa::eddy_viscosity(w[0], nuTilde, phys::viscosity(cfg.flow.transport, o[tCol]));
       }
     }
     const std::vector<real_t> g =
@@ -55,7 +55,7 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
         parallel::gather_mesh(comm, z, header.nGlobalNodes, header.nGlobalCells);
     // the CGNS file's boundary: every patch's faces in global node ids (collective)
     std::vector<SolutionPatch> patches;
-    if (cfg.solutionFormat != SolutionFormat::Xdmf)
+    if (cfg.monitor.solutionFormat != SolutionFormat::Xdmf)
       for (idx_t p = 0; p < z.nPatches(); ++p) {
         const SurfacePatchData d =
             parallel::gather_surface(comm, z, p, cfg.patches[static_cast<std::size_t>(p)].name, {});
@@ -79,7 +79,7 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
     std::vector<CellField> fields = {field("rho", 0, 1),    field("velocity", 1, 3),
                                      field("p", 4, 1),      field("mach", E, 1),
                                      field("Cp", cpCol, 1), field("rhoU", E + 1, E)};
-    if (cfg.viscous()) fields.push_back(field("T", tCol, 1));
+    if (cfg.flow.viscous()) fields.push_back(field("T", tCol, 1));
     if (sm.rans) {
       fields.push_back(field("nuTilde", ntCol, 1));
       fields.push_back(field("mu_t", ntCol + 1, 1));
@@ -90,13 +90,13 @@ SolutionWriter volume_solution_writer(MPI_Comm comm, const ZoneFileHeader& heade
     info.meshUuid = header.meshUuid;
     info.config = cfg.resolvedIni;
     const std::string stem = reason == "final" ? "solution" : "solution_last_good";
-    const std::filesystem::path dir(cfg.outputDir);
-    if (cfg.solutionFormat != SolutionFormat::Cgns) {
+    const std::filesystem::path dir(cfg.monitor.outputDir);
+    if (cfg.monitor.solutionFormat != SolutionFormat::Cgns) {
       const std::string path = (dir / (stem + ".h5")).string();
       write_solution(path, mesh, fields, info);
       FV_LOG_INFO("wrote " << path << " (" << reason << ", iteration " << s.iteration() << ")");
     }
-    if (cfg.solutionFormat != SolutionFormat::Xdmf) {
+    if (cfg.monitor.solutionFormat != SolutionFormat::Xdmf) {
       const std::string path = (dir / (stem + ".cgns")).string();
       write_solution_cgns(path, mesh, patches, fields, info);
       FV_LOG_INFO("wrote " << path << " (" << reason << ", iteration " << s.iteration() << ")");

@@ -12,18 +12,9 @@
 
 namespace fv {
 namespace {
-kernels::FluxSettings flux_settings(const CaseConfig& c) {
-  kernels::FluxSettings s;
-  s.flux = c.flux == FluxScheme::Roe ? kernels::Flux::Roe : kernels::Flux::Rusanov;
-  s.gamma = c.gamma;
-  s.entropyFix = c.entropyFix;
-  s.linearFix = c.entropyFixAcousticOnly ? 0.0 : -1.0;
-  s.secondOrder = c.order == 2;
-  return s;
-}
-
-DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, backend::Communicator* comm) {
-  if (cfg.order == 2 && cfg.nodeWeights == NodeWeights::LinearExact) {
+DeviceZone make_device_zone(const Zone& zone, const SchemeConfig& scheme,
+                            backend::Communicator* comm) {
+  if (scheme.order == 2 && scheme.nodeWeights == NodeWeights::LinearExact) {
     if (!zone.nodeCellWeightLinear.empty()) { // fvprep's, over all cells of each node
       const std::vector<real_t> w(zone.nodeCellWeightLinear.begin(),
                                   zone.nodeCellWeightLinear.end());
@@ -51,15 +42,21 @@ DeviceZone make_device_zone(const Zone& zone, const CaseConfig& cfg, backend::Co
 } // namespace
 
 SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par)
-    : zone_(zone), cfg_(cfg), par_(par), dz_(make_device_zone(zone, cfg, par.comm)),
-      flux_settings_(flux_settings(cfg)), state_(StateModel::of(cfg)), nv_(state_.nVars) {
-  FV_VERIFY(static_cast<idx_t>(cfg_.patches.size()) == zone.nPatches(),
-            "case has " << cfg_.patches.size() << " patches but the zone has " << zone.nPatches());
+    : SpatialOperator(zone, cfg.flow, cfg.scheme, cfg.patches, par) {}
+
+SpatialOperator::SpatialOperator(const Zone& zone, const FlowConfig& flow,
+                                 const SchemeConfig& scheme,
+                                 const std::vector<PatchConfig>& patches, const ParallelSetup& par)
+    : zone_(zone), flow_(flow), scheme_(scheme), patchConfigs_(patches), par_(par),
+      dz_(make_device_zone(zone, scheme, par.comm)), flux_settings_(scheme.flux),
+      state_(StateModel::of(flow)), nv_(state_.nVars) {
+  FV_VERIFY(static_cast<idx_t>(patchConfigs_.size()) == zone.nPatches(),
+            "case has " << patchConfigs_.size() << " patches but the zone has " << zone.nPatches());
   FV_VERIFY(fits_kernel_indexing(zone.nTotalCells(), zone.nFaces, zone.nNodes, nv_),
             "zone " << zone.zoneId << " is too large for the kernels' 32-bit indexing with " << nv_
                     << " variables (" << zone.nTotalCells() << " cells, " << zone.nFaces
                     << " faces): prepare it in more parts (fvprep --parts)");
-  FV_VERIFY(!cfg_.rans() || !zone.cellWallDistance.empty(),
+  FV_VERIFY(!flow_.rans() || !zone.cellWallDistance.empty(),
             "zone " << zone.zoneId
                     << " has no wall distance (cells/wallDistance), which [physics] model = "
                        "rans_sa needs: prepare the zone file again with fvprep, naming the "
@@ -67,7 +64,7 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
   globalCells_ = zone.nCells;
   {
     std::vector<phys::BcParams> bcs;
-    for (const PatchConfig& p : cfg_.patches)
+    for (const PatchConfig& p : patchConfigs_)
       bcs.push_back(p.params);
     patches_ = kernels::PatchTable(
         std::vector<idx_t>(zone.patchFaceOffsets.begin(), zone.patchFaceOffsets.end()), bcs);
@@ -89,40 +86,27 @@ SpatialOperator::SpatialOperator(const Zone& zone, const CaseConfig& cfg, const 
   W_ = DeviceArray<real_t>(nv * nt, "W");
   R_ = DeviceArray<real_t>(nv * nt, "R");
   flux_ = DeviceArray<real_t>(nv * static_cast<std::size_t>(zone.nFaces), "face flux");
-  if (cfg_.mixedPrecision) dz_.add_single_geometry(); // the FP32 view of every face loop
-  if (cfg_.order == 2 || cfg_.viscous()) { // the viscous fluxes need gradients at any order
+  if (scheme_.mixedPrecision) dz_.add_single_geometry(); // the FP32 view of every face loop
+  if (scheme_.order == 2 || flow_.viscous()) { // the viscous fluxes need gradients at any order
     Wn_ = DeviceArray<real_t>(nv * static_cast<std::size_t>(zone.nNodes), "node values");
     grad_ = DeviceArray<real_t>(3 * nv * nt, "gradients");
     phi_ = DeviceArray<real_t>(nv * nt, "limiter");
   }
-  faceStatesOn_ = cfg_.faceStates;
-  keepPhi_ = cfg_.limiterFreeze > 0 || cfg_.limiterFreezeStall > 0;
-  if (cfg_.faceStates && cfg_.order == 2 && !cfg_.viscous())
-    faceStates_ = kernels::FaceStateArrays(zone, dz_.view(), nv_,
-                                           cfg_.mixedPrecision ? &dz_.view_as<float>() : nullptr);
-  if (cfg_.order == 2 && cfg_.limiter != LimiterKind::None &&
-      cfg_.limiterRegion == LimiterRegion::Supersonic)
+  faceStatesOn_ = scheme_.faceStates;
+  keepPhi_ = scheme_.freezes();
+  if (scheme_.faceStates && scheme_.order == 2 && !flow_.viscous())
+    faceStates_ = kernels::FaceStateArrays(
+        zone, dz_.view(), nv_, scheme_.mixedPrecision ? &dz_.view_as<float>() : nullptr);
+  if (scheme_.limited() && scheme_.limiterRegion == LimiterRegion::Supersonic)
     supersonic_ =
         DeviceArray<real_t>(static_cast<std::size_t>(zone.nNodes), "supersonic node excess");
-  switch (cfg_.limiter) {
-  case LimiterKind::Venkat:
-  case LimiterKind::VenkatWang:
-    limiter_ = kernels::Limiter::Venkat;
-    break;
-  case LimiterKind::Barth:
-    limiter_ = kernels::Limiter::Barth;
-    break;
-  case LimiterKind::None:
-    limiter_ = kernels::Limiter::None;
-    break;
-  }
   // constant scales (venkat); venkat_wang's follow the solution (refresh_limiter_scales)
-  const std::vector<real_t> q = state_.primitive_scales(cfg_);
-  const real_t global = cfg_.venkatLength > 0 ? std::pow(cfg_.venkatK * cfg_.venkatLength, 1.5) : 1;
+  const std::vector<real_t> q = state_.primitive_scales(flow_);
+  const real_t global =
+      scheme_.venkatLength > 0 ? std::pow(scheme_.venkatK * scheme_.venkatLength, 1.5) : 1;
   for (int k = 0; k < nv_; ++k)
     scales_.s[k] = global * q[k];
-  scales_.cellSize = cfg_.limiter == LimiterKind::Venkat && !(cfg_.venkatLength > 0);
-  if (cfg_.limiter == LimiterKind::VenkatWang) scales_.cellSize = false;
+  scales_.cellSize = scheme_.limiter == kernels::Limiter::Venkat && !(scheme_.venkatLength > 0);
 }
 
 SpatialOperator::~SpatialOperator() = default;
@@ -183,8 +167,8 @@ void SpatialOperator::exchange_cells(const char* what, real_t* field, int ncomp)
 void SpatialOperator::primitives(const real_t* U) {
   primitivesOf_ = nullptr;
   const ZoneView& z = dz_.view();
-  visit_state_model(cfg_, [&](auto m) {
-    kernels::primitives<decltype(m)>(z.nCells, z.nTotalCells, cfg_.gamma, U, W_.data());
+  visit_state_model(flow_, [&](auto m) {
+    kernels::primitives<decltype(m)>(z.nCells, z.nTotalCells, flow_.gamma, U, W_.data());
   });
   if (cells_) {
     cells_->begin({parallel::FieldView::blocked(W_.data(), nv_, z.nTotalCells)});
@@ -196,12 +180,12 @@ void SpatialOperator::primitives(const real_t* U) {
 PendingReduce SpatialOperator::local_time_step_async(real_t cfl, real_t* dt,
                                                      backend::ReduceSlot& slot) {
   const ZoneView& z = dz_.view();
-  if (cfg_.viscous())
-    visit_state_model(cfg_, [&](auto m) {
-      kernels::viscous_time_step<decltype(m)>(z, cfg_.transport, cfl, W_.data(), dt);
+  if (flow_.viscous())
+    visit_state_model(flow_, [&](auto m) {
+      kernels::viscous_time_step<decltype(m)>(z, flow_.transport, cfl, W_.data(), dt);
     });
   else
-    kernels::local_time_step(z, cfg_.gamma, cfl, W_.data(), dt);
+    kernels::local_time_step(z, flow_.gamma, cfl, W_.data(), dt);
   return kernels::min_value_async(slot, z.nCells, dt);
 }
 
@@ -217,9 +201,9 @@ real_t SpatialOperator::local_time_step(real_t cfl, real_t* dt) {
 }
 
 void SpatialOperator::refresh_limiter_scales() {
-  if (cfg_.limiter != LimiterKind::VenkatWang || cfg_.order != 2) return;
+  if (scheme_.limiter != kernels::Limiter::VenkatWang || scheme_.order != 2) return;
   std::vector<real_t> lo(nv_), hi(nv_);
-  visit_state_model(cfg_, [&](auto m) {
+  visit_state_model(flow_, [&](auto m) {
     constexpr int N = decltype(m)::kNumVars;
     real_t l[N], h[N];
     kernels::primitive_range<N>(dz_.view(), W_.data(), l, h);
@@ -232,18 +216,18 @@ void SpatialOperator::refresh_limiter_scales() {
   }
   // a uniform variable (e.g. w of a 2D flow) has no range: a tiny floor of its free-stream
   // magnitude keeps epsilon positive without limiting anything
-  const std::vector<real_t> q = state_.primitive_scales(cfg_);
+  const std::vector<real_t> q = state_.primitive_scales(flow_);
   for (int k = 0; k < nv_; ++k)
-    scales_.s[k] = cfg_.venkatWangK * std::max(hi[k] - lo[k], 1e-8 * q[k]);
+    scales_.s[k] = scheme_.venkatWangK * std::max(hi[k] - lo[k], 1e-8 * q[k]);
 }
 
 void SpatialOperator::set_assembly(kernels::FluxSumVariant v) {
-  FV_VERIFY(v == kernels::FluxSumVariant::Gather || !cfg_.mixedPrecision,
+  FV_VERIFY(v == kernels::FluxSumVariant::Gather || !scheme_.mixedPrecision,
             "the residual assembly " << kernels::to_string(v)
                                      << " reads FP64 geometry; precision = mixed gathers");
   FV_VERIFY(v == kernels::FluxSumVariant::Gather || (!cells_ && !hook_),
             "the residual assembly " << kernels::to_string(v) << " is for a single zone");
-  FV_VERIFY(v == kernels::FluxSumVariant::Gather || !cfg_.viscous(),
+  FV_VERIFY(v == kernels::FluxSumVariant::Gather || !flow_.viscous(),
             "the residual assembly " << kernels::to_string(v) << " is for the Euler model");
   const bool coloured =
       v == kernels::FluxSumVariant::Colour || v == kernels::FluxSumVariant::FusedColour;
@@ -287,7 +271,7 @@ void SpatialOperator::face_fluxes(bool split) {
     kernels::interior_fluxes<M>(z, fs, W_.data(), grad, phi, flux_.data(),
                                 kernels::FaceSet::InterfaceOnly);
   boundarySide_.compute_waits(); // the flux sum (and the viscous fluxes) read them
-  if (cfg_.viscous()) viscous_fluxes<M>();
+  if (flow_.viscous()) viscous_fluxes<M>();
 }
 
 bool SpatialOperator::stores_face_states() const {
@@ -317,22 +301,22 @@ void SpatialOperator::state_face_fluxes(bool split) {
 }
 
 void SpatialOperator::wall_viscous_data(real_t* out) const {
-  FV_VERIFY(cfg_.viscous(), "wall viscous data need the Navier-Stokes model");
+  FV_VERIFY(flow_.viscous(), "wall viscous data need the Navier-Stokes model");
   const ZoneView& z = dz_.view();
-  kernels::wall_viscous_data(z, patches_.view(), cfg_.transport, W_.data(), grad_.data(), out);
+  kernels::wall_viscous_data(z, patches_.view(), flow_.transport, W_.data(), grad_.data(), out);
 }
 
 template <class M>
 void SpatialOperator::viscous_fluxes() {
   const ZoneView& z = dz_.view();
-  kernels::viscous_boundary_fluxes<M>(z, patches_.view(), cfg_.transport, W_.data(), grad_.data(),
+  kernels::viscous_boundary_fluxes<M>(z, patches_.view(), flow_.transport, W_.data(), grad_.data(),
                                       flux_.data());
-  kernels::viscous_interior_fluxes<M>(z, cfg_.transport, W_.data(), grad_.data(), flux_.data());
+  kernels::viscous_interior_fluxes<M>(z, flow_.transport, W_.data(), grad_.data(), flux_.data());
 }
 
 void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
-  visit_state_model(cfg_, [&](auto m) {
-    if (cfg_.mixedPrecision)
+  visit_state_model(flow_, [&](auto m) {
+    if (scheme_.mixedPrecision)
       evaluate_model<decltype(m), float>(U, refreshLimiterScales, nullptr);
     else
       evaluate_model<decltype(m), real_t>(U, refreshLimiterScales, nullptr);
@@ -340,8 +324,8 @@ void SpatialOperator::evaluate(const real_t* U, bool refreshLimiterScales) {
 }
 
 void SpatialOperator::evaluate_and_update(const RkUpdate& u) {
-  visit_state_model(cfg_, [&](auto m) {
-    if (cfg_.mixedPrecision)
+  visit_state_model(flow_, [&](auto m) {
+    if (scheme_.mixedPrecision)
       evaluate_model<decltype(m), float>(u.U, false, &u);
     else
       evaluate_model<decltype(m), real_t>(u.U, false, &u);
@@ -349,7 +333,7 @@ void SpatialOperator::evaluate_and_update(const RkUpdate& u) {
 }
 
 void SpatialOperator::update(const RkUpdate& u) {
-  visit_state_model(cfg_, [&](auto m) { apply_update<decltype(m)>(u); });
+  visit_state_model(flow_, [&](auto m) { apply_update<decltype(m)>(u); });
 }
 
 template <class M>
@@ -358,7 +342,7 @@ void SpatialOperator::apply_update(const RkUpdate& u) {
   primitivesOf_ = nullptr;
   if (u.storePrimitives) {
     kernels::rk_stage_primitives<M>(z, u.a, u.b, u.beta, u.dt, u.dtGlobal, u.U0, u.U, R_.data(),
-                                    u.Unew, cfg_.gamma, W_.data());
+                                    u.Unew, flow_.gamma, W_.data());
     primitivesOf_ = u.Unew;
   } else {
     kernels::rk_stage<M::kNumVars>(z, u.a, u.b, u.beta, u.dt, u.dtGlobal, u.U0, u.U, R_.data(),
@@ -371,10 +355,10 @@ void SpatialOperator::finish_residual(const RkUpdate* u) {
   constexpr int N = M::kNumVars;
   const ZoneView& z = dz_.view();
   const bool gather = assembly_ == kernels::FluxSumVariant::Gather;
-  if (u && gather && !cfg_.rans() && source_.empty()) { // R only feeds the update: not stored
+  if (u && gather && !flow_.rans() && source_.empty()) { // R only feeds the update: not stored
     if (u->storePrimitives) {
       kernels::flux_sum_rk_primitives<M>(z, flux_.data(), u->a, u->b, u->beta, u->dt, u->dtGlobal,
-                                         u->U0, u->U, u->Unew, cfg_.gamma, W_.data());
+                                         u->U0, u->U, u->Unew, flow_.gamma, W_.data());
       primitivesOf_ = u->Unew;
     } else {
       kernels::flux_sum_rk_stage<N>(z, flux_.data(), u->a, u->b, u->beta, u->dt, u->dtGlobal, u->U0,
@@ -383,8 +367,8 @@ void SpatialOperator::finish_residual(const RkUpdate* u) {
     return;
   }
   if (gather) kernels::flux_sum<N>(z, flux_.data(), R_.data());
-  if (cfg_.rans())
-    kernels::turbulence_source<M>(z, cfg_.transport, W_.data(), grad_.data(), R_.data());
+  if (flow_.rans())
+    kernels::turbulence_source<M>(z, flow_.transport, W_.data(), grad_.data(), R_.data());
   if (!source_.empty()) kernels::subtract_source<N>(z, source_.data(), R_.data());
   if (u) apply_update<M>(*u);
 }
@@ -403,11 +387,11 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
 
   // 1. primitives of owned cells (unless the update that wrote U stored them:
   //    RkUpdate::storePrimitives); halo cells' through the cell exchange
-  if (U != primitivesOf_) kernels::primitives<M>(z.nCells, nt, cfg_.gamma, U, W_.data());
+  if (U != primitivesOf_) kernels::primitives<M>(z.nCells, nt, flow_.gamma, U, W_.data());
   primitivesOf_ = nullptr;
   if (refreshLimiterScales) refresh_limiter_scales(); // owned cells' W suffice
   halo_begin(cells_.get(), {FieldView::blocked(W_.data(), kNumVars, nt)});
-  if (!flux_settings_.secondOrder && !cfg_.viscous()) {
+  if (!flux_settings_.secondOrder && !flow_.viscous()) {
     hook("primitives", W_,
          kNumVars); // the optional hook fills halo values before any face uses them
     face_fluxes<M, G>(split);
@@ -424,7 +408,7 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
   const bool newRegion = region && (refreshLimiterScales || !regionValid_);
   kernels::interpolate_to_nodes<kNumVars>(zg, W_.data(), Wn_.data(), nodeLoop_);
   if (newRegion)
-    kernels::supersonic_node_excess<kNumVars>(z, cfg_.gamma, W_.data(), supersonic_.data());
+    kernels::supersonic_node_excess<kNumVars>(z, flow_.gamma, W_.data(), supersonic_.data());
   halo_progress(cells_.get());
   halo_finish(cells_.get());
   hook("primitives", W_, kNumVars);
@@ -444,7 +428,7 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
     // side of the interface faces from them
     const bool keepPhi = keepPhi_ || limiterFrozen_;
     kernels::gradient_limiter_states<kNumVars>(
-        zg, Wn_.data(), limiter_, cfg_.venkatK, scales_, W_.data(),
+        zg, Wn_.data(), scheme_.limiter, scheme_.venkatK, scales_, W_.data(),
         region ? supersonic_.data() : nullptr,
         {grad, phi, keepPhi, split ? zone_.nInteriorCells : z.nCells}, faceStates_.view());
     phiValid_ = keepPhi;
@@ -456,9 +440,9 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
   }
   gradValid_ = true;
   if (computePhi) { // one pass: the gradient stays in registers for the limiter
-    kernels::gradient_and_limiter<kNumVars>(zg, Wn_.data(), limiter_, cfg_.venkatK, scales_,
-                                            W_.data(), region ? supersonic_.data() : nullptr, grad,
-                                            phi);
+    kernels::gradient_and_limiter<kNumVars>(zg, Wn_.data(), scheme_.limiter, scheme_.venkatK,
+                                            scales_, W_.data(),
+                                            region ? supersonic_.data() : nullptr, grad, phi);
     hook("gradients", grad_, 3 * kNumVars);
     hook("limiter", phi_, kNumVars);
     phiValid_ = true;

@@ -95,8 +95,12 @@ struct RkUpdate {
 
 class SpatialOperator {
  public:
-  /// Copies the zone to the active device and allocates the work arrays; the case must be
-  /// resolved against this zone's patches (same order). COLLECTIVE with a communicator.
+  /// Copies the zone to the active device and allocates the work arrays for the flow, the
+  /// scheme and the patches of a case resolved against this zone's patches (same order).
+  /// COLLECTIVE with a communicator.
+  SpatialOperator(const Zone& zone, const FlowConfig& flow, const SchemeConfig& scheme,
+                  const std::vector<PatchConfig>& patches, const ParallelSetup& par = {});
+  /// The same with the case's flow, scheme and patches.
   SpatialOperator(const Zone& zone, const CaseConfig& cfg, const ParallelSetup& par = {});
   ~SpatialOperator();
   SpatialOperator(const SpatialOperator&) = delete;
@@ -135,7 +139,7 @@ class SpatialOperator {
 
   /// First-order reconstruction (cell values) instead of the case's second order (a first-order
   /// start: [time] startup_orders); no-op for a first-order case.
-  void set_first_order(bool first) { flux_settings_.secondOrder = !first && cfg_.order == 2; }
+  void set_first_order(bool first) { flux_settings_.secondOrder = !first && scheme_.order == 2; }
   bool first_order() const { return !flux_settings_.secondOrder; }
 
   /// Keeps phi from the last evaluation that computed it (true) or recomputes it (false). An
@@ -190,7 +194,10 @@ class SpatialOperator {
   /// The case's state model: its fields are state().nVars x nTotalCells.
   const StateModel& state() const { return state_; }
   int num_vars() const { return nv_; }
-  const CaseConfig& config() const { return cfg_; }
+  const FlowConfig& flow() const { return flow_; }
+  const SchemeConfig& scheme() const { return scheme_; }
+  /// The patches' resolved settings, in zone patch order.
+  const std::vector<PatchConfig>& patch_configs() const { return patchConfigs_; }
   const ZoneView& view() const { return dz_.view(); }
   const ParallelSetup& parallel() const { return par_; }
   /// The run's communicator (nullptr on one zone).
@@ -246,13 +253,15 @@ class SpatialOperator {
   void apply_update(const RkUpdate& u);
 
   const Zone& zone_;
-  CaseConfig cfg_;
+  FlowConfig flow_;
+  SchemeConfig scheme_;
+  std::vector<PatchConfig> patchConfigs_;
   ParallelSetup par_;
   DeviceZone dz_;
+  /// the scheme's flux settings, at first order during a first-order start (set_first_order)
   kernels::FluxSettings flux_settings_;
   StateModel state_;
   int nv_ = 5; ///< state_.nVars
-  kernels::Limiter limiter_ = kernels::Limiter::None;
   kernels::LimiterScales scales_;
   bool limiterFrozen_ = false;
   bool phiValid_ = false;  ///< phi holds a computed limiter (freezing needs one)

@@ -2,8 +2,8 @@
 
 namespace fv {
 
-StateModel StateModel::of(const CaseConfig& cfg) {
-  return visit_state_model(cfg, [](auto m) {
+StateModel StateModel::of(const FlowConfig& flow) {
+  return visit_state_model(flow, [](auto m) {
     using M = decltype(m);
     StateModel s;
     s.nVars = M::kNumVars;
@@ -13,25 +13,25 @@ StateModel StateModel::of(const CaseConfig& cfg) {
   });
 }
 
-std::vector<real_t> StateModel::freestream(const CaseConfig& cfg) const {
-  std::vector<real_t> w(cfg.freestream.begin(), cfg.freestream.end());
-  if (rans) w.push_back(cfg.nuTildeFreestream);
+std::vector<real_t> StateModel::freestream(const FlowConfig& flow) const {
+  std::vector<real_t> w(flow.freestream.begin(), flow.freestream.end());
+  if (rans) w.push_back(flow.nuTildeFreestream);
   return w;
 }
 
-std::vector<real_t> StateModel::residual_scales(const CaseConfig& cfg) const {
-  const std::vector<real_t> w = freestream(cfg);
+std::vector<real_t> StateModel::residual_scales(const FlowConfig& flow) const {
+  const std::vector<real_t> w = freestream(flow);
   std::vector<real_t> s(nVars);
-  visit_state_model(cfg,
-                    [&](auto m) { decltype(m)::residual_scales(w.data(), cfg.gamma, s.data()); });
+  visit_state_model(flow,
+                    [&](auto m) { decltype(m)::residual_scales(w.data(), flow.gamma, s.data()); });
   return s;
 }
 
-std::vector<real_t> StateModel::primitive_scales(const CaseConfig& cfg) const {
-  const std::vector<real_t> w = freestream(cfg);
+std::vector<real_t> StateModel::primitive_scales(const FlowConfig& flow) const {
+  const std::vector<real_t> w = freestream(flow);
   std::vector<real_t> s(nVars);
-  visit_state_model(cfg,
-                    [&](auto m) { decltype(m)::primitive_scales(w.data(), cfg.gamma, s.data()); });
+  visit_state_model(flow,
+                    [&](auto m) { decltype(m)::primitive_scales(w.data(), flow.gamma, s.data()); });
   return s;
 }
 

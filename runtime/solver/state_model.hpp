@@ -20,11 +20,11 @@ namespace fv {
 /// phys::kMaxVars variables; the first StateModel::nVars are used, the rest stay 0.
 using StateArray = std::array<real_t, phys::kMaxVars>;
 
-/// Calls f(M{}) with the state model type M of the case (an empty tag object) and returns what
-/// f returns.
+/// Calls f(M{}) with the state model type M of the case's flow (an empty tag object) and
+/// returns what f returns.
 template <class F>
-decltype(auto) visit_state_model(const CaseConfig& cfg, F&& f) {
-  if (cfg.rans()) return f(phys::SaModel{});
+decltype(auto) visit_state_model(const FlowConfig& flow, F&& f) {
+  if (flow.rans()) return f(phys::SaModel{});
   return f(phys::EulerModel{});
 }
 
@@ -36,15 +36,15 @@ struct StateModel {
   static constexpr int kDensity = 0, kEnergy = 4;
   std::vector<std::string> conservative; ///< names in storage order (restart, residual columns)
 
-  /// The state model of a case.
-  static StateModel of(const CaseConfig& cfg);
+  /// The state model of a case's flow.
+  static StateModel of(const FlowConfig& flow);
   /// The free-stream primitive state (nVars values).
-  std::vector<real_t> freestream(const CaseConfig& cfg) const;
+  std::vector<real_t> freestream(const FlowConfig& flow) const;
   /// Magnitudes of the conservative variables in the free stream (the residual reference and
   /// the Krylov weights compare equations in them).
-  std::vector<real_t> residual_scales(const CaseConfig& cfg) const;
+  std::vector<real_t> residual_scales(const FlowConfig& flow) const;
   /// Magnitudes of the primitives in the free stream (Venkatakrishnan's reference scales).
-  std::vector<real_t> primitive_scales(const CaseConfig& cfg) const;
+  std::vector<real_t> primitive_scales(const FlowConfig& flow) const;
   /// Point-wise conversions of one cell (nVars values each).
   void to_primitive(const real_t* U, real_t* W, real_t gamma) const;
   void to_conservative(const real_t* W, real_t* U, real_t gamma) const;

@@ -95,7 +95,7 @@ void launch_modes(const fv::testing::TestZone& tz, double mach, const std::strin
     const fv::DeviceZone dz(zone);
     const fv::DeviceArray<double> W(e.primitive(), "W"), R(e.residual(), "R");
     fv::DeviceArray<double> dt(static_cast<std::size_t>(nt), "dt");
-    fv::kernels::local_time_step(dz.view(), cfg.gamma, 50.0, W.data(), dt.data());
+    fv::kernels::local_time_step(dz.view(), cfg.flow.gamma, 50.0, W.data(), dt.data());
     std::vector<double> dUplain, Uplain;
     const fv::Csr& groupCsr =
         std::string(ordering) == "colour" ? zone.cellColours : zone.hyperplanes;

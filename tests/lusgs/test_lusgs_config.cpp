@@ -30,15 +30,15 @@ std::string usage_error(const std::string& time) {
 
 TEST(LusgsConfig, DefaultsAndResolvedText) {
   const fv::CaseConfig c = resolve("integrator = lusgs");
-  EXPECT_EQ(c.integrator, fv::TimeScheme::Lusgs);
-  EXPECT_EQ(c.lusgsOrdering, fv::LusgsOrdering::Hyperplane);
-  EXPECT_EQ(c.lusgsSweeps, 1);
-  EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.0);
+  EXPECT_EQ(c.time.integrator, fv::TimeScheme::Lusgs);
+  EXPECT_EQ(c.lusgs.ordering, fv::LusgsOrdering::Hyperplane);
+  EXPECT_EQ(c.lusgs.sweeps, 1);
+  EXPECT_DOUBLE_EQ(c.lusgs.omega, 1.0);
   // default: persistent, the fastest on an H200 on every mesh measured since the sweep loads its
   // values before the loop (bench/results/lusgs_launch_modes_h200_20261125.txt)
-  EXPECT_EQ(c.lusgsLaunch, fv::LusgsLaunch::Persistent);
-  EXPECT_TRUE(c.lusgsBoundaryJacobian);
-  EXPECT_FALSE(c.lusgsRoeDissipation);
+  EXPECT_EQ(c.lusgs.launch, fv::LusgsLaunch::Persistent);
+  EXPECT_TRUE(c.lusgs.boundaryJacobian);
+  EXPECT_FALSE(c.lusgs.roeDissipation);
   EXPECT_NE(c.resolvedIni.find("lusgs_dissipation = scalar"), std::string::npos);
   EXPECT_NE(c.resolvedIni.find("lusgs_ordering = hyperplane"), std::string::npos);
   EXPECT_NE(c.resolvedIni.find("lusgs_boundary = jacobian"), std::string::npos);
@@ -55,17 +55,17 @@ TEST(LusgsConfig, ParsesEveryKey) {
   const fv::CaseConfig c = resolve("integrator = lusgs\nlusgs_ordering = colour\nlusgs_sweeps = 3\n"
                                    "lusgs_omega = 1.5\nlusgs_launch = plain\n"
                                    "lusgs_boundary = spectral");
-  EXPECT_EQ(c.lusgsOrdering, fv::LusgsOrdering::Colour);
-  EXPECT_EQ(c.lusgsSweeps, 3);
-  EXPECT_DOUBLE_EQ(c.lusgsOmega, 1.5);
-  EXPECT_EQ(c.lusgsLaunch, fv::LusgsLaunch::Plain);
+  EXPECT_EQ(c.lusgs.ordering, fv::LusgsOrdering::Colour);
+  EXPECT_EQ(c.lusgs.sweeps, 3);
+  EXPECT_DOUBLE_EQ(c.lusgs.omega, 1.5);
+  EXPECT_EQ(c.lusgs.launch, fv::LusgsLaunch::Plain);
   for (const char* m : {"persistent", "hybrid", "graph", "plain"}) {
     const fv::CaseConfig cm = resolve(std::string("lusgs_launch = ") + m);
     EXPECT_STREQ(fv::to_string(fv::lusgs_settings(cm).launch), m);
   }
-  EXPECT_FALSE(c.lusgsBoundaryJacobian);
+  EXPECT_FALSE(c.lusgs.boundaryJacobian);
   EXPECT_FALSE(fv::lusgs_settings(c).boundaryJacobian);
-  EXPECT_EQ(resolve("lusgs_ordering = natural").lusgsOrdering, fv::LusgsOrdering::Natural);
+  EXPECT_EQ(resolve("lusgs_ordering = natural").lusgs.ordering, fv::LusgsOrdering::Natural);
 }
 
 TEST(LusgsConfig, UsageErrorsNameTheKey) {
@@ -87,15 +87,15 @@ TEST(LusgsConfig, UsageErrorsNameTheKey) {
 
 TEST(LusgsConfig, AdaptiveCflKeys) {
   const fv::CaseConfig d = resolve("integrator = lusgs");
-  EXPECT_EQ(d.cflLaw, fv::CflLaw::Ramp);
+  EXPECT_EQ(d.time.cflLaw, fv::CflLaw::Ramp);
   EXPECT_NE(d.resolvedIni.find("cfl_law = ramp"), std::string::npos);
   EXPECT_NE(d.resolvedIni.find("cfl_growth = 1.1"), std::string::npos);
   EXPECT_NE(d.resolvedIni.find("cfl_cut = 0.5"), std::string::npos);
   const fv::CaseConfig c =
       resolve("cfl_law = adaptive\ncfl_start = 5\ncfl = 500\ncfl_growth = 1.2\ncfl_cut = 0.25");
-  EXPECT_EQ(c.cflLaw, fv::CflLaw::Adaptive);
-  EXPECT_DOUBLE_EQ(c.cflGrowth, 1.2);
-  EXPECT_DOUBLE_EQ(c.cflCut, 0.25);
+  EXPECT_EQ(c.time.cflLaw, fv::CflLaw::Adaptive);
+  EXPECT_DOUBLE_EQ(c.time.cflGrowth, 1.2);
+  EXPECT_DOUBLE_EQ(c.time.cflCut, 0.25);
   EXPECT_NE(usage_error("cfl_law = exponential").find("valid: ramp, adaptive, ser"),
             std::string::npos);
   EXPECT_NE(usage_error("cfl_growth = 1").find("cfl_growth must be > 1"), std::string::npos);

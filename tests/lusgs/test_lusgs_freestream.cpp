@@ -60,12 +60,12 @@ type = farfield
     solver.step();
   const auto W = solver.primitive();
   const fv::idx_t n = tz.zone.nTotalCells();
-  const real_t V = std::fabs(cfg.freestream[1]);
-  const real_t scale[5] = {cfg.freestream[0], V, V, V, cfg.freestream[4]};
+  const real_t V = std::fabs(cfg.flow.freestream[1]);
+  const real_t scale[5] = {cfg.flow.freestream[0], V, V, V, cfg.flow.freestream[4]};
   real_t dev = 0;
   for (int k = 0; k < 5; ++k)
     for (fv::idx_t c = 0; c < tz.zone.nCells; ++c)
-      dev = std::max(dev, std::fabs(W[k * n + c] - cfg.freestream[k]) / scale[k]);
+      dev = std::max(dev, std::fabs(W[k * n + c] - cfg.flow.freestream[k]) / scale[k]);
   EXPECT_LT(dev, 1e-13) << GetParam().name << " " << GetParam().ordering;
 }
 

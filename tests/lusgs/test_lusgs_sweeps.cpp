@@ -74,7 +74,7 @@ struct SweepInputs {
         real_t u[5], w[5];
         for (int k = 0; k < 5; ++k)
           u[k] = U[k * nt + c];
-        fv::phys::cons_to_prim(u, w, cfg.gamma);
+        fv::phys::cons_to_prim(u, w, cfg.flow.gamma);
         for (int k = 0; k < 5; ++k)
           field[k * nt + c] = w[k];
       }
@@ -85,7 +85,7 @@ struct SweepInputs {
     W = fv::DeviceArray<real_t>(Wh, "W");
     R = fv::DeviceArray<real_t>(Rh, "R");
     dt = fv::DeviceArray<real_t>(static_cast<std::size_t>(nt), "dt");
-    fv::kernels::local_time_step(dz->view(), cfg.gamma, cfl, W.data(), dt.data());
+    fv::kernels::local_time_step(dz->view(), cfg.flow.gamma, cfl, W.data(), dt.data());
   }
 
   std::vector<real_t> solve(fv::LusgsOrdering ord, int sweeps, const fv::Csr* groups = nullptr,
@@ -230,7 +230,7 @@ TEST(LusgsZones, BlockJacobiAcrossZones) {
 TEST(LusgsLaunch, EveryModeEqualsOneLaunchPerGroup) {
   SweepInputs in(fv::GenCells::Hex, {48, 24, 32});
   // the scalar operator (no block diagonals), which the public kernels below reproduce
-  in.cfg.lusgsBoundaryJacobian = false;
+  in.cfg.lusgs.boundaryJacobian = false;
   const fv::Zone& z = in.tz.zone;
   const idx_t n = z.nCells, nt = z.nTotalCells();
   for (fv::LusgsOrdering ord : {fv::LusgsOrdering::Hyperplane, fv::LusgsOrdering::Colour}) {
@@ -248,8 +248,8 @@ TEST(LusgsLaunch, EveryModeEqualsOneLaunchPerGroup) {
         lower(5 * static_cast<std::size_t>(n), "lower"),
         upper(5 * static_cast<std::size_t>(n), "upper");
     fv::kernels::LusgsFields f;
-    f.gamma = in.cfg.gamma;
-    f.omega = in.cfg.lusgsOmega;
+    f.gamma = in.cfg.flow.gamma;
+    f.omega = in.cfg.lusgs.omega;
     f.W = in.W.data();
     f.R = in.R.data();
     f.D = D.data();

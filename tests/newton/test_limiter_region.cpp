@@ -72,7 +72,7 @@ TEST(LimiterRegion, SupersonicLimitsOnlyNextToSupersonicFlow) {
   for (idx_t c = 0; c < n; ++c) {
     const real_t rho = sup.W[c], u = sup.W[nt + c], v = sup.W[2 * nt + c], w = sup.W[3 * nt + c],
                  p = sup.W[4 * nt + c];
-    supersonic[c] = (u * u + v * v + w * w) / (cfg.gamma * p / rho) > 1.0;
+    supersonic[c] = (u * u + v * v + w * w) / (cfg.flow.gamma * p / rho) > 1.0;
     nSupersonic += supersonic[c];
   }
   ASSERT_GT(nSupersonic, 0) << "no supersonic pocket: the case does not test the region";

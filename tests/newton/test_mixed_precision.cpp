@@ -31,7 +31,7 @@ Outcome run(const fv::Zone& zone, const std::vector<fv::Patch>& patches, const s
   fv::IniFile ini = fv::IniFile::parse(text, "mixed.ini");
   ini.set_override("scheme.precision=" + precision);
   const fv::CaseConfig cfg = fv::resolve_case(ini, patches);
-  EXPECT_EQ(cfg.mixedPrecision, precision == "mixed");
+  EXPECT_EQ(cfg.scheme.mixedPrecision, precision == "mixed");
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   Outcome o{fv::run_case(solver, false)};

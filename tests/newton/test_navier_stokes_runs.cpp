@@ -37,7 +37,7 @@ TEST(NavierStokesRuns, LaminarFlatPlateFollowsBlasius) {
   // skin friction along the wall against Blasius, Re_x = Re x (the plate starts at x = 0)
   const std::vector<real_t> wall = solver.wall_viscous_data();
   const std::size_t nb = static_cast<std::size_t>(zone.nBoundaryFaces);
-  const real_t q = cfg.dynamic_pressure();
+  const real_t q = cfg.flow.dynamic_pressure();
   fv::idx_t wallPatch = -1;
   for (fv::idx_t p = 0; p < zone.nPatches(); ++p)
     if (cfg.patches[p].name == "wall") wallPatch = p;

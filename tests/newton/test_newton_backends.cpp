@@ -49,7 +49,7 @@ void compare(const char* name, const fv::Zone& zone, const fv::CaseConfig& cfg) 
   EXPECT_TRUE(gpu.sum.converged);
   const std::size_t n = std::min<std::size_t>({cpu.sum.history.size(), gpu.sum.history.size(), 50});
   real_t worst = 0;
-  const int nv = fv::StateModel::of(cfg).nVars;
+  const int nv = fv::StateModel::of(cfg.flow).nVars;
   for (std::size_t i = 0; i < n; ++i)
     for (int k = 0; k < nv; ++k) {
       const real_t a = cpu.sum.history[i].stats.rms[k], b = gpu.sum.history[i].stats.rms[k];

@@ -40,14 +40,14 @@ struct ChannelState {
     cfg = fv::resolve_case(fv::IniFile::parse(text, "linear.ini"), tz.patches);
     const idx_t nt = tz.zone.nTotalCells();
     U.assign(5 * static_cast<std::size_t>(nt), 0.0);
-    const auto& f = cfg.freestream;
+    const auto& f = cfg.flow.freestream;
     for (idx_t c = 0; c < nt; ++c) {
       const real_t* x = &tz.zone.cellCentroid[3 * c];
       const real_t s = std::sin(2.0 * x[0] + 1.0) * std::cos(3.0 * x[1]);
       const real_t W[5] = {f[0] * (1 + 0.1 * s), f[1] * (1 + 0.2 * s), f[2] + 0.1 * f[1] * s,
                            0.05 * f[1] * s, f[4] * (1 + 0.15 * s)};
       real_t u[5];
-      fv::phys::prim_to_cons(W, u, cfg.gamma);
+      fv::phys::prim_to_cons(W, u, cfg.flow.gamma);
       for (int k = 0; k < 5; ++k)
         U[k * nt + c] = u[k];
     }
@@ -118,12 +118,12 @@ TEST(NewtonLinear, IluIsExactOnAChain) {
   op.evaluate(U.data(), true);
   for (real_t cfl : {10.0, 1e8}) {
     op.local_time_step(cfl, dt.data());
-    fv::BlockPreconditioner P(op, s.cfg, true);
+    fv::BlockPreconditioner P(op, s.cfg.newton, true);
     P.assemble(op.W(), dt.data(), -1);
     fv::kernels::vec_axpby(z, 5, 1.0, op.residual(), 0.0, b.data());
     P.apply(b.data(), x.data());
     P.multiply(x.data(), y.data());
-    fv::Gmres g(z, 5, nullptr, 1, fv::NewtonKrylov::weights(s.cfg));
+    fv::Gmres g(z, 5, nullptr, 1, fv::NewtonKrylov::weights(s.cfg.flow));
     const real_t bn = g.norm(b.data());
     fv::kernels::vec_axpby(z, 5, 1.0, b.data(), -1.0, y.data());
     EXPECT_LT(g.norm(y.data()) / bn, 1e-12) << "CFL " << cfl;
@@ -142,10 +142,10 @@ TEST(NewtonLinear, GmresMatchesADirectSolve) {
                                                 fv::testing::channel_patches(),
                                             "p.ini"),
                          s.tz.patches);
-    cfg.newtonPreconditioner = p.newtonPreconditioner;
-    cfg.newtonOrdering = p.newtonOrdering; // its default
-    cfg.newtonSweeps = 2;
-    cfg.krylovDim = 100;
+    cfg.newton.preconditioner = p.newton.preconditioner;
+    cfg.newton.ordering = p.newton.ordering; // its default
+    cfg.newton.sweeps = 2;
+    cfg.newton.krylovDim = 100;
     fv::SpatialOperator op(s.tz.zone, cfg);
     const fv::ZoneView& z = op.view();
     const idx_t n = s.tz.zone.nCells, nt = s.tz.zone.nTotalCells();
@@ -154,7 +154,7 @@ TEST(NewtonLinear, GmresMatchesADirectSolve) {
         x(n5, "x");
     op.evaluate(U.data(), true);
     op.local_time_step(1e3, dt.data());
-    fv::BlockPreconditioner P(op, cfg, true);
+    fv::BlockPreconditioner P(op, cfg.newton, true);
     P.assemble(op.W(), dt.data(), -1);
     const auto A = dense(s.tz.zone, [&](const real_t* a, real_t* y) { P.multiply(a, y); });
     std::vector<real_t> bh(n5, 0.0), rhs(5 * static_cast<std::size_t>(n));
@@ -165,7 +165,7 @@ TEST(NewtonLinear, GmresMatchesADirectSolve) {
       }
     b.assign(bh.data());
     const std::vector<real_t> ref = direct_solve(A, rhs);
-    fv::Gmres g(z, 5, nullptr, 100, fv::NewtonKrylov::weights(cfg));
+    fv::Gmres g(z, 5, nullptr, 100, fv::NewtonKrylov::weights(cfg.flow));
     const fv::Gmres::Result r =
         g.solve([&](const real_t* a, real_t* y) { P.multiply(a, y); },
                 [&](const real_t* a, real_t* y) { P.apply(a, y); }, b.data(), x.data(), 200, 1e-13);
@@ -190,7 +190,7 @@ TEST(NewtonLinear, JacobianFreeProductMatchesFiniteDifferences) {
     SCOPED_TRACE(limiter);
     ChannelState s({12, 6, 3}, std::string("[scheme]\nlimiter = ") + limiter + "\n");
     fv::SpatialOperator op(s.tz.zone, s.cfg);
-    fv::NewtonKrylov nk(op, s.cfg);
+    fv::NewtonKrylov nk(op, s.cfg.newton);
     const fv::ZoneView& z = op.view();
     const idx_t n = s.tz.zone.nCells, nt = s.tz.zone.nTotalCells();
     const auto n5 = s.U.size();

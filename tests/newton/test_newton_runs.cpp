@@ -47,7 +47,7 @@ real_t final_orders(const fv::RunSummary& s) {
 // SSP-RK3 thousands).
 TEST(NewtonRuns, TransonicChannelConvergesTenOrdersWithDefaults) {
   const fv::CaseConfig cfg = channel_case();
-  ASSERT_EQ(cfg.integrator, fv::TimeScheme::Newton);
+  ASSERT_EQ(cfg.time.integrator, fv::TimeScheme::Newton);
   fv::EulerSolver solver(transonic_channel().zone, cfg);
   solver.initialise();
   const fv::RunSummary s = fv::run_case(solver, false);
@@ -68,7 +68,7 @@ TEST(NewtonRuns, BackOffRecoversFromAFailedIteration) {
   for (int backoffs : {10, 0}) {
     SCOPED_TRACE("cfl_backoffs " + std::to_string(backoffs));
     fv::CaseConfig c = cfg;
-    c.cflBackoffs = backoffs;
+    c.time.cflBackoffs = backoffs;
     fv::EulerSolver solver(zone, c);
     solver.initialise();
     int evaluations = 0, failed = 0; // failed: the iteration the NaN went into
@@ -105,7 +105,7 @@ TEST(NewtonRuns, BackOffRecoversFromAFailedIteration) {
     fv::IterationStats same;
     for (int i = 0; i < failed; ++i)
       same = clean.step();
-    EXPECT_NEAR(retried.cfl, cfg.cflCut * same.cfl, 1e-12 * same.cfl);
+    EXPECT_NEAR(retried.cfl, cfg.time.cflCut * same.cfl, 1e-12 * same.cfl);
     for (const auto& row : s.history) {
       if (row.stats.iteration != failed) {
         EXPECT_EQ(row.stats.backoffs, 0);

@@ -32,8 +32,8 @@ real_t skin_friction_at(const fv::Zone& zone, const fv::CaseConfig& cfg,
       const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
       const real_t xf = std::round(zone.faceCentroid[3 * f] * 1e9) / 1e9;
       auto& e = byX[xf];
-      e.first +=
-          wall[static_cast<std::size_t>(f)] / (area * cfg.dynamic_pressure()); // Cf_x: component 0
+      e.first += wall[static_cast<std::size_t>(f)] /
+                 (area * cfg.flow.dynamic_pressure()); // Cf_x: component 0
       e.second += 1;
     }
   }
@@ -53,7 +53,7 @@ TEST(RansRuns, FlatPlateSkinFrictionMatchesTheTmr) {
   const fv::CaseConfig cfg = fv::resolve_case(
       fv::IniFile::parse(fv::testing::example_case("flat_plate_sa.ini"), "flat_plate_sa.ini"),
       pz.header.patches);
-  ASSERT_TRUE(cfg.rans());
+  ASSERT_TRUE(cfg.flow.rans());
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   const fv::RunSummary s = fv::run_case(solver, false);
@@ -70,7 +70,7 @@ TEST(RansRuns, FlatPlateSkinFrictionMatchesTheTmr) {
   real_t top = 0;
   for (fv::idx_t c = 0; c < zone.nCells; ++c)
     top = std::max(top, W[5 * static_cast<std::size_t>(zone.nTotalCells()) + c]);
-  EXPECT_GT(top, 50 * cfg.nuTildeFreestream); // mu_t / mu of a few hundred in the layer
+  EXPECT_GT(top, 50 * cfg.flow.nuTildeFreestream); // mu_t / mu of a few hundred in the layer
 }
 
 } // namespace

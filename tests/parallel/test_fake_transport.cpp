@@ -197,7 +197,7 @@ TEST(FakeTransport, TwoZoneLimiterRegionMatchesOneZone) {
   const CaseConfig cfg =
       resolve_case(IniFile::parse(physics + "[time]\niterations = 30\nconvergence = 0\n", "ns.ini"),
                    one.header.patches);
-  ASSERT_EQ(cfg.limiterRegion, LimiterRegion::Supersonic);
+  ASSERT_EQ(cfg.scheme.limiterRegion, LimiterRegion::Supersonic);
   EulerSolver developed(one.zones[0], cfg);
   developed.initialise();
   run_case(developed, false); // Newton
@@ -207,7 +207,7 @@ TEST(FakeTransport, TwoZoneLimiterRegionMatchesOneZone) {
   for (idx_t c = 0; c < one.zones[0].nCells; ++c) {
     const real_t q2 =
         W[nt + c] * W[nt + c] + W[2 * nt + c] * W[2 * nt + c] + W[3 * nt + c] * W[3 * nt + c];
-    supersonic += q2 > cfg.gamma * W[4 * nt + c] / W[c];
+    supersonic += q2 > cfg.flow.gamma * W[4 * nt + c] / W[c];
   }
   ASSERT_GT(supersonic, 0) << "no supersonic pocket: the region would be empty";
   // the converged state perturbed (its own residual is rounding noise), so that the runs

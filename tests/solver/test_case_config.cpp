@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -51,15 +52,15 @@ std::string usage_error(const std::string& text, const std::vector<fv::Patch>& p
 
 TEST(CaseConfig, ParsesValuesAndFillsDefaults) {
   const fv::CaseConfig c = fv::resolve_case(fv::IniFile::parse(kCase, "case.ini"), kPatches);
-  EXPECT_DOUBLE_EQ(c.mach, 2.0);
-  EXPECT_EQ(c.flux, fv::FluxScheme::Rusanov);
-  EXPECT_EQ(c.limiter, fv::LimiterKind::Barth);
-  EXPECT_EQ(c.order, 2);                           // default
-  EXPECT_EQ(c.integrator, fv::TimeScheme::Newton); // default of steady (local) stepping
-  EXPECT_EQ(c.cflLaw, fv::CflLaw::Ser);            // newton's default CFL law
-  EXPECT_DOUBLE_EQ(c.cfl, 1.5);
-  EXPECT_DOUBLE_EQ(c.cflStart, 1.5); // defaults to cfl
-  EXPECT_EQ(c.iterations, 200);
+  EXPECT_DOUBLE_EQ(c.flow.mach, 2.0);
+  EXPECT_EQ(c.scheme.flux.flux, fv::kernels::Flux::Rusanov);
+  EXPECT_EQ(c.scheme.limiter, fv::kernels::Limiter::Barth);
+  EXPECT_EQ(c.scheme.order, 2);                         // default
+  EXPECT_EQ(c.time.integrator, fv::TimeScheme::Newton); // default of steady (local) stepping
+  EXPECT_EQ(c.time.cflLaw, fv::CflLaw::Ser);            // newton's default CFL law
+  EXPECT_DOUBLE_EQ(c.time.cfl, 1.5);
+  EXPECT_DOUBLE_EQ(c.time.cflStart, 1.5); // defaults to cfl
+  EXPECT_EQ(c.time.iterations, 200);
   ASSERT_EQ(c.patches.size(), 4u);
   EXPECT_EQ(c.patches[0].params.type, fv::phys::BcType::SupersonicInflow);
   EXPECT_EQ(c.patches[1].params.type, fv::phys::BcType::SubsonicOutflow);
@@ -67,18 +68,19 @@ TEST(CaseConfig, ParsesValuesAndFillsDefaults) {
   EXPECT_EQ(c.patches[3].name, "side plane");
   EXPECT_EQ(c.patches[3].params.type, fv::phys::BcType::Symmetry);
   // only slip walls are force patches by default
-  ASSERT_EQ(c.forcePatches.size(), 1u);
-  EXPECT_EQ(c.forcePatches[0], "wall");
+  ASSERT_EQ(c.monitor.forcePatches.size(), 1u);
+  EXPECT_EQ(c.monitor.forcePatches[0], "wall");
   // derived free stream: ideal gas, Mach 2 at 2 degrees in the x-z plane
   const real_t rho = 101325 / (287.05 * 288.15);
-  EXPECT_NEAR(c.freestream[0], rho, 1e-12);
-  const real_t V = std::hypot(c.freestream[1], c.freestream[3]);
+  EXPECT_NEAR(c.flow.freestream[0], rho, 1e-12);
+  const real_t V = std::hypot(c.flow.freestream[1], c.flow.freestream[3]);
   EXPECT_NEAR(V / std::sqrt(1.4 * 101325 / rho), 2.0, 1e-12);
-  EXPECT_NEAR(std::atan2(c.freestream[3], c.freestream[1]) * 180 / std::acos(-1.0), 2.0, 1e-12);
-  EXPECT_DOUBLE_EQ(c.freestream[2], 0.0);
+  EXPECT_NEAR(std::atan2(c.flow.freestream[3], c.flow.freestream[1]) * 180 / std::acos(-1.0), 2.0,
+              1e-12);
+  EXPECT_DOUBLE_EQ(c.flow.freestream[2], 0.0);
   // supersonic inflow defaults to the free stream
   for (int k = 0; k < 5; ++k)
-    EXPECT_NEAR(c.patches[0].params.ref[k], c.freestream[k], 1e-9);
+    EXPECT_NEAR(c.patches[0].params.ref[k], c.flow.freestream[k], 1e-9);
 }
 
 TEST(CaseConfig, ResolvedTextListsEveryKeyAndReparses) {
@@ -91,7 +93,7 @@ TEST(CaseConfig, ResolvedTextListsEveryKeyAndReparses) {
       fv::resolve_case(fv::IniFile::parse(c.resolvedIni, "resolved.ini"), kPatches);
   EXPECT_EQ(again.resolvedIni, c.resolvedIni);
   for (int k = 0; k < 5; ++k)
-    EXPECT_DOUBLE_EQ(again.freestream[k], c.freestream[k]);
+    EXPECT_DOUBLE_EQ(again.flow.freestream[k], c.flow.freestream[k]);
 }
 
 TEST(CaseConfig, OverridesFromTheCommandLine) {
@@ -100,10 +102,10 @@ TEST(CaseConfig, OverridesFromTheCommandLine) {
   ini.set_override("patch side plane.type=slip_wall");
   ini.set_override("scheme.order=1");
   const fv::CaseConfig c = fv::resolve_case(ini, kPatches);
-  EXPECT_DOUBLE_EQ(c.cfl, 0.5);
-  EXPECT_EQ(c.order, 1);
+  EXPECT_DOUBLE_EQ(c.time.cfl, 0.5);
+  EXPECT_EQ(c.scheme.order, 1);
   EXPECT_EQ(c.patches[3].params.type, fv::phys::BcType::SlipWall);
-  EXPECT_EQ(c.forcePatches.size(), 2u);
+  EXPECT_EQ(c.monitor.forcePatches.size(), 2u);
   EXPECT_THROW(ini.set_override("nodot=1"), fv::Error);
 }
 
@@ -160,9 +162,9 @@ TEST(CaseConfig, NondimensionalFreeStream) {
   ini.set_override("freestream.nondimensional=true");
   ini.set_override("freestream.aoa=0");
   const fv::CaseConfig c = fv::resolve_case(ini, kPatches);
-  EXPECT_DOUBLE_EQ(c.freestream[0], 1.0);
-  EXPECT_NEAR(c.freestream[1], 2.0, 1e-14); // Mach 2 with c = 1
-  EXPECT_NEAR(c.freestream[4], 1.0 / 1.4, 1e-15);
+  EXPECT_DOUBLE_EQ(c.flow.freestream[0], 1.0);
+  EXPECT_NEAR(c.flow.freestream[1], 2.0, 1e-14); // Mach 2 with c = 1
+  EXPECT_NEAR(c.flow.freestream[4], 1.0 / 1.4, 1e-15);
 }
 
 TEST(CaseConfig, ReadmeListsEveryKeyAsTheSchemaSays) {
@@ -182,14 +184,118 @@ TEST(CaseConfig, ReadmeListsEveryKeyAsTheSchemaSays) {
 // resolve every other layer); either can be chosen, anything else is a usage error.
 TEST(CaseConfig, LimiterRegionDefaultsByModel) {
   fv::IniFile euler = fv::IniFile::parse(kCase, "case.ini");
-  EXPECT_EQ(fv::resolve_case(euler, kPatches).limiterRegion, fv::LimiterRegion::Everywhere);
+  EXPECT_EQ(fv::resolve_case(euler, kPatches).scheme.limiterRegion, fv::LimiterRegion::Everywhere);
   fv::IniFile ns = fv::IniFile::parse(kCase, "case.ini");
   ns.set_override("physics.model=navier_stokes");
-  EXPECT_EQ(fv::resolve_case(ns, kPatches).limiterRegion, fv::LimiterRegion::Supersonic);
+  EXPECT_EQ(fv::resolve_case(ns, kPatches).scheme.limiterRegion, fv::LimiterRegion::Supersonic);
   ns.set_override("scheme.limiter_region=everywhere");
-  EXPECT_EQ(fv::resolve_case(ns, kPatches).limiterRegion, fv::LimiterRegion::Everywhere);
+  EXPECT_EQ(fv::resolve_case(ns, kPatches).scheme.limiterRegion, fv::LimiterRegion::Everywhere);
   std::string text = kCase;
   text.replace(text.find("limiter = barth"), 15, "limiter = barth\nlimiter_region = subsonic");
   const std::string e = usage_error(text);
   EXPECT_NE(e.find("limiter_region"), std::string::npos) << e;
+}
+
+// Every enumerated name is listed once, by the room that owns the enumeration: the schema's
+// choices are those tables, so that a new flux, limiter, model, boundary type, transport or
+// device gets its case-file name (and its place in every message and table) in one place.
+TEST(CaseConfig, ChoicesAreTheOwnersNameTables) {
+  const auto key = [](const char* section, const char* name) -> const fv::CaseKey& {
+    for (const auto& k : fv::case_keys())
+      if (std::string(k.section) == section && std::string(k.key) == name) return k;
+    ADD_FAILURE() << section << "." << name << " is not in the schema";
+    return fv::case_keys().front();
+  };
+  EXPECT_EQ(key("scheme", "flux").choices, fv::enum_names(fv::kernels::kFluxNames));
+  EXPECT_EQ(key("scheme", "limiter").choices, fv::enum_names(fv::kernels::kLimiterNames));
+  EXPECT_EQ(key("physics", "model").choices, fv::enum_names(fv::phys::kModelNames));
+  EXPECT_EQ(key("run", "transport").choices, fv::enum_names(fv::backend::kTransportNames));
+  EXPECT_EQ(key("run", "device").choices, fv::enum_names(fv::kDeviceRequestNames));
+  EXPECT_EQ(fv::patch_keys().front().choices, fv::enum_names(fv::phys::kBcTypeNames));
+  std::vector<std::string> assembly = fv::enum_names(fv::kAssemblyModeNames);
+  for (const auto& v : fv::enum_names(fv::kernels::kFluxSumVariantNames))
+    assembly.push_back(v);
+  EXPECT_EQ(key("scheme", "assembly").choices, assembly);
+  for (const auto& k : fv::case_keys()) { // a literal default of a choice is one of its names
+    if (k.type != fv::KeyType::Choice || k.dependentDefault) continue;
+    EXPECT_NE(std::find(k.choices.begin(), k.choices.end(), k.defaultValue), k.choices.end())
+        << k.key;
+  }
+  // the model names are the Model types' own
+  EXPECT_STREQ(fv::enum_name(fv::phys::kModelNames, fv::phys::ModelKind::RansSa),
+               fv::phys::SaModel::kName);
+}
+
+// The flux settings are built once, with the case: the face fluxes' entropy fix on the
+// acoustic waves only for the viscous models (entropy_fix_waves), second order from `order`.
+TEST(CaseConfig, FluxSettingsBuiltOnce) {
+  fv::IniFile ini = fv::IniFile::parse(kCase, "case.ini");
+  const fv::CaseConfig euler = fv::resolve_case(ini, kPatches);
+  EXPECT_EQ(euler.scheme.flux.flux, fv::kernels::Flux::Rusanov);
+  EXPECT_EQ(euler.scheme.flux.linearFix, -1.0);
+  EXPECT_TRUE(euler.scheme.flux.secondOrder);
+  EXPECT_EQ(euler.scheme.flux.gamma, euler.flow.gamma);
+  ini.set_override("physics.model=navier_stokes");
+  ini.set_override("scheme.order=1");
+  const fv::CaseConfig ns = fv::resolve_case(ini, kPatches);
+  EXPECT_EQ(ns.scheme.flux.linearFix, 0.0);
+  EXPECT_FALSE(ns.scheme.flux.secondOrder);
+  // the implicit operators' Jacobians fix every wave, at first order
+  const fv::kernels::FluxSettings jac =
+      ns.scheme.flux.first_order().with_entropy_fix_on_all_waves();
+  EXPECT_EQ(jac.linearFix, -1.0);
+  EXPECT_FALSE(jac.secondOrder);
+  EXPECT_EQ(jac.entropyFix, ns.scheme.flux.entropyFix);
+}
+
+// A subsonic inflow's default direction ("normal") and an adiabatic wall are words the keys
+// accept: the resolved text of such a case reads back as the same case.
+TEST(CaseConfig, ResolvedTextOfKeywordsReparses) {
+  std::string text = kCase;
+  text.replace(text.find("supersonic_inflow"), 17, "subsonic_inflow");
+  text += "[physics]\nmodel = navier_stokes\n";
+  text.replace(text.find("type = slip_wall"), 16, "type = no_slip_wall");
+  const fv::CaseConfig c = fv::resolve_case(fv::IniFile::parse(text, "case.ini"), kPatches);
+  EXPECT_NE(c.resolvedIni.find("direction = normal"), std::string::npos) << c.resolvedIni;
+  EXPECT_NE(c.resolvedIni.find("temperature = adiabatic"), std::string::npos) << c.resolvedIni;
+  const fv::CaseConfig again =
+      fv::resolve_case(fv::IniFile::parse(c.resolvedIni, "resolved.ini"), kPatches);
+  EXPECT_EQ(again.resolvedIni, c.resolvedIni);
+  EXPECT_EQ(again.patches[0].params.direction[0], 0.0);
+  EXPECT_EQ(again.patches[2].params.wallTemperature, 0.0);
+  std::string hot = text;
+  hot.replace(hot.find("type = no_slip_wall"), 19, "type = no_slip_wall\ntemperature = 300");
+  EXPECT_EQ(fv::resolve_case(fv::IniFile::parse(hot, "case.ini"), kPatches)
+                .patches[2]
+                .params.wallTemperature,
+            300.0);
+  hot.replace(hot.find("temperature = 300"), 17, "temperature = -1");
+  EXPECT_NE(usage_error(hot).find("temperature must be > 0"), std::string::npos);
+}
+
+// Values given on the command line (fvrun's shortcut options set them like --set) are checked
+// as the case file's, the message naming the command line, the section and the key.
+TEST(CaseConfig, CommandLineValuesAreCheckedAsTheKeysType) {
+  const auto error = [](const char* section, const char* key, const char* value) {
+    fv::IniFile ini = fv::IniFile::parse(kCase, "case.ini");
+    ini.set(section, key, value);
+    try {
+      fv::resolve_case(ini, kPatches);
+    } catch (const fv::Error& e) {
+      EXPECT_EQ(e.kind(), fv::ErrorKind::Usage);
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_NE(error("time", "cfl", "0").find("command line: [time] cfl must be > 0"),
+            std::string::npos);
+  EXPECT_NE(error("time", "iterations", "-1").find("command line: [time] iterations"),
+            std::string::npos);
+  EXPECT_NE(error("run", "device", "").find("command line: [run] device = '' is not valid"),
+            std::string::npos);
+  EXPECT_NE(error("monitor", "output_dir", "").find("output_dir must not be empty"),
+            std::string::npos);
+  fv::IniFile ini = fv::IniFile::parse(kCase, "case.ini");
+  ini.set("time", "cfl", "1e-7");
+  EXPECT_EQ(fv::resolve_case(ini, kPatches).time.cfl, 1e-7);
 }

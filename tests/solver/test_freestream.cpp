@@ -16,16 +16,17 @@ namespace {
 real_t max_deviation(fv::EulerSolver& s, const fv::CaseConfig& c) {
   const auto W = s.primitive();
   const fv::idx_t n = s.zone().nTotalCells();
-  const real_t V = std::sqrt(c.freestream[1] * c.freestream[1] + c.freestream[2] * c.freestream[2] +
-                             c.freestream[3] * c.freestream[3]);
-  const real_t scale[5] = {c.freestream[0], V, V, V, c.freestream[4]};
+  const real_t V = std::sqrt(c.flow.freestream[1] * c.flow.freestream[1] +
+                             c.flow.freestream[2] * c.flow.freestream[2] +
+                             c.flow.freestream[3] * c.flow.freestream[3]);
+  const real_t scale[5] = {c.flow.freestream[0], V, V, V, c.flow.freestream[4]};
   real_t dev = 0;
   for (int k = 0; k < 5; ++k)
     for (fv::idx_t i = 0; i < n; ++i)
-      dev = std::max(dev, std::fabs(W[k * n + i] - c.freestream[k]) / scale[k]);
-  if (c.rans()) // nu-tilde, relative to its free-stream value
+      dev = std::max(dev, std::fabs(W[k * n + i] - c.flow.freestream[k]) / scale[k]);
+  if (c.flow.rans()) // nu-tilde, relative to its free-stream value
     for (fv::idx_t i = 0; i < s.zone().nCells; ++i)
-      dev = std::max(dev, std::fabs(W[5 * n + i] / c.nuTildeFreestream - 1));
+      dev = std::max(dev, std::fabs(W[5 * n + i] / c.flow.nuTildeFreestream - 1));
   return dev;
 }
 
@@ -51,7 +52,7 @@ TEST_P(FreeStream, StaysUniform) {
     st = solver.step();
   EXPECT_LT(max_deviation(solver, cfg), 1e-13) << s.name;
   // the residual itself is rounding noise relative to the flux scale rho V^2 / h
-  EXPECT_LT(st.rms[0], 1e-10 * cfg.freestream[0] * 300 * 10);
+  EXPECT_LT(st.rms[0], 1e-10 * cfg.flow.freestream[0] * 300 * 10);
 }
 
 // Subsonic flow along x at angle 0 (walls are tangent), with all subsonic boundary types.
@@ -148,7 +149,7 @@ TYPED_TEST(FreeStreamModel, StaysUniform) {
                            "\n[freestream]\nmach = 0.5\nreynolds = 1000\n" +
                            std::string(kSubsonic).substr(std::string(kSubsonic).find("[scheme]"));
   const fv::CaseConfig cfg = fv::resolve_case(fv::IniFile::parse(text, "model.ini"), mesh.patches);
-  ASSERT_EQ(cfg.viscous(), TypeParam::kViscous);
+  ASSERT_EQ(cfg.flow.viscous(), TypeParam::kViscous);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   for (int i = 0; i < 20; ++i)

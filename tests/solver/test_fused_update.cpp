@@ -35,7 +35,7 @@ void check_case(const std::string& ini) {
   const fv::Zone zone = fv::testing::zone_from_mesh(mesh);
   const fv::CaseConfig cfg = fv::resolve_case(
       fv::IniFile::parse(ini + fv::testing::kBoxWallZminPatches, "fused.ini"), mesh.patches);
-  const int nv = fv::StateModel::of(cfg).nVars;
+  const int nv = fv::StateModel::of(cfg.flow).nVars;
   ASSERT_EQ(nv, kNumVars);
   const idx_t nt = zone.nTotalCells();
   const std::size_t n = static_cast<std::size_t>(nv) * nt;
@@ -106,7 +106,7 @@ void check_stored_primitives(const std::string& ini, fv::TimeScheme scheme) {
   const fv::Zone zone = fv::testing::zone_with_zmin_wall(mesh); // rans_sa reads the distance
   const fv::CaseConfig cfg = fv::resolve_case(
       fv::IniFile::parse(ini + fv::testing::kBoxWallZminPatches, "stored.ini"), mesh.patches);
-  const int nv = fv::StateModel::of(cfg).nVars;
+  const int nv = fv::StateModel::of(cfg.flow).nVars;
   const idx_t nt = zone.nTotalCells();
   const std::size_t n = static_cast<std::size_t>(nv) * nt;
   const fv::DeviceArray<real_t> U0(fv::testing::smooth_state(zone, cfg, 0.1), "U0");
@@ -133,7 +133,7 @@ void check_stored_primitives(const std::string& ini, fv::TimeScheme scheme) {
   for (std::size_t s = 0; s < stages.size(); ++s) {
     if (s > 0) ref.evaluate(expect.data());
     const auto& [a, b, beta] = stages[s];
-    visit_state_model(cfg, [&](auto m) {
+    visit_state_model(cfg.flow, [&](auto m) {
       fv::kernels::rk_stage<decltype(m)::kNumVars>(ref.view(), a, b, beta, dt.data(), -1, U0.data(),
                                                    s == 0 ? U0.data() : expect.data(),
                                                    ref.residual(), expect.data());

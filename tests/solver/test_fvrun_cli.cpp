@@ -133,6 +133,66 @@ TEST_F(FvrunCli, UsageErrorsExitWithTwo) {
   EXPECT_NE(err.find("bogus.zones.h5"), std::string::npos) << err;
 }
 
+// The shortcut options of case keys (--cfl, --iterations, --device, --output-dir, ...) hand
+// their text to the key as written: parsed and checked as the case file's value would be, the
+// message naming the command line and the key; an empty value is an error, not "not given".
+TEST_F(FvrunCli, ShortcutOptionsTakeTheKeysText) {
+  std::string err;
+  const auto resolved = [&](const std::string& dir, const std::string& key) {
+    std::istringstream in(read_file(dir_ + "/" + dir + "/case.resolved.ini"));
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind(key + " = ", 0) == 0) return line.substr(key.size() + 3);
+    return std::string("(missing)");
+  };
+  // a small CFL is not rounded to six decimals, a long one keeps every digit
+  ASSERT_EQ(fvrun(dir_,
+                  "wedge.zones.h5 -c case.ini --device cpu --iterations 1 --cfl 1e-7 "
+                  "--output-dir tiny -q",
+                  err),
+            0)
+      << err;
+  EXPECT_EQ(std::strtod(resolved("tiny", "cfl").c_str(), nullptr), 1e-7) << resolved("tiny", "cfl");
+  ASSERT_EQ(fvrun(dir_,
+                  "wedge.zones.h5 -c case.ini --device cpu --iterations 1 "
+                  "--cfl 0.1234567891 --output-dir long -q",
+                  err),
+            0)
+      << err;
+  EXPECT_EQ(std::strtod(resolved("long", "cfl").c_str(), nullptr), 0.1234567891)
+      << resolved("long", "cfl");
+  EXPECT_EQ(resolved("long", "iterations"), "1");
+  // values the key refuses are usage errors naming the command line, the section and the key
+  const struct {
+    const char* args;
+    const char* message;
+  } bad[] = {
+      {"--cfl 0", "command line: [time] cfl"},
+      {"--cfl -1", "cfl must be > 0"},
+      {"--cfl nan", "command line: [time] cfl"},
+      {"--cfl fast", "is not a number"},
+      {"--iterations -1", "command line: [time] iterations"},
+      {"--iterations 2.5", "is not an integer >= 0"},
+      {"--device ''", "command line: [run] device"},
+      {"--device tpu", "valid: auto, cpu, cuda"},
+      {"--output-dir ''", "command line: [monitor] output_dir"},
+  };
+  for (const auto& b : bad) {
+    SCOPED_TRACE(b.args);
+    EXPECT_EQ(fvrun(dir_, std::string("wedge.zones.h5 -c case.ini ") + b.args, err), 2) << err;
+    EXPECT_NE(err.find(b.message), std::string::npos) << err;
+  }
+  // the flags set their key's value, recorded like any other
+  ASSERT_EQ(fvrun(dir_,
+                  "wedge.zones.h5 -c case.ini --device cpu --iterations 1 --no-overlap "
+                  "--comm-timing --output-dir flags -q",
+                  err),
+            0)
+      << err;
+  EXPECT_EQ(resolved("flags", "overlap"), "false");
+  EXPECT_EQ(resolved("flags", "comm_timing"), "true");
+  EXPECT_EQ(resolved("flags", "device"), "cpu");
+}
+
 TEST_F(FvrunCli, ProfileTableAndCsvWithoutSolution) {
   std::string err;
   ASSERT_EQ(fvrun(dir_,

@@ -20,14 +20,14 @@ TEST(LimiterScales, WangScalesFollowTheRangeOfThePrimitives) {
                                            fv::testing::kBoxWallZminPatches,
                                        "wang.ini");
   const fv::CaseConfig cfg = fv::resolve_case(ini, mesh.patches);
-  ASSERT_EQ(cfg.limiter, fv::LimiterKind::VenkatWang);
+  ASSERT_EQ(cfg.scheme.limiter, fv::kernels::Limiter::VenkatWang);
   fv::SpatialOperator op(zone, cfg);
-  const fv::StateModel sm = fv::StateModel::of(cfg);
+  const fv::StateModel sm = fv::StateModel::of(cfg.flow);
   const int nv = sm.nVars;
   const fv::idx_t nt = zone.nTotalCells();
   // a non-uniform state: the free stream scaled by a smooth function of position
   std::vector<real_t> U(static_cast<std::size_t>(nv) * nt);
-  const std::vector<real_t> inf = sm.freestream(cfg);
+  const std::vector<real_t> inf = sm.freestream(cfg.flow);
   for (fv::idx_t c = 0; c < nt; ++c) {
     std::vector<real_t> w = inf;
     const real_t s =
@@ -36,14 +36,14 @@ TEST(LimiterScales, WangScalesFollowTheRangeOfThePrimitives) {
     w[1] *= 2 - s;
     w[4] *= s * s;
     real_t u[fv::phys::kMaxVars];
-    sm.to_conservative(w.data(), u, cfg.gamma);
+    sm.to_conservative(w.data(), u, cfg.flow.gamma);
     for (int k = 0; k < nv; ++k)
       U[static_cast<std::size_t>(k) * nt + c] = u[k];
   }
   const fv::DeviceArray<real_t> dU(U, "U");
   op.evaluate(dU.data(), true);
   const std::vector<real_t> W = op.primitive_array().to_host();
-  const std::vector<real_t> q = sm.primitive_scales(cfg);
+  const std::vector<real_t> q = sm.primitive_scales(cfg.flow);
   const fv::kernels::LimiterScales& got = op.limiter_scales();
   for (int k = 0; k < nv; ++k) {
     real_t lo = 1e300, hi = -1e300;
@@ -51,6 +51,7 @@ TEST(LimiterScales, WangScalesFollowTheRangeOfThePrimitives) {
       lo = std::min(lo, W[static_cast<std::size_t>(k) * nt + c]);
       hi = std::max(hi, W[static_cast<std::size_t>(k) * nt + c]);
     }
-    EXPECT_EQ(got.s[k], cfg.venkatWangK * std::max(hi - lo, 1e-8 * q[k])) << "component " << k;
+    EXPECT_EQ(got.s[k], cfg.scheme.venkatWangK * std::max(hi - lo, 1e-8 * q[k]))
+        << "component " << k;
   }
 }

@@ -329,10 +329,10 @@ real_t l1_difference(const Zone& z, const std::vector<real_t>& a, const std::vec
 }
 
 std::vector<real_t> smooth_state(const Zone& zone, const CaseConfig& cfg, real_t amp) {
-  const StateModel sm = StateModel::of(cfg);
+  const StateModel sm = StateModel::of(cfg.flow);
   const idx_t nt = zone.nTotalCells();
   std::vector<real_t> U(static_cast<std::size_t>(sm.nVars) * nt);
-  const std::vector<real_t> inf = sm.freestream(cfg);
+  const std::vector<real_t> inf = sm.freestream(cfg.flow);
   for (idx_t c = 0; c < nt; ++c) {
     const real_t* x = &zone.cellCentroid[3 * c];
     const real_t s = 1 + amp * std::sin(3 * x[0]) * std::cos(2 * x[1] + x[2]);
@@ -341,7 +341,7 @@ std::vector<real_t> smooth_state(const Zone& zone, const CaseConfig& cfg, real_t
     w[1] *= 2 - s;
     w[4] *= s * s;
     real_t u[phys::kMaxVars];
-    sm.to_conservative(w.data(), u, cfg.gamma);
+    sm.to_conservative(w.data(), u, cfg.flow.gamma);
     for (int k = 0; k < sm.nVars; ++k)
       U[static_cast<std::size_t>(k) * nt + c] = u[k];
   }

@@ -170,13 +170,13 @@ TEST(NavierStokes, CaseFileKeys) {
   const fv::CaseConfig c = resolve("[freestream]\nmach = 0.5\nreynolds = 1e6\nreynolds_length = 2\n"
                                    "[physics]\nmodel = navier_stokes\n" +
                                    tail);
-  ASSERT_TRUE(c.viscous());
-  const real_t V = std::hypot(c.freestream[1], c.freestream[3]);
-  EXPECT_NEAR(fv::phys::viscosity(c.transport, c.temperature), c.freestream[0] * V * 2 / 1e6,
-              1e-12 * c.freestream[0] * V * 2 / 1e6);
+  ASSERT_TRUE(c.flow.viscous());
+  const real_t V = std::hypot(c.flow.freestream[1], c.flow.freestream[3]);
+  EXPECT_NEAR(fv::phys::viscosity(c.flow.transport, c.flow.temperature),
+              c.flow.freestream[0] * V * 2 / 1e6, 1e-12 * c.flow.freestream[0] * V * 2 / 1e6);
   EXPECT_EQ(c.patches[0].params.type, fv::phys::BcType::NoSlipWall);
   EXPECT_EQ(c.patches[0].params.wallTemperature, 0.0); // adiabatic
-  EXPECT_EQ(c.forcePatches, std::vector<std::string>{"wall"});
+  EXPECT_EQ(c.monitor.forcePatches, std::vector<std::string>{"wall"});
   // the resolved text reparses to the same case (the adiabatic wall included)
   const fv::CaseConfig again = resolve(c.resolvedIni);
   EXPECT_EQ(again.resolvedIni, c.resolvedIni);
@@ -193,8 +193,8 @@ TEST(NavierStokes, CaseFileKeys) {
               "navier_stokes\n[patch wall]\ntype = no_slip_wall\ntemperature = 1.2\n[patch "
               "far]\ntype = farfield\n");
   EXPECT_DOUBLE_EQ(nd.patches[0].params.wallTemperature, 1.2);
-  EXPECT_NEAR(nd.transport.sutherland, 110.4 / 300, 1e-15);
-  EXPECT_NEAR(nd.transport.tRef, 273.15 / 300, 1e-15);
+  EXPECT_NEAR(nd.flow.transport.sutherland, 110.4 / 300, 1e-15);
+  EXPECT_NEAR(nd.flow.transport.tRef, 273.15 / 300, 1e-15);
 }
 
 } // namespace

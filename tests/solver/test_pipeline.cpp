@@ -42,7 +42,7 @@ std::string all_patches(const std::vector<fv::Patch>& patches, const std::string
 }
 
 real_t max_deviation(const fv::EulerSolver& s) {
-  const auto& f = s.config().freestream;
+  const auto& f = s.config().flow.freestream;
   const auto W = s.primitive();
   const fv::idx_t n = s.zone().nTotalCells();
   const real_t V = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]);
@@ -407,7 +407,7 @@ output_interval = 500
     result[1] = solver.primitive();
   }
   // post-shock pressure on the ramp (oblique-shock theory: M 2.5, 10 deg -> p2/p1 = 1.8639)
-  const real_t p1 = cfg.freestream[4];
+  const real_t p1 = cfg.flow.freestream[4];
   const real_t pi = std::acos(-1.0), theta = 10 * pi / 180, beta = 31.851 * pi / 180;
   const real_t x0 = 0.3 * 1.4;
   const fv::idx_t n = fileZone.nTotalCells();

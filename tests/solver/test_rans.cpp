@@ -82,20 +82,21 @@ TEST(Rans, CaseKeys) {
       resolve("[freestream]\nmach = 0.2\nreynolds = 5e6\nnu_tilde_ratio = 5\n[physics]\n"
               "model = rans_sa\nturbulent_prandtl = 0.85\n" +
               tail);
-  EXPECT_TRUE(c.rans());
-  EXPECT_TRUE(c.viscous());
-  EXPECT_EQ(c.transport.prandtlTurbulent, 0.85);
-  const real_t nu = fv::phys::viscosity(c.transport, c.temperature) / c.freestream[0];
-  EXPECT_NEAR(c.nuTildeFreestream, 5 * nu, 1e-14 * nu);
+  EXPECT_TRUE(c.flow.rans());
+  EXPECT_TRUE(c.flow.viscous());
+  EXPECT_EQ(c.flow.transport.prandtlTurbulent, 0.85);
+  const real_t nu =
+      fv::phys::viscosity(c.flow.transport, c.flow.temperature) / c.flow.freestream[0];
+  EXPECT_NEAR(c.flow.nuTildeFreestream, 5 * nu, 1e-14 * nu);
   for (const auto& p : c.patches)
-    EXPECT_EQ(p.params.nuTilde, c.nuTildeFreestream);
+    EXPECT_EQ(p.params.nuTilde, c.flow.nuTildeFreestream);
   EXPECT_EQ(resolve(c.resolvedIni).resolvedIni, c.resolvedIni);
-  EXPECT_EQ(fv::StateModel::of(c).nVars, 6);
-  EXPECT_EQ(fv::StateModel::of(c).conservative.back(), "rhoNuTilde");
+  EXPECT_EQ(fv::StateModel::of(c.flow).nVars, 6);
+  EXPECT_EQ(fv::StateModel::of(c.flow).conservative.back(), "rhoNuTilde");
   // defaults: the TMR's nu-tilde / nu = 3, Pr_t 0.9
   const fv::CaseConfig d = resolve("[freestream]\nmach = 0.2\n[physics]\nmodel = rans_sa\n" + tail);
-  EXPECT_EQ(d.nuTildeRatio, 3.0);
-  EXPECT_EQ(d.transport.prandtlTurbulent, 0.9);
+  EXPECT_EQ(d.flow.nuTildeRatio, 3.0);
+  EXPECT_EQ(d.flow.transport.prandtlTurbulent, 0.9);
   // LU-SGS solves the mean flow only: a clear error
   try {
     (void)resolve("[physics]\nmodel = rans_sa\n[time]\nintegrator = lusgs\n" + tail);
@@ -197,17 +198,17 @@ TEST(Rans, SourceKernelMatchesThePointWiseSource) {
   fv::SpatialOperator op(zone, cfg);
   const fv::idx_t nt = zone.nTotalCells();
   std::vector<real_t> U(6 * static_cast<std::size_t>(nt));
-  std::vector<real_t> w(cfg.freestream.begin(), cfg.freestream.end());
-  w.push_back(cfg.nuTildeFreestream);
+  std::vector<real_t> w(cfg.flow.freestream.begin(), cfg.flow.freestream.end());
+  w.push_back(cfg.flow.nuTildeFreestream);
   real_t u[6];
-  SaModel::to_conservative(w.data(), u, cfg.gamma);
+  SaModel::to_conservative(w.data(), u, cfg.flow.gamma);
   for (fv::idx_t c = 0; c < nt; ++c)
     for (int k = 0; k < 6; ++k)
       U[k * nt + c] = u[k];
   fv::DeviceArray<real_t> Ud(U, "U");
   op.evaluate(Ud.data());
   const std::vector<real_t> R = op.residual_array().to_host();
-  const real_t mu = fv::phys::viscosity(cfg.transport, cfg.temperature);
+  const real_t mu = fv::phys::viscosity(cfg.flow.transport, cfg.flow.temperature);
   const real_t zero[3] = {0, 0, 0};
   int checked = 0;
   for (fv::idx_t c = 0; c < zone.nCells; ++c) {
@@ -242,8 +243,8 @@ TEST(Rans, PlateRunsAndGrowsEddyViscosity) {
     top = std::max(top, W[5 * zone.nTotalCells() + c]);
   }
   std::printf("largest nu-tilde / free stream after 30 iterations: %.3f\n",
-              top / cfg.nuTildeFreestream);
-  EXPECT_GT(top, 1.5 * cfg.nuTildeFreestream); // production in the sheared layer at the wall
+              top / cfg.flow.nuTildeFreestream);
+  EXPECT_GT(top, 1.5 * cfg.flow.nuTildeFreestream); // production in the sheared layer at the wall
 }
 
 // A zone without wall distance cannot run RANS: a clear error naming the zone file's array.

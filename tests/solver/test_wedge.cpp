@@ -98,8 +98,8 @@ type = symmetry
   EXPECT_TRUE(sum.converged) << "wedge did not converge 4 orders in " << sum.iterations;
   const auto W = solver.primitive();
   const fv::idx_t n = zone.nTotalCells();
-  const real_t p1 = cfg.freestream[4];
-  const real_t g = cfg.gamma;
+  const real_t p1 = cfg.flow.freestream[4];
+  const real_t g = cfg.flow.gamma;
   const real_t beta = shock_angle(mach, theta, g);
   const real_t mn = mach * std::sin(beta);
   const real_t p2 = p1 * (1 + 2 * g / (g + 1) * (mn * mn - 1));

@@ -4,12 +4,13 @@
 /// is the Riemann flux between the interior state at the face and the ghost state returned
 /// here, so every boundary type is one point-wise function of (interior state, outward unit
 /// normal, patch parameters).
+#include "common/enum_names.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/physics/portable_math.hpp"
 
 namespace fv::phys {
 
-/// Boundary condition types (values are used in kernels; names in case files).
+/// Boundary condition types (values are used in kernels; names, kBcTypeNames, in case files).
 enum class BcType : int {
   Farfield = 0,          ///< characteristic far field (Riemann invariants) with the reference state
   SlipWall = 1,          ///< inviscid wall: mirrored normal velocity
@@ -20,6 +21,18 @@ enum class BcType : int {
   SubsonicInflow = 6,    ///< total pressure, total temperature and flow direction imposed
   NoSlipWall = 7         ///< viscous wall: the fluid moves with the wall (ghost velocity mirrored
                          ///< through the wall velocity); adiabatic or isothermal
+};
+
+/// The case-file names of the boundary condition types (common/enum_names.hpp).
+inline constexpr EnumName<BcType> kBcTypeNames[] = {
+    {BcType::Farfield, "farfield"},
+    {BcType::SlipWall, "slip_wall"},
+    {BcType::Symmetry, "symmetry"},
+    {BcType::SupersonicInflow, "supersonic_inflow"},
+    {BcType::SupersonicOutflow, "supersonic_outflow"},
+    {BcType::SubsonicOutflow, "subsonic_outflow"},
+    {BcType::SubsonicInflow, "subsonic_inflow"},
+    {BcType::NoSlipWall, "no_slip_wall"},
 };
 
 /// Parameters of one patch, trivially copyable (captured by value in kernels).

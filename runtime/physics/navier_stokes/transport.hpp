@@ -6,6 +6,7 @@
 ///
 /// Units: consistent SI (Pa s, W/(m K), K, J/(kg K)) or non-dimensional, as the case chooses;
 /// every function uses the same units as its inputs.
+#include "common/enum_names.hpp"
 #include "common/types.hpp"
 
 #include <cmath>
@@ -17,6 +18,10 @@ enum class ViscosityLaw : int {
   Constant = 0,  ///< mu = muRef
   Sutherland = 1 ///< mu = muRef (T/TRef)^(3/2) (TRef + S) / (T + S)
 };
+
+/// The case-file names of the viscosity laws ([physics] viscosity).
+inline constexpr EnumName<ViscosityLaw> kViscosityLawNames[] = {
+    {ViscosityLaw::Constant, "constant"}, {ViscosityLaw::Sutherland, "sutherland"}};
 
 /// Molecular transport of one case, trivially copyable (captured by value in kernels).
 struct Transport {
