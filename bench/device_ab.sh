@@ -73,7 +73,7 @@ channel() { # CELLS
     local b=$bdir
     [ $which = base ] && b=$bbase
     log "fvbench $cells $which"
-    $b/runtime/fvbench "$zones" --device cuda --repeats ${REPEATS:-10} --runs ${RUNS:-1} \
+    $b/bench/fvbench "$zones" --device cuda --repeats ${REPEATS:-10} --runs ${RUNS:-1} \
       --csv "$out/kernels_$which.csv" --label "channel_${cells}_$size rcm $which" --no-checksum \
       >"$out/fvbench_${cells}_$which.txt" 2>&1 || log "fvbench $which FAILED"
     grep -E "interpolate_to_nodes|gradient_and_limiter|gradient_limiter_states|green_gauss|limiter|interior_|boundary_|flux_sum |primitives|rk_stage|memcpy|triad" \

@@ -35,7 +35,7 @@ log "viscous vs inviscid stage cost on ${CELLS:-10000000} cells"
 "$bdir/prep/fvgen" box --cells hex --target "${CELLS:-10000000}" -o "$work/box.cgns" \
   >/dev/null 2>&1 && "$bdir/prep/fvprep" "$work/box.cgns" -o "$work/box.zones.h5" >/dev/null 2>&1
 for model in euler navier_stokes; do
-  "$bdir/runtime/fvbench" "$work/box.zones.h5" --device cuda --repeats 10 --label "box_$model" \
+  "$bdir/bench/fvbench" "$work/box.zones.h5" --device cuda --repeats 10 --label "box_$model" \
     --model "$model" --kernels gather 2>&1 | grep -E "device:|stage" | tail -4
 done
 log "done"

@@ -24,7 +24,7 @@ fi
 log "fvbench (whole stage through the SpatialOperator) on the wing"
 bd_wing=/tmp/fvbench_wing.zones.h5
 "$bdir/prep/fvprep" .devcarry/wing.msh -o "$bd_wing" >/dev/null 2>&1 &&
-  "$bdir/runtime/fvbench" "$bd_wing" --device cuda --repeats 10 --label wing730k 2>&1 |
+  "$bdir/bench/fvbench" "$bd_wing" --device cuda --repeats 10 --label wing730k 2>&1 |
   grep -E "device:|stage|ceiling|interior_fluxes|flux_sum " | tail -12
 log "newton_bench"
 NACA_MESH=.devcarry/meshes/su2/naca0012_inv_su2.su2 WING_MESH=.devcarry/wing.msh \

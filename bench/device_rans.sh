@@ -48,7 +48,7 @@ log "explicit stage of the models on ${CELLS:-10000000} hexahedra (a wall at zmi
 "$bdir/prep/fvgen" box --cells hex --target "${CELLS:-10000000}" -o "$work/box.cgns" >/dev/null 2>&1 &&
   "$bdir/prep/fvprep" "$work/box.cgns" --walls zmin -o "$work/box.zones.h5" >/dev/null 2>&1
 for model in euler navier_stokes rans_sa; do
-  "$bdir/runtime/fvbench" "$work/box.zones.h5" --device cuda --repeats 10 --label "box_$model" \
+  "$bdir/bench/fvbench" "$work/box.zones.h5" --device cuda --repeats 10 --label "box_$model" \
     --model "$model" --kernels gather 2>&1 | grep -E "device:|rk_stage_total" | tail -2
 done
 log "done"

@@ -26,7 +26,7 @@ for cells in ${MESHES:-tet hex}; do
   channel_zones $cells || continue
   for rep in $(seq ${REP:-2}); do
     for v in $VALUES; do
-      env "$VAR=$v" $bdir/runtime/fvbench "$zones" --device cuda --repeats ${REPEATS:-10} --runs 1 \
+      env "$VAR=$v" $bdir/bench/fvbench "$zones" --device cuda --repeats ${REPEATS:-10} --runs 1 \
         --no-checksum ${FVBENCH_ARGS:-} >"$out/fvbench_${cells}_${v}_$rep.txt" 2>&1 || log "fvbench $v FAILED"
       log "$cells $VAR=$v rep $rep: $(grep -E "^kernel +(${KERNELS:-gradient_and_limiter|green_gauss_gradient}) " "$out/fvbench_${cells}_${v}_$rep.txt" | awk '{print $2, $4}' | tr '\n' ' ')$(grep -E "rk_stage_total +gather" "$out/fvbench_${cells}_${v}_$rep.txt" | awk '{print "stage", $4, $7}')"
     done

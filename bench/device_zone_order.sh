@@ -9,7 +9,7 @@ set -uo pipefail
 name=zoneorder; . bench/device_common.sh
 device_build fvgen fvprep fvbench fvrun
 w=/tmp/zo; mkdir -p $w
-G=$bdir/prep/fvgen P=$bdir/prep/fvprep B=$bdir/runtime/fvbench
+G=$bdir/prep/fvgen P=$bdir/prep/fvprep B=$bdir/bench/fvbench
 SIZE=${SIZE:-4M}; DOUBLE=${DOUBLE:-8M}
 # (wait on the PIDs: a bare `wait` would also wait for device_common.sh's tee)
 pids=()

@@ -81,7 +81,7 @@ if [ $build = 1 ]; then
 fi
 fvgen=$bdir/prep/fvgen
 fvprep=$bdir/prep/fvprep
-fvbench=$bdir/runtime/fvbench
+fvbench=$bdir/bench/fvbench
 fvrun=$bdir/runtime/fvrun
 for exe in "$fvgen" "$fvprep" "$fvbench" "$fvrun"; do
   [ -x "$exe" ] || { echo "kernels.sh: $exe missing (build without --no-build)" >&2; exit 2; }

@@ -39,16 +39,3 @@ option(FV_BUILD_BENCH_PROGRAMS "Build the benchmark programs under tests/ (not t
 if(CMAKE_BUILD_TYPE STREQUAL "Debug")
   target_compile_definitions(fv_options INTERFACE FV_DEBUG=1)
 endif()
-
-# fv_layer_library(NAME DIR [LIBS ...]): one library per layer from the .cpp files of DIR,
-# excluding the program entry points (*_main.cpp).
-function(fv_layer_library name)
-  cmake_parse_arguments(A "" "" "LIBS" ${ARGN})
-  file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
-  list(FILTER srcs EXCLUDE REGEX ".*_main\\.cpp$")
-  add_library(fv_${name} STATIC ${srcs})
-  add_library(fv::${name} ALIAS fv_${name})
-  target_include_directories(fv_${name} PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
-  target_link_libraries(fv_${name} PUBLIC fv_options ${A_LIBS})
-  set_target_properties(fv_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
-endfunction()

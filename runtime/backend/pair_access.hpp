@@ -3,7 +3,7 @@
 /// fv::backend::load_pair: two consecutive FP64 values at a 16-byte aligned address in one
 /// 128-bit load on the GPU (one L1 request per pair and thread), two plain loads on the CPU;
 /// the same values on every backend. Used by fvbench's layout rows of the node interpolation
-/// (runtime/bench/node_interp_layouts.cpp), which measure what interleaved cell values read
+/// (bench/fvbench/node_interp_layouts.cpp), which measure what interleaved cell values read
 /// this way would buy (bench/results/issue19_20261128/, the gather layout).
 #include "common/types.hpp"
 

@@ -2,7 +2,7 @@
 /// \file node_sum_k.hpp
 /// The point-wise node sum of the cell -> node interpolation (FV_HOST_DEVICE, one node), shared
 /// by kernels::interpolate_to_nodes and fvbench's layout variants of it
-/// (runtime/bench/node_interp_layouts.cpp), which differ only in where the cells' values come
+/// (bench/fvbench/node_interp_layouts.cpp), which differ only in where the cells' values come
 /// from: every variant adds the same terms in the same order (bitwise equal sums).
 #include "runtime/kernels/zone_view.hpp"
 

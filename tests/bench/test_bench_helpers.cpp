@@ -1,5 +1,5 @@
 // fvbench helpers: byte model and the kernel-choice cache file.
-#include "runtime/bench/byte_model.hpp"
+#include "bench/fvbench/byte_model.hpp"
 #include "runtime/solver/device_zone.hpp"
 #include "runtime/solver/kernel_choice_cache.hpp"
 #include "tests/testing/testing.hpp"

@@ -1,6 +1,6 @@
 // fvbench --runs: merging complete measurements into run-to-run deviations, and their CSV.
+#include "bench/fvbench/benchmark.hpp"
 #include "common/error.hpp"
-#include "runtime/bench/benchmark.hpp"
 #include "tests/testing/testing.hpp"
 
 #include <gtest/gtest.h>

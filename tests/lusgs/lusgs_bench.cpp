@@ -11,12 +11,12 @@
 // R iterations are bitwise identical to plain launches; SSP-RK3 per iteration for scale; and
 // "empty us/group": the same group schedule swept with a trivial body (x[i] += 1), i.e. the
 // launch/barrier cost per group alone.
+#include "bench/fvbench/group_sweep_overhead.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "common/main.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/backend/select.hpp"
-#include "runtime/bench/group_sweep_overhead.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/solver/device_zone.hpp"

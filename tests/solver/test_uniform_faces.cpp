@@ -4,9 +4,9 @@
 // loops; they must give bitwise the gradient, the limiter and the flux sum of the general path
 // (counts 0), which zones with mixed cells keep. Runs on the backend the build has
 // (test_solver_backends compares the GPU with the CPU on such zones).
+#include "bench/fvbench/byte_model.hpp"
 #include "prep/generate_mesh.hpp"
 #include "runtime/backend/memory.hpp"
-#include "runtime/bench/byte_model.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/solver/device_zone.hpp"
 #include "tests/solver/test_meshes.hpp"

@@ -1,4 +1,4 @@
-#include "runtime/bench/byte_model.hpp"
+#include "bench/fvbench/byte_model.hpp"
 
 #include "common/error.hpp"
 #include "runtime/kernels/cell_shape.hpp"

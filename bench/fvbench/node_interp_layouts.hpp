@@ -12,8 +12,8 @@
 ///                  read with two 128-bit loads and one 64-bit load per entry
 /// plus "interleave", the cost of writing the interleaved copies of W. (The solver's kernel row
 /// "interpolate_to_nodes" is the sliced relation with W blocked.)
+#include "bench/fvbench/benchmark.hpp"
 #include "common/zone.hpp"
-#include "runtime/bench/benchmark.hpp"
 #include "runtime/kernels/zone_view.hpp"
 
 #include <functional>

@@ -1,5 +1,5 @@
 // Layout variants of the node interpolation (node_interp_layouts.hpp).
-#include "runtime/bench/node_interp_layouts.hpp"
+#include "bench/fvbench/node_interp_layouts.hpp"
 
 #include "common/error.hpp"
 #include "runtime/backend/forall.hpp"

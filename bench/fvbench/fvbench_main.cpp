@@ -3,12 +3,12 @@
 //   fvbench mesh.zones.h5 [--device auto|cpu|cuda] [--kernels all|auto|gather|atomic|colour|
 //           fused-atomic|fused-colour|smem] [--repeats N] [--warmup N] [--runs N] [--csv FILE]
 //           [--label NAME]
+#include "bench/fvbench/benchmark.hpp"
 #include "common/error.hpp"
 #include "common/main.hpp"
 #include "common/version.hpp"
 #include "formats/zone_file_reader.hpp"
 #include "runtime/backend/select.hpp"
-#include "runtime/bench/benchmark.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -1,5 +1,5 @@
 // Launch and barrier cost of fv::forall_groups sweeps with a trivial body.
-#include "runtime/bench/group_sweep_overhead.hpp"
+#include "bench/fvbench/group_sweep_overhead.hpp"
 
 #include "runtime/backend/kernel_sequence.hpp"
 #include "runtime/backend/memory.hpp"

@@ -1,13 +1,13 @@
 // fvbench measurements: ceilings, per-kernel times, residual-assembly variants, whole stage.
-#include "runtime/bench/benchmark.hpp"
+#include "bench/fvbench/benchmark.hpp"
 #include "runtime/solver/state_model.hpp"
 
+#include "bench/fvbench/byte_model.hpp"
+#include "bench/fvbench/node_interp_layouts.hpp"
 #include "common/error.hpp"
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/backend/timer.hpp"
-#include "runtime/bench/byte_model.hpp"
-#include "runtime/bench/node_interp_layouts.hpp"
 #include "runtime/kernels/face_state_arrays.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
