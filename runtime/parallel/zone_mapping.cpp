@@ -1,9 +1,12 @@
 #include "runtime/parallel/zone_mapping.hpp"
 
+#include "common/log.hpp"
+#include "formats/zone_file_reader.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/mpi_util.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 
 namespace fv::parallel {
@@ -26,6 +29,60 @@ int zone_of_rank(MPI_Comm comm, const std::string& zone_file, int n_zones,
   }
   check_all(comm, ranks == n_zones, o.str(), ErrorKind::Usage);
   return comm_rank(comm);
+}
+
+namespace {
+/// The part counts prepared for the mesh of `header`: `held` (the file's partitionings) and
+/// those of the zone files of the same mesh next to `zone_file`, sorted, each once.
+std::vector<int> parts_available(const std::string& zone_file, const ZoneFileHeader& header,
+                                 const std::vector<int>& held) {
+  std::vector<int> available = held;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path dir =
+      fs::path(zone_file).parent_path().empty() ? fs::path(".") : fs::path(zone_file).parent_path();
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() < 9 || name.compare(name.size() - 9, 9, ".zones.h5") != 0) continue;
+    try {
+      const ZoneFile other = open_zone_file(e.path().string());
+      if (other.header().meshUuid == header.meshUuid)
+        available.insert(available.end(), other.partitionings().begin(),
+                         other.partitionings().end());
+    } catch (const std::exception&) { // not a readable zone file: not a candidate
+    }
+  }
+  std::sort(available.begin(), available.end());
+  available.erase(std::unique(available.begin(), available.end()), available.end());
+  return available;
+}
+} // namespace
+
+RankZone map_rank_zone(MPI_Comm comm, const std::string& zone_file, bool verify_checksums) {
+  const int size = comm_size(comm);
+  log::Phase p("mapping " + zone_file);
+  ZoneFile file = open_zone_file(zone_file);
+  // the partitioning with one zone per rank (`fvprep partition add` puts several in a file)
+  const std::vector<int> held = file.partitionings();
+  if (file.nZones() != size && std::find(held.begin(), held.end(), size) != held.end()) {
+    file = open_zone_file(zone_file, size);
+    std::string list;
+    for (int n : held)
+      list += (list.empty() ? "" : ", ") + std::to_string(n);
+    FV_LOG_INFO("fvrun: " << zone_file << ": the partitioning of " << size
+                          << " zones (the file holds " << list
+                          << "), added by: " << file.header().commandLine);
+  }
+  RankZone r;
+  r.header = file.header();
+  // on a rank-count mismatch, name the part counts prepared for this mesh
+  const std::vector<int> available =
+      file.nZones() != size ? parts_available(zone_file, r.header, held) : std::vector<int>();
+  const int zoneId = zone_of_rank(comm, zone_file, file.nZones(), available);
+  MapOptions mo;
+  mo.verifyChecksums = verify_checksums;
+  r.zone = map_zone(file, zoneId, mo);
+  return r;
 }
 
 } // namespace fv::parallel

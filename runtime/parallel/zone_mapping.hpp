@@ -1,6 +1,9 @@
 #pragma once
 /// \file zone_mapping.hpp
-/// fvrun runs one zone per MPI rank: rank r maps zone r of the zone file.
+/// fvrun runs one zone per MPI rank: rank r maps zone r of the zone file, of the file's
+/// partitioning with as many zones as there are ranks.
+#include "common/zone.hpp"
+
 #include <mpi.h>
 #include <string>
 #include <vector>
@@ -14,5 +17,19 @@ namespace fv::parallel {
 /// Returns this rank's zone id.
 int zone_of_rank(MPI_Comm comm, const std::string& zone_file, int n_zones,
                  const std::vector<int>& available_parts = {});
+
+/// This rank's zone of a zone file, mapped, with the file's header.
+struct RankZone {
+  Zone zone;
+  ZoneFileHeader header;
+};
+
+/// COLLECTIVE. Opens `zone_file` and maps this rank's zone (logged as the phase "mapping
+/// <file>"): of the file's partitioning with one zone per rank of `comm` when the file holds
+/// several (`fvprep partition add`; logged with the command that added it). On a rank-count
+/// mismatch, zone_of_rank()'s usage error names the part counts prepared for this mesh: the
+/// file's own partitionings and those of the zone files (*.zones.h5) of the same mesh UUID
+/// next to it. `verify_checksums`: check the zone's checksums while mapping.
+RankZone map_rank_zone(MPI_Comm comm, const std::string& zone_file, bool verify_checksums = true);
 
 } // namespace fv::parallel

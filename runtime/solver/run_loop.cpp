@@ -1,21 +1,14 @@
 #include "runtime/solver/run_loop.hpp"
 #include "runtime/solver/state_model.hpp"
 
-#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
-#include "formats/history_file.hpp"
 #include "runtime/backend/profiler.hpp"
 #include "runtime/solver/monitor.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <memory>
-#include <sstream>
 
 namespace fv {
 
@@ -42,111 +35,24 @@ Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f,
   return c;
 }
 
-namespace {
-/// history.csv's columns: time, dt, the log residual of every conserved variable of the model,
-/// the raw RMS of density and energy, the coefficients, cfl, linear_its, wall_s, CDp, CDv.
-std::vector<std::string> history_columns(const StateModel& sm) {
-  std::vector<std::string> v = {"time", "dt"};
-  for (const std::string& name : sm.conservative)
-    v.push_back("res_" + name);
-  for (const char* name : {"rms_rho", "rms_rhoE", "CL", "CD", "CS", "CMx", "CMy", "CMz", "cfl",
-                           "linear_its", "wall_s", "CDp", "CDv"})
-    v.push_back(name);
-  return v;
+RunSummary run_case(EulerSolver& solver) {
+  RunObserver none;
+  return run_case(solver, none);
 }
-/// Index of wall_s among history_columns() (time = 0).
-std::size_t wall_column(const StateModel& sm) {
-  return 2 + static_cast<std::size_t>(sm.nVars) + 10;
-}
-constexpr const char* kRefKey = "residual_reference = ";
-constexpr const char* kRestartKey = "restarted at iteration ";
 
-/// The history comment block: the resolved configuration, the residual reference once known,
-/// and the restart points of the runs this history continues.
-std::string history_comments(const CaseConfig& cfg, bool haveRef, const StateArray& ref,
-                             const std::vector<std::string>& restarts) {
-  const int nv = StateModel::of(cfg.flow).nVars;
-  std::ostringstream out;
-  out << cfg.resolvedIni;
-  if (!cfg.resolvedIni.empty() && cfg.resolvedIni.back() != '\n') out << "\n";
-  if (haveRef) {
-    out << kRefKey;
-    for (int k = 0; k < nv; ++k) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%s%.17g", k ? ", " : "", ref[k]);
-      out << buf;
-    }
-    out << "\n";
-  }
-  for (const auto& r : restarts)
-    out << r << "\n";
-  return out.str();
-}
-} // namespace
-
-namespace {
-void write_text(const std::string& path, const std::string& text) {
-  AtomicFile f(path);
-  {
-    std::ofstream o(f.temp_path(), std::ios::binary);
-    FV_VERIFY(o.good(), "cannot write '" << f.temp_path() << "'");
-    o << text;
-    o.close();
-    FV_VERIFY(o.good(), "error writing '" << f.temp_path() << "'");
-  }
-  f.commit();
-}
-} // namespace
-
-RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& writer) {
+RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
   const CaseConfig& cfg = solver.config();
   RunSummary sum;
-  namespace fs = std::filesystem;
-  const std::string dir = cfg.monitor.outputDir;
-  if (writeFiles) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    FV_VERIFY(!ec, "cannot create output directory '" << dir << "': " << ec.message());
-    write_text((fs::path(dir) / "case.resolved.ini").string(), cfg.resolvedIni);
-  }
-  // history.csv through HistoryFile (rewritten atomically). A run that starts from a restart
-  // (solver.iteration() > 0) continues the history of the run that wrote it: rows after the
-  // restart iteration are dropped, the residual reference and the wall clock carry on.
+  // A run that starts from a restart (solver.iteration() > 0) continues the residual reference
+  // of the run that wrote it, when the observer (rank 0's) knows it.
   const int startIteration = solver.iteration();
   const StateModel sm = StateModel::of(cfg.flow);
   const int nv = sm.nVars;
-  std::unique_ptr<HistoryFile> history;
-  StateArray ref{};
-  bool haveRef = false;
-  double wallOffset = 0;
-  std::vector<std::string> restarts;
-  if (writeFiles) {
-    history = std::make_unique<HistoryFile>((fs::path(dir) / "history.csv").string(),
-                                            history_columns(sm));
-    history->set_precision(17);
-  }
+  RunObserver::Continuation from = observer.start(solver);
+  StateArray& ref = from.reference;
+  bool& haveRef = from.haveReference;
   if (startIteration > 0) {
-    std::string failure;
-    if (history) {
-      try {
-        const std::size_t kept = history->resume(startIteration);
-        for (const std::string& c : history->resumed_comments()) {
-          if (c.rfind(kRestartKey, 0) == 0) restarts.push_back(c);
-          if (c.rfind(kRefKey, 0) != 0) continue;
-          std::istringstream in(c.substr(std::string(kRefKey).size()));
-          std::string item;
-          int k = 0;
-          while (k < nv && std::getline(in, item, ','))
-            ref[k++] = std::strtod(item.c_str(), nullptr);
-          haveRef = k == nv;
-        }
-        if (kept > 0) wallOffset = history->value(kept - 1, wall_column(sm));
-        FV_LOG_INFO("history: continuing " << history->path() << " (" << kept
-                                           << " rows up to iteration " << startIteration << ")");
-      } catch (const Error& e) {
-        failure = e.what();
-      }
-    }
+    const std::string& failure = from.failure;
     if (solver.comm()) { // every rank needs the reference (convergence stop)
       std::vector<double> buf = {failure.empty() ? 0.0 : 1.0, haveRef ? 1.0 : 0.0};
       buf.insert(buf.end(), ref.begin(), ref.begin() + nv);
@@ -161,13 +67,8 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
     if (!haveRef)
       FV_LOG_WARN("history: no residual reference of the first run found; log residuals of "
                   "this run are relative to its first iteration");
-    restarts.push_back(kRestartKey + std::to_string(startIteration));
   }
-  auto flush_history = [&] {
-    if (!history) return;
-    history->set_comments(history_comments(cfg, haveRef, ref, restarts));
-    history->flush();
-  };
+  if (haveRef) observer.reference(ref);
 
   const auto t0 = std::chrono::steady_clock::now();
   const real_t nCells = static_cast<real_t>(solver.global_cells());
@@ -191,8 +92,8 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
       st = solver.step();
     } catch (const Error&) {
       if (cfg.monitor.profile) (void)backend::profiling_stop();
-      flush_history();
-      if (writer) writer(solver, "last good state");
+      observer.flush();
+      observer.solution(solver, "last good state");
       throw;
     }
     HistoryRow row;
@@ -200,26 +101,14 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
     if (!haveRef) {
       ref = residual_reference(cfg.flow, st.rms);
       haveRef = true;
+      observer.reference(ref);
     }
     for (int k = 0; k < nv; ++k)
       row.logResidual[k] = std::log10(std::max(st.rms[k], 1e-300) / ref[k]);
     row.coeff = coefficients(cfg, st.forces, st.viscousForce);
     row.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sum.history.push_back(row);
-    if (history) {
-      std::vector<real_t> values;
-      values.reserve(wall_column(sm) + 3);
-      values.push_back(st.time);
-      values.push_back(st.dt);
-      for (int k = 0; k < nv; ++k)
-        values.push_back(row.logResidual[k]);
-      for (real_t x : {st.rms[StateModel::kDensity], st.rms[StateModel::kEnergy], row.coeff.CL,
-                       row.coeff.CD, row.coeff.CS, row.coeff.CMx, row.coeff.CMy, row.coeff.CMz,
-                       st.cfl, static_cast<real_t>(st.linearIterations),
-                       wallOffset + row.wallSeconds, row.coeff.CDp, row.coeff.CDv})
-        values.push_back(x);
-      history->add(st.iteration, values);
-    }
+    observer.row(row);
     sum.iterations = it + 1;
 
     bool stop = false;
@@ -258,7 +147,7 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
       FV_LOG_INFO(line);
       lastPrinted = sum.iterations;
       lastPrintSeconds = row.wallSeconds;
-      if (!last) flush_history();
+      if (!last) observer.flush();
     }
     if (stop) break;
   }
@@ -272,10 +161,10 @@ RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& 
     FV_LOG_INFO("kernel profile (" << backend_name() << ", " << solver.zone().nCells << " cells, "
                                    << sum.iterations << " iterations):\n"
                                    << profile_table(sum.profile));
-    if (writeFiles) write_text((fs::path(dir) / "profile.csv").string(), profile_csv(sum.profile));
+    observer.profile(sum.profile);
   }
-  flush_history();
-  if (writer) writer(solver, "final");
+  observer.flush();
+  observer.solution(solver, "final");
   return sum;
 }
 

@@ -1,13 +1,13 @@
 #pragma once
 /// \file run_loop.hpp
 /// The iteration loop of fvrun around an EulerSolver: CFL ramp, convergence and final-time
-/// stopping, the progress line, history.csv, and the call site of the solution writers.
+/// stopping, the progress line, and the reports to a RunObserver (history rows, the state to
+/// write) that the outputs implement.
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/profile_report.hpp"
 #include "runtime/solver/state_model.hpp"
 
 #include <array>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,20 +45,46 @@ struct RunSummary {
   std::vector<ProfileShare> profile;
 };
 
-/// Writes the solution (volume/surface/restart). Called with reason "final" at the end and
-/// "last good state" before a non-physical state stops the run. The output writers plug in
-/// here; the single-zone fvrun passes the writers of formats/ once they exist.
-using SolutionWriter = std::function<void(const EulerSolver&, const std::string& reason)>;
+/// What a run reports as it goes, to whoever records it: fvrun's outputs (output::CaseOutputs,
+/// runtime/output/case_outputs.hpp) or the history files alone (output::RunRecord); the solver
+/// includes no output. run_case() calls every rank's observer, in this order:
+///   start -> reference? -> (row -> flush at the output interval)* -> profile? -> flush ->
+///   solution("final")
+/// and, when a non-physical state stops the run: flush -> solution("last good state").
+class RunObserver {
+ public:
+  /// What an observer knows of the run a restart continues (start()).
+  struct Continuation {
+    bool haveReference = false; ///< the continued run's residual reference is known
+    StateArray reference{};
+    std::string failure; ///< why the continued history cannot be continued (empty: it can)
+  };
+  virtual ~RunObserver() = default;
+  /// Before the first iteration, at solver.iteration() (> 0: a restart, whose run's residual
+  /// reference the observer may know: rank 0's answer is what every rank uses).
+  virtual Continuation start(const EulerSolver& /*solver*/) { return {}; }
+  /// The residual reference the log residuals are relative to, once known.
+  virtual void reference(const StateArray& /*reference*/) {}
+  /// Every iteration's row.
+  virtual void row(const HistoryRow& /*row*/) {}
+  /// The rows so far are to be kept (every output_interval iterations, and at the end).
+  virtual void flush() {}
+  /// The per-kernel profile of the run (monitor.profile).
+  virtual void profile(const std::vector<ProfileShare>& /*shares*/) {}
+  /// The state to write: "final" at the end, "last good state" before a non-physical state
+  /// stops the run. COLLECTIVE where the observer's writers are.
+  virtual void solution(const EulerSolver& /*solver*/, const std::string& /*reason*/) {}
+};
 
-/// Runs the case: initialise() must have been called. Writes <output_dir>/history.csv
-/// (formats/history_file.hpp: every output_interval iterations and at the end, atomically;
-/// '#' header with the resolved configuration and the residual reference). When the solver
-/// starts past iteration 0 (a restart), the existing history.csv is continued: its rows after
-/// that iteration are dropped, its residual reference is reused (broadcast from rank 0) and
-/// its wall clock carries on; and
-/// <output_dir>/case.resolved.ini when `writeFiles`; logs a progress line every
-/// output_interval iterations. With monitor.profile it times every kernel (profiler.hpp), logs
-/// the table of profile_report.hpp and writes <output_dir>/profile.csv.
-RunSummary run_case(EulerSolver& solver, bool writeFiles, const SolutionWriter& writer = {});
+/// Runs the case: initialise() must have been called. Reports to `observer` (see RunObserver):
+/// its rows, the output intervals (monitor.output_interval), the profile and the state to
+/// write. When the solver starts past iteration 0 (a restart), the observer's continuation
+/// gives the residual reference (broadcast from rank 0); without one, log residuals are
+/// relative to this run's first iteration. Logs a progress line every output_interval
+/// iterations; with monitor.profile it times every kernel (profiler.hpp) and logs the table of
+/// profile_report.hpp.
+RunSummary run_case(EulerSolver& solver, RunObserver& observer);
+/// The same with nothing recorded.
+RunSummary run_case(EulerSolver& solver);
 
 } // namespace fv

@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
       s.initialise();
       fv::RunSummary r;
       try {
-        r = fv::run_case(s, false);
+        r = fv::run_case(s);
       } catch (const fv::Error& e) {
         std::printf("%-12s failed: %s\n", sc.name, e.what());
         continue;

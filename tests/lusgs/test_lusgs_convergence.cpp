@@ -61,7 +61,7 @@ output_interval = 100000
   fv::EulerSolver solver(tz.zone, cfg);
   solver.initialise();
   const auto t0 = std::chrono::steady_clock::now();
-  const fv::RunSummary s = fv::run_case(solver, false);
+  const fv::RunSummary s = fv::run_case(solver);
   const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto& last = s.history.back().logResidual;
   return {s.iterations, s.converged, sec, -std::max(last[0], last[4])};

@@ -54,7 +54,7 @@ output_interval = 100000
       fv::resolve_case(fv::IniFile::parse(text, "transonic bump"), tz.patches);
   fv::EulerSolver solver(tz.zone, cfg);
   solver.initialise();
-  return fv::run_case(solver, false);
+  return fv::run_case(solver);
 }
 
 } // namespace

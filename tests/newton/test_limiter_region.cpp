@@ -60,7 +60,7 @@ TEST(LimiterRegion, SupersonicLimitsOnlyNextToSupersonicFlow) {
       fv::IniFile::parse(viscous_transonic_case("supersonic"), "region.ini"), tz.patches);
   fv::EulerSolver solver(z, cfg);
   solver.initialise();
-  fv::run_case(solver, false);
+  fv::run_case(solver);
   const std::vector<real_t> U = solver.conservative();
 
   const Evaluation sup = evaluate(tz, "supersonic", U), all = evaluate(tz, "everywhere", U);

@@ -34,7 +34,7 @@ Outcome run(const fv::Zone& zone, const std::vector<fv::Patch>& patches, const s
   EXPECT_EQ(cfg.scheme.mixedPrecision, precision == "mixed");
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
-  Outcome o{fv::run_case(solver, false)};
+  Outcome o{fv::run_case(solver)};
   o.CL = o.summary.history.back().coeff.CL;
   o.CD = o.summary.history.back().coeff.CD;
   return o;

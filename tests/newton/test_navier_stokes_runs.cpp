@@ -31,7 +31,7 @@ TEST(NavierStokesRuns, LaminarFlatPlateFollowsBlasius) {
                        pz.header.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
-  const fv::RunSummary s = fv::run_case(solver, false);
+  const fv::RunSummary s = fv::run_case(solver);
   EXPECT_TRUE(s.converged) << s.stopReason;
   EXPECT_LE(s.iterations, 60);
   // skin friction along the wall against Blasius, Re_x = Re x (the plate starts at x = 0)
@@ -83,7 +83,7 @@ TEST(NavierStokesRuns, LaminarCylinderAtReynolds40) {
       pz.header.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
-  const fv::RunSummary s = fv::run_case(solver, false);
+  const fv::RunSummary s = fv::run_case(solver);
   EXPECT_TRUE(s.converged) << s.stopReason;
   EXPECT_LE(s.iterations, 80);
   const auto& c = s.history.back().coeff;

@@ -35,7 +35,7 @@ Result run(const fv::Zone& zone, const fv::CaseConfig& cfg, fv::DeviceRequest de
     fv::EulerSolver solver(zone, cfg);
     solver.initialise();
     const auto t0 = std::chrono::steady_clock::now();
-    r.sum = fv::run_case(solver, false);
+    r.sum = fv::run_case(solver);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   fv::select_device(fv::DeviceRequest::Cpu);

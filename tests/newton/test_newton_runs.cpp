@@ -50,7 +50,7 @@ TEST(NewtonRuns, TransonicChannelConvergesTenOrdersWithDefaults) {
   ASSERT_EQ(cfg.time.integrator, fv::TimeScheme::Newton);
   fv::EulerSolver solver(transonic_channel().zone, cfg);
   solver.initialise();
-  const fv::RunSummary s = fv::run_case(solver, false);
+  const fv::RunSummary s = fv::run_case(solver);
   EXPECT_TRUE(s.converged);
   EXPECT_GE(final_orders(s), 10.0);
   EXPECT_LE(s.iterations, 40);
@@ -79,7 +79,7 @@ TEST(NewtonRuns, BackOffRecoversFromAFailedIteration) {
     });
     if (backoffs == 0) {
       try {
-        fv::run_case(solver, false);
+        fv::run_case(solver);
         FAIL() << "the injected failure did not stop the run";
       } catch (const fv::Error& e) {
         EXPECT_NE(std::string(e.what()).find("iteration " + std::to_string(failed) + ":"),
@@ -90,7 +90,7 @@ TEST(NewtonRuns, BackOffRecoversFromAFailedIteration) {
       EXPECT_EQ(solver.iteration(), failed - 1); // left at the last good state
       continue;
     }
-    const fv::RunSummary s = fv::run_case(solver, false);
+    const fv::RunSummary s = fv::run_case(solver);
     EXPECT_TRUE(s.converged);
     EXPECT_GE(final_orders(s), 10.0);
     EXPECT_EQ(solver.cfl_controller().backoffs_total(), 1);

@@ -40,7 +40,7 @@ fv::RunSummary run(const fv::Zone& zone, const std::vector<fv::Patch>& patches,
   par.comm = comm;
   fv::EulerSolver solver(zone, cfg, par);
   solver.initialise();
-  return fv::run_case(solver, false);
+  return fv::run_case(solver);
 }
 
 /// The transonic channel of test_newton_runs prepared in `parts` zones (METIS).

@@ -56,7 +56,7 @@ TEST(RansRuns, FlatPlateSkinFrictionMatchesTheTmr) {
   ASSERT_TRUE(cfg.flow.rans());
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
-  const fv::RunSummary s = fv::run_case(solver, false);
+  const fv::RunSummary s = fv::run_case(solver);
   EXPECT_TRUE(s.converged) << s.stopReason;
   EXPECT_LE(s.iterations, 80); // measured 46
   const real_t cf = skin_friction_at(zone, cfg, solver.wall_viscous_data(), 0.97);

@@ -6,9 +6,9 @@
 #include "formats/restart_file.hpp"
 #include "formats/solution_file.hpp"
 #include "formats/surface_file.hpp"
+#include "runtime/output/collective_writer.hpp"
 #include "runtime/parallel/gather.hpp"
 #include "runtime/parallel/mpi_util.hpp"
-#include "runtime/parallel/solution_output.hpp"
 #include "tests/parallel/chain_zones.hpp"
 #include "tests/testing/testing.hpp"
 
@@ -279,12 +279,12 @@ TEST(Gather, InconsistentZonesFailOnEveryRankWithoutHanging) {
   EXPECT_THROW(parallel::gather_mesh(comm, z, 4 * (kCells + 1), kCells), Error);
 }
 
-TEST(SolutionOutput, CollectiveWritesAndRestartRoundTrip) {
+TEST(CollectiveWriter, CollectiveWritesAndRestartRoundTrip) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   Zone z = fv::testing::make_chain_zone(kCells, comm_size(comm), comm_rank(comm));
   fv::testing::add_chain_boundary_faces(z, kCells);
   const std::string dir = shared_scratch(comm);
-  parallel::SolutionOutput out(comm, z, 4 * (kCells + 1), kCells, "chain-uuid");
+  output::CollectiveWriter out(comm, z, 4 * (kCells + 1), kCells, "chain-uuid");
 
   const auto u = owned_values(z);
   std::vector<real_t> rho;
@@ -327,18 +327,18 @@ TEST(SolutionOutput, CollectiveWritesAndRestartRoundTrip) {
   }
 }
 
-TEST(SolutionOutput, FailuresOnTheWritingRankReachEveryRank) {
+TEST(CollectiveWriter, FailuresOnTheWritingRankReachEveryRank) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const Zone z = fv::testing::make_chain_zone(kCells, comm_size(comm), comm_rank(comm));
   const std::string dir = shared_scratch(comm);
-  parallel::SolutionOutput out(comm, z, 4 * (kCells + 1), kCells, "chain-uuid");
+  output::CollectiveWriter out(comm, z, 4 * (kCells + 1), kCells, "chain-uuid");
   const auto u = owned_values(z);
   EXPECT_THROW(out.write_restart(dir + "/no-such-dir/restart.h5", u.data(), kVars, 1, 0, ""),
                Error);
   std::vector<real_t> back(u.size());
   EXPECT_THROW(out.read_restart(dir + "/missing.h5", back.data(), kVars), Error);
   out.write_restart(dir + "/restart.h5", u.data(), kVars, 1, 0, "");
-  parallel::SolutionOutput other(comm, z, 4 * (kCells + 1), kCells, "another-mesh");
+  output::CollectiveWriter other(comm, z, 4 * (kCells + 1), kCells, "another-mesh");
   try {
     other.read_restart(dir + "/restart.h5", back.data(), kVars);
     ADD_FAILURE() << "restart of another mesh accepted";

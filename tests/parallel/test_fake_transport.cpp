@@ -148,7 +148,7 @@ void expect_two_zones_like_one(const PreparedZones& one, const PreparedZones& tw
           U[k * nt + c] = start[k * n1 + local1[static_cast<std::size_t>(zone.cellGlobalId[c])]];
       solver.set_conservative(U);
     }
-    return run_case(solver, false);
+    return run_case(solver);
   };
   const RunSummary single = solve(one.zones[0], one.header.patches, nullptr);
   std::vector<RunSummary> zones(2);
@@ -200,7 +200,7 @@ TEST(FakeTransport, TwoZoneLimiterRegionMatchesOneZone) {
   ASSERT_EQ(cfg.scheme.limiterRegion, LimiterRegion::Supersonic);
   EulerSolver developed(one.zones[0], cfg);
   developed.initialise();
-  run_case(developed, false); // Newton
+  run_case(developed); // Newton
   const std::vector<real_t> W = developed.primitive();
   const idx_t nt = one.zones[0].nTotalCells();
   int supersonic = 0;

@@ -54,7 +54,7 @@ Result run(const fv::Zone& zone, const fv::CaseConfig& cfg, fv::DeviceRequest de
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   const auto t0 = std::chrono::steady_clock::now();
-  const fv::RunSummary s = fv::run_case(solver, false);
+  const fv::RunSummary s = fv::run_case(solver);
   const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Result r{solver.conservative(), s.history, sec};
   fv::select_device(fv::DeviceRequest::Cpu);

@@ -1,6 +1,7 @@
 // Run-to-run identical results, and the non-physical-state stop.
 #include "common/error.hpp"
 #include "runtime/config/case_config.hpp"
+#include "runtime/output/run_record.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"
 #include "tests/solver/test_meshes.hpp"
@@ -10,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 using fv::real_t;
@@ -25,6 +27,21 @@ iterations = 15
 [monitor]
 output_interval = 5
 )") + fv::testing::kBoxWallZminPatches;
+
+/// What the run loop hands a solution writer: the state and why ("final", "last good state").
+using Writer = std::function<void(const fv::EulerSolver&, const std::string&)>;
+/// Hands the states to write to a Writer; records nothing.
+struct WriterObserver : fv::RunObserver {
+  explicit WriterObserver(Writer w) : write(std::move(w)) {}
+  void solution(const fv::EulerSolver& s, const std::string& why) override { write(s, why); }
+  Writer write;
+};
+/// The same, recording the run (case.resolved.ini, history.csv) in its output folder.
+struct RecordingWriter : fv::output::RunRecord {
+  RecordingWriter(const fv::CaseConfig& cfg, Writer w) : RunRecord(cfg), write(std::move(w)) {}
+  void solution(const fv::EulerSolver& s, const std::string& why) override { write(s, why); }
+  Writer write;
+};
 
 // a bump on the zmin wall makes the flow non-trivial
 fv::Mesh bump_mesh(bool tets) {
@@ -52,7 +69,7 @@ TEST(Determinism, RunsRepeatBitwise) {
       for (int run = 0; run < 2; ++run) {
         fv::EulerSolver solver(zone, cfg);
         solver.initialise();
-        const fv::RunSummary s = fv::run_case(solver, false);
+        const fv::RunSummary s = fv::run_case(solver);
         EXPECT_EQ(s.iterations, 15);
         const auto U = solver.conservative();
         if (run == 0) {
@@ -85,10 +102,11 @@ TEST(Determinism, HistoryFileHoldsConfigAndRows) {
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
   int writes = 0;
-  fv::run_case(solver, true, [&](const fv::EulerSolver&, const std::string& why) {
+  RecordingWriter record(cfg, [&](const fv::EulerSolver&, const std::string& why) {
     EXPECT_EQ(why, "final");
     ++writes;
   });
+  fv::run_case(solver, record);
   EXPECT_EQ(writes, 1);
   std::ifstream f(dir + "/history.csv");
   ASSERT_TRUE(f.good());
@@ -113,7 +131,7 @@ TEST(Determinism, NonPhysicalStateStopsWithCellAndIteration) {
   solver.initialise();
   std::string why;
   try {
-    fv::run_case(solver, false, [&](const fv::EulerSolver& s, const std::string& w) {
+    WriterObserver writer([&](const fv::EulerSolver& s, const std::string& w) {
       why = w;
       // the state handed to the writer is the last good one
       const auto W = s.primitive();
@@ -123,6 +141,7 @@ TEST(Determinism, NonPhysicalStateStopsWithCellAndIteration) {
         ASSERT_GT(W[4 * n + c], 0.0);
       }
     });
+    fv::run_case(solver, writer);
     FAIL() << "CFL 50 did not blow up";
   } catch (const fv::Error& e) {
     const std::string msg = e.what();

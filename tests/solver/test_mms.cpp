@@ -176,7 +176,7 @@ Errors mms_errors(int n, bool tets) {
   for (std::size_t hex = 0; hex < hexV.size(); ++hex)
     for (int k = 0; k < 5 && hexV[hex] > 0; ++k)
       e.residualPerHex = std::max(e.residualPerHex, std::fabs(hexR[5 * hex + k]) / hexV[hex]);
-  const fv::RunSummary s = fv::run_case(solver, false);
+  const fv::RunSummary s = fv::run_case(solver);
   EXPECT_TRUE(s.converged) << n << (tets ? " tets" : " hexes") << ": " << s.stopReason;
   e.iterations = s.iterations;
   const std::vector<real_t> W = solver.primitive();

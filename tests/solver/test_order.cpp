@@ -80,7 +80,7 @@ type = symmetry
       U[k * nt + c] = u[k];
   }
   solver.set_conservative(U);
-  fv::run_case(solver, false);
+  fv::run_case(solver);
   EXPECT_NEAR(solver.time(), tEnd, 1e-12);
   const auto W = solver.primitive();
   real_t err = 0, vol = 0;

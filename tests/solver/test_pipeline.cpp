@@ -402,7 +402,7 @@ output_interval = 500
   {
     fv::EulerSolver solver(fileZone, cfg);
     solver.initialise();
-    const fv::RunSummary s = fv::run_case(solver, false);
+    const fv::RunSummary s = fv::run_case(solver);
     EXPECT_TRUE(s.converged);
     result[1] = solver.primitive();
   }

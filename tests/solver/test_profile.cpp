@@ -5,6 +5,7 @@
 #include "runtime/backend/profiler.hpp"
 #include "runtime/backend/select.hpp"
 #include "runtime/config/case_config.hpp"
+#include "runtime/output/run_record.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"
 #include "tests/solver/test_meshes.hpp"
@@ -41,7 +42,9 @@ fv::RunSummary run(const fv::Zone& zone, const fv::Mesh& mesh, const std::string
   const fv::CaseConfig cfg = fv::resolve_case(ini, mesh.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
-  return fv::run_case(solver, !dir.empty());
+  if (dir.empty()) return fv::run_case(solver);
+  fv::output::RunRecord record(cfg);
+  return fv::run_case(solver, record);
 }
 } // namespace
 

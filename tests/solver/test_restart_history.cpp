@@ -4,6 +4,7 @@
 // with restart.h5).
 #include "formats/history_file.hpp"
 #include "runtime/config/case_config.hpp"
+#include "runtime/output/run_record.hpp"
 #include "runtime/solver/euler_solver.hpp"
 #include "runtime/solver/run_loop.hpp"
 #include "tests/solver/test_meshes.hpp"
@@ -49,7 +50,8 @@ Snapshot run(const fv::Zone& zone, const fv::Mesh& mesh, const std::string& inte
     solver.set_conservative(from->U);
     solver.set_progress(from->iteration, from->time);
   }
-  fv::run_case(solver, true);
+  fv::output::RunRecord record(cfg);
+  fv::run_case(solver, record);
   return {solver.conservative(), solver.iteration(), solver.time()};
 }
 

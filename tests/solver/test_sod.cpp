@@ -54,7 +54,7 @@ std::array<real_t, 3> sod_errors(int n, bool tets, const std::string& extra = ""
   const fv::CaseConfig cfg = fv::resolve_case(ini, mesh.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
-  const fv::RunSummary sum = fv::run_case(solver, false);
+  const fv::RunSummary sum = fv::run_case(solver);
   EXPECT_EQ(sum.stopReason, "final time");
   EXPECT_NEAR(solver.time(), 0.2, 1e-12);
   const fv::testing::ExactRiemann exact({1, 0, 1}, {0.125, 0, 0.1}, 1.4);

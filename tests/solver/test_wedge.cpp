@@ -94,7 +94,7 @@ type = symmetry
   const fv::CaseConfig cfg = fv::resolve_case(ini, mesh.patches);
   fv::EulerSolver solver(zone, cfg);
   solver.initialise();
-  const fv::RunSummary sum = fv::run_case(solver, false);
+  const fv::RunSummary sum = fv::run_case(solver);
   EXPECT_TRUE(sum.converged) << "wedge did not converge 4 orders in " << sum.iterations;
   const auto W = solver.primitive();
   const fv::idx_t n = zone.nTotalCells();

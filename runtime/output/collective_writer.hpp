@@ -1,11 +1,11 @@
 #pragma once
-/// \file solution_output.hpp
+/// \file collective_writer.hpp
 /// fvrun's output and restart files from all ranks in one collective call each: gathers the
-/// zones' data in global order (gather.hpp), writes on rank 0 with the formats/ writers, and
-/// makes a failure on rank 0 (disk full, missing directory, wrong restart) an fv::Error on
-/// EVERY rank, so that no rank runs on into the next collective alone.
+/// zones' data in global order (parallel/gather.hpp), writes on rank 0 with the formats/
+/// writers, and makes a failure on rank 0 (disk full, missing directory, wrong restart) an
+/// fv::Error on EVERY rank, so that no rank runs on into the next collective alone.
 ///
-///   parallel::SolutionOutput out(comm, zone, header.nGlobalNodes, header.nGlobalCells,
+///   output::CollectiveWriter out(comm, zone, header.nGlobalNodes, header.nGlobalCells,
 ///                                header.meshUuid);
 ///   out.write_solution(dir + "/flow.h5", {{"rho", 1, rho}, {"velocity", 3, vel}}, it, t, cfg);
 ///   out.write_restart(dir + "/restart.h5", u_host.data(), 5, it, t, cfg);
@@ -17,24 +17,38 @@
 #include "formats/solution_file.hpp"
 #include "formats/surface_file.hpp"
 
+#include <functional>
 #include <mpi.h>
 #include <string>
 #include <vector>
 
-namespace fv::parallel {
+namespace fv::output {
+
+/// Where a volume solution goes (CollectiveWriter::write_volume()): HDF5 + XDMF at `h5`, CGNS
+/// at `cgns` with a boundary section per patch of `patches` (the zone file's patches, in zone
+/// order); an empty path: not that format.
+struct VolumeTargets {
+  std::string h5, cgns;
+  std::vector<Patch> patches;
+};
 
 /// Collective writer of one zone's share of the output (see file comment). Keeps a reference
 /// to `zone`, which must outlive it. Rank 0 caches the gathered global mesh after the first
 /// solution file (the mesh does not change during a run): memory of one global mesh on rank 0.
-class SolutionOutput {
+class CollectiveWriter {
  public:
-  SolutionOutput(MPI_Comm comm, const Zone& zone, gidx_t n_global_nodes, gidx_t n_global_cells,
-                 std::string mesh_uuid);
+  CollectiveWriter(MPI_Comm comm, const Zone& zone, gidx_t n_global_nodes, gidx_t n_global_cells,
+                   std::string mesh_uuid);
 
   /// Writes the volume solution (HDF5 + XDMF). `fields[i].values` holds nCells * components
   /// values of this zone's owned cells. Names and order must be the same on every rank.
   void write_solution(const std::string& h5_path, const std::vector<CellField>& fields,
                       std::int64_t iteration, double time, const std::string& config);
+  /// The same into every format of `to`, the fields gathered once; `written(path)` is called
+  /// on rank 0 after each file.
+  void write_volume(const VolumeTargets& to, const std::vector<CellField>& fields,
+                    std::int64_t iteration, double time, const std::string& config,
+                    const std::function<void(const std::string&)>& written = {});
 
   /// Writes a restart of `n_vars` conservative variables per owned cell.
   void write_restart(const std::string& path, const real_t* owned_state, int n_vars,
@@ -76,4 +90,4 @@ class SolutionOutput {
   SolutionMesh mesh_; // rank 0 only
 };
 
-} // namespace fv::parallel
+} // namespace fv::output

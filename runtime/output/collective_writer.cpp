@@ -1,11 +1,20 @@
-#include "runtime/parallel/solution_output.hpp"
+#include "runtime/output/collective_writer.hpp"
 
 #include "formats/restart_file.hpp"
+#include "formats/solution_cgns.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/gather.hpp"
 #include "runtime/parallel/mpi_util.hpp"
 
-namespace fv::parallel {
+namespace fv::output {
+using parallel::check_all;
+using parallel::comm_rank;
+using parallel::gather_cells;
+using parallel::gather_mesh;
+using parallel::gather_surface;
+using parallel::mpi_count;
+using parallel::scatter_cells;
+
 namespace {
 
 /// Runs `write` on rank 0 only and turns its failure into an error on every rank.
@@ -32,38 +41,66 @@ void bcast_string(MPI_Comm comm, std::string& s) {
 
 } // namespace
 
-SolutionOutput::SolutionOutput(MPI_Comm comm, const Zone& zone, gidx_t n_global_nodes,
-                               gidx_t n_global_cells, std::string mesh_uuid)
+CollectiveWriter::CollectiveWriter(MPI_Comm comm, const Zone& zone, gidx_t n_global_nodes,
+                                   gidx_t n_global_cells, std::string mesh_uuid)
     : comm_(comm), zone_(zone), n_nodes_(n_global_nodes), n_cells_(n_global_cells),
       uuid_(std::move(mesh_uuid)) {}
 
-void SolutionOutput::write_solution(const std::string& h5_path,
-                                    const std::vector<CellField>& fields, std::int64_t iteration,
-                                    double time, const std::string& config) {
+void CollectiveWriter::write_solution(const std::string& h5_path,
+                                      const std::vector<CellField>& fields, std::int64_t iteration,
+                                      double time, const std::string& config) {
+  write_volume({h5_path, {}, {}}, fields, iteration, time, config);
+}
+
+void CollectiveWriter::write_volume(const VolumeTargets& to, const std::vector<CellField>& fields,
+                                    std::int64_t iteration, double time, const std::string& config,
+                                    const std::function<void(const std::string&)>& written) {
   if (!have_mesh_) {
     mesh_ = gather_mesh(comm_, zone_, n_nodes_, n_cells_);
     have_mesh_ = true;
   }
+  const std::string& what = to.h5.empty() ? to.cgns : to.h5;
   std::vector<CellField> global(fields.size());
   for (std::size_t i = 0; i < fields.size(); ++i) {
     const CellField& f = fields[i];
     const bool ok = f.components >= 1 &&
                     f.values.size() == static_cast<std::size_t>(zone_.nCells) * f.components;
     check_all(comm_, ok,
-              h5_path + ": field '" + f.name + "' has " + std::to_string(f.values.size()) +
+              what + ": field '" + f.name + "' has " + std::to_string(f.values.size()) +
                   " values for " + std::to_string(zone_.nCells) + " owned cells x " +
                   std::to_string(f.components));
     global[i].name = f.name;
     global[i].components = f.components;
     global[i].values = gather_cells(comm_, zone_, f.values.data(), f.components, n_cells_);
   }
+  // the CGNS file's boundary: every patch's faces in global node ids
+  std::vector<SolutionPatch> patches;
+  if (!to.cgns.empty())
+    for (std::size_t p = 0; p < to.patches.size(); ++p) {
+      const SurfacePatchData d =
+          gather_surface(comm_, zone_, static_cast<idx_t>(p), to.patches[p].name, {});
+      SolutionPatch sp;
+      sp.patch = to.patches[p];
+      sp.offsets = d.cornerOffsets;
+      sp.nodes = d.cornerNode;
+      patches.push_back(std::move(sp));
+    }
   on_root(comm_, [&] {
-    fv::write_solution(h5_path, mesh_, global, SolutionInfo{iteration, time, uuid_, config});
+    const SolutionInfo info{iteration, time, uuid_, config};
+    if (!to.h5.empty()) {
+      fv::write_solution(to.h5, mesh_, global, info);
+      if (written) written(to.h5);
+    }
+    if (!to.cgns.empty()) {
+      write_solution_cgns(to.cgns, mesh_, patches, global, info);
+      if (written) written(to.cgns);
+    }
   });
 }
 
-void SolutionOutput::write_restart(const std::string& path, const real_t* owned_state, int n_vars,
-                                   std::int64_t iteration, double time, const std::string& config) {
+void CollectiveWriter::write_restart(const std::string& path, const real_t* owned_state, int n_vars,
+                                     std::int64_t iteration, double time,
+                                     const std::string& config) {
   std::vector<std::string> names = RestartData{}.variables;
   if (static_cast<int>(names.size()) != n_vars) {
     names.clear();
@@ -73,9 +110,10 @@ void SolutionOutput::write_restart(const std::string& path, const real_t* owned_
   write_restart(path, owned_state, names, iteration, time, config);
 }
 
-void SolutionOutput::write_restart(const std::string& path, const real_t* owned_state,
-                                   const std::vector<std::string>& variables,
-                                   std::int64_t iteration, double time, const std::string& config) {
+void CollectiveWriter::write_restart(const std::string& path, const real_t* owned_state,
+                                     const std::vector<std::string>& variables,
+                                     std::int64_t iteration, double time,
+                                     const std::string& config) {
   const int n_vars = static_cast<int>(variables.size());
   RestartData d;
   d.state = gather_cells(comm_, zone_, owned_state, n_vars, n_cells_);
@@ -87,8 +125,8 @@ void SolutionOutput::write_restart(const std::string& path, const real_t* owned_
   });
 }
 
-SolutionInfo SolutionOutput::read_restart(const std::string& path, real_t* owned_state, int n_vars,
-                                          int min_vars, int* n_read) {
+SolutionInfo CollectiveWriter::read_restart(const std::string& path, real_t* owned_state,
+                                            int n_vars, int min_vars, int* n_read) {
   RestartData d;
   int held = n_vars;
   on_root(comm_, [&] {
@@ -117,8 +155,8 @@ SolutionInfo SolutionOutput::read_restart(const std::string& path, real_t* owned
   return d.info;
 }
 
-void SolutionOutput::write_surface(const std::string& path, idx_t patch, const std::string& name,
-                                   const std::vector<SurfaceColumn>& columns) {
+void CollectiveWriter::write_surface(const std::string& path, idx_t patch, const std::string& name,
+                                     const std::vector<SurfaceColumn>& columns) {
   const SurfacePatchData s = gather_surface(comm_, zone_, patch, name, columns);
   // the CSV, and next to it the same data as VTK PolyData for ParaView
   const bool csv = path.size() > 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
@@ -129,4 +167,4 @@ void SolutionOutput::write_surface(const std::string& path, idx_t patch, const s
   });
 }
 
-} // namespace fv::parallel
+} // namespace fv::output
