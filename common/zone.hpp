@@ -1,9 +1,10 @@
 #pragma once
 /// \file zone.hpp
 /// The zone-file schema: what one zone of a prepared mesh holds, and the one list of its arrays
-/// (visit_zone_arrays(), with each array's entity, components and device flag) that the writer,
-/// the memory-mapping reader, the checker, the checksums and the device upload (DeviceZone) all
-/// iterate over, so that the layout is written down exactly once.
+/// (visit_zone_arrays(), with each array's entity, components and, for the arrays the kernels
+/// read, the fv::ZoneView members they are bound to) that the writer, the memory-mapping reader,
+/// the checker, the checksums and the device upload (DeviceZone) all iterate over, so that the
+/// layout is written down exactly once.
 ///
 /// Numbering inside a zone (all local, 0-based, idx_t):
 ///   cells  [0, nInteriorCells)              owned cells with no halo neighbour
@@ -22,6 +23,7 @@
 #include "common/types.hpp"
 
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -174,6 +176,8 @@ struct ArrayInfo {
   Entity entity;       ///< what each group of `components` entries belongs to
   int components = 1;  ///< entries per entity: 3 for vectors (interleaved x0,y0,z0,x1,...)
   bool device = false; ///< the kernels read it: DeviceZone copies it into fv::ZoneView
+  /// parallel to the node -> cell relation, copied in its SELL-32 slices (CsrInfo::sliced)
+  bool sliced = false;
 };
 
 /// Schema entry of a CSR relation (visit_zone_arrays()), stored as name/offsets, name/indices.
@@ -182,7 +186,23 @@ struct CsrInfo {
   Entity rows;         ///< what each row belongs to (Entity::Groups: an ordering)
   Entity columns;      ///< what the indices number: each lies in [0, entity_count(columns))
   bool device = false; ///< the kernels read it: DeviceZone copies offsets and indices
+  /// the device copy is in SELL-32 slices (the node -> cell relation, fv::ZoneView::node_entry):
+  /// slice starts, per-row counts and the sliced indices instead of offsets and indices
+  bool sliced = false;
 };
+
+/// The names of the device datasets of a device entry of visit_zone_arrays(), one per fv::ZoneView
+/// member its accessor binds, in the accessor's order: the array's name (name/sliced when
+/// sliced); a CSR relation's name/offsets and name/indices (sliced: name/sliceStart,
+/// name/counts, name/sliced).
+inline std::vector<std::string> device_dataset_names(const ArrayInfo& a) {
+  return {a.sliced ? std::string(a.name) + "/sliced" : std::string(a.name)};
+}
+inline std::vector<std::string> device_dataset_names(const CsrInfo& c) {
+  const std::string n = c.name;
+  if (c.sliced) return {n + "/sliceStart", n + "/counts", n + "/sliced"};
+  return {n + "/offsets", n + "/indices"};
+}
 
 /// Number of entities of kind `e` in zone `z`: the length of a one-component array of them
 /// and the row count of a CSR relation of them; -1 for Entity::Groups (any number of rows).
@@ -229,6 +249,32 @@ struct HasDerivedArray<V, A,
                            std::declval<const ArrayInfo&>(), std::declval<A&>()))>>
     : std::true_type {};
 
+/// Whether the visitor's array(), optional_array() or csr() takes a device entry's ZoneView
+/// accessor as a third argument.
+template <class V, class A, class M, class = void>
+struct ArrayTakesView : std::false_type {};
+template <class V, class A, class M>
+struct ArrayTakesView<
+    V, A, M,
+    std::void_t<decltype(std::declval<V&>().array(std::declval<const ArrayInfo&>(),
+                                                  std::declval<A&>(), std::declval<M>()))>>
+    : std::true_type {};
+template <class V, class A, class M, class = void>
+struct OptionalTakesView : std::false_type {};
+template <class V, class A, class M>
+struct OptionalTakesView<
+    V, A, M,
+    std::void_t<decltype(std::declval<V&>().optional_array(std::declval<const ArrayInfo&>(),
+                                                           std::declval<A&>(), std::declval<M>()))>>
+    : std::true_type {};
+template <class V, class C, class M, class = void>
+struct CsrTakesView : std::false_type {};
+template <class V, class C, class M>
+struct CsrTakesView<V, C, M,
+                    std::void_t<decltype(std::declval<V&>().csr(
+                        std::declval<const CsrInfo&>(), std::declval<C&>(), std::declval<M>()))>>
+    : std::true_type {};
+
 /// v.derived_array(info, a) when V has it, else v.array(info, a).
 template <class V, class A>
 void visit_derived(V& v, const ArrayInfo& info, A& a) {
@@ -236,6 +282,48 @@ void visit_derived(V& v, const ArrayInfo& info, A& a) {
     v.derived_array(info, a);
   else
     v.array(info, a);
+}
+
+/// A device entry (an array the kernels read; info.device set here): `view` maps a device view
+/// (fv::ZoneView, runtime/kernels/zone_view.hpp, of which common/ knows only the member names)
+/// to a std::tuple of references to the members the entry binds, one per device dataset
+/// (device_dataset_names()). Visitors that take it get v.array(info, a, view), the others
+/// v.array(info, a).
+template <class V, class A, class M>
+void device_array(V& v, ArrayInfo info, A& a, M view) {
+  info.device = true;
+  if constexpr (ArrayTakesView<V, A, M>::value)
+    v.array(info, a, view);
+  else
+    v.array(info, a);
+}
+/// The same for an array a zone may lack (v.optional_array()).
+template <class V, class A, class M>
+void optional_device_array(V& v, ArrayInfo info, A& a, M view) {
+  info.device = true;
+  if constexpr (OptionalTakesView<V, A, M>::value)
+    v.optional_array(info, a, view);
+  else
+    v.optional_array(info, a);
+}
+/// The same for a derived array: v.derived_array(info, a) when V has it (the file's visitors),
+/// else as device_array().
+template <class V, class A, class M>
+void derived_device_array(V& v, ArrayInfo info, A& a, M view) {
+  info.device = true;
+  if constexpr (HasDerivedArray<V, A>::value)
+    v.derived_array(info, a);
+  else
+    device_array(v, info, a, view);
+}
+/// The same for a CSR relation (v.csr()).
+template <class V, class C, class M>
+void device_csr(V& v, CsrInfo info, C& c, M view) {
+  info.device = true;
+  if constexpr (CsrTakesView<V, C, M>::value)
+    v.csr(info, c, view);
+  else
+    v.csr(info, c);
 }
 } // namespace detail
 
@@ -250,35 +338,55 @@ void visit_derived(V& v, const ArrayInfo& info, A& a) {
 ///                                           file: a visitor without this member gets
 ///                                           v.array() (the file's visitors skip them), and
 ///   v.csr(CsrInfo, Csr&)                    for CSR relations (name/offsets, name/indices).
-/// Z is Zone or const Zone. A new array is one entry here (and, when the kernels read it, one
-/// fv::ZoneView member bound to its name in runtime/kernels/zone_view.hpp).
+/// The arrays the kernels read (info.device) are visited through detail::device_array() and its
+/// kin with an accessor of the fv::ZoneView members they are bound to: a visitor that takes it
+/// as a third argument (DeviceZone's upload, visit_zone_view_arrays()) is called with it.
+/// Z is Zone or const Zone. A new array is one entry here; one the kernels read also names its
+/// fv::ZoneView member here (and declares it in runtime/kernels/zone_view.hpp).
 template <class Z, class V>
 void visit_zone_arrays(Z& z, V&& v) {
   using E = Entity;
-  constexpr bool kDevice = true; // copied to the device for the kernels
+  using detail::device_array;
+  using detail::device_csr;
+  using std::tie;
+  constexpr bool kSliced = true; // copied in the node -> cell relation's SELL-32 slices
   v.array(ArrayInfo{"patchFaceOffsets", E::PatchBounds}, z.patchFaceOffsets);
   v.array(ArrayInfo{"cells/globalId", E::Cells}, z.cellGlobalId);
   v.array(ArrayInfo{"cells/type", E::Cells}, z.cellType);
-  v.array(ArrayInfo{"cells/volume", E::Cells, 1, kDevice}, z.cellVolume);
-  v.array(ArrayInfo{"cells/centroid", E::Cells, 3, kDevice}, z.cellCentroid);
+  device_array(v, ArrayInfo{"cells/volume", E::Cells, 1}, z.cellVolume,
+               [](auto& m) { return tie(m.cellVolume); });
+  device_array(v, ArrayInfo{"cells/centroid", E::Cells, 3}, z.cellCentroid,
+               [](auto& m) { return tie(m.cellCentroid); });
   v.array(ArrayInfo{"faces/globalId", E::Faces}, z.faceGlobalId);
-  v.array(ArrayInfo{"faces/owner", E::Faces, 1, kDevice}, z.faceOwner);
-  v.array(ArrayInfo{"faces/neighbour", E::Faces, 1, kDevice}, z.faceNeighbour);
-  v.array(ArrayInfo{"faces/area", E::Faces, 3, kDevice}, z.faceArea);
-  v.array(ArrayInfo{"faces/centroid", E::Faces, 3, kDevice}, z.faceCentroid);
-  detail::visit_derived(v, ArrayInfo{"faces/ownerDelta", E::Faces, 3, kDevice}, z.faceOwnerDelta);
-  detail::visit_derived(v, ArrayInfo{"faces/neighbourDelta", E::Faces, 3, kDevice},
-                        z.faceNeighbourDelta);
+  device_array(v, ArrayInfo{"faces/owner", E::Faces, 1}, z.faceOwner,
+               [](auto& m) { return tie(m.faceOwner); });
+  device_array(v, ArrayInfo{"faces/neighbour", E::Faces, 1}, z.faceNeighbour,
+               [](auto& m) { return tie(m.faceNeighbour); });
+  device_array(v, ArrayInfo{"faces/area", E::Faces, 3}, z.faceArea,
+               [](auto& m) { return tie(m.faceArea); });
+  device_array(v, ArrayInfo{"faces/centroid", E::Faces, 3}, z.faceCentroid,
+               [](auto& m) { return tie(m.faceCentroid); });
+  detail::derived_device_array(v, ArrayInfo{"faces/ownerDelta", E::Faces, 3}, z.faceOwnerDelta,
+                               [](auto& m) { return tie(m.faceOwnerDelta); });
+  detail::derived_device_array(v, ArrayInfo{"faces/neighbourDelta", E::Faces, 3},
+                               z.faceNeighbourDelta,
+                               [](auto& m) { return tie(m.faceNeighbourDelta); });
   v.array(ArrayInfo{"nodes/globalId", E::Nodes}, z.nodeGlobalId);
   v.array(ArrayInfo{"nodes/xyz", E::Nodes, 3}, z.nodeXyz);
-  v.csr(CsrInfo{"conn/cellFaces", E::OwnedCells, E::Faces, kDevice}, z.cellFaces);
-  v.array(ArrayInfo{"conn/cellFaceSign", E::CellFaceEntries, 1, kDevice}, z.cellFaceSign);
-  v.csr(CsrInfo{"conn/cellCells", E::OwnedCells, E::Cells, kDevice}, z.cellCells);
+  device_csr(v, CsrInfo{"conn/cellFaces", E::OwnedCells, E::Faces}, z.cellFaces,
+             [](auto& m) { return tie(m.cellFaceOffsets, m.cellFaces); });
+  device_array(v, ArrayInfo{"conn/cellFaceSign", E::CellFaceEntries, 1}, z.cellFaceSign,
+               [](auto& m) { return tie(m.cellFaceSign); });
+  device_csr(v, CsrInfo{"conn/cellCells", E::OwnedCells, E::Cells}, z.cellCells,
+             [](auto& m) { return tie(m.cellCellOffsets, m.cellCells); });
   v.csr(CsrInfo{"conn/cellNodes", E::OwnedCells, E::Nodes}, z.cellNodes);
-  v.csr(CsrInfo{"conn/faceNodes", E::Faces, E::Nodes, kDevice}, z.faceNodes);
+  device_csr(v, CsrInfo{"conn/faceNodes", E::Faces, E::Nodes}, z.faceNodes,
+             [](auto& m) { return tie(m.faceNodeOffsets, m.faceNodes); });
   v.csr(CsrInfo{"conn/nodeFaces", E::Nodes, E::Faces}, z.nodeFaces);
-  v.csr(CsrInfo{"conn/nodeCells", E::Nodes, E::OwnedCells, kDevice}, z.nodeCells);
-  v.array(ArrayInfo{"conn/nodeCellWeight", E::NodeCellEntries, 1, kDevice}, z.nodeCellWeight);
+  device_csr(v, CsrInfo{"conn/nodeCells", E::Nodes, E::OwnedCells, false, kSliced}, z.nodeCells,
+             [](auto& m) { return tie(m.nodeSliceStart, m.nodeCellCount, m.nodeSliceCells); });
+  device_array(v, ArrayInfo{"conn/nodeCellWeight", E::NodeCellEntries, 1, false, kSliced},
+               z.nodeCellWeight, [](auto& m) { return tie(m.nodeSliceWeight); });
   v.csr(CsrInfo{"order/faceColours", E::Groups, E::Faces}, z.faceColours);
   v.csr(CsrInfo{"order/cellColours", E::Groups, E::OwnedCells}, z.cellColours);
   v.csr(CsrInfo{"order/hyperplanes", E::Groups, E::OwnedCells}, z.hyperplanes);
@@ -288,7 +396,8 @@ void visit_zone_arrays(Z& z, V&& v) {
   v.array(ArrayInfo{"exchange/nodes/neighbours", E::NodeExchangeZones}, z.nodeExchange.neighbours);
   v.csr(CsrInfo{"exchange/nodes/send", E::NodeExchangeZones, E::Nodes}, z.nodeExchange.send);
   v.csr(CsrInfo{"exchange/nodes/recv", E::NodeExchangeZones, E::Nodes}, z.nodeExchange.recv);
-  v.optional_array(ArrayInfo{"cells/wallDistance", E::Cells, 1, kDevice}, z.cellWallDistance);
+  detail::optional_device_array(v, ArrayInfo{"cells/wallDistance", E::Cells, 1}, z.cellWallDistance,
+                                [](auto& m) { return tie(m.cellWallDistance); });
   // uploaded in place of conn/nodeCellWeight when the case asks for linear weights
   v.optional_array(ArrayInfo{"conn/nodeCellWeightLinear", E::NodeCellEntries},
                    z.nodeCellWeightLinear);

@@ -22,8 +22,8 @@ std::string format_real(real_t v) {
 }
 
 real_t FlowConfig::dynamic_pressure() const {
-  const auto& w = freestream;
-  return 0.5 * w[0] * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
+  const real_t* u = freestream.data() + phys::kVelocity;
+  return 0.5 * freestream[phys::kDensity] * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
 }
 
 real_t FlowConfig::total_temperature() const {
@@ -269,7 +269,10 @@ real_t derive_free_stream(FlowConfig& f) {
   const real_t rho = f.pressure / (f.gasConstant * f.temperature);
   const real_t a0 = std::sqrt(f.gamma * f.pressure / rho);
   const real_t V = f.mach * a0;
-  f.freestream = {rho, V * d[0], V * d[1], V * d[2], f.pressure};
+  f.freestream[phys::kDensity] = rho;
+  for (int i = 0; i < 3; ++i)
+    f.freestream[phys::kVelocity + i] = V * d[i];
+  f.freestream[phys::kPressure] = f.pressure;
   return dimensionalTemperature;
 }
 
@@ -282,17 +285,18 @@ void derive_transport(const IniFile& ini, FlowConfig& f, real_t dimensionalTempe
   t.sutherland /= scale;
   t.gamma = f.gamma;
   t.gasConstant = f.gasConstant;
-  const auto& w = f.freestream;
+  const real_t rho = f.freestream[phys::kDensity];
+  const real_t* u = f.freestream.data() + phys::kVelocity;
   if (f.reynolds > 0) {
-    const real_t speed = std::sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
+    const real_t speed = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     FV_VERIFY_USAGE(speed > 0, ini.source() << ": [freestream] reynolds needs a free stream that "
                                                "moves (mach > 0)");
-    const real_t muInf = w[0] * speed * f.reynoldsLength / f.reynolds;
+    const real_t muInf = rho * speed * f.reynoldsLength / f.reynolds;
     t.muRef *= muInf / phys::viscosity(t, f.temperature);
   }
   if (f.rans())
     f.nuTildeFreestream =
-        phys::sa::freestream_nu_tilde(w[0], phys::viscosity(t, f.temperature), f.nuTildeRatio);
+        phys::sa::freestream_nu_tilde(rho, phys::viscosity(t, f.temperature), f.nuTildeRatio);
 }
 
 /// [scheme]: the flux settings' gas and order; mixed precision gathers.
@@ -338,7 +342,8 @@ void check_time(const SectionReader& r, const CaseConfig& c) {
 void check_initial(const CaseConfig& c) {
   const InitialConfig& i = c.initial;
   if (i.kind == InitialKind::Split)
-    FV_VERIFY_USAGE(i.left[0] > 0 && i.left[4] > 0 && i.right[0] > 0 && i.right[4] > 0,
+    FV_VERIFY_USAGE(phys::MeanFlowState::admissible(i.left.data()) &&
+                        phys::MeanFlowState::admissible(i.right.data()),
                     "[initial] left and right need density > 0 and pressure > 0");
 }
 
@@ -348,44 +353,23 @@ std::array<real_t, 3> normalised(const std::array<real_t, 3>& v, const std::stri
   return {v[0] / n, v[1] / n, v[2] / n};
 }
 
-/// The kernel parameters of a patch of type `type` from its keys.
-phys::BcParams bc_params(const FlowConfig& f, phys::BcType type, const PatchKeys& k,
+/// The kernel parameters of a patch of the table row `row` from its keys: the free stream's
+/// gas, state and pressures, then what the row derives from the keys (a given direction
+/// normalised first).
+phys::BcParams bc_params(const FlowConfig& f, const phys::BcRow& row, PatchKeys k,
                          const std::string& section) {
   phys::BcParams b;
-  const real_t g = f.gamma;
-  b.type = type;
-  b.gamma = g;
+  b.type = row.type;
+  b.gamma = f.gamma;
   b.gasConstant = f.gasConstant;
-  for (int i = 0; i < 5; ++i)
+  for (int i = 0; i < phys::kNumEq; ++i)
     b.ref[i] = f.freestream[i];
   b.nuTilde = f.nuTildeFreestream;
   b.pressure = f.pressure;
   b.totalPressure = f.total_pressure();
   b.totalTemperature = f.total_temperature();
-  if (type == phys::BcType::SupersonicInflow) {
-    const std::array<real_t, 3> d =
-        k.directionGiven ? normalised(k.direction, section) : k.direction;
-    const real_t rho = k.pressure / (f.gasConstant * k.temperature);
-    const real_t V = k.mach * std::sqrt(g * k.pressure / rho);
-    b.ref[0] = rho;
-    for (int i = 0; i < 3; ++i)
-      b.ref[1 + i] = V * d[i];
-    b.ref[4] = k.pressure;
-  } else if (type == phys::BcType::NoSlipWall) {
-    b.wallTemperature = k.wallTemperature;
-    for (int i = 0; i < 3; ++i)
-      b.wallVelocity[i] = k.wallVelocity[i];
-  } else if (type == phys::BcType::SubsonicOutflow) {
-    b.pressure = k.pressure;
-  } else if (type == phys::BcType::SubsonicInflow) {
-    b.totalPressure = k.totalPressure;
-    b.totalTemperature = k.totalTemperature;
-    if (k.directionGiven) {
-      const std::array<real_t, 3> d = normalised(k.direction, section);
-      for (int i = 0; i < 3; ++i)
-        b.direction[i] = d[i];
-    }
-  }
+  if (k.directionGiven) k.direction = normalised(k.direction, section);
+  row.params(k, b);
   return b;
 }
 
@@ -421,7 +405,7 @@ void resolve_patches(const IniFile& ini, const std::vector<Patch>& zonePatches,
     PatchKeys keys;
     for (const CaseKey& k : patch_keys())
       if (k.storePatch && k.bcType == info.type) k.storePatch(keys, r.resolve(k, c));
-    c.patches.push_back({name, info.name, bc_params(c.flow, info.type, keys, sec)});
+    c.patches.push_back({name, info.name, bc_params(c.flow, *info.row, keys, sec)});
   }
 }
 

@@ -20,7 +20,7 @@
 #include "runtime/config/ini.hpp"
 #include "runtime/kernels/flux_sum_variants.hpp"
 #include "runtime/kernels/kernels.hpp"
-#include "runtime/physics/euler/bc_states.hpp"
+#include "runtime/physics/boundary_conditions.hpp"
 #include "runtime/physics/model.hpp"
 #include "runtime/physics/navier_stokes/transport.hpp"
 
@@ -33,7 +33,7 @@
 namespace fv {
 
 // ---- the enumerations the configuration owns (the others belong to the rooms that use them:
-// kernels::Flux, kernels::Limiter, kernels::FluxSumVariant, phys::ModelKind, phys::BcType,
+// phys::Flux, kernels::Limiter, kernels::FluxSumVariant, phys::ModelKind, phys::BcType,
 // phys::ViscosityLaw, DeviceRequest, backend::TransportKind), each with its case-file names
 
 /// Where the limiter acts: cells whose gradient stencil holds supersonic flow, or every cell.
@@ -257,15 +257,8 @@ struct RunConfig {
 };
 
 /// The values of a patch's keys (those of its type, defaults filled in), from which its
-/// kernel parameters are derived.
-struct PatchKeys {
-  real_t mach{}, pressure{}, temperature{};   ///< supersonic_inflow; pressure: subsonic_outflow too
-  real_t totalPressure{}, totalTemperature{}; ///< subsonic_inflow
-  std::array<real_t, 3> direction{};          ///< the inflows' direction as given or defaulted
-  bool directionGiven{};                      ///< ... given by the user (it is normalised)
-  real_t wallTemperature{};                   ///< no_slip_wall: 0 adiabatic
-  std::array<real_t, 3> wallVelocity{};       ///< no_slip_wall
-};
+/// kernel parameters are derived (the row's parameter function, phys::kBcTable).
+using PatchKeys = phys::BcKeys;
 
 /// Resolved settings of one boundary patch.
 struct PatchConfig {
@@ -382,14 +375,16 @@ const std::vector<CaseKey>& patch_keys();
 /// default, meaning): `fvrun --keys`, and the README's table.
 std::string case_keys_markdown();
 
-/// One boundary-condition type of the case file: its kernel type, its case-file name
-/// (phys::kBcTypeNames), the patch keys it accepts and whether it needs a viscous model. The
-/// one table every use (parsing, key checks, messages, documentation) iterates.
+/// One boundary-condition type of the case file: its row of the boundary-condition table
+/// (phys::kBcTable: kernel type, case-file name, properties, parameters from the patch keys)
+/// and the patch keys it accepts (patch_keys()). What every use (parsing, key checks, messages,
+/// documentation) iterates.
 struct BcTypeInfo {
   phys::BcType type;
   const char* name;
   std::vector<std::string> keys;
-  bool viscousOnly = false;
+  bool viscousOnly = false; ///< the row's BcTraits::needsViscous
+  const phys::BcRow* row = nullptr;
 };
 const std::vector<BcTypeInfo>& bc_types();
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <type_traits>
 
 namespace fv {
 namespace {
@@ -21,9 +22,10 @@ template <class Part, class T>
 std::function<void(CaseConfig&, T)> to(Part CaseConfig::*part, T Part::*member) {
   return [=](CaseConfig& c, T v) { (c.*part).*member = v; };
 }
-/// The member `member` of the member `sub` of the part `part`.
-template <class Part, class Sub, class T>
-std::function<void(CaseConfig&, T)> to(Part CaseConfig::*part, Sub Part::*sub, T Sub::*member) {
+/// The member `member` of the member `sub` of the part `part` (a member of Sub or of a base).
+template <class Part, class Sub, class Base, class T>
+std::function<void(CaseConfig&, T)> to(Part CaseConfig::*part, Sub Part::*sub, T Base::*member) {
+  static_assert(std::is_base_of_v<Base, Sub>, "a member of the sub-part");
   return [=](CaseConfig& c, T v) { ((c.*part).*sub).*member = v; };
 }
 
@@ -525,8 +527,7 @@ std::vector<CaseKey> monitor_keys() {
                     [](const CaseConfig& c) {
                       std::string walls;
                       for (const PatchConfig& p : c.patches)
-                        if (p.params.type == phys::BcType::SlipWall ||
-                            p.params.type == phys::BcType::NoSlipWall)
+                        if (phys::bc_traits(p.params.type).wall)
                           walls += (walls.empty() ? "" : ", ") + p.name;
                       return walls;
                     }),
@@ -722,10 +723,10 @@ const std::vector<CaseKey>& patch_keys() {
 const std::vector<BcTypeInfo>& bc_types() {
   static const std::vector<BcTypeInfo> t = [] {
     std::vector<BcTypeInfo> out;
-    for (const auto& [type, name] : phys::kBcTypeNames) {
-      BcTypeInfo info{type, name, {"type"}, type == phys::BcType::NoSlipWall};
+    for (const phys::BcRow& row : phys::kBcTable) {
+      BcTypeInfo info{row.type, row.name, {"type"}, row.traits.needsViscous, &row};
       for (const CaseKey& k : patch_keys())
-        if (k.storePatch && k.bcType == type) info.keys.push_back(k.key);
+        if (k.storePatch && k.bcType == row.type) info.keys.push_back(k.key);
       out.push_back(info);
     }
     return out;

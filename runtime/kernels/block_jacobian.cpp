@@ -1,14 +1,10 @@
 // Assembly of the first-order block Jacobian and the sweeps of the block preconditioner
 // (block_jacobian.hpp).
 #include "runtime/kernels/block_jacobian.hpp"
-#include "runtime/physics/euler/euler_state.hpp"
 
 #include "runtime/backend/forall_levels.hpp"
-#include "runtime/kernels/face_flux.hpp"
 #include "runtime/physics/block.hpp"
-#include "runtime/physics/euler/flux_jacobian.hpp"
-#include "runtime/physics/navier_stokes/viscous_jacobian.hpp"
-#include "runtime/physics/sa/spalart_allmaras.hpp"
+#include "runtime/physics/model.hpp"
 
 namespace fv::kernels {
 using phys::kNumEq;
@@ -37,7 +33,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void off_diagonal_rhs(const ZoneView& v, const Blo
     r[k] = b[k * v.nTotalCells + c] - s[k];
 }
 
-/// Adds the 5x5 mean-flow block m5 into the leading 5x5 part of the N x N block M.
+/// Adds the mean flow's block m5 (kNumEq x kNumEq) into the leading part of the N x N block M.
 template <int N>
 FV_HOST_DEVICE FV_FORCEINLINE void add_mean_flow_block(const real_t* m5, real_t* M) {
   for (int r = 0; r < kNumEq; ++r)
@@ -45,53 +41,10 @@ FV_HOST_DEVICE FV_FORCEINLINE void add_mean_flow_block(const real_t* m5, real_t*
       M[N * r + c] += m5[kNumEq * r + c];
 }
 
-/// Thin-layer viscous Jacobian of boundary face f of a cell with state Wc (Navier-Stokes): a
-/// no-slip wall's into the diagonal block M (5x5; other boundary types: none).
-FV_HOST_DEVICE inline void add_wall_viscous_jacobian(const ZoneView& v, const BlockAssembly& as,
-                                                     idx_t f, const real_t* Wc, real_t* M) {
-  const phys::BcParams& b = as.patches[as.facePatch[f]];
-  if (b.type != phys::BcType::NoSlipWall) return;
-  const phys::Transport& t = as.transport;
-  const real_t* S = v.faceArea + 3 * f;
-  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
-  const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
-  const real_t* d = v.faceOwnerDelta + 3 * f;
-  const real_t dn = std::fabs(d[0] * nrm[0] + d[1] * nrm[1] + d[2] * nrm[2]);
-  const bool isothermal = b.wallTemperature > 0.0;
-  const real_t mu =
-      phys::viscosity(t, isothermal ? b.wallTemperature : phys::temperature(Wc, t.gasConstant));
-  const real_t k = isothermal ? phys::conductivity(t, mu) : 0.0;
-  phys::add_thin_layer_jacobian(Wc, nrm, mu * area / dn, k * area / dn, t.gamma, t.gasConstant, 1.0,
-                                M);
-}
-
-/// Thin-layer viscous Jacobians of the interior face q of a cell with state Wc and neighbour
-/// state Wj (Navier-Stokes): the cell's part into M, the neighbour's into O (5x5 each); muT
-/// the face's eddy viscosity (RANS; 0 laminar).
-FV_HOST_DEVICE inline void add_interior_viscous_jacobians(const ZoneView& v,
-                                                          const BlockAssembly& as, idx_t q,
-                                                          const real_t* Wc, const real_t* Wj,
-                                                          real_t* M, real_t* O, real_t muT = 0.0) {
-  const phys::Transport& t = as.transport;
-  const idx_t f = v.cellFaces[q];
-  const real_t* S = v.faceArea + 3 * f;
-  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
-  const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
-  const bool own = v.cellFaceSign[q] > 0;
-  const real_t* dc = (own ? v.faceOwnerDelta : v.faceNeighbourDelta) + 3 * f;
-  const real_t* dj = (own ? v.faceNeighbourDelta : v.faceOwnerDelta) + 3 * f;
-  const real_t dn =
-      std::fabs((dc[0] - dj[0]) * nrm[0] + (dc[1] - dj[1]) * nrm[1] + (dc[2] - dj[2]) * nrm[2]);
-  const real_t T =
-      0.5 * (phys::temperature(Wc, t.gasConstant) + phys::temperature(Wj, t.gasConstant));
-  const real_t mu = phys::viscosity(t, T);
-  real_t a = mu * area / dn, b = phys::conductivity(t, mu) * area / dn;
-  if (muT > 0.0) {
-    a = (mu + muT) * area / dn;
-    b = (phys::conductivity(t, mu) + phys::turbulent_conductivity(t, muT)) * area / dn;
-  }
-  phys::add_thin_layer_jacobian(Wc, nrm, a, b, t.gamma, t.gasConstant, 1.0, M);
-  phys::add_thin_layer_jacobian(Wj, nrm, a, b, t.gamma, t.gasConstant, -1.0, O);
+/// The offset of interior face f's centroid from the centroid of its owner (owner) or of its
+/// neighbour (!owner).
+FV_HOST_DEVICE FV_FORCEINLINE const real_t* face_offset(const ZoneView& v, idx_t f, bool owner) {
+  return (owner ? v.faceOwnerDelta : v.faceNeighbourDelta) + 3 * f;
 }
 
 /// x_c = Dinv_c r.
@@ -107,92 +60,20 @@ FV_HOST_DEVICE FV_FORCEINLINE void diagonal_solve(const BlockMatrix& m, idx_t n,
 
 } // namespace
 
-namespace {
-/// RANS rows of the diagonal block M and the off-diagonal block O of the interior face q
-/// (neighbour state Wj): nu-tilde convection upwinded with the face's mass flux (the upwind
-/// cell's rho nu-tilde) and the thin-layer nu-tilde diffusion, both with respect to rho
-/// nu-tilde only (the mean-flow columns are left out).
-template <class M>
-FV_HOST_DEVICE inline void add_interior_sa_jacobians(const ZoneView& v, const BlockAssembly& as,
-                                                     idx_t q, const real_t* Wc, const real_t* Wj,
-                                                     real_t* Mc, real_t* O) {
-  constexpr int N = M::kNumVars, k = M::kNuTilde, kk = N * k + k;
-  const phys::Transport& t = as.transport;
-  const idx_t f = v.cellFaces[q];
-  const bool own = v.cellFaceSign[q] > 0;
-  const real_t sg = own ? 1.0 : -1.0;
-  const real_t* Sf = v.faceArea + 3 * f;
-  const real_t S[3] = {sg * Sf[0], sg * Sf[1], sg * Sf[2]};
-  const real_t mdot = 0.5 * (Wc[0] * (Wc[1] * S[0] + Wc[2] * S[1] + Wc[3] * S[2]) +
-                             Wj[0] * (Wj[1] * S[0] + Wj[2] * S[1] + Wj[3] * S[2]));
-  Mc[kk] += (mdot > 0.0 ? mdot : 0.0) / Wc[0];
-  O[kk] += (mdot < 0.0 ? mdot : 0.0) / Wj[0];
-  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
-  const real_t* dc = (own ? v.faceOwnerDelta : v.faceNeighbourDelta) + 3 * f;
-  const real_t* dj = (own ? v.faceNeighbourDelta : v.faceOwnerDelta) + 3 * f;
-  const real_t dn =
-      std::fabs((dc[0] - dj[0]) * S[0] + (dc[1] - dj[1]) * S[1] + (dc[2] - dj[2]) * S[2]) / area;
-  const real_t muc = phys::viscosity_of(t, Wc);
-  const real_t muj = phys::viscosity_of(t, Wj);
-  const real_t a = 0.5 *
-                   (phys::sa::diffusion_coefficient(Wc[0], Wc[k], muc) +
-                    phys::sa::diffusion_coefficient(Wj[0], Wj[k], muj)) *
-                   area / dn;
-  Mc[kk] += a / Wc[0];
-  O[kk] -= a / Wj[0];
-}
-
-/// RANS rows of the diagonal block of the cell c: the nu-tilde diffusion to a no-slip wall
-/// (boundary face f; nu-tilde = 0 there) ...
-template <class M>
-FV_HOST_DEVICE inline void add_wall_sa_jacobian(const ZoneView& v, const BlockAssembly& as, idx_t f,
-                                                const real_t* Wc, real_t* Mc) {
-  constexpr int N = M::kNumVars, k = M::kNuTilde;
-  if (as.patches[as.facePatch[f]].type != phys::BcType::NoSlipWall) return;
-  const phys::Transport& t = as.transport;
-  const real_t* S = v.faceArea + 3 * f;
-  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
-  const real_t* d = v.faceOwnerDelta + 3 * f;
-  const real_t dn = std::fabs(d[0] * S[0] + d[1] * S[1] + d[2] * S[2]) / area;
-  const real_t mu = phys::viscosity_of(t, Wc);
-  Mc[N * k + k] += phys::sa::diffusion_coefficient(Wc[0], 0.0, mu) * area / dn / Wc[0];
-}
-
-/// ... and the source: the part of -dQ/d(rho nu-tilde) V that adds to the diagonal (the
-/// destruction-dominated, stabilising part; production's negative contribution is left out so
-/// that the block stays diagonally dominant).
-template <class M>
-FV_HOST_DEVICE inline void add_sa_source_jacobian(const ZoneView& v, const BlockAssembly& as,
-                                                  idx_t c, const real_t* Wc, real_t* Mc) {
-  constexpr int N = M::kNumVars, k = M::kNuTilde;
-  const phys::Transport& t = as.transport;
-  const idx_t n = v.nTotalCells;
-  real_t gu[9], gn[3];
-  for (int e = 0; e < 9; ++e)
-    gu[e] = as.grad[(3 + e) * n + c];
-  for (int e = 0; e < 3; ++e)
-    gn[e] = as.grad[(3 * k + e) * n + c];
-  const real_t mu = phys::viscosity_of(t, Wc);
-  const phys::sa::Source s =
-      phys::sa::source(Wc[0], Wc[k], mu, phys::sa::vorticity(gu), v.cellWallDistance[c], gn);
-  const real_t d = -s.dQdNu / Wc[0]; // d(-Q)/d(rho nu-tilde) at fixed rho
-  if (d > 0.0) Mc[N * k + k] += d * v.cellVolume[c];
-}
-} // namespace
-
 template <class Mod>
 void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const real_t* W,
                              const real_t* dt, real_t dtGlobal, const BlockMatrix& m) {
   constexpr int N = Mod::kNumVars, NN = N * N;
-  FV_ASSERT(!phys::kHasScalars<Mod> || (a.grad && z.cellWallDistance),
-            "the RANS block Jacobian needs the gradients and the wall distance");
+  using Viscous = typename Mod::Viscous;
+  FV_ASSERT(!Mod::kSource || (a.grad && z.cellWallDistance),
+            "the source term's Jacobian needs the gradients and the wall distance");
   const ZoneView v = z;
   const BlockAssembly as = a;
   const BlockMatrix mm = m;
   forall("assemble_block_jacobian", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
     const idx_t n = v.nTotalCells;
-    const real_t gamma = as.flux.gamma;
-    const bool roe = as.flux.flux == Flux::Roe;
+    // `as` first captured here: CUDA's extended lambdas may not first capture in if constexpr
+    const FluxSettings& flux = as.flux;
     real_t Wc[N];
     for (int k = 0; k < N; ++k)
       Wc[k] = W[k * n + c];
@@ -200,23 +81,24 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
     const real_t d = v.cellVolume[c] / (dtGlobal >= 0.0 ? dtGlobal : dt[c]);
     for (int k = 0; k < NN; ++k)
       M[k] = k % (N + 1) == 0 ? d : 0.0;
-    real_t muT = 0.0; // the cell's eddy viscosity (RANS)
-    if constexpr (phys::kHasScalars<Mod>)
-      muT =
-          phys::sa::eddy_viscosity(Wc[0], Wc[Mod::kNuTilde], phys::viscosity_of(as.transport, Wc));
+    real_t muT = 0.0; // the cell's eddy viscosity, which its faces' viscous Jacobians share
+    if constexpr (Mod::kViscous) muT = Viscous::eddy_viscosity(as.transport, Wc);
     for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
       const idx_t f = v.cellFaces[q];
       if (f < v.nBoundaryFaces) { // the cell owns every boundary face: S points out of it
-        detail::add_boundary_flux_jacobian<Mod>(Wc, v.faceArea + 3 * f, as.patches[as.facePatch[f]],
-                                                as.flux, 0.0, M);
-        if (as.viscous) {
-          if constexpr (phys::kHasScalars<Mod>) {
+        const phys::BcParams& bc = as.patches.params_of(f);
+        const real_t* S = v.faceArea + 3 * f;
+        phys::add_boundary_flux_jacobian<Mod>(Wc, S, bc, flux, 0.0, M);
+        if constexpr (Mod::kViscous) {
+          const phys::Transport& tr = as.transport;
+          const real_t* df = v.faceOwnerDelta + 3 * f;
+          if constexpr (phys::kHasScalars<Mod>) { // the mean flow's block, then the scalars'
             real_t m5[phys::kBlockSize] = {};
-            add_wall_viscous_jacobian(v, as, f, Wc, m5);
+            Viscous::add_boundary_jacobian(Wc, S, df, bc, tr, m5);
             add_mean_flow_block<N>(m5, M);
-            add_wall_sa_jacobian<Mod>(v, as, f, Wc, M);
+            Viscous::template add_scalar_boundary_jacobian<N>(Wc, S, df, bc, tr, M);
           } else {
-            add_wall_viscous_jacobian(v, as, f, Wc, M);
+            Viscous::add_boundary_jacobian(Wc, S, df, bc, tr, M);
           }
         }
         continue;
@@ -231,27 +113,37 @@ void assemble_block_jacobian(const ZoneView& z, const BlockAssembly& a, const re
         Wj[k] = W[k * n + j];
       real_t* O = mm.off + NN * static_cast<std::size_t>(q);
       if constexpr (phys::kHasScalars<Mod>) {
+        // the mean flow's blocks of the face (convective and viscous), then the scalars' rows
         real_t dL[phys::kBlockSize], dR[phys::kBlockSize];
-        phys::face_flux_jacobians(Wc, Wj, S, gamma, roe, as.flux.entropyFix, dL, dR);
-        if (as.viscous) {
-          const real_t muj = phys::viscosity_of(as.transport, Wj);
-          const real_t muTf = 0.5 * (muT + phys::sa::eddy_viscosity(Wj[0], Wj[Mod::kNuTilde], muj));
-          add_interior_viscous_jacobians(v, as, q, Wc, Wj, dL, dR, muTf);
-        }
+        Mod::Convective::jacobians(flux, Wc, Wj, S, dL, dR);
+        if constexpr (Mod::kViscous)
+          Viscous::add_interior_jacobians(Wc, Wj, v.faceArea + 3 * f, face_offset(v, f, own),
+                                          face_offset(v, f, !own), as.transport, muT, dL, dR);
         for (int k = 0; k < NN; ++k)
           O[k] = 0.0;
         add_mean_flow_block<N>(dL, M);
         add_mean_flow_block<N>(dR, O);
-        add_interior_sa_jacobians<Mod>(v, as, q, Wc, Wj, M, O);
+        Mod::Convective::template add_scalar_jacobians<N>(Wc, Wj, S, M, O);
+        if constexpr (Mod::kViscous)
+          Viscous::template add_scalar_jacobians<N>(Wc, Wj, S, face_offset(v, f, own),
+                                                    face_offset(v, f, !own), as.transport, M, O);
       } else {
         real_t dL[NN];
-        phys::face_flux_jacobians(Wc, Wj, S, gamma, roe, as.flux.entropyFix, dL, O);
+        Mod::Convective::jacobians(flux, Wc, Wj, S, dL, O);
         for (int k = 0; k < NN; ++k)
           M[k] += dL[k];
-        if (as.viscous) add_interior_viscous_jacobians(v, as, q, Wc, Wj, M, O);
+        if constexpr (Mod::kViscous)
+          Viscous::add_interior_jacobians(Wc, Wj, v.faceArea + 3 * f, face_offset(v, f, own),
+                                          face_offset(v, f, !own), as.transport, muT, M, O);
       }
     }
-    if constexpr (phys::kHasScalars<Mod>) add_sa_source_jacobian<Mod>(v, as, c, Wc, M);
+    if constexpr (Mod::kSource) {
+      real_t g[3 * N];
+      for (int k = 0; k < 3 * N; ++k)
+        g[k] = as.grad[k * n + c];
+      Mod::Source::template add_jacobian<N>(Wc, g, v.cellWallDistance[c], v.cellVolume[c],
+                                            as.transport, M);
+    }
     if (mm.D)
       for (int k = 0; k < NN; ++k)
         mm.D[NN * static_cast<std::size_t>(c) + k] = M[k];

@@ -7,10 +7,11 @@
 /// Storage follows the zone's cellFaces order: owned cell c has the diagonal block D_c (and its
 /// inverse) and one off-diagonal block per entry q of its cellFaces row, O_q = dR_c/dU_j for the
 /// neighbour j across face cellFaces[q] (unused on boundary faces, whose Jacobian is in D_c).
-/// Blocks are N x N row-major (N the state model's variables: 25 reals for the mean flow); a row of
-/// M is assembled by its own cell (every interior face's flux Jacobian is formed once from each
-/// side), so no atomics are needed. Vectors are cell fields of N components (stride nTotalCells) as
-/// in krylov.hpp. The assembly is templated on the state model, the rest on its width N.
+/// Blocks are N x N row-major (N the state model's variables: phys::kBlockSize reals for the mean
+/// flow); a row of M is assembled by its own cell (every interior face's flux Jacobian is formed
+/// once from each side), so no atomics are needed. Vectors are cell fields of N components (stride
+/// nTotalCells) as in krylov.hpp. The assembly is templated on the state model, the rest on its
+/// width N.
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/forall_levels.hpp"
 #include "runtime/kernels/kernels.hpp"
@@ -53,20 +54,19 @@ struct IluOrder {
 /// What the assembly needs besides the state: the boundary conditions of the boundary faces and
 /// the flux whose first-order Jacobian is formed.
 struct BlockAssembly {
-  const idx_t* facePatch = nullptr;        ///< patch of each boundary face, nBoundaryFaces
-  const phys::BcParams* patches = nullptr; ///< per patch, zone patch order
-  FluxSettings flux;                       ///< Riemann flux and entropy fix (first order)
-  bool viscous = false;                    ///< Navier-Stokes: add the thin-layer viscous Jacobian
-  phys::Transport transport;               ///< viscosity law and gas of the viscous Jacobian
+  PatchView patches;         ///< the boundary condition of each boundary face (SpatialOperator's)
+  FluxSettings flux;         ///< Riemann flux and entropy fix (first order)
+  phys::Transport transport; ///< viscosity law and gas of the viscous Jacobian
   /// RANS: the cell gradients of the primitives (3N x nTotalCells, the residual's) for the
   /// source Jacobian; null otherwise
   const real_t* grad = nullptr;
 };
 
-/// Cell loop: assembles row c of M for the primitive state W (halo cells filled):
+/// Cell loop: assembles row c of M for the primitive state W (halo cells filled), from the terms
+/// of the model M (FV_FOR_EACH_STATE_MODEL):
 /// D_c = V_c/dt_c I + sum_{interior q} dF/dU_L(W_c, W_j, S_q) + sum_{boundary q} dF_b/dU_c,
-/// (viscous: plus the thin-layer viscous Jacobians of physics/navier_stokes/viscous_jacobian.hpp
-/// on interior faces and no-slip walls),
+/// (M::kViscous: plus the thin-layer viscous Jacobians of M::Viscous on interior faces and
+/// no-slip walls),
 /// O_q = dF/dU_R(W_c, W_j, S_q), with S_q the area vector out of c (flux_jacobian.hpp; the
 /// boundary flux's Jacobian by forward differences). dt per cell, or dtGlobal >= 0. Stores D
 /// when m.D is set and D^-1 when m.Dinv is set; a singular block (not expected: V/dt and the

@@ -20,11 +20,12 @@ FV_HOST_DEVICE FV_FORCEINLINE real_t extrapolated(real_t q, real_t phi, real_t g
   return q + phi * (g0 * d0 + g1 * d1 + g2 * d2);
 }
 
-/// Whether a reconstructed primitive state is physical (density and pressure positive); where
-/// it is not, the face takes the cell value.
+/// Whether a reconstructed primitive state is physical (the mean flow's density and pressure
+/// positive, phys::MeanFlowState::admissible); where it is not, the face takes the cell value.
 template <int N>
 FV_HOST_DEVICE FV_FORCEINLINE bool physical(const real_t (&r)[N]) {
-  return r[0] > 0.0 && r[4] > 0.0;
+  static_assert(N >= phys::kNumEq, "the mean flow's primitives come first");
+  return phys::MeanFlowState::admissible(r);
 }
 
 /// The stored face states of kernels::gradient_limiter_states() (FaceStateStore) as the kernels

@@ -50,7 +50,7 @@ void boundary_fluxes(const ZoneViewT<G>& z, const PatchView& patches, const Flux
     real_t WL[N], F[N]; // interior, flux
     reconstruct<N>(W, grad, phi, v.nTotalCells, v.faceOwner[f], v.faceOwnerDelta + 3 * f,
                    st.secondOrder, WL);
-    detail::boundary_flux<M>(st, pv.params[pv.patch_of(f)], v.faceArea + 3 * f, WL, F);
+    detail::boundary_flux<M>(st, pv.params_of(f), v.faceArea + 3 * f, WL, F);
     for (int k = 0; k < N; ++k)
       flux[k * v.nFaces + f] = F[k];
   });
@@ -130,7 +130,7 @@ void boundary_state_fluxes(const ZoneView& z, const PatchView& patches, const Fl
   forall("boundary_state_fluxes", z.nBoundaryFaces, [=] FV_HOST_DEVICE(idx_t f) {
     real_t WL[N], F[N]; // interior, flux
     fs.load(slots[2 * f], WL);
-    detail::boundary_flux<M>(st, pv.params[pv.patch_of(f)], v.faceArea + 3 * f, WL, F);
+    detail::boundary_flux<M>(st, pv.params_of(f), v.faceArea + 3 * f, WL, F);
     for (int k = 0; k < N; ++k)
       flux[k * v.nFaces + f] = F[k];
   });
@@ -220,7 +220,7 @@ FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
   template void flux_sum_rk_primitives<M>(const ZoneView&, const real_t*, real_t, real_t, real_t,  \
                                           const real_t*, real_t, const real_t*, const real_t*,     \
                                           real_t*, real_t, real_t*);
-FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
+FV_FOR_EACH_CONVECTIVE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 #undef FV_INSTANTIATE_G
 

@@ -11,11 +11,12 @@
 
 namespace fv::kernels {
 namespace variants_detail {
+using phys::kNumEq; // the variants are for the mean flow (Euler)
 
 void zero_owned(const ZoneView& z, real_t* R) {
   const idx_t n = z.nTotalCells;
   forall("residual_zero", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
       R[k * n + c] = 0.0;
   });
 }
@@ -26,7 +27,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void scatter(const ZoneView& v, idx_t f, const rea
   const idx_t n = v.nTotalCells;
   const idx_t o = v.faceOwner[f], nb = v.faceNeighbour[f];
   const bool toNb = nb != kNone && nb < v.nCells;
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < kNumEq; ++k) {
     if constexpr (Atomic) {
       atomic_add(R + k * n + o, F[k]);
       if (toNb) atomic_add(R + k * n + nb, -F[k]);
@@ -42,16 +43,16 @@ FV_HOST_DEVICE FV_FORCEINLINE void face_flux(const ZoneView& v, const FluxSettin
                                              const real_t* W, const real_t* grad, const real_t* phi,
                                              const real_t* flux, idx_t f, real_t* F) {
   if (f < v.nBoundaryFaces) {
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
       F[k] = flux[k * v.nFaces + f];
     return;
   }
   const idx_t n = v.nTotalCells;
-  real_t WL[5], WR[5];
-  detail::reconstruct<phys::kNumEq>(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f,
-                                    st.secondOrder, WL);
-  detail::reconstruct<phys::kNumEq>(W, grad, phi, n, v.faceNeighbour[f],
-                                    v.faceNeighbourDelta + 3 * f, st.secondOrder, WR);
+  real_t WL[kNumEq], WR[kNumEq];
+  detail::reconstruct<kNumEq>(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f,
+                              st.secondOrder, WL);
+  detail::reconstruct<kNumEq>(W, grad, phi, n, v.faceNeighbour[f], v.faceNeighbourDelta + 3 * f,
+                              st.secondOrder, WR);
   detail::riemann<phys::EulerModel>(st, WL, WR, v.faceArea + 3 * f, F);
 }
 
@@ -88,8 +89,8 @@ void flux_sum_atomic(const ZoneView& z, const real_t* flux, real_t* R) {
   zero_owned(z, R);
   const ZoneView v = z;
   forall("flux_sum_atomic", z.nFaces, [=] FV_HOST_DEVICE(idx_t f) {
-    real_t F[5];
-    for (int k = 0; k < 5; ++k)
+    real_t F[kNumEq];
+    for (int k = 0; k < kNumEq; ++k)
       F[k] = flux[k * v.nFaces + f];
     scatter<true>(v, f, F, R);
   });
@@ -106,8 +107,8 @@ void flux_sum_coloured(const ZoneView& z, const FaceColouring& colours, const re
     const idx_t b = colours.offsets[c];
     forall("flux_sum_colour", colours.offsets[c + 1] - b, [=] FV_HOST_DEVICE(idx_t i) {
       const idx_t f = faces[b + i];
-      real_t F[5];
-      for (int k = 0; k < 5; ++k)
+      real_t F[kNumEq];
+      for (int k = 0; k < kNumEq; ++k)
         F[k] = flux[k * v.nFaces + f];
       scatter<false>(v, f, F, R);
     });
@@ -118,7 +119,7 @@ void flux_sum_shared(const ZoneView& z, const real_t* flux, real_t* R) {
   const ZoneView v = z;
   const idx_t nBlocks = (z.nCells + kSmemCells - 1) / kSmemCells;
   constexpr idx_t E = kSmemEntries;
-  forall_blocks<kSmemCells, real_t, 5 * kSmemEntries>(
+  forall_blocks<kSmemCells, real_t, kNumEq * kSmemEntries>(
       "flux_sum_smem", nBlocks,
       [=] FV_HOST_DEVICE(idx_t b, int t, real_t* s) {
         // stage the signed fluxes of the block's cell-face entries (contiguous in cellFaces)
@@ -129,7 +130,7 @@ void flux_sum_shared(const ZoneView& z, const real_t* flux, real_t* R) {
         for (idx_t j = e0 + t; j < e1; j += kSmemCells) {
           const idx_t f = v.cellFaces[j];
           const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
-          for (int k = 0; k < 5; ++k)
+          for (int k = 0; k < kNumEq; ++k)
             s[k * E + (j - e0)] = sign * flux[k * v.nFaces + f];
         }
       },
@@ -138,15 +139,15 @@ void flux_sum_shared(const ZoneView& z, const real_t* flux, real_t* R) {
         if (c >= v.nCells) return;
         const idx_t c1 = c0 + kSmemCells < v.nCells ? c0 + kSmemCells : v.nCells;
         const idx_t e0 = v.cellFaceOffsets[c0];
-        real_t r[5] = {0, 0, 0, 0, 0};
+        real_t r[kNumEq] = {};
         if (v.cellFaceOffsets[c1] - e0 <= E) {
           for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j)
-            for (int k = 0; k < 5; ++k)
+            for (int k = 0; k < kNumEq; ++k)
               r[k] += s[k * E + (j - e0)];
         } else { // not staged: the gather's own sum
-          detail::cell_flux_sum<5>(v, flux, c, r);
+          detail::cell_flux_sum<kNumEq>(v, flux, c, r);
         }
-        for (int k = 0; k < 5; ++k)
+        for (int k = 0; k < kNumEq; ++k)
           R[k * v.nTotalCells + c] = r[k];
       });
 }
@@ -157,7 +158,7 @@ void residual_fused_atomic(const ZoneView& z, const FluxSettings& s, const real_
   const ZoneView v = z;
   const FluxSettings st = s;
   forall("fused_flux_atomic", z.nFaces, [=] FV_HOST_DEVICE(idx_t f) {
-    real_t F[5];
+    real_t F[kNumEq];
     face_flux(v, st, W, grad, phi, flux, f, F);
     scatter<true>(v, f, F, R);
   });
@@ -176,7 +177,7 @@ void residual_fused_coloured(const ZoneView& z, const FaceColouring& colours, co
     const idx_t b = colours.offsets[c];
     forall("fused_flux_colour", colours.offsets[c + 1] - b, [=] FV_HOST_DEVICE(idx_t i) {
       const idx_t f = faces[b + i];
-      real_t F[5];
+      real_t F[kNumEq];
       face_flux(v, st, W, grad, phi, flux, f, F);
       scatter<false>(v, f, F, R);
     });
@@ -189,7 +190,7 @@ void residual_with(FluxSumVariant var, const ZoneView& z, const FaceColouring& c
   switch (var) {
   case FluxSumVariant::Gather:
     interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
-    flux_sum<phys::kNumEq>(z, flux, R);
+    flux_sum<kNumEq>(z, flux, R);
     return;
   case FluxSumVariant::Atomic:
     interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);

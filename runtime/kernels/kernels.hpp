@@ -13,7 +13,6 @@
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/patch_table.hpp"
 #include "runtime/kernels/zone_view.hpp"
-#include "runtime/physics/euler/bc_states.hpp"
 #include "runtime/physics/model.hpp"
 #include "runtime/physics/navier_stokes/transport.hpp"
 
@@ -25,13 +24,22 @@ namespace fv::kernels {
 
 /// The field widths (models' variable counts) the width-templated kernels are compiled for:
 /// FV_FOR_EACH_FIELD_WIDTH(X) expands X(N) for each. A model with another count adds it here.
-#define FV_FOR_EACH_FIELD_WIDTH(X) X(5) X(6)
+#define FV_FOR_EACH_FIELD_WIDTH(X) X(phys::kNumEq) X(phys::SaModel::kNumVars)
 
-/// The state models the model-templated kernels are compiled for (physics/model.hpp): the mean
-/// flow (Euler; laminar Navier-Stokes shares its state and kernels, the viscous terms are
-/// switched on at run time) and Spalart-Allmaras RANS. FV_FOR_EACH_STATE_MODEL(X) expands X(M)
-/// for each; the solver picks one at run time (solver/state_model.hpp).
-#define FV_FOR_EACH_STATE_MODEL(X) X(phys::EulerModel) X(phys::SaModel)
+/// The models the model-templated kernels are compiled for (physics/model.hpp), by the terms
+/// the kernels read; FV_FOR_EACH_*_MODEL(X) expands X(M) for each. The solver picks the model at
+/// run time (solver/state_model.hpp) and calls each kernel with the model, or for the convective
+/// kernels with phys::ConvectiveModelOf<M>.
+///   STATE       every model: the kernels that read several terms (the block Jacobian)
+///   CONVECTIVE  one model per distinct state, convective and boundary terms: the face fluxes,
+///               the primitives and the Runge-Kutta stages that store them (Navier-Stokes runs
+///               Euler's)
+///   VISCOUS     the models with a viscous term (M::kViscous): the viscous fluxes and time step
+///   SOURCE      the models with a source term (M::kSource): the volume sources
+#define FV_FOR_EACH_STATE_MODEL(X) X(phys::EulerModel) X(phys::NavierStokesModel) X(phys::SaModel)
+#define FV_FOR_EACH_CONVECTIVE_MODEL(X) X(phys::EulerModel) X(phys::SaModel)
+#define FV_FOR_EACH_VISCOUS_MODEL(X) X(phys::NavierStokesModel) X(phys::SaModel)
+#define FV_FOR_EACH_SOURCE_MODEL(X) X(phys::SaModel)
 
 /// The precisions G of the geometry (ZoneViewT<G>) that the reconstruction kernels
 /// (interpolate_to_nodes, the gradient, the gradient + limiter pass, the face fluxes) are
@@ -199,11 +207,10 @@ void gradient_limiter_states(const ZoneViewT<G>& z, const real_t* Wn, Limiter ki
                              const real_t* supersonicNodes, const StoredCellValues& keep,
                              const FaceStateStore& states);
 
-/// Flux function choice ([scheme] flux).
-enum class Flux { Roe = 0, Rusanov = 1 };
-
-/// The case-file names of the flux functions.
-inline constexpr EnumName<Flux> kFluxNames[] = {{Flux::Roe, "roe"}, {Flux::Rusanov, "rusanov"}};
+/// Flux function choice ([scheme] flux) and its case-file names: the convective term's
+/// (physics/euler/convection.hpp).
+using phys::Flux;
+using phys::kFluxNames;
 
 /// The waves of the Roe flux that Harten's entropy fix acts on ([scheme] entropy_fix_waves):
 /// all of them, or the acoustic u +- c waves only (FluxSettings::linearFix = 0).
@@ -211,14 +218,9 @@ enum class EntropyFixWaves { All, Acoustic };
 inline constexpr EnumName<EntropyFixWaves> kEntropyFixWavesNames[] = {
     {EntropyFixWaves::All, "all"}, {EntropyFixWaves::Acoustic, "acoustic"}};
 
-/// Settings of the face-flux kernels.
-struct FluxSettings {
-  Flux flux = Flux::Roe;
-  real_t gamma = 1.4;
-  real_t entropyFix = 0.1;
-  /// Harten's fix of the Roe flux's entropy and shear waves: < 0 the same as entropyFix
-  /// (Euler's default), 0 none (Navier-Stokes: boundary layers)
-  real_t linearFix = -1.0;
+/// Settings of the face-flux kernels: the convective term's (Riemann flux, gas, entropy fix)
+/// and the reconstruction's order.
+struct FluxSettings : phys::ConvectiveSettings {
   bool secondOrder = true; ///< MUSCL reconstruction with grad and phi (else cell values)
 
   /// Sets linearFix for the waves the entropy fix acts on.
@@ -309,52 +311,52 @@ void rk_stage_primitives(const ZoneView& z, real_t a, real_t b, real_t beta, con
                          real_t dtGlobal, const real_t* U0, const real_t* U, const real_t* R,
                          real_t* Unew, real_t gamma, real_t* W);
 
-/// Cell loop: dt[cell] = cfl * V / sum_faces (|u . S| + c |S|) with the cell's state.
+/// Cell loop: dt[cell] = cfl * V / sum_faces (|u . S| + c |S|) with the cell's state (the mean
+/// flow's convective radius, phys::MeanFlowConvection::face_radius).
 void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* W, real_t* dt);
 
-/// Face loop over interior faces (Navier-Stokes model): flux[k][face] -= F_v . S with the face
-/// gradients of u, v, w, T from the cell gradients `grad` of the primitives (unlimited) and the
-/// directional correction along the cell-centre line (physics/navier_stokes/face_viscous.hpp).
-/// Runs after interior_fluxes, with halo W and grad in place. RANS (state model M with the
-/// Spalart-Allmaras variable): the mean of the cells' eddy viscosities enters mu and k, and the
-/// nu-tilde diffusion flux is added.
+/// Face loop over interior faces, a model with a viscous term (M::kViscous,
+/// FV_FOR_EACH_VISCOUS_MODEL): flux[k][face] -= F_v . S of M::Viscous::interior_flux from the cell
+/// gradients `grad` of the primitives (unlimited; physics/navier_stokes/face_viscous.hpp; RANS: the
+/// cells' eddy viscosity enters mu and k, and the nu-tilde diffusion flux is added). Runs after
+/// interior_fluxes, with halo W and grad in place.
 template <class M>
 void viscous_interior_fluxes(const ZoneView& z, const phys::Transport& t, const real_t* W,
                              const real_t* grad, real_t* flux);
 
-/// Face loop over all boundary faces (one launch): flux[k][face] -= F_v . S of each face's
-/// patch boundary type (no-slip walls: wall velocity and temperature at the face; RANS:
-/// nu-tilde = 0 there, the cell's eddy viscosity elsewhere).
+/// Face loop over all boundary faces (one launch): flux[k][face] -= F_v . S of
+/// M::Viscous::boundary_flux for each face's patch (BcTraits::face: no-slip walls with the
+/// wall's velocity and temperature at the face, planes without shear and heat flux).
 template <class M>
 void viscous_boundary_fluxes(const ZoneView& z, const PatchView& patches, const phys::Transport& t,
                              const real_t* W, const real_t* grad, real_t* flux);
 
 /// Number of values per boundary face of wall_viscous_data().
-inline constexpr int kWallViscousValues = 5;
+inline constexpr int kWallViscousValues = phys::kWallValues;
 
-/// Face loop over all boundary faces (Navier-Stokes), for the forces and the surface output;
-/// out is kWallViscousValues x nBoundaryFaces (SoA): the viscous force the fluid exerts on the
-/// face, -tau . S (3, N), the heat flux from the wall into the fluid -k dT/dn (W/m^2; 0 but on
-/// no-slip walls) and y+ of the wall cell (rho u_tau dn / mu).
+/// Face loop over all boundary faces (a viscous model), for the forces and the surface output;
+/// out is kWallViscousValues x nBoundaryFaces (SoA), the laminar mean flow's
+/// phys::wall_values(): the viscous force the fluid exerts on the face, -tau . S (3, N), the
+/// heat flux from the wall into the fluid -k dT/dn (W/m^2; 0 but on no-slip walls) and y+ of
+/// the wall cell (rho u_tau dn / mu).
 void wall_viscous_data(const ZoneView& z, const PatchView& patches, const phys::Transport& t,
                        const real_t* W, const real_t* grad, real_t* out);
 
-/// Cell loop, Navier-Stokes: dt[cell] = cfl V / (sum_faces (|u.S| + c|S|) + 4 sum_faces
-/// Lambda_v), Lambda_v the viscous spectral radius of the face (Blazek eq. 6.22); RANS: with
-/// mu + mu_t (nu-tilde's own diffusivity, up to 2.5 times larger where mu_t / mu is small, is
-/// left out: Newton's pseudo time converges faster with the mean flow's radius; explicit RANS
-/// runs keep a CFL margin).
+/// Cell loop, a model with a viscous term: dt[cell] = cfl V / (sum_faces (|u.S| + c|S|) + 4
+/// sum_faces Lambda_v), Lambda_v the viscous spectral radius of the face (Blazek eq. 6.22) with
+/// the viscosity M::Viscous::viscosity (RANS: mu + mu_t).
 template <class M>
 void viscous_time_step(const ZoneView& z, const phys::Transport& t, real_t cfl, const real_t* W,
                        real_t* dt);
 
-/// Cell loop, RANS (a no-op for the other state models): R[nu-tilde][c] -= Q V with Q the
-/// Spalart-Allmaras source per unit volume (physics/sa/spalart_allmaras.hpp: production,
-/// destruction, cb2 term) from the cell's state, its velocity and nu-tilde gradients `grad`
-/// and its wall distance (z.cellWallDistance; an fv::Error when the zone has none).
+/// Cell loop, a model with a source term (M::kSource, FV_FOR_EACH_SOURCE_MODEL): R[k][c] -=
+/// the source M::Source::integrated of the cell (RANS: the Spalart-Allmaras production,
+/// destruction and cb2 term of nu-tilde, physics/sa/spalart_allmaras.hpp) from its state, its
+/// gradients `grad` and its wall distance (z.cellWallDistance; the caller checks that the zone
+/// has one).
 template <class M>
-void turbulence_source(const ZoneView& z, const phys::Transport& t, const real_t* W,
-                       const real_t* grad, real_t* R);
+void source_term(const ZoneView& z, const phys::Transport& t, const real_t* W, const real_t* grad,
+                 real_t* R);
 
 /// Cell loop, one Runge-Kutta stage on owned cells (N components, stride = nTotalCells):
 ///   Unew = a * U0 + b * (U - beta * dt / V * R)

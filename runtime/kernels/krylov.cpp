@@ -143,7 +143,8 @@ real_t update_relaxation(const ZoneView& z, real_t gamma, real_t beta, const rea
         phys::cons_to_prim(u, w, gamma);
         phys::cons_to_prim(u1, w1, gamma);
         real_t a = 1.0;
-        for (int k = 0; k < kNumEq; k += 4) { // density and pressure
+        const int limited[2] = {phys::kDensity, phys::kPressure};
+        for (const int k : limited) {
           const real_t dq = w1[k] - w[k];
           const real_t lim = (dq > 0.0 ? beta : down) * w[k];
           const real_t r = dq != 0.0 ? lim / (dq > 0.0 ? dq : -dq) : 1.0;

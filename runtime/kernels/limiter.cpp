@@ -7,7 +7,6 @@
 #include "runtime/kernels/gradient_limiter_k.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/barth_jespersen.hpp"
-#include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/physics/model.hpp"
 #include "runtime/physics/portable_math.hpp"
 #include "runtime/physics/venkat_limiter.hpp"
@@ -18,8 +17,8 @@ namespace fv::kernels {
 
 template <int N>
 void supersonic_node_excess(const ZoneView& z, real_t gamma, const real_t* W, real_t* excess) {
-  static_assert(N >= phys::EulerModel::kNumVars, "the mean flow's primitives come first");
-  constexpr int kMeanFlow = phys::EulerModel::kNumVars;
+  static_assert(N >= phys::kNumEq, "the mean flow's primitives come first");
+  constexpr int kMeanFlow = phys::kNumEq;
   const ZoneView v = z;
   forall("supersonic_node_excess", z.nNodes, [=] FV_HOST_DEVICE(idx_t node) {
     const idx_t n = v.nTotalCells;
@@ -31,7 +30,8 @@ void supersonic_node_excess(const ZoneView& z, real_t gamma, const real_t* W, re
       for (int k = 0; k < kMeanFlow; ++k)
         w[k] = W[k * n + c];
       const real_t a = phys::sound_speed(w, gamma);
-      const real_t m2 = (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) / (a * a);
+      const real_t* u = w + phys::kVelocity;
+      const real_t m2 = (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) / (a * a);
       e += m2 > 1.0 ? std::sqrt(m2) - 1.0 : 0.0;
     }
     excess[node] = e;

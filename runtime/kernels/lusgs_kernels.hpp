@@ -18,8 +18,8 @@
 /// or of hyperplanes no two cells are neighbours, so a group runs in parallel.
 #include "runtime/backend/forall.hpp"
 #include "runtime/kernels/kernels.hpp"
+#include "runtime/kernels/patch_table.hpp"
 #include "runtime/kernels/zone_view.hpp"
-#include "runtime/physics/euler/bc_states.hpp"
 
 namespace fv::kernels {
 
@@ -28,9 +28,9 @@ namespace fv::kernels {
 struct LusgsFields {
   real_t gamma = 1.4;
   real_t omega = 1.0;
-  const real_t* W = nullptr;      ///< primitive state of U (halo cells filled), 5 x nTotalCells
-  const real_t* R = nullptr;      ///< residual (net outflow), 5 x nTotalCells
-  const real_t* D = nullptr;      ///< scalar diagonal per owned cell, m^3/s
+  const real_t* W = nullptr; ///< primitive state of U (halo cells filled), kNumEq x nTotalCells
+  const real_t* R = nullptr; ///< residual (net outflow), kNumEq x nTotalCells
+  const real_t* D = nullptr; ///< scalar diagonal per owned cell, m^3/s
   const real_t* lambda = nullptr; ///< face spectral radius times |S| per face, m^3/s
   /// Neighbour lists of the owned cells by sweep rank (SweepNeighbours, lusgs_neighbours.hpp):
   /// lower (forward sweep) and upper (backward sweep, halo cells included); CSR offsets nCells+1,
@@ -41,17 +41,17 @@ struct LusgsFields {
   const idx_t* upperOffsets = nullptr;
   const idx_t* upperCells = nullptr;
   const idx_t* upperFaces = nullptr;
-  real_t* dU = nullptr; ///< update, 5 x nTotalCells (halo entries: 0 or exchanged)
-  /// Per owned cell: index of its 5x5 block diagonal in Dinv, or -1 (scalar D). Null: all
-  /// scalar.
+  real_t* dU = nullptr; ///< update, kNumEq x nTotalCells (halo entries: 0 or exchanged)
+  /// Per owned cell: index of its block diagonal in Dinv, or -1 (scalar D). Null: all scalar.
   const idx_t* blockOf = nullptr;
-  const real_t* Dinv = nullptr; ///< inverse block diagonals, 25 per block (row-major), s/m^3
+  /// inverse block diagonals, phys::kBlockSize per block (row-major), s/m^3
+  const real_t* Dinv = nullptr;
   /// Off-diagonal dissipation: false: omega lambda_ij dU_j (scalar); true: omega |A~_ij| dU_j,
   /// the Roe matrix of the face with Harten's entropyFix (every cell then has a block).
   bool roe = false;
   real_t entropyFix = 0.1;
-  real_t* lower = nullptr; ///< L_i, 5 x nCells
-  real_t* upper = nullptr; ///< U_i, 5 x nCells
+  real_t* lower = nullptr; ///< L_i, kNumEq x nCells
+  real_t* upper = nullptr; ///< U_i, kNumEq x nCells
 };
 
 /// Rank of halo cells: never lower (the forward sweep ignores them), always upper (the
@@ -75,14 +75,13 @@ void lusgs_viscous_radius(const ZoneView& z, const phys::Transport& t, const rea
 void lusgs_diagonal(const ZoneView& z, real_t omega, const real_t* dt, real_t dtGlobal,
                     const real_t* lambda, real_t* D);
 
-/// What the boundary blocks need: the cells with at least one boundary face, each boundary
-/// face's patch and the patches' conditions, and the Riemann flux of the residual.
+/// What the boundary blocks need: the cells with at least one boundary face, the boundary
+/// condition of each boundary face, and the Riemann flux of the residual.
 struct LusgsBoundary {
   idx_t nBlocks = 0;
-  const idx_t* blockCells = nullptr;       ///< owned cells with boundary faces, nBlocks
-  const idx_t* facePatch = nullptr;        ///< patch of each boundary face, nBoundaryFaces
-  const phys::BcParams* patches = nullptr; ///< per patch, zone patch order
-  FluxSettings flux;                       ///< flux and entropy fix (first order)
+  const idx_t* blockCells = nullptr; ///< owned cells with boundary faces, nBlocks
+  PatchView patches;                 ///< the zone's patch table (SpatialOperator's)
+  FluxSettings flux;                 ///< flux and entropy fix (first order)
   bool roe = false;   ///< also add omega/2 |A~_f| of the interior faces (all cells are blocks)
   real_t omega = 1.0; ///< lusgs_omega
 };
@@ -114,7 +113,7 @@ void lusgs_sweep_sequential(const ZoneView& z, const LusgsFields& f, bool forwar
 /// Cell loop: U += dU on owned cells.
 void lusgs_apply(const ZoneView& z, const real_t* dU, real_t* U);
 
-/// Cell loop: zeroes a field of 5 x n values (stride n) for cells [0, count).
+/// Cell loop: zeroes a field of kNumEq x n values (stride n) for cells [0, count).
 void lusgs_zero(idx_t n, idx_t count, real_t* field);
 
 } // namespace fv::kernels

@@ -1,19 +1,21 @@
 // Matrix-free LU-SGS kernels: face spectral radii, the scalar diagonal, the group-parallel and
 // the sequential sweeps (see lusgs_kernels.hpp for the algebra).
 #include "runtime/backend/forall.hpp"
-#include "runtime/kernels/face_flux.hpp"
 #include "runtime/kernels/lusgs_kernels.hpp"
 #include "runtime/physics/euler/flux_jacobian.hpp"
 #include "runtime/physics/euler/lusgs_k.hpp"
+#include "runtime/physics/model.hpp"
 #include "runtime/physics/navier_stokes/viscous_flux.hpp"
 
 namespace fv::kernels {
 namespace {
+using phys::kBlockSize;
+using phys::kNumEq;
 
 /// What a sweep reads of one neighbour entry (the face's area vector out of the cell and its
 /// spectral radius, the neighbour's primitives and update), loaded together.
 struct SweepEntry {
-  real_t S[3], lambda, W[5], dU[5];
+  real_t S[3], lambda, W[kNumEq], dU[kNumEq];
   bool zero; ///< dU == 0: exactly no contribution (e.g. halo cells without an exchange)
 };
 
@@ -30,7 +32,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void load_entry(const ZoneView& v, const LusgsFiel
     x.S[d] = sg * v.faceArea[3 * face + d];
   x.lambda = f.roe ? 0.0 : f.lambda[face];
   x.zero = true;
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < kNumEq; ++k) {
     x.W[k] = f.W[k * n + j];
     x.dU[k] = f.dU[k * n + j];
     x.zero = x.zero && x.dU[k] == 0.0;
@@ -41,16 +43,16 @@ FV_HOST_DEVICE FV_FORCEINLINE void load_entry(const ZoneView& v, const LusgsFiel
 FV_HOST_DEVICE FV_FORCEINLINE void add_entry(const LusgsFields& f, const real_t* Wc,
                                              const SweepEntry& x, real_t* sum) {
   if (x.zero) return;
-  real_t dF[5];
+  real_t dF[kNumEq];
   phys::flux_difference(x.W, x.dU, x.S, f.gamma, dF);
   if (f.roe) {
-    real_t diss[5];
+    real_t diss[kNumEq];
     phys::roe_dissipation(Wc, x.W, x.S, f.gamma, f.entropyFix, x.dU, diss);
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
       sum[k] += 0.5 * (dF[k] - f.omega * diss[k]);
   } else {
     const real_t ol = f.omega * x.lambda;
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
       sum[k] += 0.5 * (dF[k] - ol * x.dU[k]);
   }
 }
@@ -74,22 +76,22 @@ FV_HOST_DEVICE FV_FORCEINLINE void sweep_cell(const ZoneView& v, const LusgsFiel
   const idx_t begin = offsets[c], end = offsets[c + 1];
   real_t* mine = forward ? f.lower : f.upper;
   const real_t* other = forward ? f.upper : f.lower;
-  real_t Rc[5], Oc[5]; // the residual and the other sweep's sum of the cell
-  for (int k = 0; k < 5; ++k) {
+  real_t Rc[kNumEq], Oc[kNumEq]; // the residual and the other sweep's sum of the cell
+  for (int k = 0; k < kNumEq; ++k) {
     Rc[k] = f.R[k * n + c];
     Oc[k] = other[k * nc + c];
   }
   const idx_t b = f.blockOf ? f.blockOf[c] : -1;
-  real_t M[25]; // the inverse block diagonal (block cells), else M[0] = D_c
+  real_t M[kBlockSize]; // the inverse block diagonal (block cells), else M[0] = D_c
   if (b >= 0)
-    for (int k = 0; k < 25; ++k)
-      M[k] = f.Dinv[25 * static_cast<std::size_t>(b) + k];
+    for (int k = 0; k < kBlockSize; ++k)
+      M[k] = f.Dinv[kBlockSize * static_cast<std::size_t>(b) + k];
   else
     M[0] = f.D[c];
-  real_t sum[5] = {0, 0, 0, 0, 0};
-  real_t Wc[5] = {0, 0, 0, 0, 0}; // the cell's own state, for the Roe matrix of each face
+  real_t sum[kNumEq] = {};
+  real_t Wc[kNumEq] = {}; // the cell's own state, for the Roe matrix of each face
   if (f.roe)
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
       Wc[k] = f.W[k * n + c];
   // neighbours two at a time: both entries' values are loaded before either is summed, so
   // their memory latencies overlap (the sums in entry order, as one at a time)
@@ -101,18 +103,20 @@ FV_HOST_DEVICE FV_FORCEINLINE void sweep_cell(const ZoneView& v, const LusgsFiel
     add_entry(f, Wc, x0, sum);
     if (two) add_entry(f, Wc, x1, sum);
   }
-  real_t rhs[5];
-  for (int k = 0; k < 5; ++k) {
+  real_t rhs[kNumEq];
+  for (int k = 0; k < kNumEq; ++k) {
     mine[k * nc + c] = sum[k];
     rhs[k] = -(Rc[k] + sum[k] + Oc[k]);
   }
   if (b >= 0) {
-    for (int r = 0; r < 5; ++r)
-      f.dU[r * n + c] = M[5 * r] * rhs[0] + M[5 * r + 1] * rhs[1] + M[5 * r + 2] * rhs[2] +
-                        M[5 * r + 3] * rhs[3] + M[5 * r + 4] * rhs[4];
+    for (int r = 0; r < kNumEq; ++r) {
+      const real_t* row = M + kNumEq * r;
+      f.dU[r * n + c] =
+          row[0] * rhs[0] + row[1] * rhs[1] + row[2] * rhs[2] + row[3] * rhs[3] + row[4] * rhs[4];
+    }
   } else {
     const real_t invD = 1.0 / M[0];
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
       f.dU[k * n + c] = rhs[k] * invD;
   }
 }
@@ -125,13 +129,13 @@ void lusgs_face_radius(const ZoneView& z, real_t gamma, const real_t* W, bool sc
   forall("lusgs_face_radius", z.nFaces, [=] FV_HOST_DEVICE(idx_t face) {
     const idx_t n = v.nTotalCells;
     const real_t* S = v.faceArea + 3 * face;
-    real_t w[5];
+    real_t w[kNumEq];
     const idx_t o = v.faceOwner[face], nb = v.faceNeighbour[face];
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
       w[k] = W[k * n + o];
     real_t l = phys::spectral_radius(w, S, gamma);
     if (nb != kNone) {
-      for (int k = 0; k < 5; ++k)
+      for (int k = 0; k < kNumEq; ++k)
         w[k] = W[k * n + nb];
       const real_t ln = phys::spectral_radius(w, S, gamma);
       l = ln > l ? ln : l;
@@ -154,12 +158,13 @@ void lusgs_viscous_radius(const ZoneView& z, const phys::Transport& t, const rea
     const idx_t o = v.faceOwner[face], nb = v.faceNeighbour[face];
     const real_t* dO = v.faceOwnerDelta + 3 * face;
     real_t l[3] = {dO[0], dO[1], dO[2]};
-    real_t rho = W[o], T = phys::temperature_of(W, n, o, tr.gasConstant);
+    real_t rho = W[phys::kDensity * n + o], T = phys::temperature_of(W, n, o, tr.gasConstant);
     if (nb != kNone) {
       const real_t* dN = v.faceNeighbourDelta + 3 * face;
       for (int d = 0; d < 3; ++d)
         l[d] -= dN[d];
-      rho = W[nb] < rho ? W[nb] : rho;
+      const real_t rhoNb = W[phys::kDensity * n + nb];
+      rho = rhoNb < rho ? rhoNb : rho;
       T = 0.5 * (T + phys::temperature_of(W, n, nb, tr.gasConstant));
     }
     const real_t dn = std::fabs(l[0] * S[0] + l[1] * S[1] + l[2] * S[2]) / area;
@@ -187,13 +192,13 @@ void lusgs_boundary_blocks(const ZoneView& z, const LusgsBoundary& b, const real
     const idx_t c = bb.blockCells[i];
     const idx_t n = v.nTotalCells;
     const real_t gamma = bb.flux.gamma;
-    real_t M[25];
-    for (int k = 0; k < 25; ++k)
+    real_t M[kBlockSize];
+    for (int k = 0; k < kBlockSize; ++k)
       M[k] = 0.0;
-    for (int k = 0; k < 5; ++k)
-      M[6 * k] = D[c];
-    real_t W0[5];
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
+      M[(kNumEq + 1) * k] = D[c];
+    real_t W0[kNumEq];
+    for (int k = 0; k < kNumEq; ++k)
       W0[k] = W[k * n + c];
     for (idx_t q = v.cellFaceOffsets[c]; q < v.cellFaceOffsets[c + 1]; ++q) {
       const idx_t face = v.cellFaces[q];
@@ -202,29 +207,29 @@ void lusgs_boundary_blocks(const ZoneView& z, const LusgsBoundary& b, const real
         // omega/2 |A~_f| of an interior face, column by column
         const bool own = v.cellFaceSign[q] > 0;
         const idx_t j = own ? v.faceNeighbour[face] : v.faceOwner[face];
-        real_t Wj[5];
-        for (int k = 0; k < 5; ++k)
+        real_t Wj[kNumEq];
+        for (int k = 0; k < kNumEq; ++k)
           Wj[k] = W[k * n + j];
         const real_t* Sf = v.faceArea + 3 * face;
         const real_t area = std::sqrt(Sf[0] * Sf[0] + Sf[1] * Sf[1] + Sf[2] * Sf[2]);
         const phys::RoeAverage ra =
             phys::roe_average(W0, Wj, Sf[0] / area, Sf[1] / area, Sf[2] / area, gamma);
-        real_t Dr[25];
+        real_t Dr[kBlockSize];
         phys::roe_matrix(ra, area, gamma, bb.flux.entropyFix, Dr);
-        for (int k = 0; k < 25; ++k)
+        for (int k = 0; k < kBlockSize; ++k)
           M[k] += 0.5 * bb.omega * Dr[k];
         continue;
       }
       // the exact first-order Jacobian of the boundary flux less the half flux Jacobian
-      detail::add_boundary_flux_jacobian<phys::EulerModel>(
-          W0, v.faceArea + 3 * face, bb.patches[bb.facePatch[face]], bb.flux, 0.5, M);
+      phys::add_boundary_flux_jacobian<phys::EulerModel>(
+          W0, v.faceArea + 3 * face, bb.patches.params_of(face), bb.flux, 0.5, M);
     }
-    real_t* out = Dinv + 25 * static_cast<std::size_t>(i);
+    real_t* out = Dinv + kBlockSize * static_cast<std::size_t>(i);
     if (!phys::invert5(M, out)) {
-      for (int k = 0; k < 25; ++k)
+      for (int k = 0; k < kBlockSize; ++k)
         out[k] = 0.0;
-      for (int k = 0; k < 5; ++k)
-        out[6 * k] = 1.0 / D[c];
+      for (int k = 0; k < kNumEq; ++k)
+        out[(kNumEq + 1) * k] = 1.0 / D[c];
     }
   });
 }
@@ -271,14 +276,14 @@ void lusgs_sweep_sequential(const ZoneView& z, const LusgsFields& f, bool forwar
 void lusgs_apply(const ZoneView& z, const real_t* dU, real_t* U) {
   const ZoneView v = z;
   forall("lusgs_apply", z.nCells, [=] FV_HOST_DEVICE(idx_t c) {
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
       U[k * v.nTotalCells + c] += dU[k * v.nTotalCells + c];
   });
 }
 
 void lusgs_zero(idx_t n, idx_t count, real_t* field) {
   forall("lusgs_zero", count, [=] FV_HOST_DEVICE(idx_t c) {
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < kNumEq; ++k)
       field[k * n + c] = 0.0;
   });
 }

@@ -44,9 +44,10 @@ PendingReduce wall_forces_async(backend::ReduceSlot& slot, const ZoneView& z, id
         const real_t* S = v.faceArea + 3 * f;
         // momentum flux through a wall face = wall pressure * S (S points
         // into the body)
-        const real_t F0 = flux[1 * v.nFaces + f] - pRef * S[0];
-        const real_t F1 = flux[2 * v.nFaces + f] - pRef * S[1];
-        const real_t F2 = flux[3 * v.nFaces + f] - pRef * S[2];
+        constexpr int m = phys::kMomentum;
+        const real_t F0 = flux[m * v.nFaces + f] - pRef * S[0];
+        const real_t F1 = flux[(m + 1) * v.nFaces + f] - pRef * S[1];
+        const real_t F2 = flux[(m + 2) * v.nFaces + f] - pRef * S[2];
         const real_t r0 = v.faceCentroid[3 * f] - o0, r1 = v.faceCentroid[3 * f + 1] - o1,
                      r2 = v.faceCentroid[3 * f + 2] - o2;
         acc[0] += F0;
@@ -119,8 +120,8 @@ idx_t first_unphysical_cell(const ZoneView& z, real_t gamma, const real_t* U) {
   reduce<1>(
       "health_check", z.nCells, ReduceOp::Min,
       [=] FV_HOST_DEVICE(idx_t c, real_t * acc) {
-        real_t u[5], w[5];
-        for (int k = 0; k < 5; ++k)
+        real_t u[phys::kNumEq], w[phys::kNumEq];
+        for (int k = 0; k < phys::kNumEq; ++k)
           u[k] = U[k * v.nTotalCells + c];
         phys::cons_to_prim(u, w, gamma);
         if (!phys::is_physical(w) && static_cast<real_t>(c) < acc[0])

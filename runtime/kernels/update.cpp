@@ -3,7 +3,6 @@
 #include "runtime/kernels/cell_field.hpp"
 #include "runtime/kernels/cell_update_k.hpp"
 #include "runtime/kernels/kernels.hpp"
-#include "runtime/physics/euler/euler_state.hpp"
 
 #include <type_traits>
 
@@ -22,7 +21,7 @@ void primitives(idx_t n, idx_t stride, real_t gamma, const real_t* U, real_t* W)
   });
 }
 #define FV_INSTANTIATE(M) template void primitives<M>(idx_t, idx_t, real_t, const real_t*, real_t*);
-FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
+FV_FOR_EACH_CONVECTIVE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 
 void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* W, real_t* dt) {
@@ -37,7 +36,7 @@ void local_time_step(const ZoneView& z, real_t gamma, real_t cfl, const real_t* 
     for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j) {
       const real_t* S = v.faceArea + 3 * v.cellFaces[j];
       const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
-      lambda += std::fabs(w[1] * S[0] + w[2] * S[1] + w[3] * S[2]) + a * area;
+      lambda += phys::MeanFlowConvection::face_radius(w, a, S, area);
     }
     dt[c] = cfl * v.cellVolume[c] / lambda;
   });
@@ -110,7 +109,7 @@ FV_FOR_EACH_FIELD_WIDTH(FV_INSTANTIATE)
   template void rk_stage_primitives<M>(const ZoneView&, real_t, real_t, real_t, const real_t*,     \
                                        real_t, const real_t*, const real_t*, const real_t*,        \
                                        real_t*, real_t, real_t*);
-FV_FOR_EACH_STATE_MODEL(FV_INSTANTIATE)
+FV_FOR_EACH_CONVECTIVE_MODEL(FV_INSTANTIATE)
 #undef FV_INSTANTIATE
 
 } // namespace fv::kernels

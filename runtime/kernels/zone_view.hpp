@@ -3,11 +3,16 @@
 /// fv::ZoneView: raw device pointers to the zone arrays the kernels read, captured by value in
 /// fv::forall lambdas (ZoneViewT<float>: the same with FP32 geometry, [scheme] precision = mixed).
 /// It owns nothing: the DeviceZone that created it keeps the memory. Numbering and meaning of every
-/// array as in common/zone.hpp; the pointers are bound to the zone's device datasets by name in
-/// visit_zone_view_arrays().
+/// array as in common/zone.hpp; each pointer is bound to the device copy of the schema entry of
+/// visit_zone_arrays() that names it (visit_zone_view_arrays()).
 #include "common/types.hpp"
+#include "common/zone.hpp"
 
 #include <cstdint>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
 
 namespace fv {
 
@@ -101,35 +106,49 @@ struct ZoneViewT : ZoneViewCommon {
 /// The zone with FP64 geometry: what every kernel reads.
 using ZoneView = ZoneViewT<real_t>;
 
-/// The pointer members of a ZoneView by the zone-file dataset they point to: the arrays of
-/// visit_zone_arrays() (common/zone.hpp) flagged `device`, a CSR relation `name` as
-/// name/offsets and name/indices (the node -> cell relation and its weights as the SELL-32
-/// slices name/sliceStart, name/counts, name/sliced). DeviceZone uploads the flagged datasets and
-/// binds them here; it refuses a flagged dataset without a member and a member without a flagged
-/// dataset. `f(name, member)` is called with `member` a `const T*&`; V is ZoneView or const
-/// ZoneView.
+/// Calls f(dataset, member) for every ZoneView pointer bound to a device dataset of the zone
+/// schema: the arrays of visit_zone_arrays() (common/zone.hpp) flagged `device`, each through
+/// the member accessor its entry names, `dataset` from device_dataset_names() (a CSR relation's
+/// name/offsets and name/indices; the node -> cell relation and its weights as the SELL-32
+/// slices name/sliceStart, name/counts, name/sliced). `member` is a `const T*&`; V is ZoneView
+/// or const ZoneView. DeviceZone binds the pointers through the same entries.
+namespace detail {
+/// Visitor of visit_zone_arrays() for visit_zone_view_arrays(): f(dataset, member) for each
+/// member a device entry's accessor names.
+template <class V, class F>
+struct ZoneViewWalk {
+  V& v;
+  F& f;
+  template <class Info, class M>
+  void bind(const Info& info, M member) {
+    const std::vector<std::string> names = device_dataset_names(info);
+    std::size_t k = 0;
+    std::apply([&](auto&... p) { (f(names[k++].c_str(), p), ...); }, member(v));
+  }
+  template <class A, class M>
+  void array(const ArrayInfo& info, A&, M member) {
+    bind(info, member);
+  }
+  template <class A, class M>
+  void optional_array(const ArrayInfo& info, A&, M member) {
+    bind(info, member);
+  }
+  template <class M>
+  void csr(const CsrInfo& info, const Csr&, M member) {
+    bind(info, member);
+  }
+  template <class A>
+  void array(const ArrayInfo&, A&) {} // not on the device
+  template <class A>
+  void optional_array(const ArrayInfo&, A&) {}
+  void csr(const CsrInfo&, const Csr&) {}
+};
+} // namespace detail
+
 template <class V, class F>
 void visit_zone_view_arrays(V& v, F&& f) {
-  f("cells/volume", v.cellVolume);
-  f("cells/centroid", v.cellCentroid);
-  f("cells/wallDistance", v.cellWallDistance);
-  f("faces/owner", v.faceOwner);
-  f("faces/neighbour", v.faceNeighbour);
-  f("faces/area", v.faceArea);
-  f("faces/centroid", v.faceCentroid);
-  f("faces/ownerDelta", v.faceOwnerDelta);
-  f("faces/neighbourDelta", v.faceNeighbourDelta);
-  f("conn/cellFaces/offsets", v.cellFaceOffsets);
-  f("conn/cellFaces/indices", v.cellFaces);
-  f("conn/cellFaceSign", v.cellFaceSign);
-  f("conn/cellCells/offsets", v.cellCellOffsets);
-  f("conn/cellCells/indices", v.cellCells);
-  f("conn/faceNodes/offsets", v.faceNodeOffsets);
-  f("conn/faceNodes/indices", v.faceNodes);
-  f("conn/nodeCells/sliceStart", v.nodeSliceStart);
-  f("conn/nodeCells/counts", v.nodeCellCount);
-  f("conn/nodeCells/sliced", v.nodeSliceCells);
-  f("conn/nodeCellWeight/sliced", v.nodeSliceWeight);
+  static const Zone none{}; // the schema's entries, not a zone's values
+  visit_zone_arrays(none, detail::ZoneViewWalk<V, std::remove_reference_t<F>>{v, f});
 }
 
 } // namespace fv

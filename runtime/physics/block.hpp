@@ -5,6 +5,7 @@
 /// forwards to physics/euler/block5.hpp (whose hand-unrolled sums the mean-flow results were
 /// measured with), other N use the same algorithms as loops.
 #include "runtime/physics/euler/block5.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 namespace fv::phys {
 
@@ -12,7 +13,7 @@ namespace fv::phys {
 /// false (Ainv unspecified) when a pivot is zero or not finite.
 template <int N>
 FV_HOST_DEVICE inline bool invert(const real_t* A, real_t* Ainv) {
-  if constexpr (N == 5) {
+  if constexpr (N == kNumEq) {
     return invert5(A, Ainv);
   } else {
     real_t a[N][2 * N];
@@ -52,7 +53,7 @@ FV_HOST_DEVICE inline bool invert(const real_t* A, real_t* Ainv) {
 /// C = A B (N x N; C must not alias A or B).
 template <int N>
 FV_HOST_DEVICE FV_FORCEINLINE void multiply(const real_t* A, const real_t* B, real_t* C) {
-  if constexpr (N == 5) {
+  if constexpr (N == kNumEq) {
     multiply5(A, B, C);
   } else {
     for (int r = 0; r < N; ++r)
@@ -69,7 +70,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void multiply(const real_t* A, const real_t* B, re
 template <int N>
 FV_HOST_DEVICE FV_FORCEINLINE void add_block_times(const real_t* M, const real_t* x, idx_t n,
                                                    idx_t j, real_t* y) {
-  if constexpr (N == 5) {
+  if constexpr (N == kNumEq) {
     add_block_times(M, x, n, j, y);
   } else {
     real_t xj[N];
@@ -87,7 +88,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void add_block_times(const real_t* M, const real_t
 /// out = M v (N-vectors, out must not alias v).
 template <int N>
 FV_HOST_DEVICE FV_FORCEINLINE void block_times(const real_t* M, const real_t* v, real_t* out) {
-  if constexpr (N == 5) {
+  if constexpr (N == kNumEq) {
     block_times(M, v, out);
   } else {
     for (int r = 0; r < N; ++r) {

@@ -1,114 +1,91 @@
 #pragma once
 /// \file model.hpp
-/// The equations a case solves, as types that kernels and the solver are written against (the
-/// shape of SU2's convective / viscous / source numerics and of AMReX's point-wise kernels):
-/// a Model carries its number of conserved variables, their names, whether it has viscous
-/// fluxes, and its point-wise state conversions. Field widths in kernels come from
-/// Model::kNumVars (through kernels::CellField<N>), so the count is written once, here.
+/// The equations a case solves, as types that kernels and the solver are written against. A
+/// model is assembled from one type per term, as SU2 splits its numerics into convective,
+/// viscous and source numerics (and AMReX writes its kernels point-wise):
 ///
-///   physics/euler/          the compressible Euler equations: state, Roe and Rusanov fluxes,
-///                           their Jacobians, boundary ghost states, 5x5 block algebra
-///   physics/navier_stokes/  transport properties, viscous fluxes and their Jacobians
+///   State       named indices, the number of conserved variables (kNumVars), their names,
+///               the point-wise conversions, the free-stream scales (the model derives from it)
+///   Convective  the inviscid face flux (Roe / Rusanov of the mean flow, the scalars' upwind
+///               flux), its first-order Jacobians, the convective spectral radius
+///   Boundary    the ghost states: the mean flow's (the boundary-condition table,
+///               physics/boundary_conditions.hpp) and the model's scalars'
+///   Viscous     the viscous face fluxes, the viscosity of the time step and the thin-layer
+///               Jacobians; NoViscousTerm for inviscid models (kViscous false)
+///   Source      volume sources and their Jacobian; NoSourceTerm where there are none
 ///
-/// Models of this file:
-///   EulerModel          rho, rho u, rho v, rho w, rho E; inviscid
-///   NavierStokesModel   the same variables; viscous and heat-conduction fluxes
-///   SaModel             the same plus rho nu-tilde: RANS with Spalart-Allmaras (physics/sa/)
-/// A model with more variables than the mean flow's kNumEq provides the scalar hooks that
-/// kernels call under `if constexpr (M::kNumVars > kNumEq)` (see SaModel).
+/// The terms of this file's models (physics/euler/, physics/navier_stokes/, physics/sa/):
+///   EulerModel          MeanFlowState, MeanFlowConvection, MeanFlowBoundary, NoViscousTerm,
+///                       NoSourceTerm
+///   NavierStokesModel   MeanFlowState, MeanFlowConvection, MeanFlowBoundary,
+///                       LaminarViscousTerm, NoSourceTerm
+///   SaModel             SaState, SaConvection, SaBoundary, SaViscousTerm, SaSourceTerm
+/// Kernels are templated on the model and call its terms; the viscous and source kernels run
+/// because the model's type says so (kViscous, kSource), the solver choosing the model once
+/// (solver/state_model.hpp).
 #include "common/enum_names.hpp"
-#include "runtime/physics/euler/euler_state.hpp"
+#include "runtime/physics/boundary_conditions.hpp"
+#include "runtime/physics/euler/convection.hpp"
+#include "runtime/physics/euler/mean_flow.hpp"
+#include "runtime/physics/navier_stokes/viscous_term.hpp"
 #include "runtime/physics/sa/sa_model.hpp"
+
+#include <type_traits>
 
 namespace fv::phys {
 
-/// The compressible Euler equations of an ideal gas.
-struct EulerModel {
-  static constexpr int kNumVars = kNumEq; ///< conserved variables = primitive variables
-  static constexpr bool kViscous = false; ///< no viscous or heat-conduction fluxes
+/// The viscous term of an inviscid model: none.
+struct NoViscousTerm {
+  static constexpr bool kActive = false;
+};
+
+/// The source term of a model without volume sources.
+struct NoSourceTerm {
+  static constexpr bool kActive = false;
+};
+
+/// A model from its terms: derives from its state (kNumVars, names, conversions, scales), names
+/// the other terms, and says whether it has viscous and source terms.
+template <class StateT, class ConvectiveT, class BoundaryT, class ViscousT, class SourceT>
+struct ModelOf : StateT {
+  using State = StateT;
+  using Convective = ConvectiveT;
+  using Boundary = BoundaryT;
+  using Viscous = ViscousT;
+  using Source = SourceT;
+  static constexpr bool kViscous = ViscousT::kActive; ///< viscous and heat-conduction fluxes
+  static constexpr bool kSource = SourceT::kActive;   ///< volume sources
+};
+
+/// The compressible Euler equations of an ideal gas: rho, rho u, rho v, rho w, rho E; inviscid.
+struct EulerModel
+    : ModelOf<MeanFlowState, MeanFlowConvection, MeanFlowBoundary, NoViscousTerm, NoSourceTerm> {
   static constexpr const char* kName = "euler";
-  /// The variables convergence is judged on (the momentum components can be identically zero
-  /// in 2D flows): density and total energy.
-  static constexpr int kDensity = 0, kEnergy = 4;
-  /// Conservative variables in storage order (restart files, residual columns).
-  static constexpr const char* kConservative[kNumVars] = {"rho", "rhoU", "rhoV", "rhoW", "rhoE"};
-  /// Primitive variables in storage order (gradients, limiter, reconstruction).
-  static constexpr const char* kPrimitive[kNumVars] = {"rho", "u", "v", "w", "p"};
-
-  FV_HOST_DEVICE FV_FORCEINLINE static void to_primitive(const real_t* U, real_t* W, real_t gamma) {
-    cons_to_prim(U, W, gamma);
-  }
-  FV_HOST_DEVICE FV_FORCEINLINE static void to_conservative(const real_t* W, real_t* U,
-                                                            real_t gamma) {
-    prim_to_cons(W, U, gamma);
-  }
-  /// Magnitudes of the conservative variables' residuals in the free stream Winf (primitive):
-  /// rho, rho a, rho a, rho a, rho a^2 (the residual reference compares equations in them).
-  static void residual_scales(const real_t* Winf, real_t gamma, real_t* s) {
-    const real_t a = sound_speed(Winf, gamma);
-    s[0] = Winf[0];
-    s[1] = s[2] = s[3] = Winf[0] * a;
-    s[4] = Winf[0] * a * a;
-  }
-  /// Magnitudes of the primitive variables in the free stream Winf: rho, |u| + a (x3), p
-  /// (Venkatakrishnan's reference scales: a dimensionally consistent epsilon).
-  static void primitive_scales(const real_t* Winf, real_t gamma, real_t* s) {
-    const real_t speed = std::sqrt(Winf[1] * Winf[1] + Winf[2] * Winf[2] + Winf[3] * Winf[3]) +
-                         sound_speed(Winf, gamma);
-    s[0] = Winf[0];
-    s[1] = s[2] = s[3] = speed;
-    s[4] = Winf[4];
-  }
+  /// The model whose instantiation of the convective kernels this one runs (ConvectiveModelOf)
+  using ConvectiveModel = EulerModel;
 };
 
-/// The laminar compressible Navier-Stokes equations: Euler's variables and convective fluxes,
-/// plus viscous stresses and heat conduction (physics/navier_stokes/).
-struct NavierStokesModel : EulerModel {
-  static constexpr bool kViscous = true;
+/// The laminar compressible Navier-Stokes equations: Euler's variables, convective term and
+/// ghost states, plus viscous stresses and heat conduction (physics/navier_stokes/).
+struct NavierStokesModel : ModelOf<MeanFlowState, MeanFlowConvection, MeanFlowBoundary,
+                                   LaminarViscousTerm, NoSourceTerm> {
   static constexpr const char* kName = "navier_stokes";
+  using ConvectiveModel = EulerModel; ///< Euler's state, convective and boundary terms
 };
 
-/// RANS with the Spalart-Allmaras model (SA-neg): the mean flow and rho nu-tilde, coupled.
-struct SaModel : NavierStokesModel {
-  static constexpr int kNumVars = kNumEq + 1;
+/// RANS with the Spalart-Allmaras model (SA-neg): the mean flow and rho nu-tilde, coupled
+/// (physics/sa/).
+struct SaModel : ModelOf<SaState, SaConvection, SaBoundary, SaViscousTerm, SaSourceTerm> {
   static constexpr const char* kName = "rans_sa";
-  static constexpr int kNuTilde = sa_detail::kNuTilde; ///< index of rho nu-tilde / nu-tilde
-  static constexpr const char* kConservative[kNumVars] = {"rho",  "rhoU", "rhoV",
-                                                          "rhoW", "rhoE", "rhoNuTilde"};
-  static constexpr const char* kPrimitive[kNumVars] = {"rho", "u", "v", "w", "p", "nuTilde"};
-
-  FV_HOST_DEVICE FV_FORCEINLINE static void to_primitive(const real_t* U, real_t* W, real_t gamma) {
-    cons_to_prim(U, W, gamma);
-    W[kNuTilde] = U[kNuTilde] / U[0];
-  }
-  FV_HOST_DEVICE FV_FORCEINLINE static void to_conservative(const real_t* W, real_t* U,
-                                                            real_t gamma) {
-    prim_to_cons(W, U, gamma);
-    U[kNuTilde] = W[0] * W[kNuTilde];
-  }
-  /// Euler's scales and rho nu-tilde of the free stream Winf (kNumVars primitives).
-  static void residual_scales(const real_t* Winf, real_t gamma, real_t* s) {
-    EulerModel::residual_scales(Winf, gamma, s);
-    s[kNuTilde] = Winf[0] * Winf[kNuTilde];
-  }
-  /// Euler's scales and nu-tilde of the free stream.
-  static void primitive_scales(const real_t* Winf, real_t gamma, real_t* s) {
-    EulerModel::primitive_scales(Winf, gamma, s);
-    s[kNuTilde] = Winf[kNuTilde];
-  }
-  FV_HOST_DEVICE FV_FORCEINLINE static void scalar_fluxes(const real_t* WL, const real_t* WR,
-                                                          real_t* F) {
-    sa_detail::scalar_fluxes(WL, WR, F);
-  }
-  FV_HOST_DEVICE FV_FORCEINLINE static void scalar_ghost(const real_t* W, const real_t* n,
-                                                         const BcParams& b, real_t* G) {
-    sa_detail::scalar_ghost(W, n, b, G);
-  }
-  FV_HOST_DEVICE FV_FORCEINLINE static void scalar_scales(const real_t* U, const BcParams& b,
-                                                          real_t* s) {
-    sa_detail::scalar_scales(U, b, s);
-  }
+  using ConvectiveModel = SaModel;
 };
+
+/// The model whose instantiation of the kernels that read only the state, convective and
+/// boundary terms (face fluxes, primitives, Runge-Kutta stages with primitives) a model M runs:
+/// a model that only adds a viscous term to another (NavierStokesModel) shares that one's
+/// (EulerModel's), so these kernels are compiled once per distinct convective model.
+template <class M>
+using ConvectiveModelOf = typename M::ConvectiveModel;
 
 /// The models a case chooses from ([physics] model), by the Model type each one runs.
 enum class ModelKind { Euler, NavierStokes, RansSa };
@@ -120,9 +97,8 @@ inline constexpr EnumName<ModelKind> kModelNames[] = {
     {ModelKind::RansSa, SaModel::kName},
 };
 
-/// True for the models with transported scalars beyond the mean flow (the kernels' `if
-/// constexpr` branches; a variable template, which CUDA's device lambdas may use where they may
-/// not capture a local constant).
+/// True for the models with transported scalars beyond the mean flow (a variable template,
+/// which CUDA's device lambdas may use where they may not capture a local constant).
 template <class M>
 inline constexpr bool kHasScalars = (M::kNumVars > kNumEq);
 
@@ -130,5 +106,62 @@ inline constexpr bool kHasScalars = (M::kNumVars > kNumEq);
 /// the fixed-size scratch arrays of model-independent code.
 inline constexpr int kMaxVars = 8;
 static_assert(SaModel::kNumVars <= kMaxVars, "kMaxVars too small for the models");
+
+/// Whether M has the state, convective and boundary terms of its ConvectiveModelOf.
+template <class M>
+constexpr bool same_convective_terms() {
+  using C = ConvectiveModelOf<M>;
+  return std::is_same_v<typename M::State, typename C::State> &&
+         std::is_same_v<typename M::Convective, typename C::Convective> &&
+         std::is_same_v<typename M::Boundary, typename C::Boundary>;
+}
+static_assert(same_convective_terms<EulerModel>() && same_convective_terms<NavierStokesModel>() &&
+                  same_convective_terms<SaModel>(),
+              "a model shares the convective kernels of a model with its state, convective and "
+              "boundary terms only");
+
+/// Adds to Mb (N x N, row-major, N = M::kNumVars) the Jacobian d g / dU of the first-order
+/// boundary flux of a face of the cell with primitive state W0, g(U) = F_b(U) - c P(U) . S with
+/// F_b = M::Convective::flux(W, M::Boundary::ghost(W)) through area vector S (outward) and P
+/// the physical flux of the mean flow: c = 0 for the flux itself, c = 1/2 for LU-SGS (whose
+/// scalar interior diagonal already holds half the flux Jacobian). Forward differences in the
+/// conservative variables, with steps of 1e-5 of M::perturbation_scales: large enough that
+/// rounding (which may differ between the CPU and the GPU, e.g. fused multiply-adds) stays
+/// ~1e-11 of the derivative; the truncation error (~1e-5 relative) does not matter for an
+/// implicit operator.
+template <class M>
+FV_HOST_DEVICE inline void
+add_boundary_flux_jacobian(const real_t* W0, const real_t* S, const BcParams& bc,
+                           const ConvectiveSettings& fs, real_t c, real_t* Mb) {
+  constexpr int N = M::kNumVars;
+  const real_t gamma = fs.gamma;
+  const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+  const real_t nrm[3] = {S[0] / area, S[1] / area, S[2] / area};
+  real_t U0[N];
+  M::to_conservative(W0, U0, gamma);
+  real_t scale[N];
+  M::perturbation_scales(U0, W0, gamma, bc, scale);
+  auto g = [&](const real_t* Wc, real_t* out) {
+    real_t G[N], F[N], P[kNumEq];
+    M::Boundary::ghost(Wc, nrm, bc, G);
+    M::Convective::flux(fs, Wc, G, S, F);
+    physical_flux(Wc, S, gamma, P);
+    for (int k = 0; k < N; ++k)
+      out[k] = k < kNumEq ? F[k] - c * P[k] : F[k];
+  };
+  real_t g0[N];
+  g(W0, g0);
+  for (int col = 0; col < N; ++col) {
+    real_t U1[N], W1[N], g1[N];
+    for (int k = 0; k < N; ++k)
+      U1[k] = U0[k];
+    U1[col] += 1e-5 * scale[col];
+    const real_t h = U1[col] - U0[col]; // the step actually taken
+    M::to_primitive(U1, W1, gamma);
+    g(W1, g1);
+    for (int r = 0; r < N; ++r)
+      Mb[N * r + col] += (g1[r] - g0[r]) / h;
+  }
+}
 
 } // namespace fv::phys

@@ -1,5 +1,4 @@
 #include "runtime/solver/block_preconditioner.hpp"
-#include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/solver/state_model.hpp"
 
 #include <cstdint>
@@ -56,20 +55,11 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const NewtonConfig
     groupCells_ = DeviceArray<idx_t>(cells, "preconditioner group cells");
     if (ilu) build_ilu_lists(zone, cells, rank, block);
   }
-  std::vector<idx_t> facePatch(static_cast<std::size_t>(zone.nBoundaryFaces), 0);
-  for (idx_t p = 0; p < zone.nPatches(); ++p)
-    for (idx_t f = zone.patchFaceOffsets[p]; f < zone.patchFaceOffsets[p + 1]; ++f)
-      facePatch[f] = p;
-  std::vector<phys::BcParams> patches;
-  for (const auto& p : op.patch_configs())
-    patches.push_back(p.params);
-  facePatch_ = DeviceArray<idx_t>(facePatch, "boundary face patch");
-  patches_ = DeviceArray<phys::BcParams>(patches, "patch conditions");
   const auto blocks = static_cast<std::size_t>(n);
-  const auto kBlockSize = static_cast<std::size_t>(nv_) * nv_;
-  if (!ilu) Dinv_ = DeviceArray<real_t>(kBlockSize * blocks, "inverse diagonal blocks");
-  if (keepDiagonal) D_ = DeviceArray<real_t>(kBlockSize * blocks, "diagonal blocks");
-  off_ = DeviceArray<real_t>(kBlockSize * static_cast<std::size_t>(zone.cellFaces.nnz()),
+  const auto blockReals = static_cast<std::size_t>(nv_) * nv_; // one N x N block
+  if (!ilu) Dinv_ = DeviceArray<real_t>(blockReals * blocks, "inverse diagonal blocks");
+  if (keepDiagonal) D_ = DeviceArray<real_t>(blockReals * blocks, "diagonal blocks");
+  off_ = DeviceArray<real_t>(blockReals * static_cast<std::size_t>(zone.cellFaces.nnz()),
                              "off-diagonal blocks");
   const auto nvec = static_cast<std::size_t>(nv_) * nt;
   b_ = DeviceArray<real_t>(nvec, "preconditioner rhs");
@@ -78,11 +68,9 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const NewtonConfig
   m_.Dinv = ilu ? nullptr : Dinv_.data();
   m_.D = keepDiagonal ? D_.data() : nullptr;
   m_.off = off_.data();
-  assembly_.facePatch = facePatch_.data();
-  assembly_.patches = patches_.data();
+  assembly_.patches = op.patches();
   // the first-order Jacobian: the boundary fluxes' and the face Jacobians' fix on every wave
   assembly_.flux = op.scheme().flux.first_order().with_entropy_fix_on_all_waves();
-  assembly_.viscous = op.flow().viscous();
   assembly_.transport = op.flow().transport;
 }
 
@@ -147,11 +135,11 @@ void BlockPreconditioner::build_ilu_lists(const Zone& zone, const std::vector<id
   upperOffsets_ = DeviceArray<idx_t>(upperOff, "ilu upper offsets");
   upper_ = DeviceArray<idx_t>(upper, "ilu upper neighbours");
   upperSlot_ = DeviceArray<idx_t>(upperSlot, "ilu upper slots");
-  const auto kBlockSize = static_cast<std::size_t>(nv_) * nv_;
-  lowerBlk_ = DeviceArray<real_t>(kBlockSize * lowerSlot.size(), "ilu lower blocks");
-  upperBlk_ = DeviceArray<real_t>(kBlockSize * upperSlot.size(), "ilu upper blocks");
+  const auto blockReals = static_cast<std::size_t>(nv_) * nv_; // one N x N block
+  lowerBlk_ = DeviceArray<real_t>(blockReals * lowerSlot.size(), "ilu lower blocks");
+  upperBlk_ = DeviceArray<real_t>(blockReals * upperSlot.size(), "ilu upper blocks");
   iluDinv_ =
-      DeviceArray<real_t>(kBlockSize * static_cast<std::size_t>(n), "ilu factorised diagonal");
+      DeviceArray<real_t>(blockReals * static_cast<std::size_t>(n), "ilu factorised diagonal");
   ilu_.nLower = static_cast<idx_t>(lowerSlot.size());
   ilu_.nUpper = static_cast<idx_t>(upperSlot.size());
   ilu_.lowerOffsets = lowerOffsets_.data();

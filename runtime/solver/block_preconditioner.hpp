@@ -79,8 +79,6 @@ class BlockPreconditioner {
   idx_t nGroups_ = 1;
   std::vector<idx_t> groupOffsets_;
   DeviceArray<idx_t> groupOffsetsDevice_, groupCells_;
-  DeviceArray<idx_t> facePatch_;
-  DeviceArray<phys::BcParams> patches_;
   DeviceArray<real_t> Dinv_, D_, off_;
   idx_t nBlocks_ = 0;                             ///< blocks of the blocks ordering (0: none)
   std::vector<idx_t> blockLevels_, levelOffsets_; ///< its levels (host)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -76,50 +77,70 @@ struct NodeSlices {
 };
 
 /// Visitor of visit_zone_arrays(): copies every array flagged `device` to the active device
-/// (the node -> cell relation and its weights in NodeSlices' order).
+/// (the node -> cell relation and its weights in NodeSlices' order) and binds the ZoneView
+/// members its entry names to the copies, one per device dataset.
 struct Uploader {
   const Zone& z;
   const std::vector<real_t>* nodeWeights;
   const NodeSlices& slices;
   std::vector<DeviceZone::Upload>& out;
+  ZoneView& view;
   template <class T>
-  void add(std::string name, const T* host, std::size_t n) {
+  const T* add(std::string name, const T* host, std::size_t n) {
     DeviceArray<T> d(host, n, name.c_str());
+    const T* p = d.data();
     out.push_back(DeviceZone::Upload{std::move(name), std::move(d)});
+    return p;
   }
-  template <class T>
-  void array(const ArrayInfo& a, const Array<T>& x) {
-    if (!a.device) return;
-    if (static_cast<const void*>(&x) == &z.nodeCellWeight) {
-      const real_t* w = z.nodeCellWeight.data();
-      if (nodeWeights) {
-        FV_VERIFY(nodeWeights->size() == x.size(),
-                  "node weights: " << nodeWeights->size() << " entries, expected " << x.size());
-        w = nodeWeights->data();
-      }
-      const std::vector<real_t> s = slices.sliced<real_t>(w, 0.0);
-      add<real_t>(std::string(a.name) + "/sliced", s.data(), s.size());
+  template <class T, class M>
+  void array(const ArrayInfo& a, const Array<T>& x, M member) {
+    const std::string name = device_dataset_names(a).front();
+    auto [ptr] = member(view); // references to the members
+    if (a.sliced) {
+      const T* values = x.data();
+      if constexpr (std::is_same_v<T, real_t>)
+        if (nodeWeights && static_cast<const void*>(&x) == &z.nodeCellWeight) {
+          FV_VERIFY(nodeWeights->size() == x.size(),
+                    "node weights: " << nodeWeights->size() << " entries, expected " << x.size());
+          values = nodeWeights->data();
+        }
+      const std::vector<T> s = slices.sliced<T>(values, T{});
+      ptr = add<T>(name, s.data(), s.size());
       return;
     }
-    add<T>(a.name, x.data(), x.size());
+    ptr = add<T>(name, x.data(), x.size()); // an absent optional array: a null pointer
   }
-  template <class T>
-  void optional_array(const ArrayInfo& a, const Array<T>& x) {
-    array(a, x); // empty when absent: a null device pointer
+  template <class T, class M>
+  void optional_array(const ArrayInfo& a, const Array<T>& x, M member) {
+    array(a, x, member);
   }
-  void csr(const CsrInfo& c, const Csr& x) {
-    if (!c.device) return;
-    if (&x == &z.nodeCells) {
-      const std::string n = c.name;
-      add<idx_t>(n + "/sliceStart", slices.start.data(), slices.start.size());
-      add<idx_t>(n + "/counts", slices.count.data(), slices.count.size());
-      const std::vector<idx_t> cells = slices.sliced<idx_t>(x.indices().data(), 0);
-      add<idx_t>(n + "/sliced", cells.data(), cells.size());
-      return;
+  template <class M>
+  void csr(const CsrInfo& c, const Csr& x, M member) {
+    const std::vector<std::string> names = device_dataset_names(c);
+    auto members = member(view); // references to the members
+    FV_VERIFY(names.size() == std::tuple_size_v<decltype(members)>,
+              "internal: " << c.name << " binds "
+                           << std::tuple_size_v<decltype(members)> << " ZoneView members for "
+                           << names.size() << " datasets");
+    if constexpr (std::tuple_size_v<decltype(members)> == 3) { // the SELL-32 slices
+      FV_VERIFY(&x == &slices.rel, "internal: " << c.name << " is not the sliced relation");
+      auto& [start, count, cells] = members;
+      start = add<idx_t>(names[0], slices.start.data(), slices.start.size());
+      count = add<idx_t>(names[1], slices.count.data(), slices.count.size());
+      const std::vector<idx_t> s = slices.sliced<idx_t>(x.indices().data(), 0);
+      cells = add<idx_t>(names[2], s.data(), s.size());
+    } else {
+      auto& [offsets, indices] = members;
+      offsets = add<idx_t>(names[0], x.offsets().data(), x.offsets().size());
+      indices = add<idx_t>(names[1], x.indices().data(), x.indices().size());
     }
-    add<idx_t>(std::string(c.name) + "/offsets", x.offsets().data(), x.offsets().size());
-    add<idx_t>(std::string(c.name) + "/indices", x.indices().data(), x.indices().size());
   }
+  // the arrays the kernels do not read
+  template <class T>
+  void array(const ArrayInfo&, const Array<T>&) {}
+  template <class T>
+  void optional_array(const ArrayInfo&, const Array<T>&) {}
+  void csr(const CsrInfo&, const Csr&) {}
 };
 } // namespace
 
@@ -159,9 +180,6 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
     FV_VERIFY(z.cellVolume[c] > 0, "cell " << c << " (global " << z.cellGlobalId[c]
                                            << ") has non-positive volume " << z.cellVolume[c]);
 
-  const NodeSlices slices(z.nodeCells);
-  visit_zone_arrays(z, Uploader{z, nodeWeights, slices, uploads_});
-
   view_.nCells = z.nCells;
   view_.nTotalCells = nTot;
   view_.nFaces = z.nFaces;
@@ -169,26 +187,10 @@ DeviceZone::DeviceZone(const Zone& z, const std::vector<real_t>* nodeWeights) {
   view_.nNodes = z.nNodes;
   view_.faceNodeCount = z.faceNodes.uniform_row_size();
   view_.cellFaceCount = z.cellFaces.uniform_row_size();
-  // Bind every ZoneView pointer to its upload by name; each upload must be bound exactly once.
-  std::vector<int> bound(uploads_.size(), 0);
-  visit_zone_view_arrays(view_, [&](const char* name, auto& member) {
-    using T = std::remove_const_t<std::remove_pointer_t<std::remove_reference_t<decltype(member)>>>;
-    std::size_t k = 0;
-    while (k < uploads_.size() && uploads_[k].name != name)
-      ++k;
-    FV_VERIFY(k < uploads_.size(), "internal: ZoneView member for "
-                                       << name
-                                       << " names no device dataset of visit_zone_arrays()");
-    const auto* d = std::get_if<DeviceArray<T>>(&uploads_[k].data);
-    FV_VERIFY(d, "internal: ZoneView member for " << name
-                                                  << " has another element type than the dataset");
-    member = d->data();
-    ++bound[k];
-  });
-  for (std::size_t k = 0; k < uploads_.size(); ++k)
-    FV_VERIFY(bound[k] == 1, "internal: device dataset "
-                                 << uploads_[k].name << " is bound to " << bound[k]
-                                 << " ZoneView members (expected 1: visit_zone_view_arrays())");
+  // every dataset flagged `device` uploaded and bound to the ZoneView members its schema entry
+  // names (a dataset without a member or a member of another type does not compile)
+  const NodeSlices slices(z.nodeCells);
+  visit_zone_arrays(z, Uploader{z, nodeWeights, slices, uploads_, view_});
   add_node_slots();
 }
 

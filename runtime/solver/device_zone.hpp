@@ -2,10 +2,12 @@
 /// \file device_zone.hpp
 /// fv::DeviceZone: the arrays of one fv::Zone that the kernels read (those flagged `device` in
 /// visit_zone_arrays()), copied once to the active device (owned, RAII). view() gives the
-/// raw-pointer ZoneView that kernels capture, bound by dataset name (visit_zone_view_arrays()).
+/// raw-pointer ZoneView that kernels capture, each pointer bound through the schema entry that
+/// names it (visit_zone_view_arrays() lists them).
 #include "common/zone.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/kernels/zone_view.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 #include <cstdint>
 #include <string>
@@ -23,7 +25,7 @@ namespace fv {
 /// nVars: the state's variables (5 for the mean flow; RANS's 6 lower the cell bound to
 /// 119,304,647 and the face and node bounds to 357,913,941).
 bool fits_kernel_indexing(std::int64_t nTotalCells, std::int64_t nFaces, std::int64_t nNodes,
-                          int nVars = 5);
+                          int nVars = phys::kNumEq);
 
 /// The device copy of one zone: every dataset of visit_zone_arrays() flagged `device` (a CSR
 /// relation as its offsets and indices), and the ZoneView of pointers to them.

@@ -142,7 +142,8 @@ std::string EulerSolver::unphysical_message(idx_t bad) const {
   o << "non-physical state at iteration " << iteration_ + 1 << " in cell " << gid
     << " (global id; zone " << zone_.zoneId << ", x = " << zone_.cellCentroid[3 * bad] << ", "
     << zone_.cellCentroid[3 * bad + 1] << ", " << zone_.cellCentroid[3 * bad + 2] << "): density "
-    << w[0] << ", pressure " << w[4] << "; try a lower CFL or first order";
+    << w[phys::kDensity] << ", pressure " << w[phys::kPressure]
+    << "; try a lower CFL or first order";
   return o.str();
 }
 

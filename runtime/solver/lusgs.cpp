@@ -19,7 +19,7 @@ LusgsSettings lusgs_settings(const LusgsConfig& cfg, const FlowConfig& flow,
   s.gamma = flow.gamma;
   s.boundaryJacobian = cfg.boundaryJacobian;
   s.roeDissipation = cfg.roeDissipation;
-  s.viscous = flow.viscous();
+  s.viscous = visit_state_model(flow, [](auto m) { return decltype(m)::kViscous; });
   s.transport = flow.transport;
   for (const auto& p : patches)
     s.patches.push_back(p.params);
@@ -41,7 +41,7 @@ const char* to_string(LusgsLaunch m) {
 }
 
 LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSettings& s,
-                         const Csr* groups)
+                         const Csr* groups, const kernels::PatchView* patches)
     : zone_(zone), view_(view), s_(s),
       forward_("lusgs forward sweep", s.launch == LusgsLaunch::Graph ? KernelSequence::Mode::Graph
                                                                      : KernelSequence::Mode::Plain),
@@ -98,14 +98,19 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
   lower_ = DeviceArray<real_t>(phys::kNumEq * static_cast<std::size_t>(n), "lusgs lower sums");
   upper_ = DeviceArray<real_t>(phys::kNumEq * static_cast<std::size_t>(n), "lusgs upper sums");
   if (s_.boundaryJacobian) {
-    FV_VERIFY(static_cast<idx_t>(s_.patches.size()) == zone.nPatches(),
-              "LU-SGS boundary Jacobian: settings hold "
-                  << s_.patches.size() << " patch conditions, zone " << zone.zoneId << " has "
-                  << zone.nPatches() << " patches");
-    std::vector<idx_t> facePatch(static_cast<std::size_t>(zone.nBoundaryFaces), 0);
-    for (idx_t p = 0; p < zone.nPatches(); ++p)
-      for (idx_t f = zone.patchFaceOffsets[p]; f < zone.patchFaceOffsets[p + 1]; ++f)
-        facePatch[f] = p;
+    if (!patches) {
+      FV_VERIFY(static_cast<idx_t>(s_.patches.size()) == zone.nPatches(),
+                "LU-SGS boundary Jacobian: settings hold "
+                    << s_.patches.size() << " patch conditions, zone " << zone.zoneId << " has "
+                    << zone.nPatches() << " patches");
+      ownPatches_ = kernels::PatchTable(
+          std::vector<idx_t>(zone.patchFaceOffsets.begin(), zone.patchFaceOffsets.end()),
+          s_.patches);
+    }
+    FV_VERIFY(!patches || patches->nPatches == zone.nPatches(),
+              "LU-SGS boundary Jacobian: the patch table has "
+                  << patches->nPatches << " patches, zone " << zone.zoneId << " has "
+                  << zone.nPatches());
     std::vector<idx_t> blockOf(static_cast<std::size_t>(n), -1), blockCells;
     if (s_.roeDissipation) { // every owned cell
       for (idx_t c = 0; c < n; ++c) {
@@ -123,13 +128,11 @@ LusgsSolver::LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSett
     }
     blockCells_ = DeviceArray<idx_t>(blockCells, "lusgs block cells");
     blockOf_ = DeviceArray<idx_t>(blockOf, "lusgs block of cell");
-    facePatch_ = DeviceArray<idx_t>(facePatch, "lusgs boundary face patch");
-    patches_ = DeviceArray<phys::BcParams>(s_.patches, "lusgs patch conditions");
-    Dinv_ = DeviceArray<real_t>(25 * blockCells.size(), "lusgs inverse block diagonals");
+    Dinv_ =
+        DeviceArray<real_t>(phys::kBlockSize * blockCells.size(), "lusgs inverse block diagonals");
     boundary_.nBlocks = static_cast<idx_t>(blockCells.size());
     boundary_.blockCells = blockCells_.data();
-    boundary_.facePatch = facePatch_.data();
-    boundary_.patches = patches_.data();
+    boundary_.patches = patches ? *patches : ownPatches_.view();
     boundary_.flux = s_.flux;
     boundary_.roe = s_.roeDissipation;
     boundary_.omega = s_.omega;

@@ -58,9 +58,11 @@ struct LusgsSettings {
   /// true (roe): omega |A~_f|, the Roe matrix of the residual's flux (needs boundaryJacobian;
   /// every cell gets a 5x5 block).
   bool roeDissipation = false;
-  std::vector<phys::BcParams> patches; ///< per zone patch (needed for boundaryJacobian)
-  kernels::FluxSettings flux;          ///< Riemann flux of the residual (boundaryJacobian)
-  /// Navier-Stokes: twice the viscous face radius joins lambda_f (kernels::lusgs_viscous_radius)
+  /// per zone patch: the conditions of a standalone solver's own patch table (LusgsSolver)
+  std::vector<phys::BcParams> patches;
+  kernels::FluxSettings flux; ///< Riemann flux of the residual (boundaryJacobian)
+  /// A model with a viscous term: twice the viscous face radius joins lambda_f
+  /// (kernels::lusgs_viscous_radius)
   bool viscous = false;
   phys::Transport transport;
 };
@@ -80,16 +82,18 @@ class LusgsSolver {
   /// Prepares the sweep groups of `zone` for the ordering (verifying that they are a
   /// permutation of the owned cells and that no group holds two neighbours) and allocates the
   /// work arrays on the active device. `groups`, when given, replaces the zone's groups (any
-  /// valid grouping, in forward order; used by tests). `view` must outlive the solver.
-  /// natural on the GPU is a usage error.
+  /// valid grouping, in forward order; used by tests). `patches`: the zone's patch table
+  /// (SpatialOperator::patches(), which the boundary blocks read); null: a table of the
+  /// solver's own from s.patches (a standalone solver). `view` must outlive the solver, and so
+  /// must the table `patches` views. natural on the GPU is a usage error.
   LusgsSolver(const Zone& zone, const ZoneView& view, const LusgsSettings& s,
-              const Csr* groups = nullptr);
+              const Csr* groups = nullptr, const kernels::PatchView* patches = nullptr);
   ~LusgsSolver();
   LusgsSolver(const LusgsSolver&) = delete;
   LusgsSolver& operator=(const LusgsSolver&) = delete;
 
   /// Computes dU (delta()) from the primitive state W (halo cells filled), the residual R
-  /// (5 x nTotalCells) and the time step (dt per cell, or dtGlobal >= 0). `exchange`, when
+  /// (kNumEq x nTotalCells) and the time step (dt per cell, or dtGlobal >= 0). `exchange`, when
   /// set, is called with dU after each forward sweep. Device pointers; W and R must stay the
   /// same arrays between calls for the graph replay (a change is detected and re-captured).
   void solve(const real_t* W, const real_t* R, const real_t* dt, real_t dtGlobal,
@@ -118,11 +122,11 @@ class LusgsSolver {
   DeviceArray<idx_t> groupCells_;
   kernels::SweepNeighbours neighbours_; ///< lower/upper neighbour lists by sweep rank
   DeviceArray<real_t> lambda_, D_, dU_, lower_, upper_;
-  // boundary blocks (boundaryJacobian): cells with boundary faces, their block index per cell,
-  // the patch of each boundary face, the patch conditions and the inverse blocks
-  DeviceArray<idx_t> blockCells_, blockOf_, facePatch_;
-  DeviceArray<phys::BcParams> patches_;
+  // boundary blocks (boundaryJacobian): cells with boundary faces, their block index per cell
+  // and the inverse blocks; the patch table of a standalone solver
+  DeviceArray<idx_t> blockCells_, blockOf_;
   DeviceArray<real_t> Dinv_;
+  kernels::PatchTable ownPatches_;
   kernels::LusgsBoundary boundary_;
   kernels::LusgsFields fields_;
   KernelSequence forward_, backward_;

@@ -7,9 +7,10 @@
 namespace fv {
 
 LusgsIntegrator::LusgsIntegrator(SpatialOperator& op, const LusgsConfig& cfg)
-    : op_(op),
+    : op_(op), patches_(op.patches()),
       lusgs_(std::make_unique<LusgsSolver>(
-          op.zone(), op.view(), lusgs_settings(cfg, op.flow(), op.scheme(), op.patch_configs()))) {
+          op.zone(), op.view(), lusgs_settings(cfg, op.flow(), op.scheme(), op.patch_configs()),
+          nullptr, &patches_)) {
   FV_VERIFY(op.num_vars() == phys::kNumEq, "LU-SGS solves the mean flow's "
                                                << phys::kNumEq << " equations, not the "
                                                << op.num_vars() << " of this model");

@@ -20,6 +20,7 @@ class LusgsIntegrator : public Integrator {
 
  private:
   SpatialOperator& op_;
+  kernels::PatchView patches_; ///< op's patch table, which the solver's boundary blocks read
   std::unique_ptr<LusgsSolver> lusgs_;
 };
 

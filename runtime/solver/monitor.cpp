@@ -43,7 +43,7 @@ real_t residual_measure(const FlowConfig& flow, const StateArray& rms, const Sta
 }
 
 Monitor::Monitor(const SpatialOperator& op, const MonitorConfig& cfg)
-    : op_(op), viscous_(op.flow().viscous()), pRef_(op.flow().freestream[4]),
+    : op_(op), viscous_(op.flow().viscous()), pRef_(op.flow().freestream[phys::kPressure]),
       origin_(cfg.momentOrigin) {
   const Zone& z = op.zone();
   const std::vector<PatchConfig>& patches = op.patch_configs();

@@ -1,5 +1,5 @@
 #include "runtime/solver/newton_krylov.hpp"
-#include "runtime/physics/euler/euler_state.hpp"
+#include "runtime/physics/model.hpp"
 
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -14,17 +14,22 @@
 namespace fv {
 using phys::kNumEq;
 kernels::VectorWeights NewtonKrylov::weights(const FlowConfig& flow) {
-  const auto& f = flow.freestream;
-  const real_t c = std::sqrt(flow.gamma * f[4] / f[0]);
-  const real_t speed = std::sqrt(f[1] * f[1] + f[2] * f[2] + f[3] * f[3]);
-  const real_t m = f[0] * (speed + c);
-  const real_t e = f[4] / (flow.gamma - 1.0) + 0.5 * f[0] * speed * speed;
-  const real_t s[kNumEq] = {f[0], m, m, m, e};
+  const real_t rho = flow.freestream[phys::kDensity], p = flow.freestream[phys::kPressure];
+  const real_t* u = flow.freestream.data() + phys::kVelocity;
+  const real_t c = std::sqrt(flow.gamma * p / rho);
+  const real_t speed = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  const real_t m = rho * (speed + c);
+  const real_t e = p / (flow.gamma - 1.0) + 0.5 * rho * speed * speed;
+  real_t s[kNumEq];
+  s[phys::kDensity] = rho;
+  for (int d = 0; d < 3; ++d)
+    s[phys::kMomentum + d] = m;
+  s[phys::kEnergy] = e;
   kernels::VectorWeights w;
   for (int k = 0; k < kNumEq; ++k)
     w.w[k] = 1.0 / (s[k] * s[k]);
   if (flow.rans()) { // rho nu-tilde: the free stream's until prepare() sees the solution's
-    const real_t r = f[0] * flow.nuTildeFreestream;
+    const real_t r = rho * flow.nuTildeFreestream;
     w.w[phys::SaModel::kNuTilde] = 1.0 / (r * r);
   }
   return w;
@@ -41,7 +46,7 @@ void NewtonKrylov::update_scalar_weights() {
   kernels::primitive_range<N>(op_.view(), op_.W(), lo, hi);
   real_t top = hi[q];
   if (op_.comm()) top = parallel::max_all(*op_.comm(), top);
-  const real_t r = flow.freestream[0] * std::max(top, flow.nuTildeFreestream);
+  const real_t r = flow.freestream[phys::kDensity] * std::max(top, flow.nuTildeFreestream);
   kernels::VectorWeights w = weights(flow);
   w.w[q] = 1.0 / (r * r);
   gmres_->set_weights(w);

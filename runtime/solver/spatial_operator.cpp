@@ -1,5 +1,4 @@
 #include "runtime/solver/spatial_operator.hpp"
-#include "runtime/physics/euler/euler_state.hpp"
 
 #include "common/error.hpp"
 #include "common/node_weights.hpp"
@@ -168,7 +167,8 @@ void SpatialOperator::primitives(const real_t* U) {
   primitivesOf_ = nullptr;
   const ZoneView& z = dz_.view();
   visit_state_model(flow_, [&](auto m) {
-    kernels::primitives<decltype(m)>(z.nCells, z.nTotalCells, flow_.gamma, U, W_.data());
+    kernels::primitives<phys::ConvectiveModelOf<decltype(m)>>(z.nCells, z.nTotalCells, flow_.gamma,
+                                                              U, W_.data());
   });
   if (cells_) {
     cells_->begin({parallel::FieldView::blocked(W_.data(), nv_, z.nTotalCells)});
@@ -180,12 +180,13 @@ void SpatialOperator::primitives(const real_t* U) {
 PendingReduce SpatialOperator::local_time_step_async(real_t cfl, real_t* dt,
                                                      backend::ReduceSlot& slot) {
   const ZoneView& z = dz_.view();
-  if (flow_.viscous())
-    visit_state_model(flow_, [&](auto m) {
-      kernels::viscous_time_step<decltype(m)>(z, flow_.transport, cfl, W_.data(), dt);
-    });
-  else
-    kernels::local_time_step(z, flow_.gamma, cfl, W_.data(), dt);
+  visit_state_model(flow_, [&](auto m) {
+    using M = decltype(m);
+    if constexpr (M::kViscous)
+      kernels::viscous_time_step<M>(z, flow_.transport, cfl, W_.data(), dt);
+    else
+      kernels::local_time_step(z, flow_.gamma, cfl, W_.data(), dt);
+  });
   return kernels::min_value_async(slot, z.nCells, dt);
 }
 
@@ -244,6 +245,7 @@ void SpatialOperator::set_assembly(kernels::FluxSumVariant v) {
 
 template <class M, class G>
 void SpatialOperator::face_fluxes(bool split) {
+  using C = phys::ConvectiveModelOf<M>; // the instantiation of the convective kernels
   const ZoneViewT<G>& z = dz_.view_as<G>();
   const kernels::FluxSettings& fs = flux_settings_;
   const real_t* grad = grad_.data();
@@ -252,7 +254,7 @@ void SpatialOperator::face_fluxes(bool split) {
   // interior faces; the flux entries they write are disjoint, so the order does not matter
   boundarySide_.wait_for_compute();
   boundarySide_.launch([&] {
-    kernels::boundary_fluxes<M>(z, patches_.view(), fs, W_.data(), grad, phi, flux_.data());
+    kernels::boundary_fluxes<C>(z, patches_.view(), fs, W_.data(), grad, phi, flux_.data());
   });
   if constexpr (std::is_same_v<G, real_t>)
     if (assembly_ != kernels::FluxSumVariant::Gather) { // a benchmark variant (one zone)
@@ -262,16 +264,16 @@ void SpatialOperator::face_fluxes(bool split) {
       return;
     }
   halo_progress(cells_.get());
-  kernels::interior_fluxes<M>(z, fs, W_.data(), grad, phi, flux_.data(),
+  kernels::interior_fluxes<C>(z, fs, W_.data(), grad, phi, flux_.data(),
                               split ? kernels::FaceSet::OwnedOnly : kernels::FaceSet::All);
   halo_progress(cells_.get());
   halo_finish(cells_.get());
   // interface faces after the halo values arrived
   if (split)
-    kernels::interior_fluxes<M>(z, fs, W_.data(), grad, phi, flux_.data(),
+    kernels::interior_fluxes<C>(z, fs, W_.data(), grad, phi, flux_.data(),
                                 kernels::FaceSet::InterfaceOnly);
   boundarySide_.compute_waits(); // the flux sum (and the viscous fluxes) read them
-  if (flow_.viscous()) viscous_fluxes<M>();
+  if constexpr (M::kViscous) viscous_fluxes<M>();
 }
 
 bool SpatialOperator::stores_face_states() const {
@@ -282,20 +284,21 @@ bool SpatialOperator::stores_face_states() const {
 
 template <class M, class G>
 void SpatialOperator::state_face_fluxes(bool split) {
+  using C = phys::ConvectiveModelOf<M>;
   const ZoneView& z = dz_.view();
   const kernels::FluxSettings& fs = flux_settings_;
   boundarySide_.wait_for_compute();
   boundarySide_.launch([&] {
-    kernels::boundary_state_fluxes<M>(z, patches_.view(), fs, faceStates_.view(), flux_.data());
+    kernels::boundary_state_fluxes<C>(z, patches_.view(), fs, faceStates_.view(), flux_.data());
   });
   halo_progress(cells_.get());
-  kernels::interior_state_fluxes<M>(z, fs, faceStates_.view(), flux_.data(),
+  kernels::interior_state_fluxes<C>(z, fs, faceStates_.view(), flux_.data(),
                                     split ? kernels::FaceSet::OwnedOnly : kernels::FaceSet::All);
   halo_progress(cells_.get());
   halo_finish(cells_.get());
   // interface faces after the halo cells' gradients and limiters arrived
   if (split)
-    kernels::interface_state_fluxes<M>(dz_.view_as<G>(), fs, faceStates_.view(), W_.data(),
+    kernels::interface_state_fluxes<C>(dz_.view_as<G>(), fs, faceStates_.view(), W_.data(),
                                        grad_.data(), phi_.data(), flux_.data());
   boundarySide_.compute_waits(); // the flux sum reads them
 }
@@ -341,8 +344,9 @@ void SpatialOperator::apply_update(const RkUpdate& u) {
   const ZoneView& z = dz_.view();
   primitivesOf_ = nullptr;
   if (u.storePrimitives) {
-    kernels::rk_stage_primitives<M>(z, u.a, u.b, u.beta, u.dt, u.dtGlobal, u.U0, u.U, R_.data(),
-                                    u.Unew, flow_.gamma, W_.data());
+    kernels::rk_stage_primitives<phys::ConvectiveModelOf<M>>(z, u.a, u.b, u.beta, u.dt, u.dtGlobal,
+                                                             u.U0, u.U, R_.data(), u.Unew,
+                                                             flow_.gamma, W_.data());
     primitivesOf_ = u.Unew;
   } else {
     kernels::rk_stage<M::kNumVars>(z, u.a, u.b, u.beta, u.dt, u.dtGlobal, u.U0, u.U, R_.data(),
@@ -355,10 +359,11 @@ void SpatialOperator::finish_residual(const RkUpdate* u) {
   constexpr int N = M::kNumVars;
   const ZoneView& z = dz_.view();
   const bool gather = assembly_ == kernels::FluxSumVariant::Gather;
-  if (u && gather && !flow_.rans() && source_.empty()) { // R only feeds the update: not stored
+  if (u && gather && !M::kSource && source_.empty()) { // R only feeds the update: not stored
     if (u->storePrimitives) {
-      kernels::flux_sum_rk_primitives<M>(z, flux_.data(), u->a, u->b, u->beta, u->dt, u->dtGlobal,
-                                         u->U0, u->U, u->Unew, flow_.gamma, W_.data());
+      kernels::flux_sum_rk_primitives<phys::ConvectiveModelOf<M>>(
+          z, flux_.data(), u->a, u->b, u->beta, u->dt, u->dtGlobal, u->U0, u->U, u->Unew,
+          flow_.gamma, W_.data());
       primitivesOf_ = u->Unew;
     } else {
       kernels::flux_sum_rk_stage<N>(z, flux_.data(), u->a, u->b, u->beta, u->dt, u->dtGlobal, u->U0,
@@ -367,8 +372,8 @@ void SpatialOperator::finish_residual(const RkUpdate* u) {
     return;
   }
   if (gather) kernels::flux_sum<N>(z, flux_.data(), R_.data());
-  if (flow_.rans())
-    kernels::turbulence_source<M>(z, flow_.transport, W_.data(), grad_.data(), R_.data());
+  if constexpr (M::kSource)
+    kernels::source_term<M>(z, flow_.transport, W_.data(), grad_.data(), R_.data());
   if (!source_.empty()) kernels::subtract_source<N>(z, source_.data(), R_.data());
   if (u) apply_update<M>(*u);
 }
@@ -387,11 +392,12 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
 
   // 1. primitives of owned cells (unless the update that wrote U stored them:
   //    RkUpdate::storePrimitives); halo cells' through the cell exchange
-  if (U != primitivesOf_) kernels::primitives<M>(z.nCells, nt, flow_.gamma, U, W_.data());
+  if (U != primitivesOf_)
+    kernels::primitives<phys::ConvectiveModelOf<M>>(z.nCells, nt, flow_.gamma, U, W_.data());
   primitivesOf_ = nullptr;
   if (refreshLimiterScales) refresh_limiter_scales(); // owned cells' W suffice
   halo_begin(cells_.get(), {FieldView::blocked(W_.data(), kNumVars, nt)});
-  if (!flux_settings_.secondOrder && !flow_.viscous()) {
+  if (!flux_settings_.secondOrder && !M::kViscous) {
     hook("primitives", W_,
          kNumVars); // the optional hook fills halo values before any face uses them
     face_fluxes<M, G>(split);

@@ -8,12 +8,12 @@
 ///   primitives -> [exchange W] -> interpolate to nodes -> gradient -> [exchange grad]
 ///   -> limiter (with the local min/max) -> [exchange phi] -> face fluxes -> flux sum
 ///
-/// The Navier-Stokes model ([physics] model = navier_stokes) subtracts the viscous flux of
-/// every face after the convective ones (kernels::viscous_*_fluxes, from the same unlimited
-/// gradients; computed at first order too) and adds the viscous spectral radius to the local
-/// time step. RANS (model = rans_sa) carries rho nu-tilde as a sixth variable through the same
-/// pipeline (the kernels are instantiated per state model, solver/state_model.hpp) and
-/// subtracts the Spalart-Allmaras source after the flux sum.
+/// The evaluation is compiled per model (visit_state_model(), solver/state_model.hpp) from its
+/// terms: a model with a viscous term (M::kViscous: [physics] model = navier_stokes, rans_sa)
+/// subtracts the viscous flux of every face after the convective ones (kernels::viscous_*_fluxes,
+/// from the same unlimited gradients; computed at first order too) and adds the viscous spectral
+/// radius to the local time step; a model with a source term (M::kSource: rans_sa, which carries
+/// rho nu-tilde as a sixth variable through the same pipeline) subtracts it after the flux sum.
 ///
 /// On several ranks (ParallelSetup with a communicator; one zone per rank) it owns two
 /// parallel::HaloExchange objects and a second-order evaluation runs (docs/parallel.md)
@@ -198,6 +198,10 @@ class SpatialOperator {
   const SchemeConfig& scheme() const { return scheme_; }
   /// The patches' resolved settings, in zone patch order.
   const std::vector<PatchConfig>& patch_configs() const { return patchConfigs_; }
+  /// The zone's patch table on the device: the patch of every boundary face and the patches'
+  /// boundary conditions, uploaded once for the residual and the implicit operators (LU-SGS,
+  /// the Newton preconditioner).
+  kernels::PatchView patches() const { return patches_.view(); }
   const ZoneView& view() const { return dz_.view(); }
   const ParallelSetup& parallel() const { return par_; }
   /// The run's communicator (nullptr on one zone).
@@ -261,7 +265,7 @@ class SpatialOperator {
   /// the scheme's flux settings, at first order during a first-order start (set_first_order)
   kernels::FluxSettings flux_settings_;
   StateModel state_;
-  int nv_ = 5; ///< state_.nVars
+  int nv_ = phys::kNumEq; ///< state_.nVars
   kernels::LimiterScales scales_;
   bool limiterFrozen_ = false;
   bool phiValid_ = false;  ///< phi holds a computed limiter (freezing needs one)
@@ -278,7 +282,7 @@ class SpatialOperator {
   /// kernels::gradient_limiter_states' face states (second order, Euler, face_states = on;
   /// else empty)
   kernels::FaceStateArrays faceStates_;
-  kernels::PatchTable patches_; ///< the patches' boundary conditions on the device
+  kernels::PatchTable patches_; ///< the patches' boundary conditions on the device (patches())
   /// limiter_region = supersonic: per node, the supersonic excess of the cells around it
   /// (kernels::supersonic_node_excess); empty when the limiter acts everywhere or not at all
   DeviceArray<real_t> supersonic_;

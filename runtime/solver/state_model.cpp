@@ -39,14 +39,14 @@ void StateModel::to_primitive(const real_t* U, real_t* W, real_t gamma) const {
   if (rans)
     phys::SaModel::to_primitive(U, W, gamma);
   else
-    phys::EulerModel::to_primitive(U, W, gamma);
+    phys::MeanFlowState::to_primitive(U, W, gamma);
 }
 
 void StateModel::to_conservative(const real_t* W, real_t* U, real_t gamma) const {
   if (rans)
     phys::SaModel::to_conservative(W, U, gamma);
   else
-    phys::EulerModel::to_conservative(W, U, gamma);
+    phys::MeanFlowState::to_conservative(W, U, gamma);
 }
 
 } // namespace fv

@@ -1,12 +1,12 @@
 #pragma once
 /// \file state_model.hpp
-/// The cell state a run stores and iterates over, chosen at run time from [physics] model: the
-/// mean flow (phys::EulerModel: rho, rho u, rho v, rho w, rho E; the Euler and laminar
-/// Navier-Stokes cases share it, the viscous terms are switched on by the case) or RANS with
-/// Spalart-Allmaras (phys::SaModel: the same plus rho nu-tilde). Solver components size their
-/// fields with StateModel::nVars (nVars x nTotalCells, SoA) and call the model-templated
-/// kernels through visit_state_model(), the one place that maps a case to a kernel
-/// instantiation (kernels::FV_FOR_EACH_STATE_MODEL).
+/// The model a run solves, chosen at run time from [physics] model: the Euler equations
+/// (phys::EulerModel: rho, rho u, rho v, rho w, rho E), the laminar Navier-Stokes equations
+/// (phys::NavierStokesModel: the same state, with a viscous term) or RANS with Spalart-Allmaras
+/// (phys::SaModel: the same plus rho nu-tilde, with viscous and source terms). Solver components
+/// size their fields with StateModel::nVars (nVars x nTotalCells, SoA) and call the
+/// model-templated kernels through visit_state_model(), the one place that maps a case to a
+/// kernel instantiation (kernels::FV_FOR_EACH_*_MODEL).
 #include "runtime/config/case_config.hpp"
 #include "runtime/physics/model.hpp"
 
@@ -20,11 +20,20 @@ namespace fv {
 /// phys::kMaxVars variables; the first StateModel::nVars are used, the rest stay 0.
 using StateArray = std::array<real_t, phys::kMaxVars>;
 
-/// Calls f(M{}) with the state model type M of the case's flow (an empty tag object) and
-/// returns what f returns.
+/// Calls f(M{}) with the model type M of the case's flow ([physics] model: phys::EulerModel,
+/// phys::NavierStokesModel or phys::SaModel; an empty tag object) and returns what f returns:
+/// the one run-time choice of the model, from which the solver's code and the kernels it calls
+/// follow the model's terms (M::kViscous, M::kSource, phys::ConvectiveModelOf<M>).
 template <class F>
 decltype(auto) visit_state_model(const FlowConfig& flow, F&& f) {
-  if (flow.rans()) return f(phys::SaModel{});
+  switch (flow.model) {
+  case phys::ModelKind::RansSa:
+    return f(phys::SaModel{});
+  case phys::ModelKind::NavierStokes:
+    return f(phys::NavierStokesModel{});
+  case phys::ModelKind::Euler:
+    break;
+  }
   return f(phys::EulerModel{});
 }
 
@@ -33,7 +42,7 @@ struct StateModel {
   int nVars = phys::EulerModel::kNumVars; ///< conserved variables per cell
   bool rans = false;                      ///< rho nu-tilde is variable 5
   /// Variables judged for convergence (the momentum components can vanish in 2D flows).
-  static constexpr int kDensity = 0, kEnergy = 4;
+  static constexpr int kDensity = phys::kDensity, kEnergy = phys::kEnergy;
   std::vector<std::string> conservative; ///< names in storage order (restart, residual columns)
 
   /// The state model of a case's flow.

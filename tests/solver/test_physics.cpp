@@ -2,7 +2,7 @@
 // boundary states that preserve the free stream, limiters, and the exact Riemann solver used
 // by the shock-tube test.
 #include "runtime/physics/barth_jespersen.hpp"
-#include "runtime/physics/euler/bc_states.hpp"
+#include "runtime/physics/boundary_conditions.hpp"
 #include "runtime/physics/euler/roe_flux.hpp"
 #include "runtime/physics/euler/rusanov_flux.hpp"
 #include "runtime/physics/venkat_limiter.hpp"

@@ -1,66 +1,20 @@
 #pragma once
 /// \file bc_states.hpp
-/// Boundary (ghost) states of the Euler equations, FV_HOST_DEVICE. The boundary flux of a face
-/// is the Riemann flux between the interior state at the face and the ghost state returned
-/// here, so every boundary type is one point-wise function of (interior state, outward unit
-/// normal, patch parameters).
-#include "common/enum_names.hpp"
+/// Boundary (ghost) states of the Euler equations, FV_HOST_DEVICE, and the parameters of their
+/// patches: the mean flow's rows of the boundary-condition table (physics/bc_table.hpp). The
+/// boundary flux of a face is the Riemann flux between the interior state at the face and the
+/// ghost state returned here, so every boundary type is one point-wise function of (interior
+/// state, outward unit normal, patch parameters).
+#include "runtime/physics/bc_table.hpp"
 #include "runtime/physics/euler/euler_state.hpp"
 #include "runtime/physics/portable_math.hpp"
 
 namespace fv::phys {
 
-/// Boundary condition types (values are used in kernels; names, kBcTypeNames, in case files).
-enum class BcType : int {
-  Farfield = 0,          ///< characteristic far field (Riemann invariants) with the reference state
-  SlipWall = 1,          ///< inviscid wall: mirrored normal velocity
-  Symmetry = 2,          ///< symmetry plane: same state as a slip wall
-  SupersonicInflow = 3,  ///< all characteristics enter: ghost = reference state
-  SupersonicOutflow = 4, ///< all characteristics leave: ghost = interior state
-  SubsonicOutflow = 5,   ///< static pressure imposed, rest extrapolated
-  SubsonicInflow = 6,    ///< total pressure, total temperature and flow direction imposed
-  NoSlipWall = 7         ///< viscous wall: the fluid moves with the wall (ghost velocity mirrored
-                         ///< through the wall velocity); adiabatic or isothermal
-};
-
-/// The case-file names of the boundary condition types (common/enum_names.hpp).
-inline constexpr EnumName<BcType> kBcTypeNames[] = {
-    {BcType::Farfield, "farfield"},
-    {BcType::SlipWall, "slip_wall"},
-    {BcType::Symmetry, "symmetry"},
-    {BcType::SupersonicInflow, "supersonic_inflow"},
-    {BcType::SupersonicOutflow, "supersonic_outflow"},
-    {BcType::SubsonicOutflow, "subsonic_outflow"},
-    {BcType::SubsonicInflow, "subsonic_inflow"},
-    {BcType::NoSlipWall, "no_slip_wall"},
-};
-
-/// Parameters of one patch, trivially copyable (captured by value in kernels).
-struct BcParams {
-  BcType type = BcType::Farfield;
-  real_t gamma = 1.4;
-  real_t gasConstant = 287.05;        ///< R, J/(kg K) (or non-dimensional)
-  real_t ref[5] = {1, 0, 0, 0, 1};    ///< reference primitive state (far field / inflow)
-  real_t pressure = 1;                ///< static pressure (subsonic outflow)
-  real_t totalPressure = 1;           ///< p0 (subsonic inflow)
-  real_t totalTemperature = 1;        ///< T0 (subsonic inflow)
-  real_t direction[3] = {0, 0, 0};    ///< inflow direction (unit); zero = along -normal
-  real_t wallTemperature = 0;         ///< no-slip wall: imposed temperature, K; <= 0: adiabatic
-  real_t wallVelocity[3] = {0, 0, 0}; ///< no-slip wall: velocity of the wall, m/s
-  real_t nuTilde = 0; ///< RANS (Spalart-Allmaras): nu-tilde entering at far field / inflow, m^2/s
-};
-
-/// Ghost state of a no-slip wall moving with velocity u_w: same density and pressure, velocity
-/// 2 u_w - u, so that the face velocity of the Riemann problem is the wall's.
-FV_HOST_DEVICE FV_FORCEINLINE void no_slip_state(const real_t* W, const BcParams& b, real_t* G) {
-  G[0] = W[0];
-  for (int d = 0; d < 3; ++d)
-    G[1 + d] = 2.0 * b.wallVelocity[d] - W[1 + d];
-  G[4] = W[4];
-}
-
-/// Mirror of W in the plane with unit normal n (normal velocity reversed).
-FV_HOST_DEVICE FV_FORCEINLINE void mirror_state(const real_t* W, const real_t* n, real_t* G) {
+/// Mirror of W in the plane with unit normal n (normal velocity reversed): slip walls and
+/// symmetry planes.
+FV_HOST_DEVICE FV_FORCEINLINE void mirror_state(const real_t* W, const real_t* n, const BcParams&,
+                                                real_t* G) {
   const real_t vn = W[1] * n[0] + W[2] * n[1] + W[3] * n[2];
   G[0] = W[0];
   G[1] = W[1] - 2.0 * vn * n[0];
@@ -139,36 +93,45 @@ FV_HOST_DEVICE inline void subsonic_inflow_state(const real_t* Wi, const real_t*
   G[4] = p;
 }
 
-/// Ghost state of boundary type b.type for interior state Wi at a face with outward unit
-/// normal n.
-FV_HOST_DEVICE inline void ghost_state(const real_t* Wi, const real_t* n, const BcParams& b,
-                                       real_t* G) {
-  switch (b.type) {
-  case BcType::Farfield:
-    farfield_state(Wi, n, b, G);
-    break;
-  case BcType::SlipWall:
-  case BcType::Symmetry:
-    mirror_state(Wi, n, G);
-    break;
-  case BcType::SupersonicInflow:
-    for (int k = 0; k < 5; ++k)
-      G[k] = b.ref[k];
-    break;
-  case BcType::SupersonicOutflow:
-    for (int k = 0; k < 5; ++k)
-      G[k] = Wi[k];
-    break;
-  case BcType::SubsonicOutflow:
-    subsonic_outflow_state(Wi, n, b, G);
-    break;
-  case BcType::SubsonicInflow:
-    subsonic_inflow_state(Wi, n, b, G);
-    break;
-  case BcType::NoSlipWall:
-    no_slip_state(Wi, b, G);
-    break;
-  }
+/// Supersonic inflow: every characteristic enters, the ghost is the patch's reference state.
+FV_HOST_DEVICE FV_FORCEINLINE void reference_state(const real_t*, const real_t*, const BcParams& b,
+                                                   real_t* G) {
+  for (int k = 0; k < kNumEq; ++k)
+    G[k] = b.ref[k];
+}
+
+/// Supersonic outflow: every characteristic leaves, the ghost is the interior state.
+FV_HOST_DEVICE FV_FORCEINLINE void interior_state(const real_t* Wi, const real_t*, const BcParams&,
+                                                  real_t* G) {
+  for (int k = 0; k < kNumEq; ++k)
+    G[k] = Wi[k];
+}
+
+// ---- the patch parameters of the rows (host)
+
+/// Supersonic inflow: the reference state of the patch's Mach number, static pressure and
+/// temperature along its direction.
+inline void supersonic_inflow_params(const BcKeys& k, BcParams& b) {
+  const real_t rho = k.pressure / (b.gasConstant * k.temperature);
+  const real_t V = k.mach * std::sqrt(b.gamma * k.pressure / rho);
+  b.ref[0] = rho;
+  for (int i = 0; i < 3; ++i)
+    b.ref[1 + i] = V * k.direction[i];
+  b.ref[4] = k.pressure;
+}
+
+/// Subsonic outflow: the imposed static pressure.
+inline void subsonic_outflow_params(const BcKeys& k, BcParams& b) {
+  b.pressure = k.pressure;
+}
+
+/// Subsonic inflow: total pressure, total temperature and, when given, the flow direction.
+inline void subsonic_inflow_params(const BcKeys& k, BcParams& b) {
+  b.totalPressure = k.totalPressure;
+  b.totalTemperature = k.totalTemperature;
+  if (k.directionGiven)
+    for (int i = 0; i < 3; ++i)
+      b.direction[i] = k.direction[i];
 }
 
 } // namespace fv::phys

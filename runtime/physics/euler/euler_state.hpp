@@ -11,8 +11,16 @@
 
 namespace fv::phys {
 
-inline constexpr int kNumEq = 5;                   ///< equations / state components
-inline constexpr int kBlockSize = kNumEq * kNumEq; ///< reals in one row-major Jacobian block
+/// Named indices of the mean flow's variables, the first kNumEq of every model's state (the one
+/// place that numbers them; the code outside physics/euler/ indexes states through these names).
+inline constexpr int kDensity = 0;  ///< rho (conservative and primitive)
+inline constexpr int kMomentum = 1; ///< rho u, rho v, rho w: kMomentum + d (conservative)
+inline constexpr int kVelocity = 1; ///< u, v, w: kVelocity + d (primitive)
+inline constexpr int kEnergy = 4;   ///< rho E (conservative)
+inline constexpr int kPressure = 4; ///< p (primitive)
+inline constexpr int kNumEq = 5;    ///< the mean flow's equations / state components
+/// Reals in one row-major block of the mean flow's Jacobian (kNumEq x kNumEq).
+inline constexpr int kBlockSize = kNumEq * kNumEq;
 
 /// Conservative -> primitive.
 FV_HOST_DEVICE FV_FORCEINLINE void cons_to_prim(const real_t* U, real_t* W, real_t gamma) {

@@ -2,10 +2,10 @@
 /// \file face_viscous.hpp
 /// The viscous flux of one face of the cell-centred scheme (FV_HOST_DEVICE), from the
 /// primitive states W = (rho, u, v, w, p) and the cell gradients of the primitives either side
-/// (15 reals per cell: g[3 k + d] = d W_k / d x_d, the node-averaged Green-Gauss gradients the
-/// reconstruction uses, unlimited). Returns F_v . S (viscous_flux.hpp), to be subtracted from
+/// (3 kNumEq reals per cell: g[3 k + d] = d W_k / d x_d, the node-averaged Green-Gauss gradients
+/// the reconstruction uses, unlimited). Returns F_v . S (viscous_flux.hpp), to be subtracted from
 /// the convective flux of the face.
-#include "runtime/physics/euler/bc_states.hpp"
+#include "runtime/physics/boundary_conditions.hpp"
 #include "runtime/physics/navier_stokes/viscous_flux.hpp"
 
 namespace fv::phys {
@@ -20,12 +20,13 @@ FV_HOST_DEVICE inline void interior_viscous_flux(const real_t* WL, const real_t*
                                                  const Transport& t, real_t* F, real_t muT = 0.0) {
   const real_t R = t.gasConstant;
   real_t tL[3], tR[3], G[9], gT[3], u[3];
-  temperature_gradient(WL, gL, gL + 12, R, tL);
-  temperature_gradient(WR, gR, gR + 12, R, tR);
+  temperature_gradient(WL, gL + 3 * kDensity, gL + 3 * kPressure, R, tL);
+  temperature_gradient(WR, gR + 3 * kDensity, gR + 3 * kPressure, R, tR);
   const real_t TL = temperature(WL, R), TR = temperature(WR, R);
   for (int i = 0; i < 3; ++i) {
-    face_gradient(gL + 3 * (1 + i), gR + 3 * (1 + i), WL[1 + i], WR[1 + i], l, G + 3 * i);
-    u[i] = 0.5 * (WL[1 + i] + WR[1 + i]);
+    const int k = kVelocity + i;
+    face_gradient(gL + 3 * k, gR + 3 * k, WL[k], WR[k], l, G + 3 * i);
+    u[i] = 0.5 * (WL[k] + WR[k]);
   }
   face_gradient(tL, tR, TL, TR, l, gT);
   const real_t mu = viscosity(t, 0.5 * (TL + TR));
@@ -35,7 +36,8 @@ FV_HOST_DEVICE inline void interior_viscous_flux(const real_t* WL, const real_t*
     viscous_flux(u, G, gT, mu, conductivity(t, mu), S, F);
 }
 
-/// Boundary face of cell c (state Wc, gradients gc) with d = face centroid - cell centroid:
+/// Boundary face of cell c (state Wc, gradients gc) with d = face centroid - cell centroid, by
+/// the viscous face of its boundary type (BcTraits::face):
 /// - no-slip wall: the fluid has the wall's velocity at the face; the face gradients of u, v,
 ///   w (and of T when isothermal) come from face_gradient between the cell and the wall value
 ///   at the face centroid; adiabatic: no heat flux; mu at the wall (isothermal) or cell
@@ -52,11 +54,14 @@ FV_HOST_DEVICE inline void boundary_viscous_flux(const real_t* Wc, const real_t*
                                                  real_t muT = 0.0) {
   const real_t R = t.gasConstant;
   real_t tc[3], G[9], gT[3];
-  temperature_gradient(Wc, gc, gc + 12, R, tc);
+  temperature_gradient(Wc, gc + 3 * kDensity, gc + 3 * kPressure, R, tc);
   const real_t Tc = temperature(Wc, R);
-  if (b.type == BcType::NoSlipWall) {
-    for (int i = 0; i < 3; ++i)
-      face_gradient(gc + 3 * (1 + i), gc + 3 * (1 + i), Wc[1 + i], b.wallVelocity[i], d, G + 3 * i);
+  const BcFace face = bc_traits(b.type).face;
+  if (face == BcFace::NoSlip) {
+    for (int i = 0; i < 3; ++i) {
+      const int k = kVelocity + i;
+      face_gradient(gc + 3 * k, gc + 3 * k, Wc[k], b.wallVelocity[i], d, G + 3 * i);
+    }
     const bool isothermal = b.wallTemperature > 0.0;
     real_t mu, k = 0.0;
     if (isothermal) {
@@ -72,23 +77,25 @@ FV_HOST_DEVICE inline void boundary_viscous_flux(const real_t* Wc, const real_t*
   }
   const real_t area = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
   const real_t n[3] = {S[0] / area, S[1] / area, S[2] / area};
-  real_t Wg[5] = {Wc[0], Wc[1], Wc[2], Wc[3], Wc[4]}, u[3];
+  real_t Wg[kNumEq], u[3];
+  for (int k = 0; k < kNumEq; ++k)
+    Wg[k] = Wc[k];
   ghost_state(Wc, n, b, Wg);
   for (int i = 0; i < 3; ++i) {
-    u[i] = 0.5 * (Wc[1 + i] + Wg[1 + i]);
+    u[i] = 0.5 * (Wc[kVelocity + i] + Wg[kVelocity + i]);
     for (int j = 0; j < 3; ++j)
-      G[3 * i + j] = gc[3 * (1 + i) + j];
+      G[3 * i + j] = gc[3 * (kVelocity + i) + j];
   }
   const real_t mu = viscosity(t, 0.5 * (Tc + temperature(Wg, R)));
   if (muT > 0.0)
     viscous_flux(u, G, tc, mu + muT, conductivity(t, mu) + turbulent_conductivity(t, muT), S, F);
   else
     viscous_flux(u, G, tc, mu, conductivity(t, mu), S, F);
-  if (b.type == BcType::SlipWall || b.type == BcType::Symmetry) {
-    const real_t fn = F[1] * n[0] + F[2] * n[1] + F[3] * n[2];
+  if (face == BcFace::Plane) {
+    const real_t fn = F[kMomentum] * n[0] + F[kMomentum + 1] * n[1] + F[kMomentum + 2] * n[2];
     for (int i = 0; i < 3; ++i)
-      F[1 + i] = fn * n[i];
-    F[4] = 0.0;
+      F[kMomentum + i] = fn * n[i];
+    F[kEnergy] = 0.0;
   }
 }
 

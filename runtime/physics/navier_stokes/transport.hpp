@@ -8,6 +8,7 @@
 /// every function uses the same units as its inputs.
 #include "common/enum_names.hpp"
 #include "common/types.hpp"
+#include "runtime/physics/euler/euler_state.hpp"
 
 #include <cmath>
 
@@ -37,13 +38,13 @@ struct Transport {
 
 /// Temperature p / (rho R) of a primitive state W = (rho, u, v, w, p).
 FV_HOST_DEVICE FV_FORCEINLINE real_t temperature(const real_t* W, real_t gasConstant) {
-  return W[4] / (W[0] * gasConstant);
+  return W[kPressure] / (W[kDensity] * gasConstant);
 }
 
 /// Temperature of cell c of a primitive field W (SoA, stride n).
 FV_HOST_DEVICE FV_FORCEINLINE real_t temperature_of(const real_t* W, idx_t n, idx_t c,
                                                     real_t gasConstant) {
-  return W[4 * n + c] / (W[c] * gasConstant);
+  return W[kPressure * n + c] / (W[kDensity * n + c] * gasConstant);
 }
 
 /// Dynamic viscosity at temperature T.
@@ -74,7 +75,7 @@ FV_HOST_DEVICE FV_FORCEINLINE void temperature_gradient(const real_t* W, const r
                                                         const real_t* gradP, real_t gasConstant,
                                                         real_t* gradT) {
   const real_t T = temperature(W, gasConstant);
-  const real_t inv = 1.0 / (W[0] * gasConstant);
+  const real_t inv = 1.0 / (W[kDensity] * gasConstant);
   for (int d = 0; d < 3; ++d)
     gradT[d] = (gradP[d] - gasConstant * T * gradRho[d]) * inv;
 }

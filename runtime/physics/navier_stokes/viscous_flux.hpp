@@ -49,12 +49,12 @@ FV_HOST_DEVICE FV_FORCEINLINE void viscous_flux(const real_t* u, const real_t* g
       t += (gradU[3 * i + j] + gradU[3 * j + i]) * S[j];
     tauS[i] = mu * (t - (2.0 / 3.0) * div * S[i]);
   }
-  F[0] = 0.0;
-  F[1] = tauS[0];
-  F[2] = tauS[1];
-  F[3] = tauS[2];
-  F[4] = u[0] * tauS[0] + u[1] * tauS[1] + u[2] * tauS[2] +
-         k * (gradT[0] * S[0] + gradT[1] * S[1] + gradT[2] * S[2]);
+  F[kDensity] = 0.0;
+  F[kMomentum] = tauS[0];
+  F[kMomentum + 1] = tauS[1];
+  F[kMomentum + 2] = tauS[2];
+  F[kEnergy] = u[0] * tauS[0] + u[1] * tauS[1] + u[2] * tauS[2] +
+               k * (gradT[0] * S[0] + gradT[1] * S[1] + gradT[2] * S[2]);
 }
 
 /// Viscous spectral radius of one face for the local time step (Blazek eq. 6.22):
