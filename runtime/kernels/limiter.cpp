@@ -29,10 +29,7 @@ void supersonic_node_excess(const ZoneView& z, real_t gamma, const real_t* W, re
       real_t w[kMeanFlow]; // the mean flow's primitives lead every state model's
       for (int k = 0; k < kMeanFlow; ++k)
         w[k] = W[k * n + c];
-      const real_t a = phys::sound_speed(w, gamma);
-      const real_t* u = w + phys::kVelocity;
-      const real_t m2 = (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) / (a * a);
-      e += m2 > 1.0 ? std::sqrt(m2) - 1.0 : 0.0;
+      e += phys::supersonic_excess(w, gamma);
     }
     excess[node] = e;
   });

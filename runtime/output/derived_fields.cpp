@@ -9,7 +9,7 @@ namespace fv::output {
 
 phys::FreestreamReference freestream_reference(const FlowConfig& flow) {
   phys::FreestreamReference r;
-  r.pressure = flow.freestream[4];
+  r.pressure = flow.freestream[phys::kPressure];
   const real_t q = flow.dynamic_pressure();
   r.dynamicPressure = q > 0 ? q : 1.0;
   r.gamma = flow.gamma;

@@ -49,6 +49,14 @@ FV_HOST_DEVICE FV_FORCEINLINE real_t sound_speed(const real_t* W, real_t gamma) 
   return std::sqrt(gamma * W[4] / W[0]);
 }
 
+/// max(M - 1, 0) of the primitive state W, M = |u| / c: how far the flow is supersonic (the
+/// sensor of [scheme] limiter_region = supersonic).
+FV_HOST_DEVICE FV_FORCEINLINE real_t supersonic_excess(const real_t* W, real_t gamma) {
+  const real_t a = sound_speed(W, gamma);
+  const real_t m2 = (W[1] * W[1] + W[2] * W[2] + W[3] * W[3]) / (a * a);
+  return m2 > 1.0 ? std::sqrt(m2) - 1.0 : 0.0;
+}
+
 /// Total enthalpy H = gamma/(gamma-1) p/rho + |u|^2/2.
 FV_HOST_DEVICE FV_FORCEINLINE real_t total_enthalpy(const real_t* W, real_t gamma) {
   return gamma / (gamma - 1.0) * W[4] / W[0] + 0.5 * (W[1] * W[1] + W[2] * W[2] + W[3] * W[3]);
