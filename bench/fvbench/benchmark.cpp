@@ -4,6 +4,7 @@
 
 #include "bench/fvbench/byte_model.hpp"
 #include "bench/fvbench/node_interp_layouts.hpp"
+#include "bench/fvbench/operator_variants.hpp"
 #include "common/error.hpp"
 #include "runtime/backend/forall.hpp"
 #include "runtime/backend/memory.hpp"
@@ -159,11 +160,10 @@ struct LaterStage {
 /// the later stages before the stored primitives) and the stage as a first stage runs it
 /// (evaluate, then rk_stage: "rk_stage_total_unfused").
 void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5],
-                    const BenchOptions& o,
-                    const std::vector<kernels::FluxSumVariant>& stageVariants,
-                    const std::vector<real_t>& Uh, DeviceArray<real_t>& U,
-                    DeviceArray<real_t>& Unew, DeviceArray<real_t>& dt, double stageSum,
-                    ComponentMapping nodeLoop, BenchReport& rep) {
+                    const BenchOptions& o, const std::vector<FluxSumVariant>& stageVariants,
+                    const FaceColouring& colours, const std::vector<real_t>& Uh,
+                    DeviceArray<real_t>& U, DeviceArray<real_t>& Unew, DeviceArray<real_t>& dt,
+                    double stageSum, ComponentMapping nodeLoop, BenchReport& rep) {
   const idx_t nt = z.nTotalCells(), nc = z.nCells;
   SpatialOperator op(z, bench_case(h, fs, o), ParallelSetup{});
   op.set_node_loop(nodeLoop); // as fvrun's choose_node_loop() chose for the kernel row
@@ -191,16 +191,16 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
     kernels::rk_stage<kNumVars>(op.view(), 0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(),
                                 op.residual(), Unew.data());
   };
-  for (kernels::FluxSumVariant var : stageVariants) {
-    op.set_assembly(var);
+  for (FluxSumVariant var : stageVariants) {
+    set_variant(op, var, colours);
     LaterStage stage{op, dt.data(), U0, Ua.data(), Ub.data()};
     std::ostringstream extra;
-    if (var == kernels::FluxSumVariant::Gather)
+    if (var == FluxSumVariant::Gather)
       extra << "; sum of kernel medians " << std::fixed << std::setprecision(3) << stageSum
             << " ms";
-    rep.rows.push_back(stage_row("rk_stage_total", kernels::to_string(var),
+    rep.rows.push_back(stage_row("rk_stage_total", to_string(var),
                                  time_it(stage, o.warmup, o.repeats), nc, extra.str()));
-    if (var != kernels::FluxSumVariant::Gather) continue;
+    if (var != FluxSumVariant::Gather) continue;
     auto withPrimitives = [&] { // the state of U0 evaluated anew every time
       if (o.rans)
         op.evaluate_and_update(
@@ -209,15 +209,15 @@ void measure_stages(const Zone& z, const ZoneFileHeader& h, const real_t (&fs)[5
         op.evaluate_and_update(
             RkUpdate{0.5, 0.5, 1.0, dt.data(), -1.0, U.data(), U.data(), Unew.data()});
     };
-    rep.rows.push_back(stage_row("rk_stage_total_primitives", kernels::to_string(var),
+    rep.rows.push_back(stage_row("rk_stage_total_primitives", to_string(var),
                                  time_it(withPrimitives, o.warmup, o.repeats), nc,
                                  "; with the primitives pass (no primitives stored before)"));
-    rep.rows.push_back(stage_row("rk_stage_total_unfused", kernels::to_string(var),
+    rep.rows.push_back(stage_row("rk_stage_total_unfused", to_string(var),
                                  time_it(unfused, o.warmup, o.repeats), nc,
                                  "; evaluate, then rk_stage (a first stage)"));
     if (!op.stores_face_states()) continue;
     op.set_face_states(false);
-    rep.rows.push_back(stage_row("rk_stage_total_gradient", kernels::to_string(var),
+    rep.rows.push_back(stage_row("rk_stage_total_gradient", to_string(var),
                                  time_it(stage, o.warmup, o.repeats), nc,
                                  "; without face states: the face loops reconstruct from the "
                                  "stored gradient"));
@@ -243,7 +243,6 @@ void measure_mixed_stage(const Zone& z, const ZoneFileHeader& h, const real_t (&
 
 BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::string& meshLabel,
                           const BenchOptions& o) {
-  using kernels::FluxSumVariant;
   const backend::DeviceInfo info = backend::device_info();
   const bool gpu = active_device() == Device::Cuda;
   BenchReport rep;
@@ -344,13 +343,8 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
     for (int k = 0; k < 5; ++k)
       b.ref[k] = fs[k];
   }
-  kernels::FaceColouring colours;
-  DeviceArray<idx_t> colourFaces;
-  if (!z.faceColours.offsets().empty()) {
-    colourFaces = DeviceArray<idx_t>(z.faceColours.indices(), "face colours");
-    colours.offsets.assign(z.faceColours.offsets().begin(), z.faceColours.offsets().end());
-    colours.faces = colourFaces.data();
-  }
+  const DeviceFaceColouring deviceColours(z);
+  const FaceColouring& colours = deviceColours.view();
 
   // halo list: the zone's cell send lists, or (one zone) the owners of the boundary faces
   std::vector<idx_t> haloList;
@@ -541,12 +535,7 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   }
 
   // ---- 4. residual-assembly variants (interior fluxes + summation)
-  std::vector<FluxSumVariant> variants;
-  for (FluxSumVariant var : kernels::flux_sum_variants()) {
-    const bool coloured = var == FluxSumVariant::Colour || var == FluxSumVariant::FusedColour;
-    if (coloured && colours.nColours() == 0) continue;
-    variants.push_back(var);
-  }
+  const std::vector<FluxSumVariant> variants = supported_variants(colours);
   auto max_rel_diff = [&](const std::vector<real_t>& a) {
     real_t worst = 0;
     for (int k = 0; k < 5; ++k) {
@@ -563,15 +552,15 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   double bestMs = 1e300;
   FluxSumVariant fastest = FluxSumVariant::Gather;
   for (FluxSumVariant var : variants) {
-    const std::string name = kernels::to_string(var);
-    if (!kernels::is_fused(var)) { // the summation alone
+    const std::string name = to_string(var);
+    if (!is_fused(var)) { // the summation alone
       std::function<void()> f = k_sum;
       const char* bname = "flux_sum";
       if (var == FluxSumVariant::Atomic) {
-        f = [&] { kernels::flux_sum_atomic(v, flux.data(), R.data()); };
+        f = [&] { flux_sum_atomic(v, flux.data(), R.data()); };
         bname = "flux_sum_atomic";
       } else if (var == FluxSumVariant::Colour) {
-        f = [&] { kernels::flux_sum_coloured(v, colours, flux.data(), R.data()); };
+        f = [&] { flux_sum_coloured(v, colours, flux.data(), R.data()); };
         bname = "flux_sum_colour";
       } else if (var == FluxSumVariant::Smem) {
         f = [&] { kernels::flux_sum_shared(v, flux.data(), R.data()); };
@@ -589,8 +578,8 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
     k_bflux(); // boundary fluxes in the face-flux array, as in the stage
     const Timing t = time_it(
         [&] {
-          kernels::residual_with(var, v, colours, fsSet, W.data(), grad.data(), phi.data(),
-                                 flux.data(), R.data());
+          residual_with(var, v, colours, fsSet, W.data(), grad.data(), phi.data(), flux.data(),
+                        R.data());
         },
         o.warmup, o.repeats);
     double b = 0;
@@ -637,28 +626,28 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
     rep.selectionNote = "default (solver); whole stage measured with every variant";
   } else if (o.choice == KernelChoice::One) {
     stageVariants = {o.variant};
-    rep.selectedVariant = kernels::to_string(o.variant);
+    rep.selectedVariant = to_string(o.variant);
     rep.selectionNote = "--kernels " + rep.selectedVariant;
   } else {
     const std::string cache = o.cachePath.empty() ? default_kernel_cache_path() : o.cachePath;
     const auto hit = lookup_kernel_choice(cache, rep.uuid, rep.device);
     FluxSumVariant chosen = fastest;
     if (hit) {
-      chosen = kernels::parse_flux_sum_variant(*hit);
+      chosen = parse_flux_sum_variant(*hit);
       rep.selectionNote = "auto: cached in " + cache;
     } else {
-      store_kernel_choice(cache, rep.uuid, rep.device, kernels::to_string(fastest), bestMs,
-                          rep.date);
+      store_kernel_choice(cache, rep.uuid, rep.device, to_string(fastest), bestMs, rep.date);
       rep.selectionNote = "auto: fastest residual assembly now, stored in " + cache;
     }
-    rep.selectedVariant = kernels::to_string(chosen);
+    rep.selectedVariant = to_string(chosen);
     stageVariants = {chosen};
   }
 
   // ---- 6. whole explicit stage: the solver's SpatialOperator (one zone, no halo exchange) on
   //         the same state and boundary conditions, then the Runge-Kutta update
   if (o.viscous || o.rans) stageVariants = {FluxSumVariant::Gather}; // variants: Euler only
-  measure_stages(z, h, fs, o, stageVariants, Uh, U, Unew, dt, stageSum, interpMapping, rep);
+  measure_stages(z, h, fs, o, stageVariants, colours, Uh, U, Unew, dt, stageSum, interpMapping,
+                 rep);
   if (!o.viscous && !o.rans) measure_mixed_stage(z, h, fs, o, U, Unew, dt, interpMapping, rep);
   return rep;
 }

@@ -4,8 +4,8 @@
 /// kernel of an explicit RK stage, the residual-assembly variants and the whole stage.
 /// Times are medians of `repeats` runs after `warmup` runs (CUDA events on the GPU,
 /// steady_clock on the CPU: backend/timer.hpp); bytes from byte_model.hpp.
+#include "bench/fvbench/assembly_variants.hpp"
 #include "common/zone.hpp"
-#include "runtime/kernels/flux_sum_variants.hpp"
 
 #include <string>
 #include <vector>
@@ -20,8 +20,8 @@ struct BenchOptions {
   int repeats = 20;
   double ceilingMiB = 0; ///< array size of the ceiling kernels; 0 = 512 (GPU) / 128 (CPU)
   KernelChoice choice = KernelChoice::All;
-  kernels::FluxSumVariant variant = kernels::FluxSumVariant::Gather; ///< for One
-  std::string cachePath;                                             ///< for Auto
+  FluxSumVariant variant = FluxSumVariant::Gather; ///< for One
+  std::string cachePath;                           ///< for Auto
   bool secondOrder = true;
   kernels::Flux flux = kernels::Flux::Roe;
   bool viscous = false; ///< whole stage with the Navier-Stokes model (--model navier_stokes)

@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
       o.choice = fv::bench::KernelChoice::Auto;
     else {
       o.choice = fv::bench::KernelChoice::One;
-      o.variant = fv::kernels::parse_flux_sum_variant(kernelsOpt);
+      o.variant = fv::bench::parse_flux_sum_variant(kernelsOpt);
     }
 
     const std::string dev = fv::select_device(fv::parse_device_request(device));

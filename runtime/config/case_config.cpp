@@ -305,7 +305,7 @@ void finish_scheme(const SectionReader& r, CaseConfig& c) {
   s.flux.gamma = c.flow.gamma;
   s.flux.secondOrder = s.order == 2;
   FV_VERIFY_USAGE(!s.mixedPrecision || s.assembly.automatic() ||
-                      s.assembly.variant == kernels::FluxSumVariant::Gather,
+                      s.assembly.variant == kernels::ResidualAssembly::Gather,
                   r.ctx("precision") << "precision = mixed sums the residual by gather; "
                                         "assembly = "
                                      << s.assembly.name() << " reads FP64 geometry");

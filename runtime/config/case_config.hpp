@@ -18,8 +18,8 @@
 #include "runtime/backend/select.hpp"
 #include "runtime/backend/transport.hpp"
 #include "runtime/config/ini.hpp"
-#include "runtime/kernels/flux_sum_variants.hpp"
 #include "runtime/kernels/kernels.hpp"
+#include "runtime/kernels/residual_assembly.hpp"
 #include "runtime/physics/boundary_conditions.hpp"
 #include "runtime/physics/model.hpp"
 #include "runtime/physics/navier_stokes/transport.hpp"
@@ -33,7 +33,7 @@
 namespace fv {
 
 // ---- the enumerations the configuration owns (the others belong to the rooms that use them:
-// phys::Flux, kernels::Limiter, kernels::FluxSumVariant, phys::ModelKind, phys::BcType,
+// phys::Flux, kernels::Limiter, kernels::ResidualAssembly, phys::ModelKind, phys::BcType,
 // phys::ViscosityLaw, DeviceRequest, backend::TransportKind), each with its case-file names
 
 /// Where the limiter acts: cells whose gradient stencil holds supersonic flow, or every cell.
@@ -46,16 +46,15 @@ enum class NodeWeights { LinearExact, InverseDistance };
 inline constexpr EnumName<NodeWeights> kNodeWeightsNames[] = {
     {NodeWeights::LinearExact, "linear"}, {NodeWeights::InverseDistance, "inverse_distance"}};
 
-/// [scheme] assembly: one residual-assembly variant, or the fastest of those timed at the
-/// start (auto: the variants whose residual equals gather's bitwise; auto_any: all of them).
-enum class AssemblyMode { Auto, AutoAny, Variant };
-inline constexpr EnumName<AssemblyMode> kAssemblyModeNames[] = {
-    {AssemblyMode::Auto, "auto"}, {AssemblyMode::AutoAny, "auto_any"}};
+/// [scheme] assembly: one of the solver's residual assemblies (gather, smem), or the faster of
+/// the two timed at the start (auto; their residuals are bitwise equal).
+enum class AssemblyMode { Auto, Variant };
+inline constexpr EnumName<AssemblyMode> kAssemblyModeNames[] = {{AssemblyMode::Auto, "auto"}};
 struct AssemblyRequest {
   AssemblyMode mode{};
-  kernels::FluxSumVariant variant{}; ///< mode Variant
+  kernels::ResidualAssembly variant{}; ///< mode Variant
   bool automatic() const { return mode != AssemblyMode::Variant; }
-  /// The case-file name: "auto", "auto_any" or the variant's name.
+  /// The case-file name: "auto" or the assembly's name.
   std::string name() const;
 };
 

@@ -138,18 +138,18 @@ constexpr EnumName<bool> kOnOffNames[] = {{true, "on"}, {false, "off"}};
 constexpr EnumName<bool> kLusgsBoundaryNames[] = {{true, "jacobian"}, {false, "spectral"}};
 constexpr EnumName<bool> kLusgsDissipationNames[] = {{false, "scalar"}, {true, "roe"}};
 
-/// [scheme] assembly: the automatic modes, then every residual-assembly variant (kernels').
+/// [scheme] assembly: the automatic mode, then the solver's residual assemblies (kernels').
 CaseKey assembly_key(const char* meaning) {
   CaseKey k = entry("scheme", "assembly", KeyType::Choice, "auto", "", meaning, {});
   k.choices = enum_names(kAssemblyModeNames);
-  for (const std::string& v : enum_names(kernels::kFluxSumVariantNames))
+  for (const std::string& v : enum_names(kernels::kResidualAssemblyNames))
     k.choices.push_back(v);
   k.store = [](CaseConfig& c, const KeyValue& v) {
     constexpr int nModes = sizeof kAssemblyModeNames / sizeof kAssemblyModeNames[0];
     AssemblyRequest& a = c.scheme.assembly;
     a.mode = v.choice < nModes ? kAssemblyModeNames[v.choice].value : AssemblyMode::Variant;
-    a.variant = v.choice < nModes ? kernels::FluxSumVariant::Gather
-                                  : kernels::kFluxSumVariantNames[v.choice - nModes].value;
+    a.variant = v.choice < nModes ? kernels::ResidualAssembly::Gather
+                                  : kernels::kResidualAssemblyNames[v.choice - nModes].value;
   };
   return k;
 }
@@ -270,11 +270,10 @@ std::vector<CaseKey> scheme_keys() {
              to(&CaseConfig::scheme, &SchemeConfig::limiter)),
       assembly_key(
           "how the interior face fluxes are summed into the residual (one zone and the Euler "
-          "model; several zones and the viscous models always gather): auto (the fastest of "
-          "the variants whose residual equals gather's bitwise, gather and smem, timed once per "
-          "mesh UUID and GPU and cached like fvbench --kernels auto; gather on the CPU) | "
-          "auto_any (the fastest of all variants: colourings sum in another order, atomics "
-          "differ run to run) | a variant by name"),
+          "model; several zones and the viscous models always gather): auto (the faster of "
+          "gather and smem, whose residuals are bitwise equal, timed once per mesh UUID and GPU "
+          "and cached like fvbench --kernels auto; gather on the CPU) | gather (cell loop over "
+          "the stored face fluxes) | smem (the same sums staged in GPU shared memory)"),
       choice("scheme", "limiter_region",
              depends("=model",
                      [](const CaseConfig& c) {

@@ -1,8 +1,8 @@
 #pragma once
 /// \file face_flux.hpp
 /// Point-wise pieces of the face-flux kernels (FV_HOST_DEVICE), shared by the default kernels
-/// (flux.cpp) and their benchmark variants (flux_sum_variants.cpp) so that every variant
-/// computes bit-identical face fluxes.
+/// (flux.cpp) and fvbench's residual-assembly variants (bench/fvbench/assembly_variants.cpp) so
+/// that every variant computes bit-identical face fluxes.
 #include "runtime/kernels/face_state_k.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/physics/model.hpp"

@@ -12,8 +12,6 @@
 
 namespace fv {
 namespace {
-using kernels::FluxSumVariant;
-
 /// Median ms of `repeats` residual evaluations at U (after one warm-up).
 double time_evaluations(SpatialOperator& op, const real_t* U, int repeats) {
   op.evaluate(U);
@@ -31,25 +29,26 @@ double time_evaluations(SpatialOperator& op, const real_t* U, int repeats) {
 
 AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::string& meshUuid,
                                const std::string& cachePath) {
+  using kernels::ResidualAssembly;
   const SchemeConfig& scheme = op.scheme();
   const AssemblyRequest& request = scheme.assembly;
   const std::string name = request.name();
   AssemblyChoice out;
   const bool automatic = request.automatic();
-  if (scheme.mixedPrecision) { // the variants read the FP64 view (checked with the case file)
+  if (scheme.mixedPrecision) { // smem reads the FP64 view (checked with the case file)
     out.note = "gather (precision = mixed: the only assembly)";
-    op.set_assembly(FluxSumVariant::Gather);
+    op.set_assembly(ResidualAssembly::Gather);
     return out;
   }
   if (op.multi_zone() || op.flow().viscous()) {
-    FV_VERIFY_USAGE(automatic || request.variant == FluxSumVariant::Gather,
+    FV_VERIFY_USAGE(automatic || request.variant == ResidualAssembly::Gather,
                     "[scheme] assembly = "
                         << name << " is for one zone and the Euler "
                         << "model; this run has "
                         << (op.multi_zone() ? "several zones" : "a viscous model"));
     out.note = std::string("gather (") + (op.multi_zone() ? "several zones" : "viscous model") +
                ": the only assembly)";
-    op.set_assembly(FluxSumVariant::Gather);
+    op.set_assembly(ResidualAssembly::Gather);
     return out;
   }
   if (!automatic) {
@@ -58,55 +57,60 @@ AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::
     out.note = name + " ([scheme] assembly)";
     return out;
   }
-  if (active_device() != Device::Cuda && request.mode == AssemblyMode::Auto) {
-    op.set_assembly(FluxSumVariant::Gather);
+  if (active_device() != Device::Cuda) {
+    op.set_assembly(ResidualAssembly::Gather);
     out.note = "gather (auto on the CPU backend)";
     return out;
   }
-  // candidates: bitwise equal to the gather (auto) or all the zone supports (auto_any)
-  std::vector<FluxSumVariant> candidates;
-  for (FluxSumVariant v : kernels::flux_sum_variants()) {
-    const bool coloured = v == FluxSumVariant::Colour || v == FluxSumVariant::FusedColour;
-    if (coloured && op.zone().faceColours.rows() == 0) continue;
-    if (request.mode == AssemblyMode::Auto && v != FluxSumVariant::Gather &&
-        v != FluxSumVariant::Smem)
-      continue;
-    candidates.push_back(v);
-  }
+  // the candidates: the solver's assemblies, bitwise equal
+  std::vector<AssemblyCandidate> candidates;
+  for (const auto& e : kernels::kResidualAssemblyNames)
+    candidates.push_back({e.name, [a = e.value](SpatialOperator& o) { o.set_assembly(a); }});
+  const FastestAssembly f =
+      choose_fastest_assembly(op, U, candidates, "fvrun", name, meshUuid, cachePath);
+  out.variant = kernels::kResidualAssemblyNames[f.index].value;
+  out.note = f.note;
+  return out;
+}
+
+FastestAssembly choose_fastest_assembly(SpatialOperator& op, const real_t* U,
+                                        const std::vector<AssemblyCandidate>& candidates,
+                                        const std::string& owner, const std::string& mode,
+                                        const std::string& meshUuid, const std::string& cachePath) {
+  FV_VERIFY(!candidates.empty(), "choose_fastest_assembly: no candidate");
   const backend::DeviceInfo info = backend::device_info();
-  const std::string key = info.name + " (fvrun " + name + ")";
+  const std::string key = info.name + " (" + owner + " " + mode + ")";
   const std::string cache = cachePath.empty() ? default_kernel_cache_path() : cachePath;
-  if (const auto hit = lookup_kernel_choice(cache, meshUuid, key)) {
-    const FluxSumVariant v = kernels::parse_flux_sum_variant(*hit);
-    if (std::find(candidates.begin(), candidates.end(), v) != candidates.end()) {
-      op.set_assembly(v);
-      out.variant = v;
-      out.note = std::string(kernels::to_string(v)) + " (" + name + ": cached in " + cache + ")";
-      return out;
-    }
-  }
+  FastestAssembly out;
+  if (const auto hit = lookup_kernel_choice(cache, meshUuid, key))
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      if (candidates[i].name == *hit) {
+        candidates[i].set(op);
+        out.index = i;
+        out.note = *hit + " (" + mode + ": cached in " + cache + ")";
+        return out;
+      }
   std::ostringstream timings;
   double best = 1e300;
-  for (FluxSumVariant v : candidates) {
-    op.set_assembly(v);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    candidates[i].set(op);
     const double ms = time_evaluations(op, U, 5);
-    timings << (timings.tellp() > 0 ? ", " : "") << kernels::to_string(v) << " " << std::fixed
+    timings << (timings.tellp() > 0 ? ", " : "") << candidates[i].name << " " << std::fixed
             << std::setprecision(3) << ms << " ms";
     if (ms < best) {
       best = ms;
-      out.variant = v;
+      out.index = i;
     }
   }
-  op.set_assembly(out.variant);
+  const std::string& chosen = candidates[out.index].name;
+  candidates[out.index].set(op);
   std::string stored = "; stored in " + cache;
   try {
-    store_kernel_choice(cache, meshUuid, key, kernels::to_string(out.variant), best,
-                        utc_timestamp());
+    store_kernel_choice(cache, meshUuid, key, chosen, best, utc_timestamp());
   } catch (const Error& e) { // a read-only home does not stop a run
     stored = "; not cached: " + std::string(e.what());
   }
-  out.note = std::string(kernels::to_string(out.variant)) + " (" + name + ": residual evaluation " +
-             timings.str() + stored + ")";
+  out.note = chosen + " (" + mode + ": residual evaluation " + timings.str() + stored + ")";
   return out;
 }
 

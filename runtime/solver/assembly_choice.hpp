@@ -1,21 +1,26 @@
 #pragma once
 /// \file assembly_choice.hpp
-/// fvrun's choice of the residual assembly ([scheme] assembly, kernels/flux_sum_variants.hpp):
-/// a named variant is taken as is; `auto` times the variants whose residual equals the gather's
-/// bitwise (gather, smem) and `auto_any` all of them, once per (mesh UUID, device), on the
-/// state the run starts from, and caches the fastest (solver/kernel_choice_cache.hpp). Several
-/// zones, the viscous models and the CPU backend (for auto) use the gather.
-#include "runtime/kernels/flux_sum_variants.hpp"
+/// fvrun's choice of the residual assembly ([scheme] assembly, kernels/residual_assembly.hpp):
+/// a named assembly is taken as is; `auto` times the two (gather, smem: bitwise the same
+/// residual) once per (mesh UUID, device), on the state the run starts from, and caches the
+/// faster (solver/kernel_choice_cache.hpp). Several zones, the viscous models and the CPU
+/// backend use the gather. The timing and the cache are choose_fastest_assembly(), over any
+/// list of candidates: fvbench times its benchmark variants with it too
+/// (bench/fvbench/operator_variants.hpp).
+#include "runtime/kernels/residual_assembly.hpp"
 
+#include <cstddef>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace fv {
 
 class SpatialOperator;
 
-/// What choose_assembly() did: the variant now set on the operator and a line for the log.
+/// What choose_assembly() did: the assembly now set on the operator and a line for the log.
 struct AssemblyChoice {
-  kernels::FluxSumVariant variant = kernels::FluxSumVariant::Gather;
+  kernels::ResidualAssembly variant = kernels::ResidualAssembly::Gather;
   std::string note;
   std::string nodeLoop; ///< choose_node_loop()'s line (EulerSolver::choose_assembly)
 };
@@ -26,6 +31,32 @@ struct AssemblyChoice {
 /// overwritten by the next evaluate()).
 AssemblyChoice choose_assembly(SpatialOperator& op, const real_t* U, const std::string& meshUuid,
                                const std::string& cachePath = "");
+
+/// One candidate of choose_fastest_assembly(): its name (the log's and the cache's) and how it
+/// is set on the operator.
+struct AssemblyCandidate {
+  std::string name;
+  std::function<void(SpatialOperator&)> set;
+};
+
+/// What choose_fastest_assembly() did: the candidate now set on the operator (its index in the
+/// list) and a line for the log.
+struct FastestAssembly {
+  std::size_t index = 0;
+  std::string note;
+};
+
+/// Sets on `op` the fastest of `candidates` (at least one) for this mesh and device: the one
+/// cached for (meshUuid, "<device name> (<owner> <mode>)") when the cache names one of them;
+/// else each is set and timed over a few residual evaluations at U (device, owned cells), and
+/// the fastest is set and stored in the cache (a cache that cannot be written is noted, not an
+/// error). `mode` (fvrun's "auto") also heads the note's parenthesis. `cachePath` empty:
+/// default_kernel_cache_path().
+FastestAssembly choose_fastest_assembly(SpatialOperator& op, const real_t* U,
+                                        const std::vector<AssemblyCandidate>& candidates,
+                                        const std::string& owner, const std::string& mode,
+                                        const std::string& meshUuid,
+                                        const std::string& cachePath = "");
 
 /// On the CUDA backend, times residual evaluations at U (owned cells) with the node
 /// interpolation on one thread per node and on one per (node, component) and keeps the faster

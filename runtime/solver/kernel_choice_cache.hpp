@@ -1,8 +1,9 @@
 #pragma once
 /// \file kernel_choice_cache.hpp
-/// The small text file in which `fvbench --kernels auto` and fvrun ([scheme] assembly = auto)
-/// remember the fastest residual-assembly
-/// variant per (mesh UUID, device name). One line per entry, tab-separated:
+/// The small text file in which `fvbench --kernels auto`, fvrun ([scheme] assembly = auto) and
+/// fvbench's timed choice among all its variants (bench::choose_any_assembly()) remember the
+/// fastest residual-assembly variant per (mesh UUID, device name). One line per entry,
+/// tab-separated:
 ///   <mesh uuid> <TAB> <device name> <TAB> <variant> <TAB> <stage ms> <TAB> <UTC date>
 /// Later lines win. Default path: $FV_KERNEL_CACHE, else $XDG_CACHE_HOME/fvkit/kernel-choice.tsv,
 /// else $HOME/.cache/fvkit/kernel-choice.tsv.

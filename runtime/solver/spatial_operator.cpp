@@ -222,25 +222,28 @@ void SpatialOperator::refresh_limiter_scales() {
     scales_.s[k] = scheme_.venkatWangK * std::max(hi[k] - lo[k], 1e-8 * q[k]);
 }
 
-void SpatialOperator::set_assembly(kernels::FluxSumVariant v) {
-  FV_VERIFY(v == kernels::FluxSumVariant::Gather || !scheme_.mixedPrecision,
-            "the residual assembly " << kernels::to_string(v)
-                                     << " reads FP64 geometry; precision = mixed gathers");
-  FV_VERIFY(v == kernels::FluxSumVariant::Gather || (!cells_ && !hook_),
-            "the residual assembly " << kernels::to_string(v) << " is for a single zone");
-  FV_VERIFY(v == kernels::FluxSumVariant::Gather || !flow_.viscous(),
-            "the residual assembly " << kernels::to_string(v) << " is for the Euler model");
-  const bool coloured =
-      v == kernels::FluxSumVariant::Colour || v == kernels::FluxSumVariant::FusedColour;
-  FV_VERIFY(!coloured || zone_.faceColours.rows() > 0,
-            "zone " << zone_.zoneId << " has no face colours for the assembly "
-                    << kernels::to_string(v));
-  if (coloured && colourFaces_.empty()) {
-    colourFaces_ = DeviceArray<idx_t>(zone_.faceColours.indices(), "face colours");
-    colours_.offsets.assign(zone_.faceColours.offsets().begin(), zone_.faceColours.offsets().end());
-    colours_.faces = colourFaces_.data();
-  }
-  assembly_ = v;
+void SpatialOperator::check_non_gather_assembly(const std::string& name) const {
+  FV_VERIFY(!scheme_.mixedPrecision,
+            "the residual assembly " << name << " reads FP64 geometry; precision = mixed gathers");
+  FV_VERIFY(!cells_ && !hook_, "the residual assembly " << name << " is for a single zone");
+  FV_VERIFY(!flow_.viscous(), "the residual assembly " << name << " is for the Euler model");
+}
+
+void SpatialOperator::set_assembly(kernels::ResidualAssembly a) {
+  if (a != kernels::ResidualAssembly::Gather) check_non_gather_assembly(kernels::to_string(a));
+  assembly_ = a;
+  interiorAssembly_ = nullptr;
+  interiorAssemblyName_.clear();
+}
+
+void SpatialOperator::set_interior_assembly(const std::string& name, InteriorAssembly a) {
+  if (a) check_non_gather_assembly(name);
+  interiorAssembly_ = std::move(a);
+  interiorAssemblyName_ = interiorAssembly_ ? name : std::string();
+}
+
+std::string SpatialOperator::assembly_name() const {
+  return interiorAssembly_ ? interiorAssemblyName_ : std::string(kernels::to_string(assembly_));
 }
 
 template <class M, class G>
@@ -257,10 +260,14 @@ void SpatialOperator::face_fluxes(bool split) {
     kernels::boundary_fluxes<C>(z, patches_.view(), fs, W_.data(), grad, phi, flux_.data());
   });
   if constexpr (std::is_same_v<G, real_t>)
-    if (assembly_ != kernels::FluxSumVariant::Gather) { // a benchmark variant (one zone)
-      boundarySide_.compute_waits();                    // its sum reads the boundary fluxes
-      kernels::residual_with(assembly_, z, colours_, fs, W_.data(), grad, phi, flux_.data(),
-                             R_.data());
+    if (!gathers()) { // smem or an interior assembly (one zone, Euler: checked when set)
+      boundarySide_.compute_waits(); // its sum reads the boundary fluxes
+      if (interiorAssembly_) {
+        interiorAssembly_(z, fs, W_.data(), grad, phi, flux_.data(), R_.data());
+      } else {
+        kernels::interior_fluxes<C>(z, fs, W_.data(), grad, phi, flux_.data());
+        kernels::flux_sum_shared(z, flux_.data(), R_.data());
+      }
       return;
     }
   halo_progress(cells_.get());
@@ -278,8 +285,7 @@ void SpatialOperator::face_fluxes(bool split) {
 
 bool SpatialOperator::stores_face_states() const {
   // allocated for second-order inviscid cases (the constructor)
-  return faceStatesOn_ && !faceStates_.empty() && !hook_ &&
-         assembly_ == kernels::FluxSumVariant::Gather;
+  return faceStatesOn_ && !faceStates_.empty() && !hook_ && gathers();
 }
 
 template <class M, class G>
@@ -358,7 +364,7 @@ template <class M>
 void SpatialOperator::finish_residual(const RkUpdate* u) {
   constexpr int N = M::kNumVars;
   const ZoneView& z = dz_.view();
-  const bool gather = assembly_ == kernels::FluxSumVariant::Gather;
+  const bool gather = gathers();
   if (u && gather && !M::kSource && source_.empty()) { // R only feeds the update: not stored
     if (u->storePrimitives) {
       kernels::flux_sum_rk_primitives<phys::ConvectiveModelOf<M>>(
@@ -460,8 +466,8 @@ void SpatialOperator::evaluate_model(const real_t* U, bool refreshLimiterScales,
   //    from exactly the values the owning zone computed
   begin_gradient_exchange();
   face_fluxes<M, G>(split);
-  // 5. flux summation per cell (deterministic gather; a benchmark variant summed already), the
-  //    model's volume sources, the fixed source
+  // 5. flux summation per cell (deterministic gather; smem or an interior assembly summed
+  //    already), the model's volume sources, the fixed source
   finish_residual<M>(update);
 }
 

@@ -41,14 +41,15 @@
 #include "runtime/backend/side_stream.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/kernels/face_state_arrays.hpp"
-#include "runtime/kernels/flux_sum_variants.hpp"
 #include "runtime/kernels/kernels.hpp"
+#include "runtime/kernels/residual_assembly.hpp"
 #include "runtime/parallel/halo_exchange.hpp"
 #include "runtime/solver/device_zone.hpp"
 #include "runtime/solver/state_model.hpp"
 
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace fv {
 
@@ -74,6 +75,17 @@ struct CommTimes {
 /// Halo exchange of a cell field with `ncomp` components (stride nTotalCells). A test hook:
 /// the single-zone runtime passes none; tests fill halo cells of a zone cut from a larger mesh.
 using CellExchange = std::function<void(const char* what, real_t* field, int ncomp)>;
+
+/// An assembly of the interior faces into the residual from outside the solver: fvbench plugs
+/// its benchmark variants (atomics, face colouring, fused face loops) into a whole evaluation
+/// through it (SpatialOperator::set_interior_assembly). Called with the zone, the flux settings
+/// of the evaluation, the primitives W, the gradients and the limiter (halo cells' included; grad
+/// and phi unused at first order) and the face-flux array holding the boundary faces' fluxes, it
+/// writes R of every owned cell: the interior faces' fluxes (which it may store in `flux`) and the
+/// boundary faces' summed per cell. One zone, the Euler model, FP64 geometry.
+using InteriorAssembly =
+    std::function<void(const ZoneView& z, const kernels::FluxSettings& s, const real_t* W,
+                       const real_t* grad, const real_t* phi, real_t* flux, real_t* R)>;
 
 /// One explicit Runge-Kutta stage applied to the residual of an evaluation (owned cells,
 /// nVars x nTotalCells device arrays): Unew = a U0 + b (U - beta dt / V R(U)), dt per cell or
@@ -158,11 +170,18 @@ class SpatialOperator {
   /// Fills the halo cells of a cell field (ncomp components, stride nTotalCells) from their
   /// owners (no-op on a single zone; the test hook when set). COLLECTIVE.
   void exchange_cells(const char* what, real_t* field, int ncomp);
-  /// How the interior fluxes are summed into R (kernels/flux_sum_variants.hpp): Gather, the
-  /// solver's default, or one of the benchmark variants (fvbench's whole stage; one zone only,
-  /// the colour variants need the zone's face colours).
-  void set_assembly(kernels::FluxSumVariant v);
-  kernels::FluxSumVariant assembly() const { return assembly_; }
+  /// How the interior fluxes are summed into R (kernels/residual_assembly.hpp): Gather, the
+  /// default, or Smem (bitwise the same residual; one zone, the Euler model, FP64 geometry).
+  /// Replaces an interior assembly set before.
+  void set_assembly(kernels::ResidualAssembly a);
+  /// The operator's own assembly (set_assembly(); not used while an interior assembly is set).
+  kernels::ResidualAssembly assembly() const { return assembly_; }
+  /// Assembles the interior faces with `a` instead of the operator's own (fvbench's benchmark
+  /// variants: InteriorAssembly), `name` naming it in messages and assembly_name(); an empty
+  /// `a` goes back to the own. One zone, the Euler model, FP64 geometry (checked).
+  void set_interior_assembly(const std::string& name, InteriorAssembly a);
+  /// The name of the assembly in use: the interior assembly's, else the own's.
+  std::string assembly_name() const;
   /// How the node interpolation maps onto threads (fv::forall_components; the residual is
   /// bitwise the same either way): ByDevice until choose_node_loop() (solver/assembly_choice.hpp)
   /// or a caller sets it.
@@ -174,9 +193,9 @@ class SpatialOperator {
   /// of storing the gradient for them to reconstruct from (the same fluxes, bitwise; fewer
   /// bytes gathered per face; nVars values per cell face and 2 indices per face of device
   /// memory). It does where the gradient has no other reader: no exchange hook, the Euler
-  /// model, the gather assembly, and [scheme] face_states = on (the default; off allocates no
-  /// states). With neighbours, the interface cells also store grad and phi for them (class
-  /// comment). fvbench times both.
+  /// model, the gather assembly (no interior assembly), and [scheme] face_states = on (the default;
+  /// off allocates no states). With neighbours, the interface cells also store grad and phi for
+  /// them (class comment). fvbench times both.
   void set_face_states(bool on) { faceStatesOn_ = on; }
   /// True when the next such evaluation stores face states.
   bool stores_face_states() const;
@@ -255,6 +274,13 @@ class SpatialOperator {
   /// the stage u on the stored residual (kernels::rk_stage, or its form storing primitives)
   template <class M>
   void apply_update(const RkUpdate& u);
+  /// the gather assembly, no interior assembly: the flux sum is the operator's flux_sum (or its
+  /// form fused with the update), after the face fluxes
+  bool gathers() const {
+    return !interiorAssembly_ && assembly_ == kernels::ResidualAssembly::Gather;
+  }
+  /// the checks of an assembly other than the gather (set_assembly, set_interior_assembly)
+  void check_non_gather_assembly(const std::string& name) const;
 
   const Zone& zone_;
   FlowConfig flow_;
@@ -289,10 +315,10 @@ class SpatialOperator {
   bool regionValid_ = false;   ///< supersonic_ holds a complete (exchanged) excess
   DeviceArray<real_t> source_; ///< set_source(); empty: none
   CellExchange hook_;
-  kernels::FluxSumVariant assembly_ = kernels::FluxSumVariant::Gather;
+  kernels::ResidualAssembly assembly_ = kernels::ResidualAssembly::Gather;
+  InteriorAssembly interiorAssembly_; ///< set_interior_assembly(); empty: assembly_
+  std::string interiorAssemblyName_;
   ComponentMapping nodeLoop_ = ComponentMapping::ByDevice;
-  kernels::FaceColouring colours_; ///< colour variants
-  DeviceArray<idx_t> colourFaces_;
 };
 
 } // namespace fv

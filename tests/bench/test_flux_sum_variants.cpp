@@ -1,11 +1,11 @@
 // Every residual-assembly variant (atomics, face colouring, fused face loops) gives the residual
 // of the solver's default cell gather to 1e-12 relative, on shuffled generated meshes of several
 // cell kinds, with one zone and with several (halo cells must receive no residual).
+#include "bench/fvbench/assembly_variants.hpp"
 #include "prep/generate_mesh.hpp"
 #include "prep/zones.hpp"
 #include "runtime/backend/memory.hpp"
 #include "runtime/backend/select.hpp"
-#include "runtime/kernels/flux_sum_variants.hpp"
 #include "runtime/kernels/kernels.hpp"
 #include "runtime/solver/device_zone.hpp"
 
@@ -16,7 +16,7 @@
 
 using fv::idx_t;
 using fv::real_t;
-using fv::kernels::FluxSumVariant;
+using fv::bench::FluxSumVariant;
 
 namespace {
 
@@ -84,12 +84,12 @@ std::vector<real_t> check_zone(const fv::Zone& z, bool secondOrder) {
   fv::kernels::boundary_fluxes<fv::phys::EulerModel>(v, patches.view(), s, f.W.data(),
                                                      f.grad.data(), f.phi.data(), f.flux.data());
   fv::DeviceArray<idx_t> cf(z.faceColours.indices(), "colours");
-  fv::kernels::FaceColouring colours;
+  fv::bench::FaceColouring colours;
   colours.offsets.assign(z.faceColours.offsets().begin(), z.faceColours.offsets().end());
   colours.faces = cf.data();
 
-  fv::kernels::residual_with(FluxSumVariant::Gather, v, colours, s, f.W.data(), f.grad.data(),
-                             f.phi.data(), f.flux.data(), f.R.data());
+  fv::bench::residual_with(FluxSumVariant::Gather, v, colours, s, f.W.data(), f.grad.data(),
+                           f.phi.data(), f.flux.data(), f.R.data());
   const std::vector<real_t> ref = f.R.to_host();
   const std::size_t nt = static_cast<std::size_t>(z.nTotalCells());
   real_t scale[5] = {0, 0, 0, 0, 0};
@@ -99,13 +99,13 @@ std::vector<real_t> check_zone(const fv::Zone& z, bool secondOrder) {
   for (int k = 0; k < 5; ++k)
     EXPECT_GT(scale[k], 1e-8) << "the test state must give a non-trivial residual";
 
-  for (FluxSumVariant var : fv::kernels::flux_sum_variants()) {
-    SCOPED_TRACE(fv::kernels::to_string(var));
+  for (FluxSumVariant var : fv::bench::flux_sum_variants()) {
+    SCOPED_TRACE(fv::bench::to_string(var));
     // poison R (owned and halo) so that a variant that misses a cell or writes halo cells shows
     std::vector<real_t> poison(5 * nt, 1e30);
     f.R.assign(poison.data());
-    fv::kernels::residual_with(var, v, colours, s, f.W.data(), f.grad.data(), f.phi.data(),
-                               f.flux.data(), f.R.data());
+    fv::bench::residual_with(var, v, colours, s, f.W.data(), f.grad.data(), f.phi.data(),
+                             f.flux.data(), f.R.data());
     const std::vector<real_t> r = f.R.to_host();
     for (int k = 0; k < 5; ++k) {
       real_t worst = 0;
@@ -147,9 +147,9 @@ TEST(FluxSumVariants, OwnedCellsOnlyWithHalos) {
 }
 
 TEST(FluxSumVariants, Names) {
-  for (FluxSumVariant var : fv::kernels::flux_sum_variants())
-    EXPECT_EQ(fv::kernels::parse_flux_sum_variant(fv::kernels::to_string(var)), var);
-  EXPECT_THROW(fv::kernels::parse_flux_sum_variant("scatter"), fv::Error);
+  for (FluxSumVariant var : fv::bench::flux_sum_variants())
+    EXPECT_EQ(fv::bench::parse_flux_sum_variant(fv::bench::to_string(var)), var);
+  EXPECT_THROW(fv::bench::parse_flux_sum_variant("scatter"), fv::Error);
 }
 
 // On a GPU (CUDA build on a GPU machine; skipped elsewhere): the variants agree there too (real

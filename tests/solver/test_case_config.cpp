@@ -213,9 +213,10 @@ TEST(CaseConfig, ChoicesAreTheOwnersNameTables) {
   EXPECT_EQ(key("run", "device").choices, fv::enum_names(fv::kDeviceRequestNames));
   EXPECT_EQ(fv::patch_keys().front().choices, fv::enum_names(fv::phys::kBcTypeNames));
   std::vector<std::string> assembly = fv::enum_names(fv::kAssemblyModeNames);
-  for (const auto& v : fv::enum_names(fv::kernels::kFluxSumVariantNames))
+  for (const auto& v : fv::enum_names(fv::kernels::kResidualAssemblyNames))
     assembly.push_back(v);
   EXPECT_EQ(key("scheme", "assembly").choices, assembly);
+  EXPECT_EQ(assembly, (std::vector<std::string>{"auto", "gather", "smem"}));
   for (const auto& k : fv::case_keys()) { // a literal default of a choice is one of its names
     if (k.type != fv::KeyType::Choice || k.dependentDefault) continue;
     EXPECT_NE(std::find(k.choices.begin(), k.choices.end(), k.defaultValue), k.choices.end())
@@ -224,6 +225,28 @@ TEST(CaseConfig, ChoicesAreTheOwnersNameTables) {
   // the model names are the Model types' own
   EXPECT_STREQ(fv::enum_name(fv::phys::kModelNames, fv::phys::ModelKind::RansSa),
                fv::phys::SaModel::kName);
+}
+
+// [scheme] assembly takes the solver's own assemblies only: fvbench's benchmark variants and
+// the timing among all of them (auto_any) are not the product's, and a case file naming them
+// gets the usage error that lists the valid names.
+TEST(CaseConfig, AssemblyIsAutoGatherOrSmem) {
+  std::string base = kCase;
+  base.replace(base.find("limiter = barth"), 15, "limiter = barth\nassembly = ");
+  for (const char* a : {"auto", "gather", "smem"}) {
+    std::string text = base;
+    text.insert(text.find("assembly = ") + 11, a);
+    EXPECT_EQ(
+        fv::resolve_case(fv::IniFile::parse(text, "case.ini"), kPatches).scheme.assembly.name(), a);
+  }
+  for (const char* a : {"auto_any", "atomic", "colour", "fused-atomic", "fused-colour"}) {
+    SCOPED_TRACE(a);
+    std::string text = base;
+    text.insert(text.find("assembly = ") + 11, a);
+    const std::string e = usage_error(text);
+    EXPECT_NE(e.find("assembly"), std::string::npos) << e;
+    EXPECT_NE(e.find("(valid: auto, gather, smem)"), std::string::npos) << e;
+  }
 }
 
 // The flux settings are built once, with the case: the face fluxes' entropy fix on the

@@ -1,16 +1,16 @@
-// Benchmark variants of the residual assembly (flux_sum_variants.hpp): atomics, face colouring
-// and fused face loops, against the default cell gather of flux.cpp.
-#include "runtime/kernels/flux_sum_variants.hpp"
+// Benchmark variants of the residual assembly (assembly_variants.hpp): atomics, face colouring
+// and fused face loops, against the solver's cell gather (flux.cpp) and its shared-memory form
+// (kernels/residual_assembly.cpp).
+#include "bench/fvbench/assembly_variants.hpp"
 
 #include "common/error.hpp"
 #include "runtime/backend/atomic.hpp"
 #include "runtime/backend/forall.hpp"
-#include "runtime/backend/forall_blocks.hpp"
-#include "runtime/kernels/cell_update_k.hpp"
 #include "runtime/kernels/face_flux.hpp"
 
-namespace fv::kernels {
+namespace fv::bench {
 namespace variants_detail {
+using kernels::FluxSettings;
 using phys::kNumEq; // the variants are for the mean flow (Euler)
 
 void zero_owned(const ZoneView& z, real_t* R) {
@@ -49,11 +49,11 @@ FV_HOST_DEVICE FV_FORCEINLINE void face_flux(const ZoneView& v, const FluxSettin
   }
   const idx_t n = v.nTotalCells;
   real_t WL[kNumEq], WR[kNumEq];
-  detail::reconstruct<kNumEq>(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f,
-                              st.secondOrder, WL);
-  detail::reconstruct<kNumEq>(W, grad, phi, n, v.faceNeighbour[f], v.faceNeighbourDelta + 3 * f,
-                              st.secondOrder, WR);
-  detail::riemann<phys::EulerModel>(st, WL, WR, v.faceArea + 3 * f, F);
+  kernels::detail::reconstruct<kNumEq>(W, grad, phi, n, v.faceOwner[f], v.faceOwnerDelta + 3 * f,
+                                       st.secondOrder, WL);
+  kernels::detail::reconstruct<kNumEq>(W, grad, phi, n, v.faceNeighbour[f],
+                                       v.faceNeighbourDelta + 3 * f, st.secondOrder, WR);
+  kernels::detail::riemann<phys::EulerModel>(st, WL, WR, v.faceArea + 3 * f, F);
 }
 
 } // namespace variants_detail
@@ -85,6 +85,10 @@ bool is_fused(FluxSumVariant v) {
   return v == FluxSumVariant::FusedAtomic || v == FluxSumVariant::FusedColour;
 }
 
+bool is_coloured(FluxSumVariant v) {
+  return v == FluxSumVariant::Colour || v == FluxSumVariant::FusedColour;
+}
+
 void flux_sum_atomic(const ZoneView& z, const real_t* flux, real_t* R) {
   zero_owned(z, R);
   const ZoneView v = z;
@@ -113,43 +117,6 @@ void flux_sum_coloured(const ZoneView& z, const FaceColouring& colours, const re
       scatter<false>(v, f, F, R);
     });
   }
-}
-
-void flux_sum_shared(const ZoneView& z, const real_t* flux, real_t* R) {
-  const ZoneView v = z;
-  const idx_t nBlocks = (z.nCells + kSmemCells - 1) / kSmemCells;
-  constexpr idx_t E = kSmemEntries;
-  forall_blocks<kSmemCells, real_t, kNumEq * kSmemEntries>(
-      "flux_sum_smem", nBlocks,
-      [=] FV_HOST_DEVICE(idx_t b, int t, real_t* s) {
-        // stage the signed fluxes of the block's cell-face entries (contiguous in cellFaces)
-        const idx_t c0 = b * kSmemCells;
-        const idx_t c1 = c0 + kSmemCells < v.nCells ? c0 + kSmemCells : v.nCells;
-        const idx_t e0 = v.cellFaceOffsets[c0], e1 = v.cellFaceOffsets[c1];
-        if (e1 - e0 > E) return; // too many to stage: the reduction reads global memory
-        for (idx_t j = e0 + t; j < e1; j += kSmemCells) {
-          const idx_t f = v.cellFaces[j];
-          const real_t sign = static_cast<real_t>(v.cellFaceSign[j]);
-          for (int k = 0; k < kNumEq; ++k)
-            s[k * E + (j - e0)] = sign * flux[k * v.nFaces + f];
-        }
-      },
-      [=] FV_HOST_DEVICE(idx_t b, int t, const real_t* s) {
-        const idx_t c0 = b * kSmemCells, c = c0 + t;
-        if (c >= v.nCells) return;
-        const idx_t c1 = c0 + kSmemCells < v.nCells ? c0 + kSmemCells : v.nCells;
-        const idx_t e0 = v.cellFaceOffsets[c0];
-        real_t r[kNumEq] = {};
-        if (v.cellFaceOffsets[c1] - e0 <= E) {
-          for (idx_t j = v.cellFaceOffsets[c]; j < v.cellFaceOffsets[c + 1]; ++j)
-            for (int k = 0; k < kNumEq; ++k)
-              r[k] += s[k * E + (j - e0)];
-        } else { // not staged: the gather's own sum
-          detail::cell_flux_sum<kNumEq>(v, flux, c, r);
-        }
-        for (int k = 0; k < kNumEq; ++k)
-          R[k * v.nTotalCells + c] = r[k];
-      });
 }
 
 void residual_fused_atomic(const ZoneView& z, const FluxSettings& s, const real_t* W,
@@ -189,20 +156,20 @@ void residual_with(FluxSumVariant var, const ZoneView& z, const FaceColouring& c
                    real_t* flux, real_t* R) {
   switch (var) {
   case FluxSumVariant::Gather:
-    interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
-    flux_sum<kNumEq>(z, flux, R);
+    kernels::interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
+    kernels::flux_sum<kNumEq>(z, flux, R);
     return;
   case FluxSumVariant::Atomic:
-    interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
+    kernels::interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
     flux_sum_atomic(z, flux, R);
     return;
   case FluxSumVariant::Colour:
-    interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
+    kernels::interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
     flux_sum_coloured(z, colours, flux, R);
     return;
   case FluxSumVariant::Smem:
-    interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
-    flux_sum_shared(z, flux, R);
+    kernels::interior_fluxes<phys::EulerModel>(z, s, W, grad, phi, flux);
+    kernels::flux_sum_shared(z, flux, R);
     return;
   case FluxSumVariant::FusedAtomic:
     residual_fused_atomic(z, s, W, grad, phi, flux, R);
@@ -213,4 +180,4 @@ void residual_with(FluxSumVariant var, const ZoneView& z, const FaceColouring& c
   }
 }
 
-} // namespace fv::kernels
+} // namespace fv::bench
