@@ -9,20 +9,26 @@
 #         cp ../shared/meshes/su2/{naca0012_inv_su2,naca0012_turb_225x65,cylinder_lam}.su2 \
 #            .devcarry/meshes/su2/; bench/wing_mesh.sh .devcarry/meshes/wing --cells 60k
 #   device (carry .deps and .devcarry): OUT=$OUT bench/device_bitwise.sh
-# Environment: SKIP_CTEST=1, CTEST_REGEX (default: every test), JOBS (default nproc).
+# Environment: SKIP_CTEST=1, CTEST_REGEX (default: every test), JOBS (default nproc),
+# TARGETS (the current tree's targets; default all), TEST_BINS (test programs of the current
+# build, relative to it, run one after another instead of CTest: the backend comparisons).
+# The two builds run side by side, half the jobs each.
 # Writes to $OUT: device.log, build.log, compare.txt, ctest.log.
 name=device_bitwise
 . bench/device_common.sh
 jobs=${JOBS:-$(nproc)}
-device_build all
+JOBS=$(( (jobs + 1) / 2 ))
+device_build ${TARGETS:-all} &
+cur_build=$!
 ref=/tmp/ref_src
 rm -rf $ref && mkdir -p $ref && tar -xzf .devcarry/ref.tar.gz -C $ref
 log "reference build"
 (cd $ref && cmake -S . -B build -DFV_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" \
   -DCMAKE_BUILD_TYPE=Release -DFV_BUILD_TESTS=OFF >"$out/build_ref.log" 2>&1 &&
-  cmake --build build -j"$jobs" --target fvrun fvprep fvgen >>"$out/build_ref.log" 2>&1) ||
+  cmake --build build -j"$JOBS" --target fvrun fvprep fvgen >>"$out/build_ref.log" 2>&1) ||
   { log "REFERENCE BUILD FAILED"; tail -30 "$out/build_ref.log"; exit 1; }
 log "reference build done"
+wait $cur_build || exit 1
 zones=/tmp/bitwise_zones
 mkdir -p $zones/wing && cp .devcarry/meshes/wing/wing.msh $zones/wing/
 bench/bitwise_cases.sh prep $ref/build $zones .devcarry/meshes || { log "prep failed"; exit 1; }
@@ -34,6 +40,10 @@ for t in ref cur; do
 done
 python3 bench/compare_outputs.py /tmp/cases_ref /tmp/cases_cur | tee "$out/compare.txt"
 log "compare rc ${PIPESTATUS[0]}"
+for t in ${TEST_BINS:-}; do
+  log "$t"
+  "$bdir/$t" 2>&1 | tail -3 | tee -a "$out/tests.log"
+done
 if [ "${SKIP_CTEST:-0}" != 1 ]; then
   log "ctest"
   (cd $bdir && ctest -j"$jobs" --timeout 300 ${CTEST_REGEX:+-R "$CTEST_REGEX"}) >"$out/ctest.full.log" 2>&1
