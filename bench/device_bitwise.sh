@@ -21,7 +21,7 @@ JOBS=$(( (jobs + 1) / 2 ))
 device_build ${TARGETS:-all} &
 cur_build=$!
 ref=/tmp/ref_src
-rm -rf $ref && mkdir -p $ref && tar -xzf .devcarry/ref.tar.gz -C $ref
+[ -x $ref/build/runtime/fvrun ] || { rm -rf $ref && mkdir -p $ref && tar -xzf .devcarry/ref.tar.gz -C $ref; }
 log "reference build"
 (cd $ref && cmake -S . -B build -DFV_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" \
   -DCMAKE_BUILD_TYPE=Release -DFV_BUILD_TESTS=OFF >"$out/build_ref.log" 2>&1 &&
@@ -31,7 +31,7 @@ log "reference build done"
 wait $cur_build || exit 1
 zones=/tmp/bitwise_zones
 mkdir -p $zones/wing && cp .devcarry/meshes/wing/wing.msh $zones/wing/
-bench/bitwise_cases.sh prep $ref/build $zones .devcarry/meshes || { log "prep failed"; exit 1; }
+bench/bitwise_cases.sh prep $ref/build $zones "$PWD/.devcarry/meshes" || { log "prep failed"; exit 1; }
 export OMP_NUM_THREADS=4
 for t in ref cur; do
   b=$ref/build; [ $t = cur ] && b=$bdir
