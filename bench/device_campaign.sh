@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Issue 49's GPU figures in one or two device calls: campaigns on one prepared mesh.
+#   naca  bench/campaign_naca.sh on the GPU: NACA 0012 Euler (M 0.8) --sweep aoa=-2:4:0.5 against
+#         13 cold runs (iterations, orders, alpha = 1.25 against its cold run); the TMR 225 x 65
+#         NACA 0012 SA (M 0.15, Re 6M) --sweep aoa=0,5,10,15 to 8 orders; fixed lift
+#         (target_cl = 0.3) and a Mach sweep at fixed lift.
+#   wing  the 700k-tetrahedra transonic wing (bench/wing_mesh.sh --cells 700k; M 0.84): one cold
+#         point (alpha 3.06) against a 9-point alpha sweep, wall times.
+#   OUT=... PART=naca|wing|all bench/device_campaign.sh   (carry .deps and .devcarry: meshes/su2,
+#                                                          meshes/wing700/wing.msh)
+# Writes to $OUT: device.log, build.log, naca.txt, sa_polar.csv, lift.txt, wing.txt.
+name=device_campaign
+. bench/device_common.sh
+device_build fvrun fvprep
+part=${PART:-all}
+M=$PWD/.devcarry/meshes Z=/tmp/campaign_zones R=/tmp/campaign_runs
+mkdir -p $Z $R
+fvprep=$bdir/prep/fvprep fvrun=$bdir/runtime/fvrun
+secs() { python3 -c "import time; print(f'{time.time() - $1:.2f}')"; }
+if [ "$part" != wing ]; then
+  [ -f $Z/naca.zones.h5 ] || $fvprep $M/su2/naca0012_inv_su2.su2 --extrude 1 -o $Z/naca.zones.h5 -q
+  [ -f $Z/naca_sa.zones.h5 ] || $fvprep $M/su2/naca0012_turb_225x65.su2 --extrude 1 \
+    --walls airfoil -o $Z/naca_sa.zones.h5 -q
+  log "NACA 0012 Euler sweep against cold runs"
+  bench/campaign_naca.sh $bdir $Z/naca.zones.h5 $R/naca cuda | tee "$out/naca.txt"
+  log "NACA 0012 SA sweep"
+  t0=$(date +%s.%N)
+  $fvrun $Z/naca_sa.zones.h5 -c examples/naca0012_sa.ini --device cuda --output-dir $R/sa \
+    --sweep aoa=0,5,10,15 --set time.convergence=8 >"$R/sa.log" 2>&1
+  log "SA sweep: rc $?, $(secs $t0) s; $(grep -E '^fvrun: ' "$R/sa.log" | tail -2 | tr '\n' ' ')"
+  cp $R/sa/polar.csv "$out/sa_polar.csv"
+  log "fixed lift"
+  {
+    t0=$(date +%s.%N)
+    $fvrun $Z/naca.zones.h5 -c examples/naca0012.ini --device cuda --output-dir $R/lift \
+      --set freestream.target_cl=0.3 >"$R/lift.log" 2>&1
+    echo "target_cl 0.3: rc $?, $(secs $t0) s"
+    grep -iE "alpha|dCL|^fvrun: " "$R/lift.log" | tail -6
+    t0=$(date +%s.%N)
+    $fvrun $Z/naca.zones.h5 -c examples/naca0012.ini --device cuda --output-dir $R/lift_mach \
+      --set freestream.target_cl=0.3 --sweep mach=0.7:0.8:0.05 >"$R/lift_mach.log" 2>&1
+    echo "Mach sweep at target_cl 0.3: rc $?, $(secs $t0) s"
+    cat $R/lift_mach/polar.csv | grep -v '^#'
+  } 2>&1 | tee "$out/lift.txt"
+fi
+if [ "$part" != naca ]; then
+  [ -f $Z/wing.zones.h5 ] || $fvprep $M/wing700/wing.msh -o $Z/wing.zones.h5 -q
+  printf '[freestream]\nmach = 0.84\naoa = 3.06\n[time]\nconvergence = 8\n[monitor]\nreference_area = 0.7532\n[patch wing]\ntype = slip_wall\n[patch farfield]\ntype = farfield\n[patch symmetry]\ntype = symmetry\n' >$R/wing.ini
+  {
+    t0=$(date +%s.%N)
+    $fvrun $Z/wing.zones.h5 -c $R/wing.ini --device cuda --output-dir $R/wing_cold >"$R/wing_cold.log" 2>&1
+    cold=$(secs $t0)
+    echo "cold point alpha 3.06 (whole fvrun, mapping included): rc $?, $cold s; $(grep -E '^fvrun: ' "$R/wing_cold.log" | tail -1)"
+    t0=$(date +%s.%N)
+    $fvrun $Z/wing.zones.h5 -c $R/wing.ini --device cuda --output-dir $R/wing_sweep \
+      --sweep aoa=0:4:0.5 >"$R/wing_sweep.log" 2>&1
+    sweep=$(secs $t0)
+    echo "9-point sweep aoa=0:4:0.5: rc $?, $sweep s; ratio to the cold point $(python3 -c "print(f'{$sweep / $cold:.2f}')")"
+    grep -v '^#' $R/wing_sweep/polar.csv
+  } 2>&1 | tee "$out/wing.txt"
+fi
+log done
