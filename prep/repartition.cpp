@@ -176,7 +176,7 @@ RepartitionSummary add_partitioning(const std::string& path, int parts,
   ConcurrentPartition metis(parts, options, "the copy of the zone file");
   metis.start(g.cellCells);
   PrepareOptions po;
-  po.prep = prep_options_of(file.header());
+  po.prep = prep_options_of(file.header(), path);
   po.parts = parts;
   po.partition = options;
   PartitioningHeader added;

@@ -16,7 +16,9 @@ namespace fv {
 std::string describe_prepare_options(const PrepareOptions& opts);
 
 /// The PrepOptions fvprep used for the file (renumbering and zone order, from the header's
-/// options string), which the zones of a new partitioning are built with.
-PrepOptions prep_options_of(const ZoneFileHeader& header);
+/// options string), which the zones of a new partitioning are built with. Every value reads
+/// back as it was given: numbers are stored with max_digits10 digits (subnormal ones too), and
+/// a backslash escapes '\\', ';' and ',' in names. `path`: the zone file, for messages.
+PrepOptions prep_options_of(const ZoneFileHeader& header, const std::string& path);
 
 } // namespace fv
