@@ -32,8 +32,10 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <mpi.h>
 #include <sys/resource.h>
@@ -69,6 +71,32 @@ void add_import_options(CLI::App& app, ImportOptions& o) {
                  "patch for boundary faces the file assigns to none (default: error)");
   app.add_option("--closure-tol", o.validate.closureTol,
                  "largest |sum S|/sum|S| accepted for a cell (default 1e-8)");
+}
+
+/// Usage errors of reader options a command was given: --extrude finite and positive (how
+/// thin a 2D mesh can be extruded is checked against its coordinates: extrude_2d()).
+void verify_import_options(const CLI::App& app, const ImportOptions& o) {
+  if (app.count("--extrude") > 0)
+    FV_VERIFY_USAGE(std::isfinite(o.read.extrudeThickness) && o.read.extrudeThickness > 0,
+                    "--extrude " << o.read.extrudeThickness
+                                 << ": the thickness must be a finite number > 0");
+}
+
+/// The output of a prepare must not replace an input (the mesh, a Plot3D side file; a link or
+/// another name of one too) nor anything but a regular file: the zone file is renamed over
+/// `out`, which would replace a device node such as /dev/null with a regular file.
+void verify_output(const std::string& out, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(out, ec);
+  if (!fs::exists(st)) return;
+  FV_VERIFY_USAGE(fs::is_regular_file(st),
+                  "-o " << out << ": exists and is not a regular file (a directory, device or "
+                        << "pipe); give the path of a zone file to write");
+  for (const std::string& in : inputs)
+    FV_VERIFY_USAGE(in.empty() || !fs::equivalent(out, in, ec),
+                    "-o " << out << ": is the input " << in
+                          << " (the zone file would replace it); give another output path");
 }
 
 struct Imported {
@@ -312,6 +340,7 @@ int main(int argc, char** argv) {
           return 0;
         }
         if (info->parsed()) {
+          verify_import_options(*info, infoOpts);
           Imported im = import_mesh(infoPath, infoOpts);
           const fv::MeshSummary s = fv::summarize_mesh(im.mesh, im.report);
           if (json)
@@ -324,6 +353,8 @@ int main(int argc, char** argv) {
         FV_VERIFY_USAGE(!meshPath.empty(), "no mesh given (usage: fvprep MESH [--parts N] -o OUT, "
                                            "fvprep info MESH; see --help)");
         FV_VERIFY_USAGE(!outPath.empty(), "no output file given (-o OUT)");
+        verify_import_options(app, prepOpts);
+        verify_output(outPath, {meshPath, prepOpts.read.bcFile});
         fv::PrepareOptions po;
         po.parts = parts;
         po.partition = partOpts;
