@@ -11,6 +11,7 @@
 //
 // Reader options (--base, --zone, --merge-tol, --extrude, --bc, --default-patch) and verbosity
 // (-v/-q) are accepted by every command. Usage errors exit 2, runtime errors 1.
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "common/main.hpp"
@@ -171,6 +172,9 @@ struct MpiSession {
 
 int main(int argc, char** argv) {
   fv::reexec_with_huge_pages(argv); // first: it starts the program again (prep/huge_pages.hpp)
+  // before any thread starts: a SIGTERM while METIS runs (which sets its own handler) must
+  // still remove the zone file's temporary and end fvprep with one line
+  fv::take_stop_signals_on_a_thread("fvprep");
   keep_large_blocks_returnable();
   // fvprep reads untrusted files: the CGNS library leaves HDF5 objects open when it fails on a
   // corrupt CGNS/HDF5 file, and HDF5's atexit shutdown then prints "infinite loop closing

@@ -4,8 +4,19 @@
 #include "tests/readers/mesh_writers.hpp"
 #include "tests/testing/testing.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
 #include <filesystem>
+#include <fstream>
+#include <spawn.h>
 #include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <vector>
+
+extern char** environ;
 
 using fv::testing::Box;
 using fv::testing::expect_clean_error;
@@ -84,6 +95,84 @@ TEST(FvprepCli, ExtrusionIsValidated) {
   ASSERT_EQ(thin.exitCode, 0) << thin.err;
   const RunResult check = run_fvprep("check " + dir + "/thin.zones.h5");
   EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+}
+
+/// Starts fvprep with `args` (no shell), stdout and stderr into DIR/out.txt and DIR/err.txt.
+pid_t spawn_fvprep(const std::vector<std::string>& args, const std::string& dir) {
+  std::vector<std::string> all = {FVPREP_EXE};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t io;
+  posix_spawn_file_actions_init(&io);
+  const std::string out = dir + "/out.txt", err = dir + "/err.txt";
+  posix_spawn_file_actions_addopen(&io, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&io, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = -1;
+  EXPECT_EQ(posix_spawn(&pid, FVPREP_EXE, &io, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&io);
+  return pid;
+}
+
+/// Whether process `pid` has a handler for SIGABRT: METIS (GKlib) sets one while it partitions
+/// (with SIGTERM's), fvprep none.
+bool catches_sigabrt(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("SigCgt:", 0) == 0)
+      return (std::stoull(line.substr(7), nullptr, 16) >> (SIGABRT - 1)) & 1;
+  return false;
+}
+
+/// Runs fvprep with `args`, sends it SIGTERM as soon as METIS runs, and checks that it ends by
+/// SIGTERM with one line and leaves no temporary in `dir`.
+void stop_during_metis(const std::vector<std::string>& args, const std::string& dir) {
+  const pid_t pid = spawn_fvprep(args, dir);
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  bool sent = false;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (!sent && catches_sigabrt(pid)) {
+      kill(pid, SIGTERM);
+      sent = true;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  ASSERT_TRUE(sent) << "METIS was not seen running; a larger mesh is needed";
+  const std::string err = fv::testing::read_text(dir + "/err.txt");
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit code " << WEXITSTATUS(status) << ": " << err;
+  EXPECT_EQ(WTERMSIG(status), SIGTERM) << err; // not SIGSEGV
+  // (a prepare's temporary is made after METIS: then there is none to remove)
+  EXPECT_EQ(err.rfind("fvprep: stopped by SIGTERM", 0), 0u) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+// Issue 50, item 3: SIGTERM while METIS partitions (it installs a handler of its own) ends
+// fvprep cleanly: by SIGTERM, one line, no temporary, the zone file as it was.
+TEST(FvprepCli, StopDuringMetisIsClean) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string mesh = dir + "/m.cgns", zones = dir + "/m.zones.h5";
+  ASSERT_EQ(std::system((std::string(FVGEN_EXE) + " box --cells tet --n 24,24,24 -q -o " + mesh +
+                         " >/dev/null")
+                            .c_str()),
+            0);
+  const RunResult one = run_fvprep(mesh + " -q -o " + zones);
+  ASSERT_EQ(one.exitCode, 0) << one.err;
+  const std::string before = fv::testing::read_text(zones);
+  {
+    SCOPED_TRACE("prepare");
+    stop_during_metis({mesh, "--parts", "64", "-o", dir + "/new.zones.h5"}, dir);
+    EXPECT_FALSE(std::filesystem::exists(dir + "/new.zones.h5"));
+  }
+  {
+    SCOPED_TRACE("partition add");
+    stop_during_metis({"partition", "add", zones, "--parts", "64"}, dir);
+    EXPECT_EQ(fv::testing::read_text(zones), before);
+  }
 }
 
 } // namespace
