@@ -4,6 +4,8 @@
 #include "tests/readers/mesh_writers.hpp"
 #include "tests/testing/testing.hpp"
 
+#include <cgnslib.h>
+
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -173,6 +175,36 @@ TEST(FvprepCli, StopDuringMetisIsClean) {
     stop_during_metis({"partition", "add", zones, "--parts", "64"}, dir);
     EXPECT_EQ(fv::testing::read_text(zones), before);
   }
+}
+
+// Issue 50, item 18: zones of different families (a conjugate-heat-transfer mesh's fluid and
+// solid) are merged with one warning that suggests --zone; one family, or --zone, none.
+TEST(FvprepCli, MergingZonesOfSeveralFamiliesWarns) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string f = dir + "/cht.cgns";
+  fv::testing::write_two_zone_cgns(f, true);
+  const auto set_families = [&](const char* left, const char* right) {
+    int fn = -1;
+    ASSERT_EQ(cg_open(f.c_str(), CG_MODE_MODIFY, &fn), CG_OK);
+    const char* fam[2] = {left, right};
+    for (int z = 1; z <= 2; ++z) {
+      ASSERT_EQ(cg_goto(fn, 1, "Zone_t", z, "end"), CG_OK);
+      ASSERT_EQ(cg_famname_write(fam[z - 1]), CG_OK);
+    }
+    cg_close(fn);
+  };
+  set_families("fluid", "solid");
+  const RunResult both = run_fvprep("info " + f);
+  EXPECT_EQ(both.exitCode, 0) << both.err;
+  EXPECT_NE(both.err.find("merging zones of 2 families into one mesh (left: fluid, right: solid)"),
+            std::string::npos)
+      << both.err;
+  EXPECT_NE(both.err.find("--zone NAME"), std::string::npos) << both.err;
+  const RunResult one = run_fvprep("info --zone left " + f);
+  EXPECT_EQ(one.err.find("families"), std::string::npos) << one.err;
+  set_families("fluid", "fluid");
+  const RunResult same = run_fvprep("info " + f);
+  EXPECT_EQ(same.err.find("families"), std::string::npos) << same.err;
 }
 
 } // namespace
