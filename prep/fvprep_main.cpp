@@ -192,14 +192,15 @@ int main(int argc, char** argv) {
         int verbose = 0;
         bool quiet = false;
         app.add_flag("-v,--verbose", verbose, "more messages (-vv: debug)");
-        app.add_flag("-q,--quiet", quiet, "only errors");
+        app.add_flag("-q,--quiet", quiet,
+                     "only errors (info, check and partition list still print their result)");
 
         // prepare (default command)
         ImportOptions prepOpts;
         std::string meshPath, outPath;
         int parts = 1;
         app.add_option("mesh", meshPath,
-                       "mesh file (CGNS, SU2, Gmsh) or OpenFOAM polyMesh/case directory");
+                       "mesh file (CGNS, SU2, Gmsh, Plot3D) or OpenFOAM polyMesh/case directory");
         app.add_option("-o,--output", outPath, "zone file to write");
         app.add_option("--parts", parts, "number of zones (MPI ranks)")->check(CLI::PositiveNumber);
         add_import_options(app, prepOpts);
@@ -238,7 +239,8 @@ int main(int argc, char** argv) {
         bool json = false;
         info->add_option(
                 "file", infoPath,
-                "mesh file (CGNS, SU2, Gmsh), OpenFOAM polyMesh/case directory or zone file")
+                "mesh file (CGNS, SU2, Gmsh, Plot3D), OpenFOAM polyMesh/case directory or zone "
+                "file")
             ->required();
         info->add_flag("--json", json, "print the summary as JSON on stdout");
         add_import_options(*info, infoOpts);
@@ -321,14 +323,16 @@ int main(int argc, char** argv) {
             addOpts.objective = fv::parse_partition_objective(addObjective);
             const fv::RepartitionSummary r =
                 fv::add_partitioning(partPath, partParts, addOpts, commandLine);
+            if (quiet) return 0; // -q: errors only
             fv::print_prep_report(std::cout, r.report);
             if (partParts > 1) fv::print_partition_report(std::cout, r.partition, perZone);
             std::cout << "added to " << partPath << ": a partitioning of " << partParts
                       << " zone(s)\n";
           } else if (partRemove->parsed()) {
             fv::remove_partitioning(partPath, partParts);
-            std::cout << "removed from " << partPath << ": the partitioning of " << partParts
-                      << " zone(s)\n";
+            if (!quiet)
+              std::cout << "removed from " << partPath << ": the partitioning of " << partParts
+                        << " zone(s)\n";
           } else {
             fv::print_partitionings(std::cout, partPath);
           }
@@ -394,7 +398,7 @@ int main(int argc, char** argv) {
           getrusage(RUSAGE_SELF, &ru);
           const std::int64_t kib = ru.ru_maxrss;
           const std::int64_t maxKib = comm.max(kib), sumKib = comm.sum(kib);
-          if (comm.rank() != 0) return 0;
+          if (comm.rank() != 0 || quiet) return 0;
           std::printf(
               "processes: %d; peak memory per process max %.2f GiB, all processes %.2f GiB\n",
               comm.size(), maxKib / 1048576.0, sumKib / 1048576.0);
@@ -403,6 +407,7 @@ int main(int argc, char** argv) {
           prepared = fv::prepare_zone_file(std::move(im.mesh), std::move(im.report.faces), po,
                                            outPath, commandLine);
         }
+        if (quiet) return 0; // -q: errors only
         fv::print_prep_report(std::cout, prepared.report);
         if (po.parts > 1) fv::print_partition_report(std::cout, prepared.partition, perZone);
         std::cout << "wrote " << outPath << ": " << po.parts << " zone(s), mesh "

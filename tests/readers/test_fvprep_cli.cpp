@@ -207,4 +207,23 @@ TEST(FvprepCli, MergingZonesOfSeveralFamiliesWarns) {
   EXPECT_EQ(same.err.find("families"), std::string::npos) << same.err;
 }
 
+// Issue 50, items 17 and 18: -q prints errors only (a prepare's and a partition add's summary
+// included), and --help names every mesh format.
+TEST(FvprepCli, QuietPrepareIsSilentAndHelpNamesPlot3d) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string mesh = dir + "/m.su2", zones = dir + "/m.zones.h5";
+  fv::testing::write_text(mesh, fv::testing::su2_box(Box{}));
+  const RunResult prep = run_fvprep(mesh + " -q -o " + zones);
+  EXPECT_EQ(prep.exitCode, 0) << prep.err;
+  EXPECT_EQ(prep.out + prep.err, "");
+  const RunResult add = run_fvprep("partition add " + zones + " --parts 2 -q");
+  EXPECT_EQ(add.exitCode, 0) << add.err;
+  EXPECT_EQ(add.out + add.err, "");
+  const RunResult loud = run_fvprep(mesh + " -o " + zones);
+  EXPECT_NE(loud.out.find("wrote " + zones), std::string::npos) << loud.out;
+  const RunResult help = run_fvprep("--help");
+  EXPECT_EQ(help.exitCode, 0);
+  EXPECT_NE(help.out.find("Plot3D"), std::string::npos) << help.out;
+}
+
 } // namespace
