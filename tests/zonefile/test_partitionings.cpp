@@ -228,8 +228,9 @@ TEST(Partitionings, StoredOptionsReadBackExactly) {
   EXPECT_EQ(old.closureTol, 1e-8);
   EXPECT_EQ(old.walls, (std::vector<std::string>{"wing", "flap"}));
   h.options = "closure-tol=1e-8x";
-  EXPECT_NE(error_of([&] { fv::prep_options_of(h, "f.zones.h5"); })
-                .find("f.zones.h5: stored option closure-tol=1e-8x is not a finite number"),
+  EXPECT_NE(error_of([&] {
+              fv::prep_options_of(h, "f.zones.h5");
+            }).find("f.zones.h5: stored option closure-tol=1e-8x is not a finite number"),
             std::string::npos);
 
   // end to end: a box of dyadic coordinates closes exactly, so 1e-320 is a valid tolerance
