@@ -7,10 +7,14 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <mutex>
+#include <pthread.h>
+#include <string>
+#include <thread>
 #include <unistd.h>
 
 namespace fv {
@@ -50,6 +54,37 @@ void install_signal_handlers() {
       ::sigaction(kSignals[k], &sa, &g_previous[k]);
     }
   });
+}
+
+/// The thread of take_stop_signals_on_a_thread(): waits for one of `stops`, then removes the
+/// live temporaries, says so in one line and ends the process by that signal.
+void wait_for_stop(const char* program, sigset_t stops) {
+  int sig = 0;
+  while (sigwait(&stops, &sig) != 0) {
+  }
+  std::string removed;
+  for (std::atomic<const char*>& slot : g_live)
+    if (const char* path = slot.exchange(nullptr))
+      if (::unlink(path) == 0) removed += std::string(removed.empty() ? "" : ", ") + path;
+  const std::string line = std::string(program) + ": stopped by " +
+                           (sig == SIGINT    ? "SIGINT"
+                            : sig == SIGTERM ? "SIGTERM"
+                                             : "SIGHUP") +
+                           (removed.empty() ? "" : "; removed the unfinished " + removed) + "\n";
+  log::end_progress();
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+  // the signal's default action (terminate), whatever handler a library set meanwhile
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ::sigaction(sig, &dfl, nullptr);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  ::pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+  ::raise(sig);
+  std::_Exit(128 + sig); // not reached
 }
 
 int register_live(const char* path) {
@@ -150,6 +185,21 @@ void AtomicFile::commit() {
   committed_ = true;
   if (slot_ >= 0) g_live[slot_].store(nullptr);
   slot_ = -1;
+}
+
+void take_stop_signals_on_a_thread(const char* program) {
+  sigset_t stops;
+  sigemptyset(&stops);
+  for (const int sig : kSignals) {
+    struct sigaction current {};
+    if (::sigaction(sig, nullptr, &current) != 0) continue;
+    if (!(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN)
+      continue; // ignored (nohup): stays ignored
+    sigaddset(&stops, sig);
+  }
+  FV_VERIFY(::pthread_sigmask(SIG_BLOCK, &stops, nullptr) == 0,
+            program << ": cannot block the stop signals");
+  std::thread(wait_for_stop, program, stops).detach();
 }
 
 } // namespace fv

@@ -12,7 +12,9 @@
 /// - SIGINT, SIGTERM or SIGHUP (Ctrl-C, `kill`, a batch system's time limit): a handler,
 ///   installed with the first AtomicFile, removes every live temporary of the process, then
 ///   lets the signal do what it did before (terminate, unless a handler of its own was set);
-///   a signal the process ignores stays ignored;
+///   a signal the process ignores stays ignored; a program that calls libraries with handlers
+///   of their own takes the signals on a thread instead (take_stop_signals_on_a_thread()),
+///   which removes them the same way;
 /// - a process killed outright (SIGKILL, the OOM killer): its temporary stays, and the next
 ///   AtomicFile of the same target on the same host removes it, with a warning, once that
 ///   process no longer exists.
@@ -51,5 +53,16 @@ std::vector<std::string> stale_temporaries(const std::string& target, const std:
 
 /// This host's name as it appears in temporary names (no dots or slashes).
 std::string temporary_host_name();
+
+/// For a program that calls libraries which install signal handlers of their own: METIS
+/// (GKlib) sets SIGTERM's and SIGABRT's to a longjmp into its own thread's stack while it
+/// partitions, so a SIGTERM taken by any other thread crashes the process and leaves its
+/// temporaries. Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, and so in every thread
+/// started after it, and takes them on a thread of its own (sigwait), whatever handler is
+/// installed meanwhile: it removes the live temporaries of every AtomicFile, prints one line
+/// "<program>: stopped by SIGTERM" (naming the temporaries removed) and ends the process by the
+/// signal's default action. Call once, at the top of main(), before any thread starts. Signals
+/// ignored at the call (nohup) stay ignored.
+void take_stop_signals_on_a_thread(const char* program);
 
 } // namespace fv

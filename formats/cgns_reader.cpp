@@ -404,6 +404,7 @@ class CgnsReader {
         s += (s.empty() ? "'" : ", '") + n + "'";
       fail_no_zone(s);
     }
+    if (chosen.size() > 1) warn_of_families(chosen, names);
     for (int z : chosen) {
       ZoneType_t zt;
       FV_CG(cg_zone_type(file.fn, B, z, &zt), "cannot read type of zone '" << names[z - 1] << "'");
@@ -423,6 +424,27 @@ class CgnsReader {
     }
     if (zones.size() > 1 || selfConnected) merge_zones();
     name_orphans();
+  }
+
+  /// Zones of several families (a conjugate-heat-transfer mesh's fluid and solid regions) are
+  /// merged like the blocks of one flow domain; the solid's cells would become flow cells. One
+  /// warning names the families and suggests --zone.
+  void warn_of_families(const std::vector<int>& chosen, const std::vector<std::string>& names) {
+    std::vector<std::string> families;
+    std::string list;
+    for (int z : chosen) {
+      char fam[33] = "";
+      if (cg_goto(file.fn, B, "Zone_t", z, "end") != CG_OK || cg_famname_read(fam) != CG_OK)
+        continue;
+      if (std::find(families.begin(), families.end(), fam) == families.end())
+        families.push_back(fam);
+      list += (list.empty() ? "" : ", ") + names[z - 1] + ": " + fam;
+    }
+    if (families.size() < 2) return;
+    b.warn("merging zones of " + std::to_string(families.size()) + " families into one mesh (" +
+           list +
+           "); if they are separate regions (the fluid and solid of a conjugate heat "
+           "transfer mesh), read one with --zone NAME");
   }
 
   [[noreturn]] void fail_no_zone(const std::string& list) {

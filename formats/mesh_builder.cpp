@@ -110,6 +110,27 @@ void MeshBuilder::warn(const std::string& msg) {
   FV_LOG_WARN(path << ": " << msg);
 }
 
+namespace {
+
+/// Relative accuracy to which an extruded mesh's nodes must hold its thickness: that of the
+/// geometric identities fvprep check verifies (a cell's closure: 1e3 x its tolerance 1e-9,
+/// prep/zone_check.cpp).
+constexpr double kExtrusionAccuracy = 1e-6;
+
+/// The least thickness a 2D mesh with the bounding box [lo, hi] can be extruded by. The top
+/// nodes are x + t n: the thickness they hold, (x + t n) - x, is t to within the rounding of
+/// the largest coordinate, eps |x|max, so t must be at least eps |x|max / kExtrusionAccuracy.
+/// Thinner, side faces and volumes come out wrong, or zero (fvprep check: "face has zero
+/// area") once their squares underflow.
+double least_extrusion(const std::array<double, 3>& lo, const std::array<double, 3>& hi) {
+  double largest = 0;
+  for (int d = 0; d < 3; ++d)
+    largest = std::max({largest, std::fabs(lo[d]), std::fabs(hi[d])});
+  return std::numeric_limits<double>::epsilon() * largest / kExtrusionAccuracy;
+}
+
+} // namespace
+
 void extrude_2d(MeshBuilder& b, double thickness) {
   FV_VERIFY(b.dim == 2, "extrude_2d: not a 2D mesh");
   const idx_t nn = b.nNodes();
@@ -168,6 +189,17 @@ void extrude_2d(MeshBuilder& b, double thickness) {
   double t = thickness;
   if (!(t > 0)) t = kDefaultExtrudeFraction * extent;
   FV_VERIFY(t > 0 && std::isfinite(t), b.path << ": cannot extrude: thickness " << t);
+  const double least = least_extrusion(lo, hi);
+  if (!(t >= least)) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "%s: cannot extrude by %g%s: with coordinates up to %g the nodes hold a "
+                  "thickness to the relative 1e-6 fvprep check asks of the geometry from %g on",
+                  b.path.c_str(), t, thickness > 0 ? " (--extrude)" : " (1/100 of the extent)",
+                  least * kExtrusionAccuracy / std::numeric_limits<double>::epsilon(), least);
+    if (thickness > 0) FV_VERIFY_USAGE(false, buf);
+    FV_THROW(buf);
+  }
   {
     char buf[320];
     std::snprintf(buf, sizeof buf,

@@ -94,7 +94,9 @@ void keep_rows(std::vector<T>& v, const std::vector<idx_t>& kept) {
 /// Extrudes a planar mesh (builder with dim == 2) into one layer of prisms/hexahedra of the
 /// given thickness (<= 0: kDefaultExtrudeFraction of the largest in-plane extent) along the
 /// plane's normal. Cells are oriented so their volumes are positive; the two new sides form
-/// the patch "symmetry" (BCSymmetryPlane); edges become quads of their patch.
+/// the patch "symmetry" (BCSymmetryPlane); edges become quads of their patch. A thickness
+/// the nodes cannot hold to a relative 1e-6 (below about 2.2e-10 times the largest coordinate)
+/// is an error: a usage error when it was given.
 void extrude_2d(MeshBuilder& b, double thickness);
 
 } // namespace fv

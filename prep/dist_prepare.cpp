@@ -8,6 +8,7 @@
 #include "prep/dist_mesh.hpp"
 #include "prep/dist_zones.hpp"
 #include "prep/partition_distributed.hpp"
+#include "prep/stored_options.hpp"
 
 #include <algorithm>
 #include <cstring>

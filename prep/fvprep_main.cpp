@@ -11,6 +11,7 @@
 //
 // Reader options (--base, --zone, --merge-tol, --extrude, --bc, --default-patch) and verbosity
 // (-v/-q) are accepted by every command. Usage errors exit 2, runtime errors 1.
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "common/main.hpp"
@@ -32,8 +33,10 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <mpi.h>
 #include <sys/resource.h>
@@ -69,6 +72,32 @@ void add_import_options(CLI::App& app, ImportOptions& o) {
                  "patch for boundary faces the file assigns to none (default: error)");
   app.add_option("--closure-tol", o.validate.closureTol,
                  "largest |sum S|/sum|S| accepted for a cell (default 1e-8)");
+}
+
+/// Usage errors of reader options a command was given: --extrude finite and positive (how
+/// thin a 2D mesh can be extruded is checked against its coordinates: extrude_2d()).
+void verify_import_options(const CLI::App& app, const ImportOptions& o) {
+  if (app.count("--extrude") > 0)
+    FV_VERIFY_USAGE(std::isfinite(o.read.extrudeThickness) && o.read.extrudeThickness > 0,
+                    "--extrude " << o.read.extrudeThickness
+                                 << ": the thickness must be a finite number > 0");
+}
+
+/// The output of a prepare must not replace an input (the mesh, a Plot3D side file; a link or
+/// another name of one too) nor anything but a regular file: the zone file is renamed over
+/// `out`, which would replace a device node such as /dev/null with a regular file.
+void verify_output(const std::string& out, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(out, ec);
+  if (!fs::exists(st)) return;
+  FV_VERIFY_USAGE(fs::is_regular_file(st),
+                  "-o " << out << ": exists and is not a regular file (a directory, device or "
+                        << "pipe); give the path of a zone file to write");
+  for (const std::string& in : inputs)
+    FV_VERIFY_USAGE(in.empty() || !fs::equivalent(out, in, ec),
+                    "-o " << out << ": is the input " << in
+                          << " (the zone file would replace it); give another output path");
 }
 
 struct Imported {
@@ -143,6 +172,9 @@ struct MpiSession {
 
 int main(int argc, char** argv) {
   fv::reexec_with_huge_pages(argv); // first: it starts the program again (prep/huge_pages.hpp)
+  // before any thread starts: a SIGTERM while METIS runs (which sets its own handler) must
+  // still remove the zone file's temporary and end fvprep with one line
+  fv::take_stop_signals_on_a_thread("fvprep");
   keep_large_blocks_returnable();
   // fvprep reads untrusted files: the CGNS library leaves HDF5 objects open when it fails on a
   // corrupt CGNS/HDF5 file, and HDF5's atexit shutdown then prints "infinite loop closing
@@ -160,14 +192,15 @@ int main(int argc, char** argv) {
         int verbose = 0;
         bool quiet = false;
         app.add_flag("-v,--verbose", verbose, "more messages (-vv: debug)");
-        app.add_flag("-q,--quiet", quiet, "only errors");
+        app.add_flag("-q,--quiet", quiet,
+                     "only errors (info, check and partition list still print their result)");
 
         // prepare (default command)
         ImportOptions prepOpts;
         std::string meshPath, outPath;
         int parts = 1;
         app.add_option("mesh", meshPath,
-                       "mesh file (CGNS, SU2, Gmsh) or OpenFOAM polyMesh/case directory");
+                       "mesh file (CGNS, SU2, Gmsh, Plot3D) or OpenFOAM polyMesh/case directory");
         app.add_option("-o,--output", outPath, "zone file to write");
         app.add_option("--parts", parts, "number of zones (MPI ranks)")->check(CLI::PositiveNumber);
         add_import_options(app, prepOpts);
@@ -206,7 +239,8 @@ int main(int argc, char** argv) {
         bool json = false;
         info->add_option(
                 "file", infoPath,
-                "mesh file (CGNS, SU2, Gmsh), OpenFOAM polyMesh/case directory or zone file")
+                "mesh file (CGNS, SU2, Gmsh, Plot3D), OpenFOAM polyMesh/case directory or zone "
+                "file")
             ->required();
         info->add_flag("--json", json, "print the summary as JSON on stdout");
         add_import_options(*info, infoOpts);
@@ -289,14 +323,16 @@ int main(int argc, char** argv) {
             addOpts.objective = fv::parse_partition_objective(addObjective);
             const fv::RepartitionSummary r =
                 fv::add_partitioning(partPath, partParts, addOpts, commandLine);
+            if (quiet) return 0; // -q: errors only
             fv::print_prep_report(std::cout, r.report);
             if (partParts > 1) fv::print_partition_report(std::cout, r.partition, perZone);
             std::cout << "added to " << partPath << ": a partitioning of " << partParts
                       << " zone(s)\n";
           } else if (partRemove->parsed()) {
             fv::remove_partitioning(partPath, partParts);
-            std::cout << "removed from " << partPath << ": the partitioning of " << partParts
-                      << " zone(s)\n";
+            if (!quiet)
+              std::cout << "removed from " << partPath << ": the partitioning of " << partParts
+                        << " zone(s)\n";
           } else {
             fv::print_partitionings(std::cout, partPath);
           }
@@ -312,6 +348,7 @@ int main(int argc, char** argv) {
           return 0;
         }
         if (info->parsed()) {
+          verify_import_options(*info, infoOpts);
           Imported im = import_mesh(infoPath, infoOpts);
           const fv::MeshSummary s = fv::summarize_mesh(im.mesh, im.report);
           if (json)
@@ -324,6 +361,8 @@ int main(int argc, char** argv) {
         FV_VERIFY_USAGE(!meshPath.empty(), "no mesh given (usage: fvprep MESH [--parts N] -o OUT, "
                                            "fvprep info MESH; see --help)");
         FV_VERIFY_USAGE(!outPath.empty(), "no output file given (-o OUT)");
+        verify_import_options(app, prepOpts);
+        verify_output(outPath, {meshPath, prepOpts.read.bcFile});
         fv::PrepareOptions po;
         po.parts = parts;
         po.partition = partOpts;
@@ -359,7 +398,7 @@ int main(int argc, char** argv) {
           getrusage(RUSAGE_SELF, &ru);
           const std::int64_t kib = ru.ru_maxrss;
           const std::int64_t maxKib = comm.max(kib), sumKib = comm.sum(kib);
-          if (comm.rank() != 0) return 0;
+          if (comm.rank() != 0 || quiet) return 0;
           std::printf(
               "processes: %d; peak memory per process max %.2f GiB, all processes %.2f GiB\n",
               comm.size(), maxKib / 1048576.0, sumKib / 1048576.0);
@@ -368,6 +407,7 @@ int main(int argc, char** argv) {
           prepared = fv::prepare_zone_file(std::move(im.mesh), std::move(im.report.faces), po,
                                            outPath, commandLine);
         }
+        if (quiet) return 0; // -q: errors only
         fv::print_prep_report(std::cout, prepared.report);
         if (po.parts > 1) fv::print_partition_report(std::cout, prepared.partition, perZone);
         std::cout << "wrote " << outPath << ": " << po.parts << " zone(s), mesh "

@@ -4,28 +4,13 @@
 #include "formats/zone_file_writer.hpp"
 #include "prep/concurrent_partition.hpp"
 #include "prep/global_mesh.hpp"
+#include "prep/stored_options.hpp"
 #include "prep/zones.hpp"
 
 #include <memory>
 #include <sstream>
 
 namespace fv {
-
-std::string describe_prepare_options(const PrepareOptions& o) {
-  std::ostringstream os;
-  os << "renumber=" << renumber_name(o.prep.renumber) << "; parts=" << o.parts
-     << "; imbalance=" << o.partition.imbalance
-     << "; objective=" << partition_objective_name(o.partition.objective)
-     << "; seed=" << o.partition.seed << "; default-patch=" << o.prep.faces.defaultPatch
-     << "; closure-tol=" << o.prep.closureTol;
-  if (!o.prep.wavefrontOrder) os << "; zone-order=rcm";
-  if (!o.prep.walls.empty()) {
-    os << "; walls=";
-    for (std::size_t i = 0; i < o.prep.walls.size(); ++i)
-      os << (i ? "," : "") << o.prep.walls[i];
-  }
-  return os.str();
-}
 
 std::function<ZoneTail(Zone&&)> stream_into(ZoneFileWriter& writer) {
   return [&writer](Zone&& z) -> ZoneTail {

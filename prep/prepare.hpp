@@ -58,8 +58,4 @@ struct PrepareSummary {
 PrepareSummary prepare_zone_file(Mesh&& mesh, FaceSet&& faces, const PrepareOptions& opts,
                                  const std::string& path, const std::string& commandLine);
 
-/// "renumber=rcm; parts=4; imbalance=1.03; objective=cut; seed=0; default-patch=" — the
-/// resolved options as stored in the zone-file header.
-std::string describe_prepare_options(const PrepareOptions& opts);
-
 } // namespace fv

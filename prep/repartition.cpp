@@ -6,6 +6,7 @@
 #include "prep/concurrent_partition.hpp"
 #include "prep/connectivity.hpp"
 #include "prep/prepare.hpp"
+#include "prep/stored_options.hpp"
 #include "prep/zones.hpp"
 
 #include <numeric>
@@ -132,17 +133,6 @@ void gather_nodes(const ZoneFile& f, const std::vector<Zone>& zones, GlobalMesh&
   std::iota(g.nodeMesh.begin(), g.nodeMesh.end(), 0);
 }
 
-/// Value of `key` in an options string "key=value; key=value", "" when absent.
-std::string option_value(const std::string& options, const std::string& key) {
-  std::istringstream in(options);
-  std::string item;
-  while (std::getline(in, item, ';')) {
-    item.erase(0, item.find_first_not_of(' '));
-    if (item.compare(0, key.size() + 1, key + "=") == 0) return item.substr(key.size() + 1);
-  }
-  return "";
-}
-
 } // namespace
 
 GlobalMesh global_mesh_from_zones(const ZoneFile& file, PrepReport* report) {
@@ -175,20 +165,6 @@ GlobalMesh global_mesh_from_zones(const ZoneFile& file, PrepReport* report) {
   return g;
 }
 
-PrepOptions prep_options_of(const ZoneFileHeader& header) {
-  PrepOptions o;
-  const std::string renumber = option_value(header.options, "renumber");
-  if (!renumber.empty()) o.renumber = parse_renumber(renumber);
-  o.wavefrontOrder = option_value(header.options, "zone-order") != "rcm";
-  o.faces.defaultPatch = option_value(header.options, "default-patch");
-  const std::string closure = option_value(header.options, "closure-tol");
-  if (!closure.empty()) o.closureTol = std::stod(closure);
-  std::istringstream walls(option_value(header.options, "walls"));
-  for (std::string w; std::getline(walls, w, ',');)
-    o.walls.push_back(w);
-  return o;
-}
-
 RepartitionSummary add_partitioning(const std::string& path, int parts,
                                     const PartitionOptions& options,
                                     const std::string& commandLine) {
@@ -200,7 +176,7 @@ RepartitionSummary add_partitioning(const std::string& path, int parts,
   ConcurrentPartition metis(parts, options, "the copy of the zone file");
   metis.start(g.cellCells);
   PrepareOptions po;
-  po.prep = prep_options_of(file.header());
+  po.prep = prep_options_of(file.header(), path);
   po.parts = parts;
   po.partition = options;
   PartitioningHeader added;

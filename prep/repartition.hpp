@@ -24,10 +24,6 @@ namespace fv {
 /// not cover the global counts of the header exactly once.
 GlobalMesh global_mesh_from_zones(const ZoneFile& file, PrepReport* report = nullptr);
 
-/// The PrepOptions fvprep used for the file (renumbering and zone order, from the header's
-/// options string), which the zones of a new partitioning are built with.
-PrepOptions prep_options_of(const ZoneFileHeader& header);
-
 /// What add_partitioning() did.
 struct RepartitionSummary {
   PrepReport report;

@@ -6,7 +6,6 @@
 #include "runtime/parallel/mpi_util.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <sstream>
 
 namespace fv::parallel {
@@ -21,42 +20,15 @@ int zone_of_rank(MPI_Comm comm, const std::string& zone_file, int n_zones,
     std::sort(parts.begin(), parts.end());
     o << zone_file << " holds " << n_zones << " zone" << (n_zones == 1 ? "" : "s")
       << " but fvrun runs on " << ranks << " MPI rank" << (ranks == 1 ? "" : "s")
-      << " (one zone per rank); part counts available: ";
+      << " (one zone per rank); the file's partitionings: ";
     for (std::size_t i = 0; i < parts.size(); ++i)
       o << (i ? ", " : "") << parts[i];
-    o << "; run `mpirun -np " << n_zones << " fvrun ...`, or add " << ranks
+    o << " zones; run `mpirun -np " << n_zones << " fvrun ...`, or add " << ranks
       << " parts with `fvprep partition add " << zone_file << " --parts " << ranks << "`";
   }
   check_all(comm, ranks == n_zones, o.str(), ErrorKind::Usage);
   return comm_rank(comm);
 }
-
-namespace {
-/// The part counts prepared for the mesh of `header`: `held` (the file's partitionings) and
-/// those of the zone files of the same mesh next to `zone_file`, sorted, each once.
-std::vector<int> parts_available(const std::string& zone_file, const ZoneFileHeader& header,
-                                 const std::vector<int>& held) {
-  std::vector<int> available = held;
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path dir =
-      fs::path(zone_file).parent_path().empty() ? fs::path(".") : fs::path(zone_file).parent_path();
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.size() < 9 || name.compare(name.size() - 9, 9, ".zones.h5") != 0) continue;
-    try {
-      const ZoneFile other = open_zone_file(e.path().string());
-      if (other.header().meshUuid == header.meshUuid)
-        available.insert(available.end(), other.partitionings().begin(),
-                         other.partitionings().end());
-    } catch (const std::exception&) { // not a readable zone file: not a candidate
-    }
-  }
-  std::sort(available.begin(), available.end());
-  available.erase(std::unique(available.begin(), available.end()), available.end());
-  return available;
-}
-} // namespace
 
 RankZone map_rank_zone(MPI_Comm comm, const std::string& zone_file, bool verify_checksums) {
   const int size = comm_size(comm);
@@ -75,10 +47,9 @@ RankZone map_rank_zone(MPI_Comm comm, const std::string& zone_file, bool verify_
   }
   RankZone r;
   r.header = file.header();
-  // on a rank-count mismatch, name the part counts prepared for this mesh
-  const std::vector<int> available =
-      file.nZones() != size ? parts_available(zone_file, r.header, held) : std::vector<int>();
-  const int zoneId = zone_of_rank(comm, zone_file, file.nZones(), available);
+  // on a rank-count mismatch, name the part counts this file holds (those of other files of the
+  // same mesh are not listed: `mpirun -np N fvrun THIS_FILE` would not run on them)
+  const int zoneId = zone_of_rank(comm, zone_file, file.nZones(), held);
   MapOptions mo;
   mo.verifyChecksums = verify_checksums;
   r.zone = map_zone(file, zoneId, mo);

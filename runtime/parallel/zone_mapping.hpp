@@ -12,8 +12,8 @@ namespace fv::parallel {
 
 /// COLLECTIVE. Verifies that the number of ranks of `comm` equals `n_zones`, the zone count of
 /// `zone_file`; otherwise every rank throws the same usage error (exit 2) naming both counts,
-/// the part counts available (`available_parts`: partitionings present or known for this mesh,
-/// may be empty) and the two ways out (mpirun -np <n_zones>, or fvprep --parts <ranks>).
+/// the part counts of the file's partitionings (`available_parts`, may be empty; `n_zones` is
+/// listed in any case) and the two ways out (mpirun -np <n_zones>, or fvprep --parts <ranks>).
 /// Returns this rank's zone id.
 int zone_of_rank(MPI_Comm comm, const std::string& zone_file, int n_zones,
                  const std::vector<int>& available_parts = {});
@@ -27,9 +27,8 @@ struct RankZone {
 /// COLLECTIVE. Opens `zone_file` and maps this rank's zone (logged as the phase "mapping
 /// <file>"): of the file's partitioning with one zone per rank of `comm` when the file holds
 /// several (`fvprep partition add`; logged with the command that added it). On a rank-count
-/// mismatch, zone_of_rank()'s usage error names the part counts prepared for this mesh: the
-/// file's own partitionings and those of the zone files (*.zones.h5) of the same mesh UUID
-/// next to it. `verify_checksums`: check the zone's checksums while mapping.
+/// mismatch, zone_of_rank()'s usage error names the part counts of the file's own
+/// partitionings. `verify_checksums`: check the zone's checksums while mapping.
 RankZone map_rank_zone(MPI_Comm comm, const std::string& zone_file, bool verify_checksums = true);
 
 } // namespace fv::parallel

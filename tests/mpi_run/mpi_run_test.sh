@@ -238,8 +238,9 @@ failure) # a diverging run stops every rank with one message; wrong rank count i
   [[ $rc -eq 2 ]] || { echo "FAIL: rank-count mismatch exited $rc (expected 2)"; exit 1; }
   [[ $(grep -c "holds 4 zones but fvrun runs on 2 MPI ranks" <<< "$msg") -eq 1 ]] ||
     { echo "FAIL: expected one rank-count message"; exit 1; }
-  grep -q "part counts available: 1, 4" <<< "$msg" ||
-    { echo "FAIL: the message does not name the prepared part counts 1, 4"; exit 1; }
+  # only the partitionings of this file: mesh.p1.zones.h5 next to it is another file (issue 50)
+  grep -q "the file's partitionings: 4 zones;" <<< "$msg" ||
+    { echo "FAIL: the message does not name the file's part count 4 alone"; exit 1; }
   ;;
 *)
   echo "usage: mpi_run_test.sh channel|brick|restart|failure BIN_DIR WORK_DIR [SHARED_DIR]"

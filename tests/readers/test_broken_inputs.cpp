@@ -1,4 +1,5 @@
 // Broken inputs: the fvprep binary must print one clear error line and exit != 0, never crash.
+#include "tests/readers/fvprep_run.hpp"
 #include "tests/readers/mesh_writers.hpp"
 #include "tests/testing/testing.hpp"
 
@@ -16,54 +17,13 @@
 namespace {
 
 using fv::testing::Box;
-
-struct RunResult {
-  int exitCode = -1;
-  bool signalled = false;
-  std::string out, err;
-};
+using fv::testing::expect_clean_error;
+using fv::testing::run_fvprep;
+using fv::testing::RunResult;
 
 std::string slurp_binary(const std::string& p) {
   std::ifstream f(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
-std::string slurp(const std::string& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-RunResult run_fvprep(const std::string& args) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string dir = std::string(FV_BINARY_DIR) + "/test-scratch/" + info->test_suite_name() +
-                          "." + info->name() + ".run";
-  std::filesystem::create_directories(dir);
-  const std::string cmd =
-      std::string(FVPREP_EXE) + " " + args + " >" + dir + "/out.txt 2>" + dir + "/err.txt";
-  const int st = std::system(cmd.c_str());
-  RunResult r;
-  r.signalled = WIFSIGNALED(st);
-  r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.out = slurp(dir + "/out.txt");
-  r.err = slurp(dir + "/err.txt");
-  return r;
-}
-
-/// Exit code 1 (or `code`), stderr one "fvprep: error:" line containing every `needles`.
-void expect_clean_error(const RunResult& r, std::initializer_list<const char*> needles,
-                        int code = 1) {
-  EXPECT_FALSE(r.signalled);
-  EXPECT_EQ(r.exitCode, code) << r.err;
-  // the error is the last line; earlier lines may only be warnings
-  std::string last = r.err;
-  while (!last.empty() && last.back() == '\n')
-    last.pop_back();
-  last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
-  EXPECT_EQ(last.rfind("fvprep: error: ", 0), 0u) << r.err;
-  for (const char* n : needles)
-    EXPECT_NE(last.find(n), std::string::npos) << n << " in: " << last;
 }
 
 std::string box_su2() {
@@ -109,7 +69,7 @@ TEST(BrokenInputs, TruncatedCgns) {
   const std::string dir = fv::testing::scratch_dir();
   const std::string f = dir + "/full.cgns", t = dir + "/trunc.cgns";
   fv::testing::write_box_cgns(f, Box{}, fv::testing::BcStyle::PointRangeFace);
-  const std::string bytes = slurp(f);
+  const std::string bytes = fv::testing::read_text(f);
   fv::testing::write_text(t, bytes.substr(0, bytes.size() / 2));
   expect_clean_error(run_fvprep("info " + t), {"trunc.cgns", "not a CGNS file"});
 }
@@ -118,7 +78,7 @@ TEST(BrokenInputs, CgnsTruncatedOrCorruptGivesOneLine) {
   const std::string dir = fv::testing::scratch_dir();
   const std::string f = dir + "/full.cgns", t = dir + "/cut.cgns";
   fv::testing::write_box_ngon_cgns(f, Box{});
-  const std::string bytes = slurp(f);
+  const std::string bytes = fv::testing::read_text(f);
   for (int k = 1; k < 16; ++k) {
     const std::size_t at = bytes.size() * static_cast<std::size_t>(k) / 16;
     // k odd: truncated there; k even: 16 bytes overwritten there (HDF5 metadata or data)
@@ -135,7 +95,7 @@ TEST(BrokenInputs, TruncatedGmshBinary) {
   const std::string dir = fv::testing::scratch_dir();
   const std::string f = dir + "/full.msh", t = dir + "/trunc.msh";
   fv::testing::write_box_gmsh(f, Box{}, 4.1, true);
-  const std::string bytes = slurp(f);
+  const std::string bytes = fv::testing::read_text(f);
   fv::testing::write_text(t, bytes.substr(0, bytes.size() * 2 / 3));
   expect_clean_error(run_fvprep("info " + t), {"trunc.msh"});
 }
@@ -243,31 +203,6 @@ TEST(BrokenInputs, GarbageFile) {
   const std::string f = fv::testing::scratch_dir() + "/g.cgns";
   fv::testing::write_text(f, std::string(1000, '\x07'));
   expect_clean_error(run_fvprep("info " + f), {"g.cgns"});
-}
-
-} // namespace
-
-namespace {
-
-TEST(FvprepCli, QuietAndVerbose) {
-  const std::string f = fv::testing::scratch_dir() + "/ho.cgns";
-  fv::testing::write_box_higher_order_cgns(f, Box{});
-  const RunResult normal = run_fvprep("info " + f);
-  EXPECT_EQ(normal.exitCode, 0);
-  EXPECT_NE(normal.err.find("warning: "), std::string::npos) << normal.err;
-  const RunResult quiet = run_fvprep("info -q " + f);
-  EXPECT_EQ(quiet.exitCode, 0);
-  EXPECT_EQ(quiet.err, "");
-  EXPECT_NE(quiet.out.find("HEXA_27"), std::string::npos); // still listed in the summary
-  const RunResult verbose = run_fvprep("-v info " + f);
-  EXPECT_EQ(verbose.exitCode, 0);
-  EXPECT_NE(verbose.err.find("building faces"), std::string::npos) << verbose.err;
-}
-
-TEST(FvprepCli, PrepareNeedsOutput) {
-  const std::string f = fv::testing::scratch_dir() + "/ok.su2";
-  fv::testing::write_text(f, fv::testing::su2_box(Box{}));
-  expect_clean_error(run_fvprep(f), {"-o"}, 2);
 }
 
 } // namespace

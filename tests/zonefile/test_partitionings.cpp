@@ -9,6 +9,7 @@
 #include "prep/generate_mesh.hpp"
 #include "prep/prepare.hpp"
 #include "prep/repartition.hpp"
+#include "prep/stored_options.hpp"
 #include "prep/validate.hpp"
 #include "prep/zone_check.hpp"
 #include "tests/testing/testing.hpp"
@@ -196,6 +197,58 @@ TEST(Partitionings, RefusalsNameTheFileAndThePartCounts) {
   EXPECT_EQ(fv::open_zone_file(file).partitionings(), (std::vector<int>{2}));
   msg = error_of([&] { fv::add_partitioning(dir + "/missing.zones.h5", 2, {}, "x"); });
   EXPECT_NE(msg.find("missing.zones.h5"), std::string::npos) << msg;
+}
+
+// Issue 50, item 13: the options a prepare stores read back exactly, whatever they hold: a
+// subnormal closure tolerance (std::stod refuses it), names with the separators ';' and ','
+// and the escape character, leading spaces; and `partition add` builds with them.
+TEST(Partitionings, StoredOptionsReadBackExactly) {
+  fv::PrepareOptions po;
+  po.prep.closureTol = 1e-320;
+  po.prep.faces.defaultPatch = "a;b\\c, d";
+  po.prep.walls = {"w;1", "x,y", " lead", "back\\"};
+  po.prep.wavefrontOrder = false;
+  po.prep.renumber = fv::Renumber::None;
+  fv::ZoneFileHeader h;
+  h.options = fv::describe_prepare_options(po);
+  const fv::PrepOptions back = fv::prep_options_of(h, "f.zones.h5");
+  EXPECT_EQ(back.closureTol, 1e-320) << h.options;
+  EXPECT_EQ(back.faces.defaultPatch, po.prep.faces.defaultPatch) << h.options;
+  EXPECT_EQ(back.walls, po.prep.walls) << h.options;
+  EXPECT_FALSE(back.wavefrontOrder);
+  EXPECT_EQ(back.renumber, fv::Renumber::None);
+  po.prep.closureTol = 0.1234567891234567;
+  h.options = fv::describe_prepare_options(po);
+  EXPECT_EQ(fv::prep_options_of(h, "f.zones.h5").closureTol, 0.1234567891234567) << h.options;
+  // files written before the escapes: plain names and 6 significant digits still read
+  h.options = "renumber=rcm; parts=2; imbalance=1.03; objective=cut; seed=0; "
+              "default-patch=far; closure-tol=1e-08; walls=wing,flap";
+  const fv::PrepOptions old = fv::prep_options_of(h, "f.zones.h5");
+  EXPECT_EQ(old.faces.defaultPatch, "far");
+  EXPECT_EQ(old.closureTol, 1e-8);
+  EXPECT_EQ(old.walls, (std::vector<std::string>{"wing", "flap"}));
+  h.options = "closure-tol=1e-8x";
+  EXPECT_NE(error_of([&] {
+              fv::prep_options_of(h, "f.zones.h5");
+            }).find("f.zones.h5: stored option closure-tol=1e-8x is not a finite number"),
+            std::string::npos);
+
+  // end to end: a box of dyadic coordinates closes exactly, so 1e-320 is a valid tolerance
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string file = dir + "/box.zones.h5";
+  fv::GenOptions g{fv::MeshFamily::Box, fv::GenCells::Hex, {4, 4, 4}};
+  fv::Mesh mesh = fv::generate_mesh(g);
+  fv::ValidationReport report = fv::validate_mesh(mesh, {});
+  fv::PrepareOptions tiny;
+  tiny.parts = 1;
+  tiny.prep.closureTol = 1e-320;
+  tiny.prep.faces.defaultPatch = "a;b";
+  fv::prepare_zone_file(std::move(mesh), std::move(report.faces), tiny, file, "test prepare");
+  fv::add_partitioning(file, 2, {}, "test add");
+  const fv::ZoneFile added = fv::open_zone_file(file, 2);
+  const fv::PrepOptions stored = fv::prep_options_of(added.header(), file);
+  EXPECT_EQ(stored.closureTol, 1e-320) << added.header().options;
+  EXPECT_EQ(stored.faces.defaultPatch, "a;b") << added.header().options;
 }
 
 } // namespace
