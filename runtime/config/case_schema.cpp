@@ -175,7 +175,8 @@ std::vector<CaseKey> gas_keys() {
 /// [freestream]: the free stream (and the Reynolds number of the viscous models)
 std::vector<CaseKey> freestream_keys() {
   return {
-      real("freestream", "mach", "0.5", at_least(0), "", "free-stream Mach number",
+      real("freestream", "mach", "0.5", above(0), "",
+           "free-stream Mach number (its dynamic pressure normalises the coefficients)",
            to(&CaseConfig::flow, &FlowConfig::mach)),
       real("freestream", "aoa", "0", kAny, "degrees",
            "angle of attack (rotation towards lift_axis)",

@@ -83,8 +83,16 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
   }
   int lastPrinted = 0;
   double lastPrintSeconds = 0;
-  const int maxIter = cfg.time.iterations;
+  int maxIter = cfg.time.iterations;
   sum.stopReason = "iteration limit";
+  if (!cfg.time.localTimeStep && cfg.time.finalTime > 0 &&
+      solver.time() >= cfg.time.finalTime * (1 - 1e-12)) { // a restart at or past final_time
+    FV_LOG_WARN("the run starts at time " << solver.time() << ", at or past [time] final_time = "
+                                          << cfg.time.finalTime << ": no step is taken");
+    maxIter = 0;
+    sum.converged = true;
+    sum.stopReason = "final time";
+  }
   if (cfg.monitor.profile) backend::profiling_start();
   for (int it = 0; it < maxIter; ++it) {
     IterationStats st;
