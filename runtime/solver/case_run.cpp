@@ -5,6 +5,7 @@
 #include "runtime/backend/memory.hpp"
 #include "runtime/backend/select.hpp"
 #include "runtime/backend/transport.hpp"
+#include "runtime/backend/wait_watchdog.hpp"
 #include "runtime/parallel/mpi_util.hpp"
 #include "runtime/parallel/reduce.hpp"
 
@@ -14,6 +15,7 @@ CaseRun::CaseRun(MPI_Comm comm, const Zone& zone, const ZoneFileHeader& header,
                  const CaseConfig& cfg)
     : meshUuid_(header.meshUuid) {
   const int size = parallel::comm_size(comm);
+  if (size > 1) backend::set_wait_limit(cfg.run.waitLimit); // the handler: run_mpi_main's
   const std::string where = select_device(cfg.run.device);
   // the transport is chosen on one rank too, so that an impossible request fails the same
   communicator_ = backend::make_communicator(comm, cfg.run.transport);
