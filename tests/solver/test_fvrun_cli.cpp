@@ -85,6 +85,11 @@ TEST_F(FvrunCli, RunsAndWritesOutputs) {
   ASSERT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --device cpu --set time.cfl=1.2", err), 0)
       << err;
   EXPECT_NE(err.find("iteration limit after 30 iterations"), std::string::npos) << err;
+  // the conditions once, what the residual columns are relative to, the time left
+  EXPECT_NE(err.find("free stream: Mach 2, alpha 0 deg"), std::string::npos) << err;
+  EXPECT_NE(err.find("coefficients: q "), std::string::npos) << err;
+  EXPECT_NE(err.find("relative to the first iteration's"), std::string::npos) << err;
+  EXPECT_NE(err.find("to the iteration limit"), std::string::npos) << err;
   const std::string hist = read_file(dir_ + "/out/history.csv");
   EXPECT_NE(hist.find("# cfl = 1.2"), std::string::npos); // the override is recorded
   EXPECT_NE(hist.find("\n30,"), std::string::npos);
