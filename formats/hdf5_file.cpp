@@ -63,6 +63,9 @@ T read_scalar_attr(hid_t file, const std::string& path, const std::string& name)
 }
 
 } // namespace
+
+void skip_library_shutdown() { H5dont_atexit(); }
+
 File File::create(const std::string& path) {
   Quiet quiet;
   // HDF5 >= 1.8 format: attributes larger than 64 KiB (long configuration texts) are allowed.
@@ -85,7 +88,18 @@ File File::open_read(const std::string& path, const std::string& what) {
 }
 
 File::~File() {
+  Quiet quiet; // an abandoned file's close errors are no news
   if (id_ >= 0) H5Fclose(id_);
+}
+
+void File::close() {
+  Quiet quiet;
+  FV_VERIFY(id_ >= 0, path_ << ": already closed");
+  const bool flushed = H5Fflush(id_, H5F_SCOPE_GLOBAL) >= 0;
+  const bool closed = H5Fclose(id_) >= 0;
+  id_ = -1;
+  FV_VERIFY(flushed && closed, path_ << ": write error (disk full?): HDF5 could not complete the "
+                                        "file");
 }
 
 void File::make_group(const std::string& name) {

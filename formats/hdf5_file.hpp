@@ -12,7 +12,14 @@
 
 namespace fv::h5 {
 
-/// An open HDF5 file (closed by the destructor). Move-only.
+/// Turns off HDF5's own shutdown at exit: every file fvkit writes is closed explicitly
+/// (File::close()), and the library's atexit shutdown of objects a failed library call left
+/// open (a corrupt input, a full disk) crashes or prints "infinite loop closing library" after
+/// the one-line error. A program's first HDF5 call.
+void skip_library_shutdown();
+
+/// An open HDF5 file. Move-only. A written file is finished by close(), which reports what
+/// HDF5 could not write (a full disk); the destructor closes silently (an abandoned file).
 class File {
  public:
   /// Creates (truncating) `path` for writing.
@@ -25,6 +32,10 @@ class File {
   ~File();
 
   const std::string& path() const { return path_; }
+  /// Flushes and closes the file; throws fv::Error naming the file when HDF5 cannot complete
+  /// it (its buffered data or metadata not written: a full disk, a quota, an I/O error). A
+  /// writer calls it before committing the file (AtomicFile::commit()).
+  void close();
 
   /// Creates group `name` (and its parents) if absent.
   void make_group(const std::string& name);

@@ -59,6 +59,7 @@ void write_restart(const std::string& path, const RestartData& d) {
     f.attr("meshUuid", d.info.meshUuid);
     f.attr("config", d.info.config);
     f.write("state", d.state.data(), static_cast<std::uint64_t>(d.nCells()), d.nVars);
+    f.close();
   }
   out.commit();
 }
@@ -86,12 +87,23 @@ RestartData read_restart(const std::string& path, const std::string& expected_uu
   d.info.iteration = f.attr_int("iteration");
   d.info.time = f.attr_real("time");
   d.info.config = f.attr_string("config");
+  // a restart's counters continue a run: no value a run cannot have reached (a solver
+  // iteration is an int, and the run must be able to go on from it)
+  FV_VERIFY(d.info.iteration >= 0 && d.info.iteration <= kMaxRestartIteration,
+            path << ": attribute iteration = " << d.info.iteration << " is outside [0, "
+                 << kMaxRestartIteration << "]");
+  FV_VERIFY(std::isfinite(d.info.time) && d.info.time >= 0,
+            path << ": attribute time = " << d.info.time << " is not a finite time >= 0");
   const auto shape = f.shape("state");
   FV_VERIFY(shape.size() == 2 && shape[1] == static_cast<std::uint64_t>(d.nVars),
             path << ": dataset /state is not cells x " << d.nVars);
   FV_VERIFY(expected_cells < 0 || shape[0] == static_cast<std::uint64_t>(expected_cells),
             path << ": restart holds " << shape[0] << " cells, the mesh has " << expected_cells);
   d.state = f.read_real("state");
+  for (std::size_t i = 0; i < d.state.size(); ++i)
+    FV_VERIFY(std::isfinite(d.state[i]), path << ": " << d.variables[i % d.nVars]
+                                              << " of global cell " << i / d.nVars
+                                              << " is not finite (" << d.state[i] << ")");
   return d;
 }
 

@@ -18,6 +18,8 @@ namespace fv {
 
 /// Restart format version written by this build; read_restart() accepts only this version.
 inline constexpr int kRestartFormatVersion = 1;
+/// The largest iteration a restart may hold (a run continues from it with int counters).
+inline constexpr std::int64_t kMaxRestartIteration = 1000000000;
 
 /// A restart in memory (rank 0 holds the global state). Owns its data. SI units.
 struct RestartData {

@@ -176,6 +176,7 @@ void write_solution(const std::string& h5_path, const SolutionMesh& mesh,
     for (const CellField& fld : fields)
       f.write("fields/" + fld.name, fld.values.data(), static_cast<std::uint64_t>(mesh.nCells()),
               fld.components);
+    f.close();
   }
   out.commit();
   write_xdmf(xmf_path, std::filesystem::path(h5_path).filename().string(), mesh, topology.size(),

@@ -16,6 +16,7 @@
 #include "common/log.hpp"
 #include "common/main.hpp"
 #include "common/version.hpp"
+#include "formats/hdf5_file.hpp"
 #include "formats/mesh_reader.hpp"
 #include "formats/mesh_slice.hpp"
 #include "formats/zone_file_reader.hpp"
@@ -30,7 +31,6 @@
 #include "prep/zone_info.hpp"
 
 #include <CLI/CLI.hpp>
-#include <hdf5.h>
 
 #include <algorithm>
 #include <cmath>
@@ -177,10 +177,8 @@ int main(int argc, char** argv) {
   fv::take_stop_signals_on_a_thread("fvprep");
   keep_large_blocks_returnable();
   // fvprep reads untrusted files: the CGNS library leaves HDF5 objects open when it fails on a
-  // corrupt CGNS/HDF5 file, and HDF5's atexit shutdown then prints "infinite loop closing
-  // library" after our one-line error. Every file fvprep writes is closed explicitly, so the
-  // atexit shutdown is not needed. Must precede any other HDF5 call.
-  H5dont_atexit();
+  // corrupt CGNS/HDF5 file
+  fv::h5::skip_library_shutdown();
   MpiSession mpi(argc, argv);
   const bool distributed = mpi.size > 1;
   return fv::run_main("fvprep", [&]() -> int {

@@ -12,6 +12,7 @@
 //   report  output/case_outputs.hpp     every file of the output folder, restart reading, the
 //                                       end-of-run report
 #include "common/log.hpp"
+#include "formats/hdf5_file.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/config/fvrun_cli.hpp"
 #include "runtime/output/case_outputs.hpp"
@@ -23,6 +24,7 @@
 #include <mpi.h>
 
 int main(int argc, char** argv) {
+  fv::h5::skip_library_shutdown(); // a failed write (a full disk) must not crash at exit
   return fv::parallel::run_mpi_main("fvrun", argc, argv, [&]() -> int {
     // ---- parse
     fv::FvrunCommandLine cl;

@@ -11,6 +11,7 @@
 #include "runtime/backend/forall.hpp" // defines FV_BACKEND_CUDA
 #include "runtime/backend/mpi_communicator.hpp"
 #include "runtime/backend/transport.hpp"
+#include "runtime/backend/wait_watchdog.hpp"
 
 #include "common/error.hpp"
 
@@ -70,7 +71,10 @@ class IpcMessages final : public MessageSet {
       MPI_Irecv(&theirs[k], sizeof(IpcPeerInfo), MPI_BYTE, l.peers[k], tag_, comm_, &req[2 * k]);
       MPI_Isend(&mine[k], sizeof(IpcPeerInfo), MPI_BYTE, l.peers[k], tag_, comm_, &req[2 * k + 1]);
     }
-    MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+    {
+      CollectiveWait w("the exchange of CUDA IPC handles");
+      MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+    }
     for (std::size_t k = 0; k < np; ++k) {
       FV_CUDA_CHECK(cudaIpcOpenEventHandle(&peerFree_[k], theirs[k].freeEvent));
       FV_CUDA_CHECK(cudaIpcOpenEventHandle(&peerReady_[k], theirs[k].readyEvent));
@@ -126,6 +130,7 @@ class IpcMessages final : public MessageSet {
   }
 
   void finish() override {
+    CollectiveWait w("the halo exchange's CUDA IPC tokens");
     for (std::size_t k = 0; k < l_.peers.size(); ++k)
       if (!copied_[k]) {
         MPI_Wait(&freeTokens_[k], MPI_STATUS_IGNORE);

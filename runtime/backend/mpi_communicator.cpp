@@ -1,4 +1,5 @@
 #include "runtime/backend/mpi_communicator.hpp"
+#include "runtime/backend/wait_watchdog.hpp"
 
 #include "common/error.hpp"
 #include "runtime/backend/memory.hpp"
@@ -68,9 +69,11 @@ class MpiMessagesBase : public MessageSet {
     MPI_Testall(static_cast<int>(send_.size()), send_.data(), &done, MPI_STATUSES_IGNORE);
   }
   void wait_recvs() {
+    CollectiveWait w("the halo messages' arrival");
     MPI_Waitall(static_cast<int>(recv_.size()), recv_.data(), MPI_STATUSES_IGNORE);
   }
   void wait_sends() {
+    CollectiveWait w("the halo messages' delivery");
     MPI_Waitall(static_cast<int>(send_.size()), send_.data(), MPI_STATUSES_IGNORE);
   }
   idx_t n_recv() const { return l_.recvOffsets.empty() ? 0 : l_.recvOffsets.back(); }
@@ -169,20 +172,24 @@ std::string MpiCommunicator::name() const {
 }
 
 void MpiCommunicator::allreduce(double* v, int n, ReduceOp op) {
+  CollectiveWait w("an allreduce");
   MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, mpi_op(op), comm_);
 }
 
 void MpiCommunicator::allreduce(std::int64_t* v, int n, ReduceOp op) {
+  CollectiveWait w("an allreduce");
   MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, mpi_op(op), comm_);
 }
 
 void MpiCommunicator::broadcast(void* data, std::size_t bytes, int root) {
   FV_VERIFY(bytes <= static_cast<std::size_t>(std::numeric_limits<int>::max()),
             "broadcast of " << bytes << " bytes exceeds one MPI message");
+  CollectiveWait w("a broadcast");
   MPI_Bcast(data, static_cast<int>(bytes), MPI_BYTE, root, comm_);
 }
 
 void MpiCommunicator::alltoall(const int* send, int* recv) {
+  CollectiveWait w("an all-to-all");
   MPI_Alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, comm_);
 }
 

@@ -4,6 +4,7 @@
 #include "runtime/backend/forall.hpp" // defines FV_BACKEND_CUDA
 #include "runtime/backend/mpi_communicator.hpp"
 #include "runtime/backend/transport.hpp"
+#include "runtime/backend/wait_watchdog.hpp"
 
 #include "common/error.hpp"
 
@@ -112,6 +113,7 @@ class NcclCommunicator final : public MpiCommunicator {
   template <class T>
   void reduce(T* v, int n, ncclDataType_t type, ReduceOp op) {
     static_assert(sizeof(T) == sizeof(double), "8-byte values");
+    CollectiveWait w("an NCCL allreduce"); // the stream synchronisation waits for the peers
     for (int first = 0; first < n; first += kScratch) {
       const int m = std::min(kScratch, n - first);
       const std::size_t bytes = static_cast<std::size_t>(m) * sizeof(T);

@@ -417,6 +417,16 @@ void check_monitor(const SectionReader& r, const CaseConfig& c,
                                 [&](const Patch& p) { return p.name == name; }),
                     r.ctx("force_patches")
                         << "force_patches: '" << name << "' is no patch of the mesh");
+  // the coefficients divide by q A (and q A L): a tiny reference must not turn them into inf
+  const real_t qa = c.flow.dynamic_pressure() * c.monitor.refArea;
+  FV_VERIFY_USAGE(std::isnormal(qa) && std::isfinite(1 / qa),
+                  r.ctx("reference_area") << "reference_area = " << c.monitor.refArea
+                                          << " times the dynamic pressure is no usable divisor");
+  FV_VERIFY_USAGE(std::isnormal(qa * c.monitor.refLength) &&
+                      std::isfinite(1 / (qa * c.monitor.refLength)),
+                  r.ctx("reference_length") << "reference_length = " << c.monitor.refLength
+                                            << " times reference_area and the dynamic "
+                                               "pressure is no usable divisor");
 }
 
 } // namespace

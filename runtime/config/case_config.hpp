@@ -253,6 +253,7 @@ struct RunConfig {
   bool commTiming{}; ///< time the halo exchange phases (MPI)
   backend::TransportKind
       transport{}; ///< halos and reductions between ranks (backend/transport.hpp)
+  real_t waitLimit{}; ///< s, the longest wait for other ranks (backend/wait_watchdog.hpp)
 };
 
 /// The values of a patch's keys (those of its type, defaults filled in), from which its

@@ -1,5 +1,6 @@
 // The case-file schema (case_config.hpp): every key once, as one entry, in documentation and
 // resolution order (a dependent default reads only keys before it), and its Markdown table.
+#include "runtime/backend/wait_watchdog.hpp"
 #include "runtime/config/case_config.hpp"
 
 #include <algorithm>
@@ -175,7 +176,8 @@ std::vector<CaseKey> gas_keys() {
 /// [freestream]: the free stream (and the Reynolds number of the viscous models)
 std::vector<CaseKey> freestream_keys() {
   return {
-      real("freestream", "mach", "0.5", at_least(0), "", "free-stream Mach number",
+      real("freestream", "mach", "0.5", above(0), "",
+           "free-stream Mach number (its dynamic pressure normalises the coefficients)",
            to(&CaseConfig::flow, &FlowConfig::mach)),
       real("freestream", "aoa", "0", kAny, "degrees",
            "angle of attack (rotation towards lift_axis)",
@@ -591,6 +593,11 @@ std::vector<CaseKey> run_keys() {
              to(&CaseConfig::run, &RunConfig::transport),
              {"--cuda-aware-mpi", "cuda_aware_mpi",
               "let MPI read and write device buffers (needs an MPI library with CUDA support)"}),
+      real("run", "wait_limit",
+           std::to_string(static_cast<int>(backend::kDefaultWaitLimit)).c_str(), at_least(0), "s",
+           "the longest a rank waits for the others in one collective or message before every "
+           "rank is ended with a message (a rank stopped, hung or died; MPI runs; 0: no limit)",
+           to(&CaseConfig::run, &RunConfig::waitLimit)),
   };
 }
 

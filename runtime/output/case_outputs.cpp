@@ -67,10 +67,10 @@ void CaseOutputs::profile(const std::vector<ProfileShare>& shares) {
 void CaseOutputs::solution(const EulerSolver& solver, const std::string& reason) {
   const bool final = reason == "final";
   if (!cfg_.monitor.writeSolution && final) return; // benchmarks: history/profile only
+  // the restart first: it is the work a failed later write (a full disk) must not take along
+  if (final) write_restart(solver); // a diverged state never replaces the last good restart
   write_volume(solver, reason);
-  if (!final) return; // a diverged state never replaces the last good restart
-  write_surfaces(solver);
-  write_restart(solver);
+  if (final) write_surfaces(solver);
 }
 
 void CaseOutputs::write_volume(const EulerSolver& solver, const std::string& reason) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <sstream>
 #include <vector>
 
 namespace fv::output {
@@ -14,11 +15,13 @@ namespace fv::output {
 void report_run(MPI_Comm comm, const CaseConfig& cfg, gidx_t globalCells, const RunSummary& sum,
                 const CommTimes& t) {
   const int rank = parallel::comm_rank(comm), size = parallel::comm_size(comm);
-  const auto& last = sum.history.back();
+  std::ostringstream coeff; // none without an iteration (iterations = 0: the initial state)
+  if (!sum.history.empty())
+    coeff << "; CL " << sum.history.back().coeff.CL << ", CD " << sum.history.back().coeff.CD;
   FV_LOG_INFO("fvrun: " << sum.stopReason << " after " << sum.iterations << " iterations in "
                         << sum.wallSeconds << " s (" << sum.nsPerCellIteration
-                        << " ns per cell per iteration); CL " << last.coeff.CL << ", CD "
-                        << last.coeff.CD << "; outputs in " << cfg.monitor.outputDir);
+                        << " ns per cell per iteration)" << coeff.str() << "; outputs in "
+                        << cfg.monitor.outputDir);
   // time per iteration and its split (the slowest rank's value of each part): single zone,
   // all compute; several zones, measured with --comm-timing, else unknown (nan)
   const double iter = sum.wallSeconds / std::max(1, sum.iterations);

@@ -3,6 +3,7 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "runtime/backend/mpi_communicator.hpp"
+#include "runtime/backend/wait_watchdog.hpp"
 #include "runtime/parallel/mpi_util.hpp"
 
 #include <chrono>
@@ -89,6 +90,9 @@ int run_mpi_main(const char* program, int& argc, char**& argv, const std::functi
   MPI_Comm consensus = MPI_COMM_NULL;
   MPI_Comm_dup(MPI_COMM_WORLD, &consensus);
   const int rank = comm_rank(MPI_COMM_WORLD);
+  // until a case sets its own ([run] wait_limit)
+  if (comm_size(MPI_COMM_WORLD) > 1)
+    backend::set_wait_limit(backend::kDefaultWaitLimit, [](const std::string& m) { abort_all(m); });
   int code = 0;
   std::string failure;
   try {

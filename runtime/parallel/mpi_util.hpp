@@ -4,6 +4,7 @@
 /// checked int counts and whole-vector point-to-point transfers.
 #include "common/error.hpp"
 #include "common/types.hpp"
+#include "runtime/backend/wait_watchdog.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -65,6 +66,7 @@ void send_vector(MPI_Comm comm, const std::vector<T>& v, int dest, int tag) {
 template <class T>
 std::vector<T> recv_vector(MPI_Comm comm, int src, int tag) {
   MPI_Status st;
+  backend::CollectiveWait w("a message from another rank");
   MPI_Probe(src, tag, comm, &st);
   int n = 0;
   MPI_Get_count(&st, mpi_type<T>(), &n);

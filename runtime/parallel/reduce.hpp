@@ -5,6 +5,7 @@
 /// The solver reduces over its backend::Communicator (whose transport may be NCCL); the
 /// MPI_Comm forms serve the host-side I/O around it (output gathers, start-up checks).
 #include "runtime/backend/communicator.hpp"
+#include "runtime/backend/wait_watchdog.hpp"
 #include "runtime/parallel/mpi_util.hpp"
 
 #include <vector>
@@ -15,11 +16,13 @@ namespace detail {
 template <class T>
 T allreduce(MPI_Comm comm, T v, MPI_Op op) {
   T out{};
+  backend::CollectiveWait w("an allreduce");
   MPI_Allreduce(&v, &out, 1, mpi_type<T>(), op, comm);
   return out;
 }
 template <class T>
 void allreduce(MPI_Comm comm, std::vector<T>& v, MPI_Op op) {
+  backend::CollectiveWait w("an allreduce");
   MPI_Allreduce(MPI_IN_PLACE, v.data(), mpi_count(v.size(), "allreduce"), mpi_type<T>(), op, comm);
 }
 } // namespace detail

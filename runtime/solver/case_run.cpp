@@ -5,15 +5,47 @@
 #include "runtime/backend/memory.hpp"
 #include "runtime/backend/select.hpp"
 #include "runtime/backend/transport.hpp"
+#include "runtime/backend/wait_watchdog.hpp"
 #include "runtime/parallel/mpi_util.hpp"
 #include "runtime/parallel/reduce.hpp"
+#include "runtime/physics/navier_stokes/transport.hpp"
+
+#include <cmath>
+#include <sstream>
 
 namespace fv {
+namespace {
+
+/// The free stream and the coefficients' references, once at the start.
+void log_conditions(const CaseConfig& cfg) {
+  const FlowConfig& f = cfg.flow;
+  const auto& w = f.freestream;
+  const real_t speed = std::sqrt(w[phys::kVelocity] * w[phys::kVelocity] +
+                                 w[phys::kVelocity + 1] * w[phys::kVelocity + 1] +
+                                 w[phys::kVelocity + 2] * w[phys::kVelocity + 2]);
+  std::ostringstream m;
+  m << "free stream: Mach " << f.mach << ", alpha " << f.aoaDeg << " deg, beta " << f.sideslipDeg
+    << " deg, p " << w[phys::kPressure] << ", rho " << w[phys::kDensity] << ", |u| " << speed;
+  if (f.viscous()) // as given, or of the viscosity law at the free-stream temperature
+    m << ", Re "
+      << (f.reynolds > 0 ? f.reynolds
+                         : w[phys::kDensity] * speed * f.reynoldsLength /
+                               phys::viscosity(f.transport, f.temperature))
+      << " on " << f.reynoldsLength;
+  m << (f.nondimensional ? " (nondimensional)" : " (SI)") << "; coefficients: q "
+    << f.dynamic_pressure() << ", reference area " << cfg.monitor.refArea << ", length "
+    << cfg.monitor.refLength << ", moments about (" << cfg.monitor.momentOrigin[0] << ", "
+    << cfg.monitor.momentOrigin[1] << ", " << cfg.monitor.momentOrigin[2] << ")";
+  FV_LOG_INFO(m.str());
+}
+
+} // namespace
 
 CaseRun::CaseRun(MPI_Comm comm, const Zone& zone, const ZoneFileHeader& header,
                  const CaseConfig& cfg)
     : meshUuid_(header.meshUuid) {
   const int size = parallel::comm_size(comm);
+  if (size > 1) backend::set_wait_limit(cfg.run.waitLimit); // the handler: run_mpi_main's
   const std::string where = select_device(cfg.run.device);
   // the transport is chosen on one rank too, so that an impossible request fails the same
   communicator_ = backend::make_communicator(comm, cfg.run.transport);
@@ -31,6 +63,7 @@ CaseRun::CaseRun(MPI_Comm comm, const Zone& zone, const ZoneFileHeader& header,
                        << (size > 1 ? std::string("; transport ") + communicator_->name() +
                                           (par.overlap ? ", overlapped" : ", not overlapped")
                                     : std::string()));
+  log_conditions(cfg);
   log::Phase p("copying the zone to the device");
   solver_ = std::make_unique<EulerSolver>(zone, cfg, par);
   solver_->initialise();
@@ -43,8 +76,8 @@ CaseRun::~CaseRun() = default;
 RunSummary CaseRun::run(RunObserver& observer) {
   {
     const AssemblyChoice a = solver_->choose_assembly(meshUuid_);
-    FV_LOG_INFO("residual assembly: " << a.note);
-    FV_LOG_INFO("node interpolation: " << a.nodeLoop);
+    FV_LOG_DEBUG("residual assembly: " << a.note); // developers: fvrun -v
+    FV_LOG_DEBUG("node interpolation: " << a.nodeLoop);
   }
   solver_->reset_comm_times();
   return run_case(*solver_, observer);

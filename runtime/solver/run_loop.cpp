@@ -5,6 +5,7 @@
 #include "common/log.hpp"
 #include "runtime/backend/profiler.hpp"
 #include "runtime/solver/monitor.hpp"
+#include "runtime/solver/progress_estimate.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -79,12 +80,28 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
       std::snprintf(col, sizeof col, " %9s", ("log(" + name + ")").c_str());
       head += col;
     }
-    FV_LOG_INFO(head << "        CL        CD     wall s  ms/iter  ns/cell/iter       CFL  lin");
+    FV_LOG_INFO("residuals: log10 of each equation's RMS relative to the "
+                << (haveRef ? "run's reference" : "first iteration's")
+                << " (history.csv also holds the RMS values)");
+    FV_LOG_INFO(head << "        CL        CD     wall s  ms/iter  ns/cell/iter       CFL  lin"
+                     << "  time left");
   }
   int lastPrinted = 0;
   double lastPrintSeconds = 0;
-  const int maxIter = cfg.time.iterations;
+  // a progress line at every output interval, and at least every kProgressSeconds
+  constexpr double kProgressSeconds = 10;
+  const bool steadyTarget = cfg.time.localTimeStep && cfg.time.convergenceOrders > 0;
+  ProgressEstimate eta(cfg.time.iterations, steadyTarget ? cfg.time.convergenceOrders : 0);
+  int maxIter = cfg.time.iterations;
   sum.stopReason = "iteration limit";
+  if (!cfg.time.localTimeStep && cfg.time.finalTime > 0 &&
+      solver.time() >= cfg.time.finalTime * (1 - 1e-12)) { // a restart at or past final_time
+    FV_LOG_WARN("the run starts at time " << solver.time() << ", at or past [time] final_time = "
+                                          << cfg.time.finalTime << ": no step is taken");
+    maxIter = 0;
+    sum.converged = true;
+    sum.stopReason = "final time";
+  }
   if (cfg.monitor.profile) backend::profiling_start();
   for (int it = 0; it < maxIter; ++it) {
     IterationStats st;
@@ -112,10 +129,10 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
     sum.iterations = it + 1;
 
     bool stop = false;
-    if (cfg.time.localTimeStep && cfg.time.convergenceOrders > 0 &&
-        (it > 0 || startIteration > 0)) {
-      // density and energy: the momentum components can be identically zero (2D flows)
-      const real_t worst = std::log10(residual_measure(cfg.flow, st.rms, ref));
+    // density and energy: the momentum components can be identically zero (2D flows)
+    const real_t worst = std::log10(residual_measure(cfg.flow, st.rms, ref));
+    eta.add(sum.iterations, row.wallSeconds, worst);
+    if (steadyTarget && (it > 0 || startIteration > 0)) {
       if (worst <= -cfg.time.convergenceOrders) {
         stop = true;
         sum.converged = true;
@@ -129,7 +146,8 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
       sum.stopReason = "final time";
     }
     const bool last = stop || it + 1 == maxIter;
-    if ((it + 1) % cfg.monitor.outputInterval == 0 || last || it == 0) {
+    if ((it + 1) % cfg.monitor.outputInterval == 0 || last || it == 0 ||
+        row.wallSeconds - lastPrintSeconds >= kProgressSeconds) {
       const double perIter =
           (row.wallSeconds - lastPrintSeconds) / std::max(1, sum.iterations - lastPrinted);
       std::string line;
@@ -144,6 +162,7 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
                     row.coeff.CD, row.wallSeconds, 1e3 * perIter, 1e9 * perIter / nCells, st.cfl,
                     st.linearIterations);
       line += buf;
+      if (!last) line += "  " + eta.text();
       FV_LOG_INFO(line);
       lastPrinted = sum.iterations;
       lastPrintSeconds = row.wallSeconds;

@@ -12,10 +12,15 @@
 #include "tests/testing/testing.hpp"
 
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <csignal>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace fv;
@@ -315,6 +320,106 @@ TEST(RestartFile, NonFiniteStateIsRefusedAndThePreviousRestartKept) {
   }
   EXPECT_EQ(slurp(path), before);
   EXPECT_EQ(dir_listing(dir), std::vector<std::string>{"restart.h5"});
+}
+
+// A full disk, as a file-size limit (RLIMIT_FSIZE: writes past it fail with EFBIG) at 100
+// levels from a few bytes to more than the files need: every write either completes (the new
+// file, whole and readable) or fails with an error, leaving the previous good file and no
+// temporary; never a partial file under the final name.
+TEST(OutputFiles, AFullDiskKeepsThePreviousFiles) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string restart = dir + "/restart.h5", solution = dir + "/flow.h5";
+  const SolutionMesh mesh = mixed_mesh();
+  RestartData old, next;
+  old.info = next.info = some_info();
+  old.state.assign(5 * 2000, 1.0);
+  next.state.assign(5 * 4000, 2.0);
+  next.info.iteration = 99;
+  const auto fields = some_fields(mesh.nCells());
+  write_restart(restart, old);
+  write_solution(solution, mesh, {}, old.info);
+  std::string oldRestart = slurp(restart), oldSolution = slurp(solution);
+  int failed = 0, completed = 0;
+  for (int level = 0; level < 100; ++level) {
+    const rlim_t limit = 64 + static_cast<rlim_t>(level) * 3000; // up to ~300 kB: all complete
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) { // child: 0 if both writes failed with an error, 1 if both completed
+      std::signal(SIGXFSZ, SIG_IGN);
+      const rlimit r{limit, limit};
+      setrlimit(RLIMIT_FSIZE, &r);
+      int done = 0;
+      try {
+        write_restart(restart, next);
+        ++done;
+      } catch (const Error&) {
+      }
+      try {
+        write_solution(solution, mesh, fields, next.info);
+        ++done;
+      } catch (const Error&) {
+      }
+      _exit(done);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "the writer crashed at a limit of " << limit << " bytes";
+    // each file is either the previous one, byte for byte, or the whole new one
+    const std::string r = slurp(restart), s = slurp(solution);
+    if (r != oldRestart) {
+      EXPECT_EQ(read_restart(restart, next.info.meshUuid).state, next.state) << limit;
+      ++completed;
+    } else {
+      ++failed;
+    }
+    if (s != oldSolution) EXPECT_EQ(read_solution(solution).fields.size(), fields.size()) << limit;
+    for (const std::string& f : dir_listing(dir))
+      EXPECT_EQ(f.find(".tmp."), std::string::npos) << f << " left at a limit of " << limit;
+    write_restart(restart, old); // the previous good files again
+    write_solution(solution, mesh, {}, old.info);
+    oldRestart = slurp(restart); // (HDF5 records the objects' modification times)
+    oldSolution = slurp(solution);
+  }
+  EXPECT_GT(failed, 10);    // the limits below the files' sizes were met
+  EXPECT_GT(completed, 10); // and those above them
+}
+
+// A restart's counters and state come from outside (another run, a hand-edited file): an
+// iteration no run reaches, a time that is no time, a non-finite value are refused by name.
+TEST(RestartFile, AttributesARunCannotHaveAreRefused) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string uuid = "3f2a9c1e-uuid";
+  auto write = [&](const std::string& name, std::int64_t iteration, double time, real_t value) {
+    const std::string path = dir + "/" + name;
+    h5::File f = h5::File::create(path);
+    f.attr("format", std::string("fvkit-restart"));
+    f.attr("formatVersion", std::int64_t{kRestartFormatVersion});
+    f.attr("nVars", std::int64_t{2});
+    f.attr("variables", std::string("rho,rhoE"));
+    f.attr("iteration", iteration);
+    f.attr("time", time);
+    f.attr("meshUuid", uuid);
+    f.attr("config", std::string());
+    const real_t state[6] = {1.0, 2.0, value, 2.0, 1.0, 2.0}; // 3 cells x (rho, rhoE)
+    f.write("state", state, 3, 2);
+    f.close();
+    return path;
+  };
+  auto refused = [&](const std::string& path, const std::string& why) {
+    try {
+      read_restart(path, uuid);
+      ADD_FAILURE() << path << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  EXPECT_EQ(read_restart(write("good.h5", 12, 0.5, 2.0), uuid).info.iteration, 12);
+  refused(write("wraps.h5", 2147483647, 0, 1), "iteration = 2147483647 is outside");
+  refused(write("huge.h5", std::int64_t{1} << 40, 0, 1), "iteration = 1099511627776");
+  refused(write("negative.h5", -1, 0, 1), "iteration = -1");
+  refused(write("nan_time.h5", 1, std::nan(""), 1), "time = nan");
+  refused(write("nan_state.h5", 1, 0, std::nan("")), "rho of global cell 1 is not finite");
+  refused(write("inf_state.h5", 1, 0, HUGE_VAL), "rho of global cell 1 is not finite");
 }
 
 TEST(SurfaceFile, CsvRowsSortedByFaceIdWithExactValues) {

@@ -85,6 +85,11 @@ TEST_F(FvrunCli, RunsAndWritesOutputs) {
   ASSERT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --device cpu --set time.cfl=1.2", err), 0)
       << err;
   EXPECT_NE(err.find("iteration limit after 30 iterations"), std::string::npos) << err;
+  // the conditions once, what the residual columns are relative to, the time left
+  EXPECT_NE(err.find("free stream: Mach 2, alpha 0 deg"), std::string::npos) << err;
+  EXPECT_NE(err.find("coefficients: q "), std::string::npos) << err;
+  EXPECT_NE(err.find("relative to the first iteration's"), std::string::npos) << err;
+  EXPECT_NE(err.find("to the iteration limit"), std::string::npos) << err;
   const std::string hist = read_file(dir_ + "/out/history.csv");
   EXPECT_NE(hist.find("# cfl = 1.2"), std::string::npos); // the override is recorded
   EXPECT_NE(hist.find("\n30,"), std::string::npos);
@@ -384,4 +389,52 @@ TEST_F(FvrunCli, EulerRestartStartsARansRun) {
   EXPECT_NE(hist.find("\n8,"), std::string::npos) << "continues at iteration 6..8";
   EXPECT_NE(read_file(dir_ + "/rans/restart.h5").find("rhoNuTilde"), std::string::npos);
   EXPECT_NE(read_file(dir_ + "/rans/solution.h5").find("mu_t"), std::string::npos);
+}
+
+// Runs that are no mistake but were mishandled: no iteration at all (the initial state is
+// written, no coefficient reported), and a restart at the end of a time-accurate run (no step,
+// never a negative one).
+TEST_F(FvrunCli, NoIterationAndARestartPastTheFinalTime) {
+  fv::GenOptions o; // as fvprep writes it: with the mesh UUID a restart names
+  o.family = fv::MeshFamily::Wedge;
+  o.n = {16, 10, 1};
+  const fv::Mesh mesh = fv::generate_mesh(o);
+  fv::PrepareOptions po;
+  fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
+  fv::write_zone_file(dir_ + "/wedge.zones.h5", pz.header, pz.zones);
+  std::string err;
+  ASSERT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --device cpu --iterations 0 --output-dir z",
+                  err),
+            0)
+      << err;
+  EXPECT_NE(err.find("after 0 iterations"), std::string::npos) << err;
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/z/solution.h5"));
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/z/restart.h5"));
+
+  const std::string timed = "wedge.zones.h5 -c case.ini --device cpu --set time.stepping=global "
+                            "--set time.final_time=2e-5 --set time.dt=1e-5 ";
+  ASSERT_EQ(fvrun(dir_, timed + "--output-dir t1", err), 0) << err;
+  EXPECT_NE(err.find("final time after 2 iterations"), std::string::npos) << err;
+  ASSERT_EQ(fvrun(dir_, timed + "--output-dir t2 --restart t1/restart.h5", err), 0) << err;
+  EXPECT_NE(err.find("no step is taken"), std::string::npos) << err;
+  EXPECT_NE(err.find("final time after 0 iterations"), std::string::npos) << err;
+  EXPECT_EQ(read_file(dir_ + "/t2/history.csv").find("-1e-05"), std::string::npos);
+}
+
+// Numbers that would turn coefficients into nonsense are usage errors: no free-stream speed (no
+// dynamic pressure), a reference area whose product with it underflows.
+TEST_F(FvrunCli, CoefficientsWithoutAUsableDivisorAreRefused) {
+  std::string err;
+  EXPECT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --set freestream.mach=0", err), 2);
+  EXPECT_NE(err.find("[freestream] mach"), std::string::npos) << err;
+  EXPECT_NE(err.find("> 0"), std::string::npos) << err;
+  EXPECT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --set monitor.reference_area=1e-320", err), 2);
+  EXPECT_NE(err.find("reference_area = 9.99989e-321 times the dynamic pressure is no usable"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --set monitor.reference_length=1e-300 "
+                        "--set monitor.reference_area=1e-20",
+                  err),
+            2);
+  EXPECT_NE(err.find("reference_length"), std::string::npos) << err;
 }
