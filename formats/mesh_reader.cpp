@@ -1,5 +1,7 @@
 #include "formats/mesh_reader.hpp"
 
+#include <algorithm>
+
 #include "common/error.hpp"
 #include "formats/plot3d_grid.hpp"
 
@@ -123,7 +125,31 @@ bool is_cgns_file(const std::string& path) {
 Mesh read_mesh(const std::string& path, const ReadOptions& opts) {
   const MeshFormat* f = detect_mesh_format(path);
   FV_VERIFY(f, path << ": unknown mesh format (supported: " << supported_mesh_formats() << ")");
-  return f->read(path, opts);
+  Mesh m = f->read(path, opts);
+  rename_patches(m.patches, opts, path);
+  return m;
+}
+
+void rename_patches(std::vector<Patch>& patches, const ReadOptions& opts, const std::string& path) {
+  for (const auto& [from, to] : opts.renamePatches) {
+    auto named = [&](const std::string& n) {
+      return std::find_if(patches.begin(), patches.end(),
+                          [&](const Patch& p) { return p.name == n; });
+    };
+    const auto it = named(from);
+    std::string names;
+    for (const Patch& p : patches)
+      names += (names.empty() ? "'" : ", '") + p.name + "'";
+    FV_VERIFY_USAGE(it != patches.end(), path << ": --rename-patch '" << from << "=" << to
+                                              << "': the mesh has no patch '" << from
+                                              << "' (its patches: " << names << ")");
+    FV_VERIFY_USAGE(!to.empty() && to.find_first_not_of(' ') != std::string::npos,
+                    path << ": --rename-patch '" << from << "=': the new name is empty");
+    FV_VERIFY_USAGE(to == from || named(to) == patches.end(),
+                    path << ": --rename-patch '" << from << "=" << to << "': the mesh already "
+                         << "has a patch '" << to << "'");
+    it->name = to;
+  }
 }
 
 } // namespace fv

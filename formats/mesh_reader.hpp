@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace fv {
@@ -37,7 +38,13 @@ struct ReadOptions {
   /// Plot3D: BC side file (formats/plot3d_bc.hpp). Empty: GRID.bc next to GRID.x when it
   /// exists, else every boundary face gets a patch named after its block side.
   std::string bcFile;
+  /// Patches renamed as read (fvprep --rename-patch OLD=NEW): OLD as the file writes it.
+  std::vector<std::pair<std::string, std::string>> renamePatches;
 };
+
+/// Applies opts.renamePatches to the patch table of the mesh read from `path`: every OLD must
+/// name a patch, every NEW must be non-empty and clash with no other patch's name.
+void rename_patches(std::vector<Patch>& patches, const ReadOptions& opts, const std::string& path);
 
 /// Fraction of the largest bounding-box extent used as the default extrusion thickness.
 inline constexpr double kDefaultExtrudeFraction = 0.01;

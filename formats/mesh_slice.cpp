@@ -122,7 +122,10 @@ MeshSlice read_mesh_slice(const std::string& path, const ReadOptions& opts, int 
   const MeshFormat* f = detect_mesh_format(path);
   if (f && f->read == &read_cgns) {
     std::optional<MeshSlice> s = read_cgns_slice(path, opts, rank, parts);
-    if (s) return std::move(*s);
+    if (s) {
+      rename_patches(s->part.patches, opts, path);
+      return std::move(*s);
+    }
   }
   return slice_mesh(read_mesh(path, opts), rank, parts);
 }

@@ -53,6 +53,7 @@ namespace {
 struct ImportOptions {
   fv::ReadOptions read;
   fv::ValidateOptions validate;
+  std::vector<std::string> renames; ///< --rename-patch OLD=NEW, into read.renamePatches
 };
 
 void add_import_options(CLI::App& app, ImportOptions& o) {
@@ -68,6 +69,10 @@ void add_import_options(CLI::App& app, ImportOptions& o) {
                  "the largest extent)");
   app.add_option("--bc", o.read.bcFile,
                  "Plot3D: boundary-condition side file (default: GRID.bc next to GRID.x)");
+  app.add_option("--rename-patch", o.renames,
+                 "rename a patch as it is read: OLD=NEW, OLD as the mesh file writes it (runs "
+                 "of spaces included; repeatable)")
+      ->type_name("OLD=NEW");
   app.add_option("--default-patch", o.validate.defaultPatch,
                  "patch for boundary faces the file assigns to none (default: error)");
   app.add_option("--closure-tol", o.validate.closureTol,
@@ -76,7 +81,13 @@ void add_import_options(CLI::App& app, ImportOptions& o) {
 
 /// Usage errors of reader options a command was given: --extrude finite and positive (how
 /// thin a 2D mesh can be extruded is checked against its coordinates: extrude_2d()).
-void verify_import_options(const CLI::App& app, const ImportOptions& o) {
+void verify_import_options(const CLI::App& app, ImportOptions& o) {
+  for (const std::string& r : o.renames) {
+    const std::size_t eq = r.rfind('=');
+    FV_VERIFY_USAGE(eq != std::string::npos && eq > 0,
+                    "--rename-patch '" << r << "': expected OLD=NEW");
+    o.read.renamePatches.emplace_back(r.substr(0, eq), r.substr(eq + 1));
+  }
   if (app.count("--extrude") > 0)
     FV_VERIFY_USAGE(std::isfinite(o.read.extrudeThickness) && o.read.extrudeThickness > 0,
                     "--extrude " << o.read.extrudeThickness

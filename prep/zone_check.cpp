@@ -120,7 +120,10 @@ class Checker {
       const ZoneFileHeader& h = file_->header();
       out_ << path_ << ": OK (" << h.nZones << " zones, " << h.nGlobalCells << " cells, "
            << h.nGlobalFaces << " faces, " << h.nGlobalNodes << " nodes; format version "
-           << h.formatVersion << (opt_.verifyChecksums ? ", checksums verified" : "") << ")\n";
+           << h.formatVersion << (opt_.verifyChecksums ? ", checksums verified" : "")
+           << (!zones_.empty() && !zones_[0].cellWallDistance.empty() ? "; wall distance stored"
+                                                                      : "; no wall distance")
+           << ")\n";
       return 0;
     }
     out_ << path_ << ": FAILED with " << problems_ << " problem" << (problems_ == 1 ? "" : "s")

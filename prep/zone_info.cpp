@@ -89,6 +89,8 @@ void print_zone_info(const std::string& path, bool json, std::ostream* osp) {
       patchFaces[p] += zone.patchFaceOffsets[p + 1] - zone.patchFaceOffsets[p];
   }
 
+  // the cells' wall distance (turbulence models need it: fvprep --walls)
+  const bool wallDistance = !zones.empty() && !zones[0].cellWallDistance.empty();
   if (json) {
     os << "{\n  \"path\": " << json_quote(path) << ",\n  \"fileBytes\": " << f.fileBytes()
        << ",\n  \"formatVersion\": " << h.formatVersion
@@ -100,7 +102,7 @@ void print_zone_info(const std::string& path, bool json, std::ostream* osp) {
        << ",\n  \"partitionings\": [" << part_list(f, ", ") << "]"
        << ",\n  \"nGlobalCells\": " << h.nGlobalCells << ",\n  \"nGlobalFaces\": " << h.nGlobalFaces
        << ",\n  \"nGlobalNodes\": " << h.nGlobalNodes << ",\n  \"nHaloCells\": " << haloCells
-       << ",\n  \"patches\": [";
+       << ",\n  \"wallDistance\": " << (wallDistance ? "true" : "false") << ",\n  \"patches\": [";
     for (std::size_t p = 0; p < h.patches.size(); ++p)
       os << (p ? "," : "") << "\n    {\"name\": " << json_quote(h.patches[p].name)
          << ", \"bcType\": " << json_quote(h.patches[p].bcType) << ", \"faces\": " << patchFaces[p]
@@ -132,6 +134,8 @@ void print_zone_info(const std::string& path, bool json, std::ostream* osp) {
      << h.nGlobalNodes << " nodes in " << h.nZones << " zone" << (h.nZones == 1 ? "" : "s") << " ("
      << haloCells << " halo cells in total)\n"
      << "partitionings " << part_list(f, ", ") << " zones (the first one shown)\n"
+     << "wall distance "
+     << (wallDistance ? "stored (RANS can run)" : "none (fvprep --walls for RANS)") << "\n"
      << "patches      " << h.patches.size() << "\n";
   std::size_t w = 4;
   for (const Patch& p : h.patches)

@@ -168,7 +168,7 @@ class SectionReader {
  public:
   SectionReader(const IniFile& ini, std::string section, std::ostringstream& dump)
       : ini_(ini), sec_(std::move(section)), vals_(ini.section(sec_)), dump_(dump) {
-    dump_ << "\n[" << sec_ << "]\n";
+    dump_ << "\n" << IniFile::section_header(sec_) << "\n";
   }
   /// "case.ini:12: [time] ", "command line: [time] " or "default [time] ": where key's value
   /// came from, to start a message.

@@ -31,22 +31,26 @@ bool valid_key(const std::string& k) {
 } // namespace
 
 std::string IniFile::normalise_section(const std::string& raw) {
-  std::string s = trim(raw);
-  // collapse runs of whitespace
-  std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      space = true;
-      continue;
-    }
-    if (space && !out.empty()) out += ' ';
-    space = false;
-    out += c;
-  }
-  const std::size_t sp = out.find(' ');
-  if (sp == std::string::npos) return lower(out);
-  return lower(out.substr(0, sp)) + out.substr(sp);
+  // "kind name": the kind lower-cased, one space, the name as written (runs of spaces inside
+  // it kept: patch names are compared as the mesh writes them); a name in double quotes is
+  // taken verbatim, leading and trailing spaces included
+  const std::string s = trim(raw);
+  std::size_t end = 0;
+  while (end < s.size() && !std::isspace(static_cast<unsigned char>(s[end])))
+    ++end;
+  const std::string kind = lower(s.substr(0, end));
+  std::string name = trim(s.substr(end));
+  if (name.size() >= 2 && name.front() == '"' && name.back() == '"')
+    name = name.substr(1, name.size() - 2);
+  return name.empty() ? kind : kind + " " + name;
+}
+
+std::string IniFile::section_header(const std::string& section) {
+  const std::size_t sp = section.find(' ');
+  if (sp == std::string::npos) return "[" + section + "]";
+  const std::string name = section.substr(sp + 1);
+  const bool plain = trim(name) == name && name.find_first_of("#;\"") == std::string::npos;
+  return "[" + section.substr(0, sp) + " " + (plain ? name : "\"" + name + "\"") + "]";
 }
 
 IniFile IniFile::parse(const std::string& text, const std::string& source) {
@@ -58,9 +62,13 @@ IniFile IniFile::parse(const std::string& text, const std::string& source) {
   while (std::getline(in, raw)) {
     ++lineNo;
     std::string line = raw;
-    // strip comments: whole-line '#'/';' or inline " #", " ;"
+    FV_VERIFY_USAGE(line.find('\0') == std::string::npos,
+                    source << ":" << lineNo << ": a NUL byte (is this a text file?)");
+    // strip comments: whole-line '#'/';' or inline " #", " ;" (not inside double quotes)
+    bool quoted = false;
     for (std::size_t i = 0; i < line.size(); ++i) {
-      if ((line[i] == '#' || line[i] == ';') &&
+      if (line[i] == '"') quoted = !quoted;
+      if (!quoted && (line[i] == '#' || line[i] == ';') &&
           (i == 0 || std::isspace(static_cast<unsigned char>(line[i - 1])))) {
         line.resize(i);
         break;

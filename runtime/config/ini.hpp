@@ -43,6 +43,10 @@ class IniFile {
 
   /// Normalises a section header: "Patch  wall" -> "patch wall", "FreeStream" -> "freestream".
   static std::string normalise_section(const std::string& raw);
+  /// The header line of a normalised section, "[patch NAME]", its name quoted ("[patch
+  /// \" x \"]") where reading it back would change it (leading or trailing spaces, a '#', ';'
+  /// or '"' in it): normalise_section() of the text between the brackets is `section` again.
+  static std::string section_header(const std::string& section);
 
  private:
   std::string source_;

@@ -227,3 +227,34 @@ TEST(FvprepCli, QuietPrepareIsSilentAndHelpNamesPlot3d) {
 }
 
 } // namespace
+
+// Issue 50, item 14: a patch name as the mesh writes it (runs of spaces included) can be
+// renamed as fvprep reads the mesh; a rename of no patch, or onto another patch, is refused.
+TEST(FvprepCli, RenamePatchKeepsTheNameAsWritten) {
+  const std::string dir = fv::testing::scratch_dir();
+  const std::string mesh = dir + "/square.su2";
+  fv::testing::write_text(mesh, "NDIME= 2\nNELEM= 2\n5 0 1 2 0\n5 0 2 3 1\nNPOIN= 4\n"
+                                "0 0 0\n1 0 1\n1 1 2\n0 1 3\nNMARK= 2\n"
+                                "MARKER_TAG= Ilo_Seg   1\nMARKER_ELEMS= 2\n3 0 1\n3 1 2\n"
+                                "MARKER_TAG= far\nMARKER_ELEMS= 2\n3 2 3\n3 3 0\n");
+  const RunResult plain = run_fvprep("info " + mesh);
+  ASSERT_EQ(plain.exitCode, 0) << plain.err;
+  EXPECT_NE(plain.out.find("Ilo_Seg   1"), std::string::npos) << plain.out;
+  const std::string zones = dir + "/square.zones.h5";
+  const RunResult renamed =
+      run_fvprep(mesh + " --extrude 1 --rename-patch 'Ilo_Seg   1=wall' -o " + zones + " -q");
+  ASSERT_EQ(renamed.exitCode, 0) << renamed.err;
+  const RunResult info = run_fvprep("info " + zones);
+  EXPECT_NE(info.out.find("wall"), std::string::npos) << info.out;
+  EXPECT_EQ(info.out.find("Ilo_Seg", info.out.find("\npatches")), std::string::npos)
+      << info.out; // (the command line it shows keeps the option)
+  // (item 18) whether the zone file holds the wall distance: info and check say it
+  EXPECT_NE(info.out.find("wall distance none (fvprep --walls for RANS)"), std::string::npos);
+  const RunResult check = run_fvprep("check " + zones);
+  EXPECT_NE(check.out.find("; no wall distance)"), std::string::npos) << check.out;
+  expect_clean_error(run_fvprep("info " + mesh + " --rename-patch 'Ilo_Seg 1=wall'"),
+                     {"no patch 'Ilo_Seg 1'", "'Ilo_Seg   1', 'far'"}, 2);
+  expect_clean_error(run_fvprep("info " + mesh + " --rename-patch 'Ilo_Seg   1=far'"),
+                     {"already has a patch 'far'"}, 2);
+  expect_clean_error(run_fvprep("info " + mesh + " --rename-patch far"), {"expected OLD=NEW"}, 2);
+}

@@ -96,6 +96,36 @@ TEST(CaseConfig, ResolvedTextListsEveryKeyAndReparses) {
     EXPECT_DOUBLE_EQ(again.flow.freestream[k], c.flow.freestream[k]);
 }
 
+// Issue 50, item 14: patch names compared as the mesh writes them: runs of spaces kept, a
+// quoted name verbatim (leading and trailing spaces, '#' and ';' inside), and the resolved case
+// writes each name so that it reads back the same; a NUL byte is an error, not the end of a
+// value.
+TEST(CaseConfig, PatchNamesAsTheMeshWritesThem) {
+  const std::vector<fv::Patch> patches = {{"Ilo_Seg   1", "BCWall"}, {" far #1 ", "BCFarfield"}};
+  const std::string text = "[freestream]\nmach = 0.5\n[patch Ilo_Seg   1]\ntype = slip_wall\n"
+                           "[patch \" far #1 \"]  # the far field\ntype = farfield\n";
+  const fv::CaseConfig c = fv::resolve_case(fv::IniFile::parse(text, "case.ini"), patches);
+  EXPECT_EQ(c.patches[0].params.type, fv::phys::BcType::SlipWall);
+  EXPECT_EQ(c.patches[1].params.type, fv::phys::BcType::Farfield);
+  EXPECT_NE(c.resolvedIni.find("[patch Ilo_Seg   1]"), std::string::npos) << c.resolvedIni;
+  EXPECT_NE(c.resolvedIni.find("[patch \" far #1 \"]"), std::string::npos) << c.resolvedIni;
+  const fv::CaseConfig again =
+      fv::resolve_case(fv::IniFile::parse(c.resolvedIni, "case.resolved.ini"), patches);
+  EXPECT_EQ(again.resolvedIni, c.resolvedIni);
+  // the name with single spaces is another patch
+  EXPECT_THROW(fv::resolve_case(fv::IniFile::parse("[patch Ilo_Seg 1]\ntype = slip_wall\n"
+                                                   "[patch \" far #1 \"]\ntype = farfield\n",
+                                                   "case.ini"),
+                                patches),
+               fv::Error);
+  try {
+    fv::IniFile::parse(std::string("[freestream]\nmach = 0.8\0junk\n", 29), "nul.ini");
+    ADD_FAILURE() << "a NUL byte was accepted";
+  } catch (const fv::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nul.ini:2: a NUL byte"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CaseConfig, OverridesFromTheCommandLine) {
   fv::IniFile ini = fv::IniFile::parse(kCase, "case.ini");
   ini.set_override("time.cfl=0.5");
