@@ -2,7 +2,7 @@
 //
 //   fvbench mesh.zones.h5 [--device auto|cpu|cuda] [--kernels all|auto|gather|atomic|colour|
 //           fused-atomic|fused-colour|smem] [--repeats N] [--warmup N] [--runs N] [--csv FILE]
-//           [--label NAME]
+//           [--label NAME] [--batched 1,4,8]
 //   fvbench --batched-model [mesh.zones.h5] [--krylov-its M]
 #include "bench/fvbench/batched_model.hpp"
 #include "bench/fvbench/benchmark.hpp"
@@ -57,6 +57,11 @@ int main(int argc, char** argv) {
     app.add_flag("--no-checksum", noChecksum, "skip the zone checksum pass when mapping");
     bool batchedModel = false;
     int krylovIts = 40;
+    app.add_option("--batched", o.batched,
+                   "batch sizes K (1, 2, 4, 8, 16; e.g. 1,4,8): measure the ceilings and the "
+                   "batched flow conditions only (the flux sum and the Green-Gauss gradient of K "
+                   "states in one pass against K passes; bench/fvbench/batched_conditions.hpp)")
+        ->delimiter(',');
     app.add_flag("--batched-model", batchedModel,
                  "print the batched byte model (bytes per cell per state of an explicit stage "
                  "and a Newton-Krylov GMRES iteration for K states in one pass) for a wing of "
