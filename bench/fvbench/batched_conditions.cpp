@@ -307,6 +307,7 @@ std::vector<BenchRow> batched_conditions(
   for (int k : ks)
     FV_VERIFY_USAGE(is_batch_size(k), "--batched " << k << ": batch sizes are 1, 2, 4, 8, 16");
   const int kMax = *std::max_element(ks.begin(), ks.end());
+  check_index_range(v, kMax, 15); // before the largest batch is filled
   const ZoneSizes sizes = zone_sizes(z, 0);
   const idx_t nc = z.nCells, nt = z.nTotalCells(), nf = z.nFaces, nn = z.nNodes;
   const auto ntS = static_cast<std::size_t>(nt);
