@@ -2,6 +2,7 @@
 #include "bench/fvbench/benchmark.hpp"
 #include "runtime/solver/state_model.hpp"
 
+#include "bench/fvbench/batched_conditions.hpp"
 #include "bench/fvbench/byte_model.hpp"
 #include "bench/fvbench/node_interp_layouts.hpp"
 #include "bench/fvbench/operator_variants.hpp"
@@ -294,6 +295,17 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   // ---- 2. the zone and a smooth, non-uniform state on the device
   const DeviceZone dz(z);
   const ZoneView& v = dz.view();
+  auto timer = [&](const std::function<void()>& f) {
+    const Timing t = time_it(f, o.warmup, o.repeats);
+    return std::make_pair(t.median, t.min);
+  };
+  if (!o.batched.empty()) { // --batched: the batched-conditions section alone
+    for (const BenchRow& r : batched_conditions(z, v, o.batched, rep.ceilingGBs, timer))
+      rep.rows.push_back(r);
+    rep.selectedVariant = "-";
+    rep.selectionNote = "--batched: ceilings and batched conditions only";
+    return rep;
+  }
   const idx_t nt = z.nTotalCells();
   const real_t gamma = 1.4;
   const real_t fs[5] = {1.0, 0.5 * std::sqrt(gamma), 0.1, 0.05, 1.0}; // M ~ 0.5, c = sqrt(g p/rho)
@@ -523,11 +535,7 @@ BenchReport run_benchmark(const Zone& z, const ZoneFileHeader& h, const std::str
   // ---- 3b. data layouts of the node interpolation (same sums, same order)
   if (o.secondOrder) {
     k_interp();
-    const auto rows =
-        node_interp_layouts(z, v, W.data(), Wn.data(), [&](const std::function<void()>& f) {
-          const Timing t = time_it(f, o.warmup, o.repeats);
-          return std::make_pair(t.median, t.min);
-        });
+    const auto rows = node_interp_layouts(z, v, W.data(), Wn.data(), timer);
     for (BenchRow r : rows) {
       r.pctCeiling = 100 * r.gbs / rep.ceilingGBs;
       rep.rows.push_back(r);
@@ -722,7 +730,8 @@ void print_report(const BenchReport& r, std::ostream& os) {
     }
     os << "  " << w.note << "\n";
   }
-  os << "(share%: of the sum of the default stage's kernel medians; ns/cell: per owned cell;\n"
+  os << "(share%: of the sum of the default stage's kernel medians; ns/cell: per owned cell "
+     << "(section batched: per owned cell and state);\n"
      << " GB/s: byte model of docs/performance.md / median time";
   if (spread)
     os << ";\n run2 ms: median of the second complete measurement; dev%: (max - min) / min of the "

@@ -26,9 +26,12 @@ struct BenchOptions {
   kernels::Flux flux = kernels::Flux::Roe;
   bool viscous = false; ///< whole stage with the Navier-Stokes model (--model navier_stokes)
   bool rans = false;    ///< whole stage with RANS, Spalart-Allmaras (--model rans_sa)
+  /// --batched: batch sizes of the batched-conditions section (batched_conditions.hpp); when
+  /// set, fvbench measures the ceilings and that section only
+  std::vector<int> batched;
 };
 
-/// One measured line. section: "ceiling", "kernel", "variant", "stage", "choice".
+/// One measured line. section: "ceiling", "kernel", "variant", "layout", "stage", "batched".
 struct BenchRow {
   std::string section, kernel, variant;
   double medianMs = 0, minMs = 0;

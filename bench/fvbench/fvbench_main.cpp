@@ -2,7 +2,9 @@
 //
 //   fvbench mesh.zones.h5 [--device auto|cpu|cuda] [--kernels all|auto|gather|atomic|colour|
 //           fused-atomic|fused-colour|smem] [--repeats N] [--warmup N] [--runs N] [--csv FILE]
-//           [--label NAME]
+//           [--label NAME] [--batched 1,4,8]
+//   fvbench --batched-model [mesh.zones.h5] [--krylov-its M]
+#include "bench/fvbench/batched_model.hpp"
 #include "bench/fvbench/benchmark.hpp"
 #include "common/error.hpp"
 #include "common/main.hpp"
@@ -24,7 +26,8 @@ int main(int argc, char** argv) {
     int zoneId = 0, order = 2, runs = 1;
     fv::bench::BenchOptions o;
     bool noChecksum = false;
-    app.add_option("zonefile", path, "zone file written by fvprep")->required();
+    app.add_option("zonefile", path,
+                   "zone file written by fvprep (required but with --batched-model)");
     app.add_option("--zone", zoneId, "zone to benchmark (default 0)");
     app.add_option("--device", device, "auto, cpu or cuda (default auto)");
     app.add_option("--kernels", kernelsOpt,
@@ -52,11 +55,46 @@ int main(int argc, char** argv) {
     app.add_option("--csv", csv, "append the rows to this CSV file");
     app.add_option("--label", label, "mesh name in the output (default: file name)");
     app.add_flag("--no-checksum", noChecksum, "skip the zone checksum pass when mapping");
+    bool batchedModel = false;
+    int krylovIts = 40;
+    app.add_option("--batched", o.batched,
+                   "batch sizes K (1, 2, 4, 8, 16; e.g. 1,4,8): measure the ceilings and the "
+                   "batched flow conditions only (the flux sum and the Green-Gauss gradient of K "
+                   "states in one pass against K passes; bench/fvbench/batched_conditions.hpp)")
+        ->delimiter(',');
+    app.add_flag("--batched-model", batchedModel,
+                 "print the batched byte model (bytes per cell per state of an explicit stage "
+                 "and a Newton-Krylov GMRES iteration for K states in one pass) for a wing of "
+                 "tetrahedra, a box of hexahedra and the zone file's zone if given, and exit");
+    app.add_option("--krylov-its", krylovIts,
+                   "--batched-model: GMRES iterations per Newton iteration (default 40)");
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       return app.exit(e) == 0 ? 0 : 2;
     }
+    if (batchedModel) {
+      FV_VERIFY_USAGE(krylovIts >= 1, "--krylov-its must be >= 1, got " << krylovIts);
+      fv::bench::print_batched_model("wing, tetrahedra (counts of the issue's wing)",
+                                     fv::bench::wing_tet_sizes(), krylovIts, std::cout);
+      fv::bench::print_batched_model("box of 100^3 hexahedra", fv::bench::box_hex_sizes(100),
+                                     krylovIts, std::cout);
+      if (!path.empty()) {
+        const fv::ZoneFile file = fv::open_zone_file(path);
+        FV_VERIFY_USAGE(zoneId >= 0 && zoneId < file.nZones(), "--zone " << zoneId << ": " << path
+                                                                         << " has " << file.nZones()
+                                                                         << " zones");
+        fv::MapOptions mo;
+        mo.verifyChecksums = !noChecksum;
+        const fv::Zone zone = fv::map_zone(file, zoneId, mo);
+        fv::bench::print_batched_model(
+            (label.empty() ? std::filesystem::path(path).filename().string() : label) + " zone " +
+                std::to_string(zoneId),
+            fv::bench::zone_sizes(zone, 0), krylovIts, std::cout);
+      }
+      return 0;
+    }
+    FV_VERIFY_USAGE(!path.empty(), "a zone file is required (but with --batched-model)");
     FV_VERIFY_USAGE(o.repeats >= 1 && o.warmup >= 0, "--repeats must be >= 1, --warmup >= 0");
     FV_VERIFY_USAGE(runs >= 1 && runs <= 10, "--runs must be 1 to 10, got " << runs);
     FV_VERIFY_USAGE(order == 1 || order == 2, "--order must be 1 or 2, got " << order);

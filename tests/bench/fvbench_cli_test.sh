@@ -4,7 +4,8 @@
 # node-interpolation layouts, the residual-assembly variants, the whole stage fused, unfused and
 # in mixed precision); every layout computes the solver's node values bit for bit; the
 # deterministic assemblies give gather's residual bit for bit and the others within 1e-12; the
-# CSV holds every row with the second run's median.
+# CSV holds every row with the second run's median; --batched's batches equal the sequential
+# passes bit for bit; --batched-model prints its three tables.
 #   fvbench_cli_test.sh FVGEN FVPREP FVBENCH WORK_DIR
 set -euo pipefail
 fvgen=$1 fvprep=$2 fvbench=$3 work=$4
@@ -44,4 +45,15 @@ csv=$(($(wc -l <"$work/rows.csv") - 1))
 [ "$csv" = "$rows" ] || fail "CSV has $csv rows, the table $rows"
 [ "$(grep -c ',"smoke",.*,2,[0-9.e+-]*,[0-9.e+-]*,\(yes\|no\)$' "$work/rows.csv")" = "$rows" ] ||
   fail "CSV rows without the label or the second run"
-echo "fvbench_cli_test: ok ($rows rows, $layouts layouts)"
+# batched conditions: K states in one pass equal K solver passes bit for bit
+"$fvbench" "$work/c.zones.h5" --device cpu --repeats 1 --warmup 0 --ceiling-mib 8 --batched 1,4 \
+  >"$work/batched.txt"
+b=$work/batched.txt
+batched=$(grep -cE "^batched (flux_sum|green_gauss_gradient) +(batched|batched_cell|outer) " "$b")
+[ "$batched" = 10 ] || fail "$batched batched rows, not 10:"$'\n'"$(cat "$b")"
+[ "$(grep -E "^batched .* (batched|batched_cell|outer) " "$b" | grep -c "bitwise equal to seq")" = 10 ] ||
+  fail "a batch differs from the sequential passes:"$'\n'"$(grep "^batched" "$b")"
+"$fvbench" --batched-model "$work/c.zones.h5" >"$work/model.txt"
+[ "$(grep -c "^newton per GMRES it. *total" "$work/model.txt")" = 3 ] ||
+  fail "the batched model lacks a table:"$'\n'"$(cat "$work/model.txt")"
+echo "fvbench_cli_test: ok ($rows rows, $layouts layouts, $batched batched rows)"
