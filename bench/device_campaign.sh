@@ -5,13 +5,14 @@
 #         NACA 0012 SA (M 0.15, Re 6M) --sweep aoa=0,5,10,15 to 8 orders; fixed lift
 #         (target_cl = 0.3) and a Mach sweep at fixed lift.
 #   wing  the 700k-tetrahedra transonic wing (bench/wing_mesh.sh --cells 700k; M 0.84): one cold
-#         point (alpha 3.06) against a 9-point alpha sweep, wall times.
+#         point (alpha 3.06) against a 9-point alpha sweep, wall times; batched conditions
+#         (fvbench --batched 1,4,8 and --batched-model) on its zone.
 #   OUT=... PART=naca|wing|all bench/device_campaign.sh   (carry .deps and .devcarry: meshes/su2,
 #                                                          meshes/wing700/wing.msh)
 # Writes to $OUT: device.log, build.log, naca.txt, sa_polar.csv, lift.txt, wing.txt.
 name=device_campaign
 . bench/device_common.sh
-device_build fvrun fvprep
+device_build fvrun fvprep fvbench
 part=${PART:-all}
 M=$PWD/.devcarry/meshes Z=/tmp/campaign_zones R=/tmp/campaign_runs
 mkdir -p $Z $R
@@ -57,6 +58,9 @@ if [ "$part" != naca ]; then
     sweep=$(secs $t0)
     echo "9-point sweep aoa=0:4:0.5: rc $?, $sweep s; ratio to the cold point $(python3 -c "print(f'{$sweep / $cold:.2f}')")"
     grep -v '^#' $R/wing_sweep/polar.csv
+    echo "batched conditions on the wing (fvbench --batched; bench/results/batched_conditions_2026-12-07)"
+    $bdir/bench/fvbench $Z/wing.zones.h5 --device cuda --batched 1,4,8 --runs 2
+    $bdir/bench/fvbench --batched-model $Z/wing.zones.h5 --label wing700k
   } 2>&1 | tee "$out/wing.txt"
 fi
 log done
