@@ -41,7 +41,8 @@ CaseRun::CaseRun(MPI_Comm comm, const Zone& zone, const ZoneFileHeader& header,
 CaseRun::~CaseRun() = default;
 
 RunSummary CaseRun::run(RunObserver& observer) {
-  {
+  if (!assemblyChosen_) {
+    assemblyChosen_ = true;
     const AssemblyChoice a = solver_->choose_assembly(meshUuid_);
     FV_LOG_INFO("residual assembly: " << a.note);
     FV_LOG_INFO("node interpolation: " << a.nodeLoop);
