@@ -36,7 +36,7 @@ std::vector<std::pair<std::string, std::string>> resolved_values(const std::stri
 } // namespace
 
 CaseConfig resolve_case_again(const CaseConfig& c, const std::vector<std::string>& sets) {
-  IniFile ini = IniFile::parse(c.resolvedIni, "case.resolved.ini");
+  IniFile ini = c.source;
   for (const std::string& s : sets)
     ini.set_override(s);
   return resolve_case(ini, c.meshPatches);

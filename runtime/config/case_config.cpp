@@ -567,6 +567,7 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
   read_section(ini, "run", dump, c);
   check_campaign(freestream, read_section(ini, "sweep", dump, c), c);
   c.resolvedIni = dump.str();
+  c.source = ini;
   c.meshPatches = zonePatches;
   return c;
 }

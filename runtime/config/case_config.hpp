@@ -320,7 +320,10 @@ struct CaseConfig {
   FixedLiftConfig lift;
   SweepConfig sweep;
   std::vector<PatchConfig> patches; ///< [patch NAME], in zone patch order
-  /// The zone's patches the case was resolved against (resolve_case_again(): case_conditions.hpp)
+  /// What the case was resolved from: the case file with its overrides and the zone's patches
+  /// (resolve_case_again(): case_conditions.hpp). Not the resolved text, whose defaults derived
+  /// from the free stream (an inlet's mach, direction) are values.
+  IniFile source;
   std::vector<Patch> meshPatches;
 
   /// The fully resolved configuration as INI text ("key = value" per section, every key,

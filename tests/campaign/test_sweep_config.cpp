@@ -130,6 +130,24 @@ TEST(CampaignPoints, ProductFoldersDistancesAndCases) {
   EXPECT_EQ(single.resolvedIni, p.resolvedIni);
 }
 
+// Defaults derived from the free stream follow it when the case is resolved again (a supersonic
+// inlet's Mach number and direction), given values stay.
+TEST(CaseConditions, DerivedDefaultsFollowTheFreeStream) {
+  const std::vector<fv::Patch> patches = {{"inlet", "BCInflow"}, {"wall", "BCWall"}};
+  const std::string text = "[freestream]\nmach = 2\n[patch inlet]\ntype = supersonic_inflow\n"
+                           "[patch wall]\ntype = slip_wall\n";
+  const fv::CaseConfig c = fv::resolve_case(fv::IniFile::parse(text, "case.ini"), patches);
+  const fv::CaseConfig again = fv::resolve_case_again(c, {"freestream.mach=2.5", "freestream.aoa=3"});
+  fv::IniFile ini = fv::IniFile::parse(text, "case.ini");
+  ini.set_override("freestream.mach=2.5");
+  ini.set_override("freestream.aoa=3");
+  const fv::CaseConfig direct = fv::resolve_case(ini, patches);
+  EXPECT_EQ(again.resolvedIni, direct.resolvedIni);
+  EXPECT_NE(again.resolvedIni.find("[patch inlet]\ntype = supersonic_inflow\nmach = 2.5\n"),
+            std::string::npos)
+      << again.resolvedIni;
+}
+
 // What a live solver may not change: anything outside the flow conditions.
 TEST(CaseConditions, NonFlowDifferencesAreNamed) {
   const fv::CaseConfig c = resolve("");
