@@ -223,7 +223,8 @@ TEST_F(Campaign, SweepRowsEqualColdRuns) {
 // A point that fails (Mach 1000: no convergence within the iterations, warm or cold) is tried
 // warm, then cold, and reported failed; one whose warm start does not converge within the
 // iterations (Mach 0.3 from Mach 2's flow) converges when retried cold. The campaign goes on
-// (the last point starts warm from a converged one) and fvrun exits with 1.
+// (the last point starts warm from a converged one) and fvrun exits with 1. plot_polar.py draws
+// the table.
 TEST_F(Campaign, FailedPointIsReportedAndSkipped) {
   std::ofstream(dir_ + "/case.ini") << wedge_case(40);
   std::string err;
@@ -245,6 +246,21 @@ TEST_F(Campaign, FailedPointIsReportedAndSkipped) {
   EXPECT_EQ(rows.at("mach_2.5").at("status"), "converged");
   EXPECT_EQ(rows.at("mach_2.5").at("warm_source"), "mach_2");
   EXPECT_NE(err.find("3 of 4 points converged"), std::string::npos) << err;
+
+  // scripts/plot_polar.py draws it (the failed point as a cross)
+  std::string python;
+  for (const char* py : {"python3", "/usr/bin/python3"})
+    if (python.empty() &&
+        std::system((std::string(py) + " -c 'import matplotlib' > /dev/null 2>&1").c_str()) == 0)
+      python = py;
+  if (python.empty()) GTEST_SKIP() << "no python3 with matplotlib: polar.png not drawn";
+  ASSERT_EQ(run(dir_, python, "'" FV_SOURCE_DIR "/scripts/plot_polar.py' out/polar.csv -o p.png",
+                err),
+            0)
+      << err;
+  const std::string png = read_file(dir_ + "/p.png");
+  ASSERT_GT(png.size(), 1000u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
 }
 
 // SIGTERM in the middle of a campaign: the process ends non-zero with polar.csv holding the
