@@ -24,7 +24,7 @@ class FixedLift {
   /// Orders the residual drops between two updates.
   static constexpr real_t kOrdersPerUpdate = 2;
   /// A measured slope is used within [2 pi / kSlopeRange, 2 pi kSlopeRange] per radian.
-  static constexpr real_t kSlopeRange = 5;
+  static constexpr real_t kSlopeRange = 20;
   /// The largest change of alpha in one update, degrees.
   static constexpr real_t kMaxStepDeg = 2;
 

@@ -347,6 +347,33 @@ TEST_F(Campaign, RunsOnTwoRanks) {
   }
 }
 
+// A Mach sweep at fixed lift: every point reaches the target CL (the wedge's lift slope, about
+// 0.5 per radian, is measured by the secant steps), the later ones from the alpha their warm
+// source found; alpha and dCL/dalpha are in polar.csv.
+TEST_F(Campaign, MachSweepAtFixedLift) {
+  std::string err;
+  ASSERT_EQ(fvrun(dir_, zones("w") + " -c case.ini --device cpu --set freestream.target_cl=-0.07 "
+                                     "--sweep mach=2,2.2,2.4",
+                  err),
+            0)
+      << err;
+  const Rows rows = polar_rows(dir_ + "/out/polar.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  double previous = 1e9;
+  for (const char* folder : {"mach_2", "mach_2.2", "mach_2.4"}) {
+    const auto& r = rows.at(folder);
+    EXPECT_EQ(r.at("status"), "converged") << folder;
+    EXPECT_NEAR(std::strtod(r.at("CL").c_str(), nullptr), -0.07, 1e-6) << folder;
+    const double alpha = std::strtod(r.at("alpha").c_str(), nullptr);
+    EXPECT_LT(alpha, previous) << folder; // less incidence at a higher Mach number
+    previous = alpha;
+    const double slope = std::strtod(r.at("dCL_dalpha").c_str(), nullptr);
+    EXPECT_GT(slope, 0.1) << folder;
+    EXPECT_LT(slope, 2.0) << folder;
+  }
+  EXPECT_EQ(rows.at("mach_2.4").at("warm_source"), "mach_2.2");
+}
+
 // Fixed lift on the NACA 0012 at M 0.8 (issue 49): target_cl = 0.3 is reached within 1e-5
 // with the residual 8 orders down (CI's depth; README's example converges 10), alpha and
 // dCL/dalpha in history.csv and the log.
