@@ -98,8 +98,12 @@ CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
     // the nearest converged point whose state is at hand (ties: the earlier point)
     std::optional<std::size_t> source;
     real_t nearest = 0;
+    auto restart_of = [&](std::size_t j) {
+      return (std::filesystem::path(dir) / points[j].folder / "restart.h5").string();
+    };
     for (const auto& [j, r] : polar.rows()) {
-      if (!r.converged() || (!cfg.monitor.writeSolution && !kept.count(j))) continue;
+      // a state at hand: kept, or its restart.h5 (a resumed campaign's folder may lack it)
+      if (!r.converged() || !(kept.count(j) || std::filesystem::exists(restart_of(j)))) continue;
       const real_t d = point_distance(cfg.sweep, p, points[j]);
       if (!source || d < nearest) {
         source = j;
@@ -126,7 +130,7 @@ CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
         if (kept.count(*source))
           solver.set_conservative(kept.at(*source));
         else
-          outputs.read_restart(solver, (std::filesystem::path(dir) / folder / "restart.h5").string());
+          outputs.read_restart(solver, restart_of(*source));
         solver.warm_start(cfg.sweep.warmCflFactor * from.finalCfl, coldRef);
         ref = coldRef;
         row.warmSource = folder;

@@ -7,9 +7,9 @@
 ///      conditions set on the solver (EulerSolver::set_conditions);
 ///   2. the cold reference: the residual of the free stream under those conditions
 ///      (EulerSolver::cold_reference()), so that the orders of a warm start mean a cold run's;
-///   3. a warm start from the converged state of the nearest finished point (point_distance(),
-///      ties to the earlier point; its restart.h5, or the state kept in memory when no
-///      solution is written), the CFL law resumed at warm_cfl_factor times that point's final
+///   3. a warm start from the converged state of the nearest finished point whose state is at
+///      hand (point_distance(), ties to the earlier point; its restart.h5, or the state kept
+///      in memory when no solution is written), the CFL law resumed at warm_cfl_factor times that point's final
 ///      CFL (EulerSolver::warm_start), or a cold start from the free stream when no point has
 ///      converged yet;
 ///   4. the run (run_case()) into the point's folder through output::CaseOutputs; a warm start
