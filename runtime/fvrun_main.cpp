@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
                     "(run the same command again to resume one)");
     fv::CaseRun run(comm, mapped.zone, mapped.header, cfg);
     if (cfg.sweep.active()) {
-      const fv::campaign::CampaignSummary s = fv::campaign::run_campaign(
-          comm, run, mapped.zone, mapped.header, cfg, cl.zonePath);
+      const fv::campaign::CampaignSummary s =
+          fv::campaign::run_campaign(comm, run, mapped.zone, mapped.header, cfg, cl.zonePath);
       return s.failed == 0 ? 0 : 1;
     }
     fv::output::CaseOutputs outputs(comm, mapped.zone, mapped.header, cfg, cl.zonePath);

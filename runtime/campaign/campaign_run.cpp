@@ -55,7 +55,8 @@ std::string read_on_rank0(MPI_Comm comm, const std::string& path) {
   long n = static_cast<long>(text.size());
   MPI_Bcast(&n, 1, MPI_LONG, 0, comm);
   text.resize(static_cast<std::size_t>(n));
-  if (n > 0) MPI_Bcast(text.data(), parallel::mpi_count(text.size(), "polar.csv"), MPI_CHAR, 0, comm);
+  if (n > 0)
+    MPI_Bcast(text.data(), parallel::mpi_count(text.size(), "polar.csv"), MPI_CHAR, 0, comm);
   return text;
 }
 
@@ -153,8 +154,7 @@ CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
     row.status = t.converged ? PointStatus::Converged : PointStatus::Failed;
     if (!t.converged && source) {
       FV_LOG_WARN("campaign: " << p.folder << ": the warm start from " << row.warmSource
-                               << " failed ("
-                               << (t.error.empty() ? t.sum->stopReason : t.error)
+                               << " failed (" << (t.error.empty() ? t.sum->stopReason : t.error)
                                << "); retrying from the free stream");
       t = attempt(false);
       row.status = t.converged ? PointStatus::Retried : PointStatus::Failed;
@@ -179,20 +179,17 @@ CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
     if (rank0) polar.write();
     summary.iterations += row.iterations;
     summary.failed += row.converged() ? 0 : 1;
-    FV_LOG_INFO("campaign: point " << i + 1 << "/" << points.size() << " " << p.folder << ": "
-                                   << to_string(row.status) << " after " << row.iterations
-                                   << " iterations (" << row.orders << " orders; "
-                                   << (row.warmSource == "cold" ? std::string("cold")
-                                                                : "warm from " + row.warmSource)
-                                   << "), CL " << row.CL << ", CD " << row.CD
-                                   << (pc.lift.on ? ", alpha " + format_real(row.alpha) : "")
-                                   << ", " << row.seconds << " s"
-                                   << (t.error.empty() ? "" : "; " + t.error));
+    FV_LOG_INFO("campaign: point "
+                << i + 1 << "/" << points.size() << " " << p.folder << ": " << to_string(row.status)
+                << " after " << row.iterations << " iterations (" << row.orders << " orders; "
+                << (row.warmSource == "cold" ? std::string("cold") : "warm from " + row.warmSource)
+                << "), CL " << row.CL << ", CD " << row.CD
+                << (pc.lift.on ? ", alpha " + format_real(row.alpha) : "") << ", " << row.seconds
+                << " s" << (t.error.empty() ? "" : "; " + t.error));
   }
   FV_LOG_INFO("campaign: " << summary.points - summary.failed << " of " << summary.points
-                           << " points converged (" << summary.skipped
-                           << " from an earlier run), " << summary.iterations
-                           << " iterations in this run; " << polar.path());
+                           << " points converged (" << summary.skipped << " from an earlier run), "
+                           << summary.iterations << " iterations in this run; " << polar.path());
   return summary;
 }
 

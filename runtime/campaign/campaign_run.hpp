@@ -9,9 +9,9 @@
 ///      (EulerSolver::cold_reference()), so that the orders of a warm start mean a cold run's;
 ///   3. a warm start from the converged state of the nearest finished point whose state is at
 ///      hand (point_distance(), ties to the earlier point; its restart.h5, or the state kept
-///      in memory when no solution is written), the CFL law resumed at warm_cfl_factor times that point's final
-///      CFL (EulerSolver::warm_start), or a cold start from the free stream when no point has
-///      converged yet;
+///      in memory when no solution is written), the CFL law resumed at warm_cfl_factor times that
+///      point's final CFL (EulerSolver::warm_start), or a cold start from the free stream when no
+///      point has converged yet;
 ///   4. the run (run_case()) into the point's folder through output::CaseOutputs; a warm start
 ///      that fails (a non-physical state, or no convergence within [time] iterations) is run
 ///      again cold, and a point that fails cold is reported failed; the campaign goes on;
@@ -31,10 +31,10 @@ namespace fv::campaign {
 
 /// What a campaign did.
 struct CampaignSummary {
-  std::size_t points = 0;    ///< points of the sweep
-  std::size_t skipped = 0;   ///< finished in an earlier run (polar.csv)
-  std::size_t failed = 0;    ///< points that failed (this run and earlier ones)
-  long iterations = 0;       ///< iterations of this run's points, every try
+  std::size_t points = 0;  ///< points of the sweep
+  std::size_t skipped = 0; ///< finished in an earlier run (polar.csv)
+  std::size_t failed = 0;  ///< points that failed (this run and earlier ones)
+  long iterations = 0;     ///< iterations of this run's points, every try
 };
 
 /// Runs the campaign of `cfg` (cfg.sweep.active()) on `run`, whose solver was made for `cfg`

@@ -12,11 +12,10 @@
 namespace fv::campaign {
 namespace {
 
-constexpr const char* kColumns[] = {"CL",         "CD",          "CDp",        "CDv",
-                                    "CS",         "CMx",         "CMy",        "CMz",
-                                    "alpha",      "dCL_dalpha",  "iterations", "orders",
-                                    "converged",  "status",      "warm_source", "final_cfl",
-                                    "seconds",    "folder"};
+constexpr const char* kColumns[] = {"CL",         "CD",      "CDp",       "CDv",    "CS",
+                                    "CMx",        "CMy",     "CMz",       "alpha",  "dCL_dalpha",
+                                    "iterations", "orders",  "converged", "status", "warm_source",
+                                    "final_cfl",  "seconds", "folder"};
 constexpr std::size_t kNumColumns = sizeof kColumns / sizeof kColumns[0];
 
 std::string real(real_t v) {
@@ -94,15 +93,15 @@ void PolarFile::load(const std::string& text) {
     ++lineNo;
     if (line.empty()) continue;
     const std::vector<std::string> f = split(line);
-    FV_VERIFY(f.size() == nAxes + kNumColumns,
-              path_ << ":" << lineNo << ": " << f.size() << " columns, expected "
-                    << nAxes + kNumColumns);
+    FV_VERIFY(f.size() == nAxes + kNumColumns, path_ << ":" << lineNo << ": " << f.size()
+                                                     << " columns, expected "
+                                                     << nAxes + kNumColumns);
     const std::string& folder = f.back();
     std::size_t point = points_.size();
     for (std::size_t i = 0; i < points_.size(); ++i)
       if (points_[i].folder == folder) point = i;
-    FV_VERIFY(point < points_.size(), path_ << ":" << lineNo << ": '" << folder
-                                            << "' is no point of this campaign");
+    FV_VERIFY(point < points_.size(),
+              path_ << ":" << lineNo << ": '" << folder << "' is no point of this campaign");
     PolarRow r;
     r.point = point;
     const std::string* v = f.data() + nAxes;

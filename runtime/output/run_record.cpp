@@ -80,8 +80,9 @@ RunObserver::Continuation RunRecord::start(const EulerSolver& solver) {
   fs::create_directories(dir_, ec);
   FV_VERIFY(!ec, "cannot create output directory '" << dir_ << "': " << ec.message());
   write_text_file((fs::path(dir_) / "case.resolved.ini").string(), cfg_.resolvedIni);
-  history_ = std::make_unique<HistoryFile>((fs::path(dir_) / "history.csv").string(),
-                                           history_columns(StateModel::of(cfg_.flow), cfg_.lift.on));
+  history_ =
+      std::make_unique<HistoryFile>((fs::path(dir_) / "history.csv").string(),
+                                    history_columns(StateModel::of(cfg_.flow), cfg_.lift.on));
   history_->set_precision(17);
   Continuation from;
   const int startIteration = solver.iteration();

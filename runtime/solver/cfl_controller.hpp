@@ -39,8 +39,8 @@ class CflController {
   void reset(int iteration = 0);
   /// A warm start (a campaign's point from another point's converged state), after reset():
   /// the CFL law continues from `cfl` (kept within [cfl_start / 1000, cfl] like the law's own
-  /// values; ramp: from the ramp's iteration at that CFL) and the residual measure is relative to `reference` instead of the first observed
-  /// residual.
+  /// values; ramp: from the ramp's iteration at that CFL) and the residual measure is relative to
+  /// `reference` instead of the first observed residual.
   void resume(real_t cfl, const StateArray& reference);
   /// The free stream whose scales floor the residual reference (the solver's new conditions).
   void set_flow(const FlowConfig& flow) { flow_ = flow; }

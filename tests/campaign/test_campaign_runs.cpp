@@ -146,7 +146,8 @@ std::string wedge_case(int iterations) {
 mach = 2.0
 lift_axis = y
 [time]
-iterations = )" + std::to_string(iterations) +
+iterations = )" +
+         std::to_string(iterations) +
          R"(
 convergence = 10
 [monitor]
@@ -159,14 +160,14 @@ class Campaign : public ::testing::Test {
   /// The wedge prepared once for every test: 1 and 2 parts, and a finer one (interruption).
   static void SetUpTestSuite() {
     // one folder per process: CTest runs each test in a process of its own, several at once
-    meshes_ = fs::path(FV_BINARY_DIR) / "test-scratch" /
-              ("Campaign.meshes." + std::to_string(getpid()));
+    meshes_ =
+        fs::path(FV_BINARY_DIR) / "test-scratch" / ("Campaign.meshes." + std::to_string(getpid()));
     fs::remove_all(meshes_);
     fs::create_directories(meshes_);
     std::string err;
     const std::string gen = "'" FV_FVGEN_PATH "' wedge -q", prep = "'" FV_FVPREP_PATH "'";
-    for (const auto& [name, n] : {std::pair<std::string, std::string>{"w", "32,20,1"},
-                                  {"fine", "96,60,1"}}) {
+    for (const auto& [name, n] :
+         {std::pair<std::string, std::string>{"w", "32,20,1"}, {"fine", "96,60,1"}}) {
       ASSERT_EQ(run(meshes_, gen, "--n " + n + " -o " + name + ".cgns", err), 0) << err;
       ASSERT_EQ(run(meshes_, prep, name + ".cgns -q -o " + name + ".zones.h5", err), 0) << err;
     }
@@ -199,16 +200,17 @@ TEST_F(Campaign, SweepRowsEqualColdRuns) {
   EXPECT_EQ(rows.at("mach_2").at("warm_source"), "cold");
   EXPECT_EQ(rows.at("mach_2.5").at("warm_source"), "mach_2");
   EXPECT_EQ(rows.at("mach_2.25").at("warm_source"), "mach_2"); // a tie: the earlier point
-  for (const char* f : {"history.csv", "restart.h5", "case.resolved.ini", "solution.h5",
-                        "surface_lower_wall.csv"})
+  for (const char* f :
+       {"history.csv", "restart.h5", "case.resolved.ini", "solution.h5", "surface_lower_wall.csv"})
     EXPECT_TRUE(fs::exists(dir_ + "/out/mach_2.5/" + f)) << f;
   for (const auto& [folder, r] : rows) {
     EXPECT_EQ(r.at("converged"), "yes") << folder;
     EXPECT_EQ(r.at("status"), "converged") << folder;
     EXPECT_GE(std::strtod(r.at("orders").c_str(), nullptr), 10.0) << folder;
     const std::string cold = dir_ + "/cold_" + folder;
-    ASSERT_EQ(fvrun(dir_, zones("w") + " -c case.ini --device cpu --output-dir " + cold +
-                              " --set freestream.mach=" + r.at("mach"),
+    ASSERT_EQ(fvrun(dir_,
+                    zones("w") + " -c case.ini --device cpu --output-dir " + cold +
+                        " --set freestream.mach=" + r.at("mach"),
                     err),
               0)
         << err;
@@ -254,9 +256,8 @@ TEST_F(Campaign, FailedPointIsReportedAndSkipped) {
         std::system((std::string(py) + " -c 'import matplotlib' > /dev/null 2>&1").c_str()) == 0)
       python = py;
   if (python.empty()) GTEST_SKIP() << "no python3 with matplotlib: polar.png not drawn";
-  ASSERT_EQ(run(dir_, python, "'" FV_SOURCE_DIR "/scripts/plot_polar.py' out/polar.csv -o p.png",
-                err),
-            0)
+  ASSERT_EQ(
+      run(dir_, python, "'" FV_SOURCE_DIR "/scripts/plot_polar.py' out/polar.csv -o p.png", err), 0)
       << err;
   const std::string png = read_file(dir_ + "/p.png");
   ASSERT_GT(png.size(), 1000u);
@@ -274,14 +275,15 @@ TEST_F(Campaign, ResumeAfterSigtermEqualsUninterrupted) {
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
-    const std::string cmd = command(dir_, "exec '" FV_FVRUN_PATH "'", args) +
-                            " > /dev/null 2> '" + dir_ + "/interrupted.txt'";
+    const std::string cmd = command(dir_, "exec '" FV_FVRUN_PATH "'", args) + " > /dev/null 2> '" +
+                            dir_ + "/interrupted.txt'";
     execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   const std::string polar = dir_ + "/out/polar.csv";
   const auto t0 = std::chrono::steady_clock::now();
-  while (polar_rows(polar).empty() && std::chrono::steady_clock::now() - t0 < std::chrono::minutes(2))
+  while (polar_rows(polar).empty() &&
+         std::chrono::steady_clock::now() - t0 < std::chrono::minutes(2))
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   kill(pid, SIGTERM);
   int status = 0;
@@ -309,10 +311,10 @@ TEST_F(Campaign, RefusesAnotherCampaignsPolar) {
 
 // Bad --sweep specifications and what cannot be swept are one-line usage errors (exit 2).
 TEST_F(Campaign, BadSweepSpecificationsAreUsageErrors) {
-  for (const char* bad : {"--sweep foo=1", "--sweep aoa", "--sweep aoa=", "--sweep aoa=1:2",
-                          "--sweep aoa=1,,2", "--sweep aoa=0:1:0", "--sweep aoa=1 --sweep aoa=2",
-                          "--sweep mach=-1,2", "--sweep reynolds=1e6",
-                          "--sweep mach=2,3 --restart x.h5"}) {
+  for (const char* bad :
+       {"--sweep foo=1", "--sweep aoa", "--sweep aoa=", "--sweep aoa=1:2", "--sweep aoa=1,,2",
+        "--sweep aoa=0:1:0", "--sweep aoa=1 --sweep aoa=2", "--sweep mach=-1,2",
+        "--sweep reynolds=1e6", "--sweep mach=2,3 --restart x.h5"}) {
     std::string err;
     EXPECT_EQ(fvrun(dir_, zones("w") + " -c case.ini --device cpu " + bad, err), 2) << bad;
     EXPECT_EQ(error_lines(err), 1) << bad << ": " << err;
@@ -324,7 +326,8 @@ TEST_F(Campaign, RunsOnTwoRanks) {
   const std::string exe = MPIEXEC_PATH[0] ? MPIEXEC_PATH : "mpiexec";
   std::string err;
   if (run(dir_, exe, "--version", err) != 0) GTEST_SKIP() << "no mpiexec";
-  ASSERT_EQ(fvrun(dir_, zones("w") + " -c case.ini --device cpu --sweep mach=2,2.5 --output-dir one",
+  ASSERT_EQ(fvrun(dir_,
+                  zones("w") + " -c case.ini --device cpu --sweep mach=2,2.5 --output-dir one",
                   err),
             0)
       << err;
@@ -352,8 +355,9 @@ TEST_F(Campaign, RunsOnTwoRanks) {
 // source found; alpha and dCL/dalpha are in polar.csv.
 TEST_F(Campaign, MachSweepAtFixedLift) {
   std::string err;
-  ASSERT_EQ(fvrun(dir_, zones("w") + " -c case.ini --device cpu --set freestream.target_cl=-0.07 "
-                                     "--sweep mach=2,2.2,2.4",
+  ASSERT_EQ(fvrun(dir_,
+                  zones("w") + " -c case.ini --device cpu --set freestream.target_cl=-0.07 "
+                               "--sweep mach=2,2.2,2.4",
                   err),
             0)
       << err;
@@ -381,8 +385,8 @@ TEST_F(Campaign, FixedLiftConvergesOnNaca0012) {
   const std::string mesh = fv::testing::shared_mesh("su2/naca0012_inv_su2.su2");
   if (mesh.empty()) GTEST_SKIP() << "../shared/meshes absent";
   std::string err;
-  ASSERT_EQ(run(dir_, "'" FV_FVPREP_PATH "'", "'" + mesh + "' --extrude 1 -q -o naca.zones.h5", err),
-            0)
+  ASSERT_EQ(
+      run(dir_, "'" FV_FVPREP_PATH "'", "'" + mesh + "' --extrude 1 -q -o naca.zones.h5", err), 0)
       << err;
   std::ofstream(dir_ + "/naca.ini") << R"([freestream]
 mach = 0.8

@@ -69,8 +69,8 @@ TEST(SweepValues, ListsAndRanges) {
 }
 
 TEST(SweepValues, BadSpecificationsAreUsageErrors) {
-  for (const char* bad : {"", " ", "1,,2", "1,2,", "a", "1,x", "1:2", "1:2:", "1:2:0",
-                          "2:1:0.5", "1:b:1", "1,1", "0:2000:1", "1:2:3:4"}) {
+  for (const char* bad : {"", " ", "1,,2", "1,2,", "a", "1,x", "1:2", "1:2:", "1:2:0", "2:1:0.5",
+                          "1:b:1", "1,1", "0:2000:1", "1:2:3:4"}) {
     const std::string e = error_of([&] { values(bad); });
     EXPECT_NE(e, "") << "'" << bad << "'";
     EXPECT_EQ(e.find('\n'), std::string::npos) << e; // one line
@@ -137,7 +137,8 @@ TEST(CaseConditions, DerivedDefaultsFollowTheFreeStream) {
   const std::string text = "[freestream]\nmach = 2\n[patch inlet]\ntype = supersonic_inflow\n"
                            "[patch wall]\ntype = slip_wall\n";
   const fv::CaseConfig c = fv::resolve_case(fv::IniFile::parse(text, "case.ini"), patches);
-  const fv::CaseConfig again = fv::resolve_case_again(c, {"freestream.mach=2.5", "freestream.aoa=3"});
+  const fv::CaseConfig again =
+      fv::resolve_case_again(c, {"freestream.mach=2.5", "freestream.aoa=3"});
   fv::IniFile ini = fv::IniFile::parse(text, "case.ini");
   ini.set_override("freestream.mach=2.5");
   ini.set_override("freestream.aoa=3");
@@ -195,12 +196,11 @@ TEST(PolarFile, TextLoadAndRefusal) {
   EXPECT_EQ(b.finalCfl, 1e8);
   EXPECT_EQ(again.text(), text);
 
-  for (const auto& other : {fv::campaign::PolarFile(c, "uuid-2", "out"),
-                            fv::campaign::PolarFile(resolve("[sweep]\naoa = 0, 1\n"), "uuid-1",
-                                                    "out"),
-                            fv::campaign::PolarFile(resolve("[sweep]\naoa = 0, 1, 2\n",
-                                                            {"time.cfl=500"}),
-                                                    "uuid-1", "out")}) {
+  for (const auto& other :
+       {fv::campaign::PolarFile(c, "uuid-2", "out"),
+        fv::campaign::PolarFile(resolve("[sweep]\naoa = 0, 1\n"), "uuid-1", "out"),
+        fv::campaign::PolarFile(resolve("[sweep]\naoa = 0, 1, 2\n", {"time.cfl=500"}), "uuid-1",
+                                "out")}) {
     fv::campaign::PolarFile o = other;
     const std::string e = error_of([&] { o.load(text); });
     EXPECT_NE(e.find("another campaign"), std::string::npos) << e;
