@@ -25,6 +25,7 @@ set(FV_ROOMS
   "parallel  : runtime/parallel  : backend common formats"
   "solver    : runtime/solver    : config kernels parallel physics backend common formats"
   "output    : runtime/output    : solver parallel config kernels physics backend common formats"
+  "campaign  : runtime/campaign  : output solver parallel config kernels physics backend common formats"
   "bench     : bench/fvbench     : solver kernels physics backend common formats"
 )
 

@@ -11,8 +11,12 @@
 //   run     solver/case_run.hpp         device, transport, solver, iteration loop
 //   report  output/case_outputs.hpp     every file of the output folder, restart reading, the
 //                                       end-of-run report
+//   or, with [sweep] (--sweep), all of a campaign's points on the same solver:
+//           campaign/campaign_run.hpp   warm starts, polar.csv, resume
+#include "common/error.hpp"
 #include "common/log.hpp"
 #include "formats/hdf5_file.hpp"
+#include "runtime/campaign/campaign_run.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/config/fvrun_cli.hpp"
 #include "runtime/output/case_outputs.hpp"
@@ -40,7 +44,15 @@ int main(int argc, char** argv) {
     const fv::CaseConfig cfg = fv::resolve_case(ini, mapped.header.patches);
 
     // ---- run
+    FV_VERIFY_USAGE(!cfg.sweep.active() || cl.restartPath.empty(),
+                    "--restart does not start a campaign: its points start from each other "
+                    "(run the same command again to resume one)");
     fv::CaseRun run(comm, mapped.zone, mapped.header, cfg);
+    if (cfg.sweep.active()) {
+      const fv::campaign::CampaignSummary s =
+          fv::campaign::run_campaign(comm, run, mapped.zone, mapped.header, cfg, cl.zonePath);
+      return s.failed == 0 ? 0 : 1;
+    }
     fv::output::CaseOutputs outputs(comm, mapped.zone, mapped.header, cfg, cl.zonePath);
     if (!cl.restartPath.empty()) outputs.read_restart(run.solver(), cl.restartPath);
     const fv::RunSummary sum = run.run(outputs);

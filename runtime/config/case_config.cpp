@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -32,6 +33,84 @@ real_t FlowConfig::total_temperature() const {
 
 real_t FlowConfig::total_pressure() const {
   return pressure * std::pow(total_temperature() / temperature, gamma / (gamma - 1));
+}
+
+real_t SweepAxis::spacing() const {
+  if (values.size() < 2) return 1;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return (*hi - *lo) / static_cast<real_t>(values.size() - 1);
+}
+
+std::size_t SweepConfig::points() const {
+  std::size_t n = 1;
+  for (const SweepAxis& a : axes)
+    n *= a.values.size();
+  return n;
+}
+
+namespace {
+
+/// A whole number of `s` (leading and trailing spaces allowed), or NaN.
+real_t number(const std::string& s) {
+  char* end = nullptr;
+  const real_t x = std::strtod(s.c_str(), &end);
+  while (end && *end == ' ')
+    ++end;
+  const bool blank = s.find_first_not_of(' ') == std::string::npos;
+  return !blank && end && *end == '\0' && std::isfinite(x) ? x : std::nan("");
+}
+
+/// x rounded to 12 significant digits (a range's values: start + i step without the binary
+/// representation's tail).
+real_t twelve_digits(real_t x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.12g", x);
+  return std::strtod(buf, nullptr);
+}
+
+std::vector<real_t> sweep_range(const std::string& spec, const std::string& what) {
+  std::vector<std::string> parts;
+  std::string item;
+  std::istringstream in(spec);
+  while (std::getline(in, item, ':'))
+    parts.push_back(item);
+  FV_VERIFY_USAGE(parts.size() == 3 && spec.back() != ':',
+                  what << "'" << spec << "' is not a range start:stop:step");
+  const real_t a = number(parts[0]), b = number(parts[1]), step = number(parts[2]);
+  FV_VERIFY_USAGE(!std::isnan(a) && !std::isnan(b) && !std::isnan(step),
+                  what << "'" << spec << "': start, stop and step must be numbers");
+  FV_VERIFY_USAGE(step != 0, what << "'" << spec << "': the step must not be 0");
+  const real_t steps = (b - a) / step;
+  FV_VERIFY_USAGE(steps >= 0, what << "'" << spec << "': the step " << step
+                                   << " points away from stop " << b);
+  FV_VERIFY_USAGE(steps < static_cast<real_t>(kMaxSweepPoints),
+                  what << "'" << spec << "' has more than " << kMaxSweepPoints << " values");
+  const auto n = static_cast<std::size_t>(std::floor(steps + 1e-9)) + 1; // stop within rounding
+  std::vector<real_t> v;
+  for (std::size_t i = 0; i < n; ++i)
+    v.push_back(twelve_digits(a + static_cast<real_t>(i) * step));
+  return v;
+}
+
+} // namespace
+
+std::vector<real_t> sweep_values(const std::string& spec, const std::string& what) {
+  FV_VERIFY_USAGE(spec.find_first_not_of(' ') != std::string::npos, what << "is empty");
+  if (spec.find(':') != std::string::npos) return sweep_range(spec, what);
+  std::vector<real_t> v;
+  std::string item;
+  std::istringstream in(spec);
+  while (std::getline(in, item, ',')) {
+    const real_t x = number(item);
+    FV_VERIFY_USAGE(!std::isnan(x), what << "'" << spec << "': '" << item << "' is not a number");
+    FV_VERIFY_USAGE(std::find(v.begin(), v.end(), x) == v.end(),
+                    what << "'" << spec << "': " << item << " is listed twice");
+    v.push_back(x);
+  }
+  FV_VERIFY_USAGE(spec.back() != ',', what << "'" << spec << "' ends with an empty item");
+  FV_VERIFY_USAGE(v.size() <= kMaxSweepPoints,
+                  what << "'" << spec << "' has more than " << kMaxSweepPoints << " values");
+  return v;
 }
 
 std::string AssemblyRequest::name() const {
@@ -133,6 +212,12 @@ KeyValue parse_value(const CaseKey& k, const std::string& s, const std::string& 
     }
     break;
   }
+  case KeyType::Sweep:
+    v.reals = sweep_values(s, ctx + key + " = ");
+    for (real_t x : v.reals)
+      FV_VERIFY_USAGE(k.bounds.contains(x), ctx << key << " = '" << s << "': every value must be "
+                                                << k.bounds.text() << " (got " << x << ")");
+    break;
   }
   return v;
 }
@@ -159,6 +244,12 @@ std::string resolved_text(const CaseKey& k, const KeyValue& v) {
   }
   case KeyType::Names:
     return joined(v.names);
+  case KeyType::Sweep: { // the values themselves: a range and its list are the same campaign
+    std::vector<std::string> r;
+    for (real_t x : v.reals)
+      r.push_back(format_real(x));
+    return joined(r);
+  }
   }
   return {};
 }
@@ -429,6 +520,42 @@ void check_monitor(const SectionReader& r, const CaseConfig& c,
                                                "pressure is no usable divisor");
 }
 
+/// [freestream] target_cl and [sweep]: what fixed lift and a campaign need of the case.
+void check_campaign(const SectionReader& freestream, const SectionReader& sweep,
+                    const CaseConfig& c) {
+  const bool steady = c.time.localTimeStep && c.time.convergenceOrders > 0;
+  if (c.lift.on) {
+    FV_VERIFY_USAGE(c.flow.mach > 0, freestream.ctx("target_cl")
+                                         << "target_cl needs a moving free stream (mach > 0): "
+                                            "lift is undefined at rest");
+    FV_VERIFY_USAGE(steady, freestream.ctx("target_cl")
+                                << "target_cl needs a steady run that converges ([time] "
+                                   "stepping = local, convergence > 0): the angle of attack "
+                                   "is adjusted at residual levels");
+    FV_VERIFY_USAGE(!c.monitor.forcePatches.empty(),
+                    freestream.ctx("target_cl") << "target_cl needs [monitor] force_patches "
+                                                   "(no wall patch gives a lift)");
+  }
+  for (const SweepAxis& a : c.sweep.axes) {
+    FV_VERIFY_USAGE(!(a.key == "aoa" && c.lift.on),
+                    sweep.ctx("aoa") << "aoa cannot be swept with [freestream] target_cl: fixed "
+                                        "lift sets the angle of attack; sweep mach, reynolds or "
+                                        "sideslip");
+    FV_VERIFY_USAGE(a.key != "reynolds" || c.flow.viscous(),
+                    sweep.ctx("reynolds") << "reynolds is swept but [physics] model = euler has "
+                                             "no viscosity: use navier_stokes or rans_sa");
+  }
+  if (!c.sweep.active()) return;
+  FV_VERIFY_USAGE(steady, sweep.ctx(c.sweep.axes.front().key)
+                              << "a sweep needs a steady run that converges ([time] stepping = "
+                                 "local, convergence > 0): its points start from each other's "
+                                 "converged states");
+  FV_VERIFY_USAGE(c.sweep.points() <= kMaxSweepPoints,
+                  sweep.ctx(c.sweep.axes.front().key) << "the sweep has " << c.sweep.points()
+                                                      << " points, more than "
+                                                      << kMaxSweepPoints);
+}
+
 } // namespace
 
 CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatches) {
@@ -437,7 +564,7 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
   std::ostringstream dump;
   dump << "# fvrun resolved configuration (every key, defaults filled in)\n";
   read_section(ini, "gas", dump, c);
-  read_section(ini, "freestream", dump, c);
+  const SectionReader freestream = read_section(ini, "freestream", dump, c);
   const real_t dimensionalTemperature = derive_free_stream(c.flow);
   read_section(ini, "physics", dump, c);
   derive_transport(ini, c.flow, dimensionalTemperature);
@@ -448,7 +575,10 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
   resolve_patches(ini, zonePatches, dump, c); // the force patches' default: the walls
   check_monitor(read_section(ini, "monitor", dump, c), c, zonePatches);
   read_section(ini, "run", dump, c);
+  check_campaign(freestream, read_section(ini, "sweep", dump, c), c);
   c.resolvedIni = dump.str();
+  c.source = ini;
+  c.meshPatches = zonePatches;
   return c;
 }
 

@@ -246,6 +246,47 @@ struct MonitorConfig {
   SolutionFormat solutionFormat{};
 };
 
+/// [freestream] target_cl: fixed lift (solver/fixed_lift.hpp), the angle of attack adjusted
+/// during the iterations until the lift coefficient is the target.
+struct FixedLiftConfig {
+  bool on{};         ///< target_cl given (not off)
+  real_t target{};   ///< the lift coefficient to reach
+  real_t tolerance{}; ///< |CL - target| at which the lift counts as reached
+};
+
+/// One swept key of [sweep]: the [freestream] key it sets and its values, in the order run.
+struct SweepAxis {
+  std::string key;
+  std::vector<real_t> values;
+  /// The scale of the key's distances between points (campaign continuation): the mean
+  /// spacing of its values, (max - min) / (n - 1) (a range's step), 1 for a single value.
+  real_t spacing() const;
+};
+
+/// [sweep]: a campaign of points on one mesh (runtime/campaign/): the product of the swept
+/// keys' values, the first axis outermost.
+struct SweepConfig {
+  std::vector<SweepAxis> axes; ///< the swept keys in schema order (mach, reynolds, sideslip, aoa)
+  real_t warmCflFactor{};      ///< a warm start's CFL: this times its source point's final CFL
+  bool active() const { return !axes.empty(); }
+  /// Points of the product (1 without axes).
+  std::size_t points() const;
+};
+
+/// The [freestream] keys a campaign may sweep ([sweep] KEY, fvrun --sweep KEY=SPEC), in the
+/// order of the product: the first outermost.
+inline constexpr const char* kSweptKeys[] = {"mach", "reynolds", "sideslip", "aoa"};
+
+/// The largest number of points a campaign may have (all axes together).
+inline constexpr std::size_t kMaxSweepPoints = 1000;
+
+/// The values of a sweep specification: a list "v1, v2, ..." (distinct) or a range
+/// "start:stop:step" (stop included within rounding; each value rounded to 12 significant
+/// digits, so that 0:1:0.1 gives 0.3, not 0.30000000000000004). `what` starts the messages
+/// of its usage errors: empty items, a zero step or one pointing away from stop, more than
+/// kMaxSweepPoints values, a repeated value.
+std::vector<real_t> sweep_values(const std::string& spec, const std::string& what);
+
 /// [run]: the device and how ranks talk.
 struct RunConfig {
   DeviceRequest device{};
@@ -277,7 +318,14 @@ struct CaseConfig {
   InitialConfig initial;
   MonitorConfig monitor;
   RunConfig run;
+  FixedLiftConfig lift;
+  SweepConfig sweep;
   std::vector<PatchConfig> patches; ///< [patch NAME], in zone patch order
+  /// What the case was resolved from: the case file with its overrides and the zone's patches
+  /// (resolve_case_again(): case_conditions.hpp). Not the resolved text, whose defaults derived
+  /// from the free stream (an inlet's mach, direction) are values.
+  IniFile source;
+  std::vector<Patch> meshPatches;
 
   /// The fully resolved configuration as INI text ("key = value" per section, every key,
   /// defaults filled in, reals with 17 significant digits), written into every output.
@@ -303,7 +351,8 @@ enum class KeyType {
   Choice,  ///< one name of CaseKey::choices
   Text,    ///< any non-empty text
   Reals,   ///< CaseKey::count comma-separated numbers
-  Names    ///< comma-separated names
+  Names,   ///< comma-separated names
+  Sweep    ///< a list "v1, v2, ..." or a range "start:stop:step" (sweep_values())
 };
 
 /// Bounds of a real or integer key: lo < v (lo <= v when loClosed), v < hi (v <= hi when
@@ -325,7 +374,7 @@ struct KeyValue {
   bool boolean = false;
   int choice = 0;                 ///< index into CaseKey::choices
   std::string text;               ///< Text (and the key's keyword when `keyword`)
-  std::vector<real_t> reals;      ///< Reals
+  std::vector<real_t> reals;      ///< Reals, Sweep
   std::vector<std::string> names; ///< Names
   bool keyword = false;           ///< the key's keyword was given (CaseKey::keyword)
   bool given = false;             ///< given in the case file or on the command line (not a default)

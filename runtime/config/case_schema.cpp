@@ -4,6 +4,7 @@
 #include "runtime/config/case_config.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <sstream>
 #include <type_traits>
 
@@ -162,6 +163,22 @@ bool newton(const CaseConfig& c) {
   return c.time.integrator == TimeScheme::Newton;
 }
 
+/// [freestream] target_cl: a lift coefficient, or off.
+CaseKey target_cl_key() {
+  CaseKey k = entry("freestream", "target_cl", KeyType::Real, "off", "",
+                    "fixed lift (as SU2's FIXED_CL_MODE): the angle of attack is adjusted during "
+                    "the iterations until CL = target_cl, aoa being the first guess (secant "
+                    "steps on dCL/dalpha, the first 2 pi per radian; alpha and dCL/dalpha in "
+                    "the log, history.csv and polar.csv; docs/solver.md); off: aoa is fixed",
+                    {});
+  k.keyword = "off";
+  k.store = [](CaseConfig& c, const KeyValue& v) {
+    c.lift.on = !v.keyword;
+    c.lift.target = v.keyword ? 0 : v.real;
+  };
+  return k;
+}
+
 /// [gas]: the gas
 std::vector<CaseKey> gas_keys() {
   return {
@@ -184,6 +201,11 @@ std::vector<CaseKey> freestream_keys() {
            to(&CaseConfig::flow, &FlowConfig::aoaDeg)),
       real("freestream", "sideslip", "0", kAny, "degrees", "sideslip angle",
            to(&CaseConfig::flow, &FlowConfig::sideslipDeg)),
+      target_cl_key(),
+      real("freestream", "target_cl_tolerance", "1e-6", above(0), "",
+           "target_cl: the lift counts as reached (and the run as converged, with the "
+           "residual) when |CL - target_cl| is at most this",
+           to(&CaseConfig::lift, &FixedLiftConfig::tolerance)),
       real("freestream", "pressure", "101325", above(0), "Pa", "free-stream static pressure",
            to(&CaseConfig::flow, &FlowConfig::pressure)),
       real("freestream", "temperature", "288.15", above(0), "K", "free-stream static temperature",
@@ -601,11 +623,46 @@ std::vector<CaseKey> run_keys() {
   };
 }
 
+/// A swept key of [sweep]: the values of the [freestream] key of the same name, with its
+/// bounds, or none.
+CaseKey sweep_key(const char* key, const char* unit) {
+  CaseKey k = entry("sweep", key, KeyType::Sweep, "none", unit, "", {});
+  static std::deque<std::string> meanings; // the keys keep pointers to their text
+  meanings.push_back(std::string("campaign: the values of [freestream] ") + key +
+                     ", a list v1, v2, ... or a range start:stop:step (stop included); every "
+                     "point is run on the same mesh in one fvrun (README \"Campaigns\"); "
+                     "none: not swept (fvrun `--sweep " +
+                     key + "=SPEC`)");
+  k.meaning = meanings.back().c_str();
+  for (const CaseKey& f : freestream_keys())
+    if (std::string(f.key) == key) k.bounds = f.bounds;
+  k.keyword = "none";
+  k.store = [key](CaseConfig& c, const KeyValue& v) {
+    if (!v.keyword) c.sweep.axes.push_back({key, v.reals});
+  };
+  return k;
+}
+
+/// [sweep]: a campaign of points on one mesh; the swept keys in the product's order (the first
+/// outermost: one lift curve per Mach number)
+std::vector<CaseKey> sweep_keys() {
+  std::vector<CaseKey> keys;
+  for (const char* key : kSweptKeys)
+    keys.push_back(sweep_key(key, key == std::string("aoa") || key == std::string("sideslip")
+                                      ? "degrees"
+                                      : ""));
+  keys.push_back(real("sweep", "warm_cfl_factor", "1", above(0), "",
+                      "campaign: a point that starts from another point's converged state "
+                      "starts its CFL law at this factor times the CFL that point ended with",
+                      to(&CaseConfig::sweep, &SweepConfig::warmCflFactor)));
+  return keys;
+}
+
 /// Every global key: the sections in documentation and resolution order.
 std::vector<CaseKey> make_case_keys() {
   std::vector<CaseKey> keys;
   for (auto section : {gas_keys, freestream_keys, physics_keys, scheme_keys, time_keys,
-                       implicit_keys, initial_keys, monitor_keys, run_keys})
+                       implicit_keys, initial_keys, monitor_keys, run_keys, sweep_keys})
     for (CaseKey& k : section())
       keys.push_back(std::move(k));
   return keys;
@@ -780,6 +837,9 @@ std::string CaseKey::type_text() const {
     break;
   case KeyType::Names:
     return "names";
+  case KeyType::Sweep:
+    t = "reals v1, v2, ... or start:stop:step";
+    break;
   }
   const std::string b = bounds.text();
   if (!b.empty()) t += " " + b;

@@ -1,11 +1,13 @@
 #include "runtime/config/fvrun_cli.hpp"
 
+#include "common/error.hpp"
 #include "common/log.hpp"
 #include "common/version.hpp"
 #include "runtime/config/case_config.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 namespace fv {
@@ -16,6 +18,23 @@ IniFile FvrunCommandLine::case_file() const {
     ini.set_override(s);
   for (const auto& [key, value] : shortcuts) // given, even empty: resolve_case judges the text
     ini.set(key->section, key->key, value);
+  std::vector<std::string> swept;
+  for (const std::string& s : sweeps) {
+    const auto eq = s.find('=');
+    const std::string key = s.substr(0, eq);
+    std::string valid;
+    bool known = false;
+    for (const char* k : kSweptKeys) {
+      valid += (valid.empty() ? "" : ", ") + std::string(k);
+      known = known || key == k;
+    }
+    FV_VERIFY_USAGE(eq != std::string::npos && known,
+                    "--sweep '" << s << "': expected KEY=SPEC with KEY one of " << valid);
+    FV_VERIFY_USAGE(std::find(swept.begin(), swept.end(), key) == swept.end(),
+                    "--sweep " << key << " is given twice");
+    swept.push_back(key);
+    ini.set("sweep", key, s.substr(eq + 1));
+  }
   return ini;
 }
 
@@ -64,6 +83,11 @@ std::optional<int> parse_fvrun_command_line(int argc, char** argv, FvrunCommandL
                  "start from a restart file (restart.h5 of a run on any number of ranks of the "
                  "same mesh)");
   app.add_flag("--no-checksums", cl.noChecksums, "skip verifying the zone file's checksums");
+  app.add_option("--sweep", cl.sweeps,
+                 "run a campaign: KEY=SPEC sets [sweep] KEY (mach, reynolds, sideslip, aoa) to a "
+                 "list v1,v2,... or a range start:stop:step (repeatable: the product of the "
+                 "keys; README \"Campaigns\")")
+      ->type_name("KEY=SPEC");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

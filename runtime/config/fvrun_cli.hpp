@@ -4,9 +4,11 @@
 ///   [mpirun -np N] fvrun mesh.zones.h5 -c case.ini [--set section.key=value]... [--iterations N]
 ///         [--cfl X] [--device auto|cpu|cuda] [--output-dir DIR] [--restart FILE]
 ///         [--no-overlap] [--comm-timing] [--cuda-aware-mpi] [--profile] [--quiet]
+///         [--sweep KEY=SPEC]...
 /// The shortcuts of case keys (--iterations ... --profile) are declared by the keys' schema
 /// entries (CaseKey::cli): their text is the key's value, parsed and checked as a case file's
-/// would be (case_file()); --set overrides come first, the shortcuts after them.
+/// would be (case_file()); --set overrides come first, the shortcuts after them, then --sweep
+/// (KEY one of kSweptKeys: [sweep] KEY = SPEC, parsed by the schema as the case file's).
 #include "runtime/config/ini.hpp"
 
 #include <optional>
@@ -27,8 +29,9 @@ struct FvrunCommandLine {
   std::vector<std::string> sets; ///< --set section.key=value, in order
   /// The case keys' shortcuts given, with their value text (a flag's value), in schema order.
   std::vector<std::pair<const CaseKey*, std::string>> shortcuts;
+  std::vector<std::string> sweeps; ///< --sweep KEY=SPEC, in order
 
-  /// The case file with the overrides of the command line (--set, then the shortcuts).
+  /// The case file with the overrides of the command line (--set, the shortcuts, --sweep).
   IniFile case_file() const;
 };
 

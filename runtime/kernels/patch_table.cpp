@@ -29,4 +29,10 @@ PatchTable::PatchTable(const std::vector<idx_t>& offsets, const std::vector<phys
   view_.params = params_.data();
 }
 
+void PatchTable::set_params(const std::vector<phys::BcParams>& params) {
+  FV_VERIFY(params.size() == params_.size(),
+            "patch table: " << params.size() << " conditions for " << params_.size() << " patches");
+  params_.assign(params.data());
+}
+
 } // namespace fv::kernels

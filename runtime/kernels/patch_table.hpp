@@ -35,6 +35,9 @@ class PatchTable {
   /// offsets: nPatches + 1 non-decreasing boundary-face offsets from 0; params: one per patch.
   PatchTable(const std::vector<idx_t>& offsets, const std::vector<phys::BcParams>& params);
   PatchView view() const { return view_; }
+  /// Replaces the patches' boundary conditions (one per patch, as constructed) in place: the
+  /// views handed out stay valid and read the new conditions (a campaign's next point).
+  void set_params(const std::vector<phys::BcParams>& params);
 
  private:
   DeviceArray<idx_t> offsets_, facePatch_;

@@ -55,13 +55,17 @@ void write_text_file(const std::string& path, const std::string& text) {
   f.commit();
 }
 
-std::vector<std::string> history_columns(const StateModel& sm) {
+std::vector<std::string> history_columns(const StateModel& sm, bool fixedLift) {
   std::vector<std::string> v = {"time", "dt"};
   for (const std::string& name : sm.conservative)
     v.push_back("res_" + name);
   for (const char* name : {"rms_rho", "rms_rhoE", "CL", "CD", "CS", "CMx", "CMy", "CMz", "cfl",
                            "linear_its", "wall_s", "CDp", "CDv"})
     v.push_back(name);
+  if (fixedLift) {
+    v.push_back("aoa");
+    v.push_back("dcl_dalpha");
+  }
   return v;
 }
 
@@ -76,8 +80,9 @@ RunObserver::Continuation RunRecord::start(const EulerSolver& solver) {
   fs::create_directories(dir_, ec);
   FV_VERIFY(!ec, "cannot create output directory '" << dir_ << "': " << ec.message());
   write_text_file((fs::path(dir_) / "case.resolved.ini").string(), cfg_.resolvedIni);
-  history_ = std::make_unique<HistoryFile>((fs::path(dir_) / "history.csv").string(),
-                                           history_columns(StateModel::of(cfg_.flow)));
+  history_ =
+      std::make_unique<HistoryFile>((fs::path(dir_) / "history.csv").string(),
+                                    history_columns(StateModel::of(cfg_.flow), cfg_.lift.on));
   history_->set_precision(17);
   Continuation from;
   const int startIteration = solver.iteration();
@@ -125,6 +130,10 @@ void RunRecord::row(const HistoryRow& row) {
                    static_cast<real_t>(st.linearIterations), wallOffset_ + row.wallSeconds,
                    row.coeff.CDp, row.coeff.CDv})
     values.push_back(x);
+  if (cfg_.lift.on) {
+    values.push_back(row.aoaDeg);
+    values.push_back(row.dclDalpha);
+  }
   history_->add(st.iteration, values);
 }
 

@@ -25,8 +25,9 @@ namespace fv::output {
 void write_text_file(const std::string& path, const std::string& text);
 
 /// history.csv's columns: time, dt, the log residual of every conserved variable of the model,
-/// the raw RMS of density and energy, the coefficients, cfl, linear_its, wall_s, CDp, CDv.
-std::vector<std::string> history_columns(const StateModel& sm);
+/// the raw RMS of density and energy, the coefficients, cfl, linear_its, wall_s, CDp, CDv; with
+/// fixed lift ([freestream] target_cl) aoa (degrees) and dcl_dalpha (per radian) after them.
+std::vector<std::string> history_columns(const StateModel& sm, bool fixedLift = false);
 
 /// See file comment. Keeps a reference to `cfg`, which must outlive it.
 class RunRecord : public RunObserver {

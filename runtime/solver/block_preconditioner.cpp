@@ -71,7 +71,6 @@ BlockPreconditioner::BlockPreconditioner(SpatialOperator& op, const NewtonConfig
   assembly_.patches = op.patches();
   // the first-order Jacobian: the boundary fluxes' and the face Jacobians' fix on every wave
   assembly_.flux = op.scheme().flux.first_order().with_entropy_fix_on_all_waves();
-  assembly_.transport = op.flow().transport;
 }
 
 BlockPreconditioner::~BlockPreconditioner() = default;
@@ -180,6 +179,7 @@ std::string BlockPreconditioner::description() const {
 
 void BlockPreconditioner::assemble(const real_t* W, const real_t* dt, real_t dtGlobal) {
   assembly_.grad = op_.gradients();
+  assembly_.transport = op_.flow().transport; // the operator's current conditions
   visit_state_model(op_.flow(), [&](auto m) {
     kernels::assemble_block_jacobian<decltype(m)>(op_.view(), assembly_, W, dt, dtGlobal, m_);
   });

@@ -74,7 +74,8 @@ CaseRun::CaseRun(MPI_Comm comm, const Zone& zone, const ZoneFileHeader& header,
 CaseRun::~CaseRun() = default;
 
 RunSummary CaseRun::run(RunObserver& observer) {
-  {
+  if (!assemblyChosen_) {
+    assemblyChosen_ = true;
     const AssemblyChoice a = solver_->choose_assembly(meshUuid_);
     FV_LOG_DEBUG("residual assembly: " << a.note); // developers: fvrun -v
     FV_LOG_DEBUG("node interpolation: " << a.nodeLoop);

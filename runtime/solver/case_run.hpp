@@ -30,14 +30,16 @@ class CaseRun {
   EulerSolver& solver() { return *solver_; }
   const EulerSolver& solver() const { return *solver_; }
 
-  /// Chooses the residual assembly and the node interpolation for the current state (logged),
-  /// then runs the case from it, reporting to `observer`.
+  /// Chooses the residual assembly and the node interpolation for the current state (logged;
+  /// at the first call only: a campaign's later points keep them), then runs the case from it,
+  /// reporting to `observer`.
   RunSummary run(RunObserver& observer);
 
  private:
   std::string meshUuid_;
   std::unique_ptr<backend::Communicator> communicator_;
   std::unique_ptr<EulerSolver> solver_;
+  bool assemblyChosen_ = false;
 };
 
 } // namespace fv

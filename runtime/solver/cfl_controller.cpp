@@ -34,6 +34,18 @@ void CflController::reset(int iteration) {
   inARow_ = 0;
 }
 
+void CflController::resume(real_t cfl, const StateArray& reference) {
+  cfl_ = std::clamp(cfl, lowest(), max_);
+  if (law_ == CflLaw::Ramp && ramp_ > 0 && max_ > start_) // the ramp's iteration at that CFL
+    iteration_ = static_cast<int>(std::ceil(ramp_ * (cfl_ - start_) / (max_ - start_)));
+  ref_ = reference;
+  haveRef_ = true;
+}
+
+real_t CflController::lowest() const {
+  return law_ == CflLaw::Ser ? start_ * 1e-3 : start_;
+}
+
 real_t CflController::cfl() const {
   if (law_ != CflLaw::Ramp) return cfl_;
   if (ramp_ <= 0) return max_;

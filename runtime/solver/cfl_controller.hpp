@@ -37,6 +37,16 @@ class CflController {
 
   /// Back to the first iteration (a fresh start or a restart at `iteration`).
   void reset(int iteration = 0);
+  /// A warm start (a campaign's point from another point's converged state), after reset():
+  /// the CFL law continues from `cfl` (kept within [cfl_start / 1000, cfl] like the law's own
+  /// values; ramp: from the ramp's iteration at that CFL) and the residual measure is relative to
+  /// `reference` instead of the first observed residual.
+  void resume(real_t cfl, const StateArray& reference);
+  /// The free stream whose scales floor the residual reference (the solver's new conditions).
+  void set_flow(const FlowConfig& flow) { flow_ = flow; }
+  /// The conditions changed within a run (fixed lift moved the angle of attack): the next
+  /// residual is not compared with the last one (its jump is no verdict on the CFL).
+  void conditions_changed() { last_ = previous_ = -1; }
   /// CFL of the next iteration (iteration() completed so far).
   real_t cfl() const;
   /// Residual RMS per equation of the state the current iteration starts from.
@@ -56,6 +66,10 @@ class CflController {
   int backoffs_total() const { return total_; }
   /// The convergence measure of the last observed residual (1 at the first iteration).
   real_t measure() const { return last_; }
+  /// The CFL law's bounds: [cfl_start / 1000, cfl] (ser; the ramp and adaptive laws stay
+  /// within [cfl_start, cfl]).
+  real_t lowest() const;
+  real_t highest() const { return max_; }
 
  private:
   CflLaw law_;

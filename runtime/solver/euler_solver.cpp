@@ -3,6 +3,7 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "runtime/config/case_conditions.hpp"
 #include "runtime/kernels/reductions.hpp"
 #include "runtime/parallel/errors.hpp"
 #include "runtime/parallel/reduce.hpp"
@@ -87,6 +88,32 @@ void EulerSolver::set_progress(int iteration, real_t time) {
   evaluated_ = haveRms_ = false;
   bestMeasure_ = 1e300;
   sinceBest_ = 0;
+}
+
+void EulerSolver::set_conditions(const CaseConfig& cfg) {
+  const std::string diff = non_flow_difference(cfg_, cfg);
+  FV_VERIFY(diff.empty(), "set_conditions: " << diff
+                                             << "; only the flow conditions ([freestream], the "
+                                                "patches' values) of a live solver may change");
+  op_->set_conditions(cfg.flow, cfg.patches);
+  cfl_.set_flow(cfg.flow);
+  cfl_.conditions_changed();
+  cfg_ = cfg;
+  evaluated_ = haveRms_ = false; // R(U) under the former conditions
+}
+
+StateArray EulerSolver::cold_reference() {
+  initialise();
+  op_->evaluate(U_.data(), true);
+  const StateArray rms = monitor_->residual_rms();
+  evaluated_ = haveRms_ = false;
+  return residual_reference(cfg_.flow, rms);
+}
+
+void EulerSolver::warm_start(real_t cfl, const StateArray& reference) {
+  set_progress(0, 0);
+  op_->set_first_order(false); // a converged neighbour needs no first-order start
+  cfl_.resume(cfl, reference);
 }
 
 std::vector<real_t> EulerSolver::residual() {

@@ -85,6 +85,25 @@ class EulerSolver {
   /// Sets the iteration counter and physical time (continuing from a restart).
   void set_progress(int iteration, real_t time);
 
+  /// Re-applies the flow conditions of `cfg` (the free stream and the patches' values) to the
+  /// live solver, the zone and the state staying on the device: the operator's
+  /// (SpatialOperator::set_conditions), the CFL law's free-stream scales, and the case every
+  /// role reads its conditions from (the integrators, the monitor and the run loop read them
+  /// through the operator and config()). `cfg` must be this case resolved again with other
+  /// flow conditions (resolve_case_again(), runtime/config/case_conditions.hpp): any other
+  /// difference is an error. The next step() evaluates the state afresh.
+  void set_conditions(const CaseConfig& cfg);
+  /// The residual reference a cold start takes under the current conditions: the state is set
+  /// to the initial condition (initialise(), iteration 0), its residual evaluated as the first
+  /// iteration of a cold run would (first order while startup_orders applies) and its norms
+  /// floored (residual_reference()). A warm start measures its orders against it, so that they
+  /// mean what a cold run's do. COLLECTIVE with a communicator.
+  StateArray cold_reference();
+  /// Starts the iterations again at 0 from the state set last (set_conservative(): another
+  /// converged solution), at second order, with the CFL law resumed at `cfl` and the
+  /// convergence measured against `reference` (cold_reference()): a campaign's warm start.
+  void warm_start(real_t cfl, const StateArray& reference);
+
   /// Owned cells over all ranks (nCells of the single zone without MPI).
   gidx_t global_cells() const { return op_->global_cells(); }
   /// The communicator (nullptr for a single zone).

@@ -105,6 +105,9 @@ class LusgsSolver {
   /// Number of sweep groups (1 per cell for natural).
   idx_t group_count() const { return nGroups_; }
   const LusgsSettings& settings() const { return s_; }
+  /// The transport properties of the viscous face radius (the flow conditions changed:
+  /// SpatialOperator::set_conditions).
+  void set_transport(const phys::Transport& t) { s_.transport = t; }
   /// How the sweeps run on the active device, for logs and benchmarks.
   std::string launch_description() const;
   /// Times the forward sweep was captured into a CUDA graph (0 on the CPU).

@@ -22,6 +22,7 @@ StepOutcome LusgsIntegrator::advance(const StepInput& in) {
     exchange = [this](const char* what, real_t* field, int ncomp) {
       op_.exchange_cells(what, field, ncomp);
     };
+  lusgs_->set_transport(op_.flow().transport); // the operator's current conditions
   lusgs_->solve(op_.W(), op_.residual(), in.dt, in.dtGlobal, exchange);
   lusgs_->apply(in.U);
   return {};

@@ -43,8 +43,7 @@ real_t residual_measure(const FlowConfig& flow, const StateArray& rms, const Sta
 }
 
 Monitor::Monitor(const SpatialOperator& op, const MonitorConfig& cfg)
-    : op_(op), viscous_(op.flow().viscous()), pRef_(op.flow().freestream[phys::kPressure]),
-      origin_(cfg.momentOrigin) {
+    : op_(op), viscous_(op.flow().viscous()), origin_(cfg.momentOrigin) {
   const Zone& z = op.zone();
   const std::vector<PatchConfig>& patches = op.patch_configs();
   std::vector<idx_t> faces;
@@ -88,7 +87,8 @@ Monitor::Pending Monitor::start(bool rms) const {
                                                                          op_.residual());
     });
   p.forces = kernels::wall_forces_async(forcesSlot_, op_.view(), static_cast<idx_t>(faces_.size()),
-                                        faces_.data(), pRef_, origin_.data(), op_.face_flux());
+                                        faces_.data(), op_.flow().freestream[phys::kPressure],
+                                        origin_.data(), op_.face_flux());
   return p;
 }
 

@@ -33,7 +33,8 @@ real_t residual_measure(const FlowConfig& flow, const StateArray& rms, const Sta
 class Monitor {
  public:
   /// The monitor part of a case on `op` (which must outlive the monitor): the free-stream
-  /// reference pressure, the model and the patch names come from op's flow and patches.
+  /// reference pressure (read at every start(), so that it follows op's set_conditions()), the
+  /// model and the patch names come from op's flow and patches.
   Monitor(const SpatialOperator& op, const MonitorConfig& cfg);
   /// RMS over the owned cells of every rank of R/V per equation (the operator's residual).
   StateArray residual_rms() const;
@@ -58,7 +59,6 @@ class Monitor {
  private:
   const SpatialOperator& op_;
   bool viscous_ = false;
-  real_t pRef_;
   std::array<real_t, 3> origin_;
   DeviceArray<idx_t> faces_;                         ///< boundary faces of the monitored patches
   mutable DeviceArray<real_t> wall_;                 ///< wall viscous data (viscous model)

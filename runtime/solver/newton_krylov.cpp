@@ -35,20 +35,21 @@ kernels::VectorWeights NewtonKrylov::weights(const FlowConfig& flow) {
   return w;
 }
 
-void NewtonKrylov::update_scalar_weights() {
-  const FlowConfig& flow = op_.flow();
-  if (!flow.rans()) return;
-  // rho nu-tilde weighs as its largest value: nu-tilde grows from the free stream's by orders
-  // of magnitude in boundary layers and wakes, and a free-stream weight would let its
-  // equation dominate the Krylov norms
-  constexpr int N = phys::SaModel::kNumVars, q = phys::SaModel::kNuTilde;
-  real_t lo[N], hi[N];
-  kernels::primitive_range<N>(op_.view(), op_.W(), lo, hi);
-  real_t top = hi[q];
-  if (op_.comm()) top = parallel::max_all(*op_.comm(), top);
-  const real_t r = flow.freestream[phys::kDensity] * std::max(top, flow.nuTildeFreestream);
+void NewtonKrylov::update_weights() {
+  const FlowConfig& flow = op_.flow(); // the free stream of the current conditions
   kernels::VectorWeights w = weights(flow);
-  w.w[q] = 1.0 / (r * r);
+  if (flow.rans()) {
+    // rho nu-tilde weighs as its largest value: nu-tilde grows from the free stream's by
+    // orders of magnitude in boundary layers and wakes, and a free-stream weight would let its
+    // equation dominate the Krylov norms
+    constexpr int N = phys::SaModel::kNumVars, q = phys::SaModel::kNuTilde;
+    real_t lo[N], hi[N];
+    kernels::primitive_range<N>(op_.view(), op_.W(), lo, hi);
+    real_t top = hi[q];
+    if (op_.comm()) top = parallel::max_all(*op_.comm(), top);
+    const real_t r = flow.freestream[phys::kDensity] * std::max(top, flow.nuTildeFreestream);
+    w.w[q] = 1.0 / (r * r);
+  }
   gmres_->set_weights(w);
 }
 
@@ -76,7 +77,7 @@ void NewtonKrylov::prepare(const StepInput& in) {
   in_ = in;
   const ZoneView& z = op_.view();
   const int nv = op_.num_vars();
-  update_scalar_weights();
+  update_weights();
   kernels::vec_axpby(z, nv, 1.0, op_.residual(), 0.0, R0_.data()); // R(U), kept for the products
   kernels::vec_axpby(z, nv, -1.0, op_.residual(), 0.0, rhs_.data());
   pre_->assemble(op_.W(), in.dt, in.dtGlobal);

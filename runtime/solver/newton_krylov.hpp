@@ -50,8 +50,10 @@ class NewtonKrylov : public Integrator {
   void prepare(const StepInput& in);
 
  private:
-  /// RANS: the Krylov weight of rho nu-tilde from the largest nu-tilde of the current state.
-  void update_scalar_weights();
+  /// The Krylov weights of the operator's current free stream (its conditions may change
+  /// between iterations: SpatialOperator::set_conditions); RANS: rho nu-tilde's from the
+  /// largest nu-tilde of the current state.
+  void update_weights();
   SpatialOperator& op_;
   NewtonMatvec matvec_;
   int linearIterations_;

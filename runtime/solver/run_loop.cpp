@@ -4,12 +4,15 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "runtime/backend/profiler.hpp"
+#include "runtime/config/case_conditions.hpp"
+#include "runtime/solver/fixed_lift.hpp"
 #include "runtime/solver/monitor.hpp"
 #include "runtime/solver/progress_estimate.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace fv {
 
@@ -70,6 +73,9 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
                   "this run are relative to its first iteration");
   }
   if (haveRef) observer.reference(ref);
+  const bool givenRef = haveRef; // a restart's or a warm start's: the first row is measured
+  std::optional<FixedLift> lift;
+  if (cfg.lift.on) lift.emplace(cfg.lift, cfg.flow.aoaDeg);
 
   const auto t0 = std::chrono::steady_clock::now();
   const real_t nCells = static_cast<real_t>(solver.global_cells());
@@ -123,6 +129,10 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
     for (int k = 0; k < nv; ++k)
       row.logResidual[k] = std::log10(std::max(st.rms[k], 1e-300) / ref[k]);
     row.coeff = coefficients(cfg, st.forces, st.viscousForce);
+    if (lift) {
+      row.aoaDeg = lift->aoa_deg();
+      row.dclDalpha = lift->slope();
+    }
     row.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sum.history.push_back(row);
     observer.row(row);
@@ -132,12 +142,23 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
     // density and energy: the momentum components can be identically zero (2D flows)
     const real_t worst = std::log10(residual_measure(cfg.flow, st.rms, ref));
     eta.add(sum.iterations, row.wallSeconds, worst);
-    if (steadyTarget && (it > 0 || startIteration > 0)) {
-      if (worst <= -cfg.time.convergenceOrders) {
+    if (steadyTarget) {
+      sum.orders = -worst;
+      if (worst <= -cfg.time.convergenceOrders && (it > 0 || startIteration > 0 || givenRef) &&
+          (!lift || lift->reached(row.coeff.CL))) {
         stop = true;
         sum.converged = true;
         sum.stopReason = "converged";
       }
+      if (!stop && lift)
+        if (const std::optional<real_t> aoa = lift->observe(
+                row.coeff.CL, worst,
+                !(solver.spatial_operator().first_order() && cfg.scheme.order == 2))) {
+          FV_LOG_INFO("iteration " << st.iteration << ": fixed lift: CL " << row.coeff.CL
+                                   << ", angle of attack " << *aoa << " deg (dCL/dalpha "
+                                   << lift->slope() << " per radian)");
+          solver.set_conditions(resolve_case_again(cfg, {"freestream.aoa=" + format_real(*aoa)}));
+        }
     }
     if (!cfg.time.localTimeStep && cfg.time.finalTime > 0 &&
         st.time >= cfg.time.finalTime * (1 - 1e-12)) {
@@ -162,6 +183,10 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
                     row.coeff.CD, row.wallSeconds, 1e3 * perIter, 1e9 * perIter / nCells, st.cfl,
                     st.linearIterations);
       line += buf;
+      if (lift) {
+        std::snprintf(buf, sizeof buf, "  alpha %.6f", row.aoaDeg);
+        line += buf;
+      }
       if (!last) line += "  " + eta.text();
       FV_LOG_INFO(line);
       lastPrinted = sum.iterations;
@@ -169,6 +194,10 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
       if (!last) observer.flush();
     }
     if (stop) break;
+  }
+  if (lift) {
+    sum.aoaDeg = lift->aoa_deg();
+    sum.dclDalpha = lift->slope();
   }
   sum.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   sum.nsPerCellIteration = sum.iterations ? 1e9 * sum.wallSeconds / (sum.iterations * nCells) : 0.0;

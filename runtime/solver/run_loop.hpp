@@ -8,6 +8,7 @@
 #include "runtime/solver/state_model.hpp"
 
 #include <array>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct HistoryRow {
   StateArray logResidual{}; ///< log10(rms / rms of the first iteration)
   Coefficients coeff;
   double wallSeconds = 0;
+  /// Fixed lift ([freestream] target_cl): the angle of attack of the iteration (degrees) and
+  /// the dCL/dalpha its updates use (per radian); NaN without fixed lift.
+  real_t aoaDeg = std::numeric_limits<real_t>::quiet_NaN();
+  real_t dclDalpha = std::numeric_limits<real_t>::quiet_NaN();
 };
 
 /// How a run ended.
@@ -38,6 +43,12 @@ struct RunSummary {
   int iterations = 0;     ///< iterations done in this run
   bool converged = false; ///< residual drop or final time reached
   std::string stopReason; ///< "converged", "final time", "iteration limit"
+  /// Orders the convergence measure dropped by at the last iteration (local stepping with a
+  /// convergence target; NaN otherwise).
+  real_t orders = std::numeric_limits<real_t>::quiet_NaN();
+  /// Fixed lift: the final angle of attack (degrees) and dCL/dalpha (per radian); NaN without.
+  real_t aoaDeg = std::numeric_limits<real_t>::quiet_NaN();
+  real_t dclDalpha = std::numeric_limits<real_t>::quiet_NaN();
   double wallSeconds = 0;
   double nsPerCellIteration = 0;
   std::vector<HistoryRow> history;
@@ -55,7 +66,9 @@ class RunObserver {
  public:
   /// What an observer knows of the run a restart continues (start()).
   struct Continuation {
-    bool haveReference = false; ///< the continued run's residual reference is known
+    /// the continued run's residual reference is known; at iteration 0 (a warm start:
+    /// EulerSolver::warm_start), the reference to measure the orders against
+    bool haveReference = false;
     StateArray reference{};
     std::string failure; ///< why the continued history cannot be continued (empty: it can)
   };
@@ -82,7 +95,8 @@ class RunObserver {
 /// gives the residual reference (broadcast from rank 0); without one, log residuals are
 /// relative to this run's first iteration. Logs a progress line every output_interval
 /// iterations; with monitor.profile it times every kernel (profiler.hpp) and logs the table of
-/// profile_report.hpp.
+/// profile_report.hpp. With [freestream] target_cl it adjusts the angle of attack (FixedLift,
+/// fixed_lift.hpp; EulerSolver::set_conditions) and converges only once the lift is reached too.
 RunSummary run_case(EulerSolver& solver, RunObserver& observer);
 /// The same with nothing recorded.
 RunSummary run_case(EulerSolver& solver);

@@ -99,6 +99,10 @@ SpatialOperator::SpatialOperator(const Zone& zone, const FlowConfig& flow,
   if (scheme_.limited() && scheme_.limiterRegion == LimiterRegion::Supersonic)
     supersonic_ =
         DeviceArray<real_t>(static_cast<std::size_t>(zone.nNodes), "supersonic node excess");
+  set_constant_limiter_scales();
+}
+
+void SpatialOperator::set_constant_limiter_scales() {
   // constant scales (venkat); venkat_wang's follow the solution (refresh_limiter_scales)
   const std::vector<real_t> q = state_.primitive_scales(flow_);
   const real_t global =
@@ -106,6 +110,29 @@ SpatialOperator::SpatialOperator(const Zone& zone, const FlowConfig& flow,
   for (int k = 0; k < nv_; ++k)
     scales_.s[k] = global * q[k];
   scales_.cellSize = scheme_.limiter == kernels::Limiter::Venkat && !(scheme_.venkatLength > 0);
+}
+
+void SpatialOperator::set_conditions(const FlowConfig& flow,
+                                     const std::vector<PatchConfig>& patches) {
+  FV_VERIFY(flow.model == flow_.model && flow.gamma == flow_.gamma,
+            "set_conditions: the model and the gas of a live solver cannot change");
+  FV_VERIFY(patches.size() == patchConfigs_.size(),
+            "set_conditions: " << patches.size() << " patches, the zone has "
+                               << patchConfigs_.size());
+  std::vector<phys::BcParams> bcs;
+  for (std::size_t p = 0; p < patches.size(); ++p) {
+    FV_VERIFY(patches[p].name == patchConfigs_[p].name &&
+                  patches[p].params.type == patchConfigs_[p].params.type,
+              "set_conditions: patch " << patches[p].name << " changed its name or type");
+    bcs.push_back(patches[p].params);
+  }
+  flow_ = flow;
+  patchConfigs_ = patches;
+  patches_.set_params(bcs); // the residual's, LU-SGS's and the preconditioner's table
+  set_constant_limiter_scales();
+  // nothing of an evaluation under the former conditions is reused
+  limiterFrozen_ = phiValid_ = gradValid_ = regionValid_ = false;
+  primitivesOf_ = nullptr;
 }
 
 SpatialOperator::~SpatialOperator() = default;

@@ -149,6 +149,15 @@ class SpatialOperator {
   /// The smallest time step over all ranks of a local_time_step_async() (COLLECTIVE).
   real_t min_time_step(const PendingReduce& p) const;
 
+  /// Replaces the flow conditions (the free stream and its transport properties) and the
+  /// patches' boundary conditions of a case resolved against the same zone with the same
+  /// model, gas and patch types (a campaign's next point, a fixed-lift angle of attack): the
+  /// patch table is uploaded again in place, the constant limiter scales follow, and nothing
+  /// of the last evaluation (frozen limiter, stored primitives, supersonic region) is kept.
+  /// What the integrators, the monitor and the CFL law read of the flow they read from here
+  /// or are told by EulerSolver::set_conditions().
+  void set_conditions(const FlowConfig& flow, const std::vector<PatchConfig>& patches);
+
   /// First-order reconstruction (cell values) instead of the case's second order (a first-order
   /// start: [time] startup_orders); no-op for a first-order case.
   void set_first_order(bool first) { flux_settings_.secondOrder = !first && scheme_.order == 2; }
@@ -250,6 +259,8 @@ class SpatialOperator {
   void reset_comm_times();
 
  private:
+  /// the Venkatakrishnan scales that do not follow the solution (venkat), from the free stream
+  void set_constant_limiter_scales();
   void halo_begin(parallel::HaloExchange* h, const std::vector<parallel::FieldView>& f);
   void halo_progress(parallel::HaloExchange* h);
   /// Begins the cell exchange of grad and phi (the interface faces' halo side; no-op on one

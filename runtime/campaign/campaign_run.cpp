@@ -1,0 +1,196 @@
+#include "runtime/campaign/campaign_run.hpp"
+
+#include "common/error.hpp"
+#include "common/log.hpp"
+#include "runtime/campaign/polar_file.hpp"
+#include "runtime/config/case_conditions.hpp"
+#include "runtime/output/case_outputs.hpp"
+#include "runtime/parallel/mpi_util.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+
+namespace fv::campaign {
+namespace {
+
+/// A point's outputs, handing a warm start's reference to the run loop (its orders are counted
+/// from the cold free-stream residual, not from the warm state's first residual).
+class PointObserver : public RunObserver {
+ public:
+  PointObserver(output::CaseOutputs& out, std::optional<StateArray> ref)
+      : out_(out), ref_(std::move(ref)) {}
+  Continuation start(const EulerSolver& s) override {
+    Continuation c = out_.start(s);
+    if (ref_) {
+      c.haveReference = true;
+      c.reference = *ref_;
+    }
+    return c;
+  }
+  void reference(const StateArray& r) override { out_.reference(r); }
+  void row(const HistoryRow& r) override { out_.row(r); }
+  void flush() override { out_.flush(); }
+  void profile(const std::vector<ProfileShare>& s) override { out_.profile(s); }
+  void solution(const EulerSolver& s, const std::string& why) override { out_.solution(s, why); }
+
+ private:
+  output::CaseOutputs& out_;
+  std::optional<StateArray> ref_;
+};
+
+/// The text of `path` read on rank 0 and given to every rank (empty when there is no file).
+std::string read_on_rank0(MPI_Comm comm, const std::string& path) {
+  std::string text;
+  if (parallel::comm_rank(comm) == 0 && std::filesystem::exists(path)) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    text = s.str();
+  }
+  long n = static_cast<long>(text.size());
+  MPI_Bcast(&n, 1, MPI_LONG, 0, comm);
+  text.resize(static_cast<std::size_t>(n));
+  if (n > 0)
+    MPI_Bcast(text.data(), parallel::mpi_count(text.size(), "polar.csv"), MPI_CHAR, 0, comm);
+  return text;
+}
+
+/// How one try of a point ended.
+struct Try {
+  bool converged = false;
+  std::optional<RunSummary> sum; ///< none when an error stopped it
+  std::string error;
+};
+
+} // namespace
+
+CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
+                             const ZoneFileHeader& header, const CaseConfig& cfg,
+                             const std::string& zoneFile) {
+  const std::string& dir = cfg.monitor.outputDir;
+  const bool rank0 = parallel::comm_rank(comm) == 0;
+  PolarFile polar(cfg, header.meshUuid, dir);
+  const std::vector<CampaignPoint>& points = polar.points();
+  CampaignSummary summary;
+  summary.points = points.size();
+  if (const std::string text = read_on_rank0(comm, polar.path()); !text.empty()) {
+    polar.load(text);
+    FV_LOG_INFO("campaign: " << polar.rows().size() << " of " << points.size()
+                             << " points finished in " << polar.path() << ", skipped");
+  }
+  FV_LOG_INFO("campaign: " << points.size() << " points into " << dir);
+  EulerSolver& solver = run.solver();
+  // converged states kept in memory where no restart.h5 is written (write_solution = false)
+  std::map<std::size_t, std::vector<real_t>> kept;
+
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (polar.rows().count(i)) {
+      ++summary.skipped;
+      summary.failed += polar.rows().at(i).converged() ? 0 : 1;
+      continue;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const CampaignPoint& p = points[i];
+    // the nearest converged point whose state is at hand (ties: the earlier point)
+    std::optional<std::size_t> source;
+    real_t nearest = 0;
+    auto restart_of = [&](std::size_t j) {
+      return (std::filesystem::path(dir) / points[j].folder / "restart.h5").string();
+    };
+    for (const auto& [j, r] : polar.rows()) {
+      // a state at hand: kept, or its restart.h5 (a resumed campaign's folder may lack it)
+      if (!r.converged() || !(kept.count(j) || std::filesystem::exists(restart_of(j)))) continue;
+      const real_t d = point_distance(cfg.sweep, p, points[j]);
+      if (!source || d < nearest) {
+        source = j;
+        nearest = d;
+      }
+    }
+    std::vector<std::string> sets = point_overrides(cfg.sweep, p, dir);
+    if (source && cfg.lift.on) // fixed lift: from the angle the source point found
+      sets.push_back("freestream.aoa=" + format_real(polar.rows().at(*source).alpha));
+    const CaseConfig pc = resolve_case_again(cfg, sets);
+    solver.set_conditions(pc);
+    const StateArray coldRef = solver.cold_reference(); // leaves the free stream, iteration 0
+
+    PolarRow row;
+    row.point = i;
+    row.warmSource = "cold";
+    auto attempt = [&](bool warm) {
+      Try t;
+      output::CaseOutputs outputs(comm, zone, header, pc, zoneFile);
+      std::optional<StateArray> ref;
+      if (warm) {
+        const PolarRow& from = polar.rows().at(*source);
+        const std::string& folder = points[*source].folder;
+        if (kept.count(*source))
+          solver.set_conservative(kept.at(*source));
+        else
+          outputs.read_restart(solver, restart_of(*source));
+        solver.warm_start(cfg.sweep.warmCflFactor * from.finalCfl, coldRef);
+        ref = coldRef;
+        row.warmSource = folder;
+      } else {
+        solver.initialise(); // the free stream (cold_reference() left it too)
+        row.warmSource = "cold";
+      }
+      PointObserver observer(outputs, ref);
+      try {
+        t.sum = run.run(observer);
+        t.converged = t.sum->converged;
+      } catch (const Error& e) {
+        t.error = e.what();
+      }
+      row.iterations += solver.iteration();
+      row.finalCfl = solver.cfl_controller().cfl();
+      return t;
+    };
+    Try t = attempt(source.has_value());
+    row.status = t.converged ? PointStatus::Converged : PointStatus::Failed;
+    if (!t.converged && source) {
+      FV_LOG_WARN("campaign: " << p.folder << ": the warm start from " << row.warmSource
+                               << " failed (" << (t.error.empty() ? t.sum->stopReason : t.error)
+                               << "); retrying from the free stream");
+      t = attempt(false);
+      row.status = t.converged ? PointStatus::Retried : PointStatus::Failed;
+    }
+    const real_t nan = std::numeric_limits<real_t>::quiet_NaN();
+    row.alpha = pc.flow.aoaDeg;
+    row.dclDalpha = row.orders = nan;
+    row.CL = row.CD = row.CDp = row.CDv = row.CS = row.CMx = row.CMy = row.CMz = nan;
+    if (t.sum && !t.sum->history.empty()) {
+      const Coefficients& c = t.sum->history.back().coeff;
+      row.CL = c.CL, row.CD = c.CD, row.CDp = c.CDp, row.CDv = c.CDv, row.CS = c.CS;
+      row.CMx = c.CMx, row.CMy = c.CMy, row.CMz = c.CMz;
+      row.orders = t.sum->orders;
+      if (pc.lift.on) {
+        row.alpha = t.sum->aoaDeg;
+        row.dclDalpha = t.sum->dclDalpha;
+      }
+    }
+    if (row.converged() && !pc.monitor.writeSolution) kept[i] = solver.conservative();
+    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    polar.set(row);
+    if (rank0) polar.write();
+    summary.iterations += row.iterations;
+    summary.failed += row.converged() ? 0 : 1;
+    FV_LOG_INFO("campaign: point "
+                << i + 1 << "/" << points.size() << " " << p.folder << ": " << to_string(row.status)
+                << " after " << row.iterations << " iterations (" << row.orders << " orders; "
+                << (row.warmSource == "cold" ? std::string("cold") : "warm from " + row.warmSource)
+                << "), CL " << row.CL << ", CD " << row.CD
+                << (pc.lift.on ? ", alpha " + format_real(row.alpha) : "") << ", " << row.seconds
+                << " s" << (t.error.empty() ? "" : "; " + t.error));
+  }
+  FV_LOG_INFO("campaign: " << summary.points - summary.failed << " of " << summary.points
+                           << " points converged (" << summary.skipped << " from an earlier run), "
+                           << summary.iterations << " iterations in this run; " << polar.path());
+  return summary;
+}
+
+} // namespace fv::campaign

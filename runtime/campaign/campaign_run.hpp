@@ -1,0 +1,46 @@
+#pragma once
+/// \file campaign_run.hpp
+/// fvrun's campaign ([sweep], fvrun --sweep; README "Campaigns", docs/solver.md "Warm starts"):
+/// every point of the sweep (campaign_points.hpp) run on the live solver of one CaseRun, the
+/// zone copied to the device once. For each point, in order:
+///   1. the case resolved again with the point's values (resolve_case_again()) and its
+///      conditions set on the solver (EulerSolver::set_conditions);
+///   2. the cold reference: the residual of the free stream under those conditions
+///      (EulerSolver::cold_reference()), so that the orders of a warm start mean a cold run's;
+///   3. a warm start from the converged state of the nearest finished point whose state is at
+///      hand (point_distance(), ties to the earlier point; its restart.h5, or the state kept
+///      in memory when no solution is written), the CFL law resumed at warm_cfl_factor times that
+///      point's final CFL (EulerSolver::warm_start), or a cold start from the free stream when no
+///      point has converged yet;
+///   4. the run (run_case()) into the point's folder through output::CaseOutputs; a warm start
+///      that fails (a non-physical state, or no convergence within [time] iterations) is run
+///      again cold, and a point that fails cold is reported failed; the campaign goes on;
+///   5. its row in polar.csv (polar_file.hpp), rewritten atomically, and one log line.
+/// A polar.csv already in the output folder (an interrupted campaign started again with the
+/// same command) gives the points to skip. A signal (SIGTERM, SIGINT) ends the process at once:
+/// polar.csv holds the points finished before it. Every rank runs every point (rank 0 writes
+/// polar.csv).
+#include "common/zone.hpp"
+#include "runtime/config/case_config.hpp"
+#include "runtime/solver/case_run.hpp"
+
+#include <mpi.h>
+#include <string>
+
+namespace fv::campaign {
+
+/// What a campaign did.
+struct CampaignSummary {
+  std::size_t points = 0;  ///< points of the sweep
+  std::size_t skipped = 0; ///< finished in an earlier run (polar.csv)
+  std::size_t failed = 0;  ///< points that failed (this run and earlier ones)
+  long iterations = 0;     ///< iterations of this run's points, every try
+};
+
+/// Runs the campaign of `cfg` (cfg.sweep.active()) on `run`, whose solver was made for `cfg`
+/// on `zone`; `zoneFile` names the zone file in messages. COLLECTIVE over comm.
+CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
+                             const ZoneFileHeader& header, const CaseConfig& cfg,
+                             const std::string& zoneFile);
+
+} // namespace fv::campaign
