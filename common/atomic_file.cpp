@@ -40,7 +40,10 @@ void remove_live_temporaries(int sig) {
   ::raise(sig); // delivered on return, to the previous disposition (by default: terminate)
 }
 
+std::atomic<bool> g_programHandlesStops{false};
+
 void install_signal_handlers() {
+  if (g_programHandlesStops.load()) return; // stop_request.hpp's handlers
   static std::once_flag once;
   std::call_once(once, [] {
     for (int k = 0; k < kNumSignals; ++k) {
@@ -185,6 +188,13 @@ void AtomicFile::commit() {
   committed_ = true;
   if (slot_ >= 0) g_live[slot_].store(nullptr);
   slot_ = -1;
+}
+
+void leave_stop_signals_to_the_program() { g_programHandlesStops = true; }
+
+void unlink_live_temporaries() {
+  for (std::atomic<const char*>& slot : g_live)
+    if (const char* path = slot.load()) ::unlink(path);
 }
 
 void take_stop_signals_on_a_thread(const char* program) {

@@ -65,4 +65,11 @@ std::string temporary_host_name();
 /// ignored at the call (nohup) stay ignored.
 void take_stop_signals_on_a_thread(const char* program);
 
+/// For a program that honours stop signals itself (stop_request.hpp): AtomicFile installs no
+/// handlers of its own from now on. Call before the first AtomicFile.
+void leave_stop_signals_to_the_program();
+/// Removes every live temporary of the process (async-signal-safe: unlink() only): what
+/// AtomicFile's own handler does, for a program's handler that ends the process.
+void unlink_live_temporaries();
+
 } // namespace fv

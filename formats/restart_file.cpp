@@ -58,6 +58,7 @@ void write_restart(const std::string& path, const RestartData& d) {
     f.attr("time", d.info.time);
     f.attr("meshUuid", d.info.meshUuid);
     f.attr("config", d.info.config);
+    if (d.info.cfl > 0) f.attr("cfl", d.info.cfl);
     f.write("state", d.state.data(), static_cast<std::uint64_t>(d.nCells()), d.nVars);
     f.close();
   }
@@ -87,6 +88,11 @@ RestartData read_restart(const std::string& path, const std::string& expected_uu
   d.info.iteration = f.attr_int("iteration");
   d.info.time = f.attr_real("time");
   d.info.config = f.attr_string("config");
+  if (f.has_attr("cfl")) { // (written since the CFL continues at a restart)
+    d.info.cfl = f.attr_real("cfl");
+    FV_VERIFY(std::isfinite(d.info.cfl) && d.info.cfl > 0,
+              path << ": attribute cfl = " << d.info.cfl << " is not a CFL number > 0");
+  }
   // a restart's counters continue a run: no value a run cannot have reached (a solver
   // iteration is an int, and the run must be able to go on from it)
   FV_VERIFY(d.info.iteration >= 0 && d.info.iteration <= kMaxRestartIteration,

@@ -54,6 +54,7 @@ struct SolutionInfo {
   double time = 0.0;          ///< physical time, s (0 for steady runs)
   std::string meshUuid;       ///< ZoneFileHeader::meshUuid of the mesh the run used
   std::string config;         ///< fully resolved configuration text
+  double cfl = 0;             ///< restart: the CFL the run reached (0: not recorded)
 };
 
 /// The XDMF file that accompanies solution file `h5_path`: same path with extension ".xmf".

@@ -15,6 +15,7 @@
 //           campaign/campaign_run.hpp   warm starts, polar.csv, resume
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "common/stop_request.hpp"
 #include "formats/hdf5_file.hpp"
 #include "runtime/campaign/campaign_run.hpp"
 #include "runtime/config/case_config.hpp"
@@ -29,6 +30,7 @@
 
 int main(int argc, char** argv) {
   fv::h5::skip_library_shutdown(); // a failed write (a full disk) must not crash at exit
+  fv::install_stop_request();      // SIGINT, SIGTERM, SIGUSR1: stop after the iteration
   return fv::parallel::run_mpi_main("fvrun", argc, argv, [&]() -> int {
     // ---- parse
     fv::FvrunCommandLine cl;
@@ -51,6 +53,7 @@ int main(int argc, char** argv) {
     if (cfg.sweep.active()) {
       const fv::campaign::CampaignSummary s =
           fv::campaign::run_campaign(comm, run, mapped.zone, mapped.header, cfg, cl.zonePath);
+      if (s.stopSignal) return 128 + s.stopSignal;
       return s.failed == 0 ? 0 : 1;
     }
     fv::output::CaseOutputs outputs(comm, mapped.zone, mapped.header, cfg, cl.zonePath);
@@ -59,6 +62,12 @@ int main(int argc, char** argv) {
 
     // ---- report
     outputs.report(sum, run.solver());
+    if (sum.stopSignal) { // the outputs of the last iteration are written: say how to go on
+      FV_LOG_WARN("fvrun: " << sum.stopReason << " after iteration " << run.solver().iteration()
+                            << "; continue with --restart " << cfg.monitor.outputDir
+                            << "/restart.h5");
+      return 128 + sum.stopSignal;
+    }
     return 0;
   });
 }

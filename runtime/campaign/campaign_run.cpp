@@ -37,6 +37,7 @@ class PointObserver : public RunObserver {
   void flush() override { out_.flush(); }
   void profile(const std::vector<ProfileShare>& s) override { out_.profile(s); }
   void solution(const EulerSolver& s, const std::string& why) override { out_.solution(s, why); }
+  void checkpoint(const EulerSolver& s) override { out_.checkpoint(s); }
 
  private:
   output::CaseOutputs& out_;
@@ -151,6 +152,13 @@ CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
       return t;
     };
     Try t = attempt(source.has_value());
+    if (t.sum && t.sum->stopSignal) { // the point's outputs are written; it has no row
+      summary.stopSignal = t.sum->stopSignal;
+      FV_LOG_WARN("campaign: " << t.sum->stopReason << " during " << p.folder << "; "
+                               << polar.path() << " holds the points finished before it: run "
+                               << "the same command again to go on");
+      return summary;
+    }
     row.status = t.converged ? PointStatus::Converged : PointStatus::Failed;
     if (!t.converged && source) {
       FV_LOG_WARN("campaign: " << p.folder << ": the warm start from " << row.warmSource

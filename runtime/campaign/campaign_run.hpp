@@ -35,6 +35,7 @@ struct CampaignSummary {
   std::size_t skipped = 0; ///< finished in an earlier run (polar.csv)
   std::size_t failed = 0;  ///< points that failed (this run and earlier ones)
   long iterations = 0;     ///< iterations of this run's points, every try
+  int stopSignal = 0;      ///< a stop signal ended the campaign (stop_request.hpp), 0: none
 };
 
 /// Runs the campaign of `cfg` (cfg.sweep.active()) on `run`, whose solver was made for `cfg`

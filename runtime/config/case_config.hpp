@@ -240,6 +240,8 @@ struct MonitorConfig {
   real_t refArea{}, refLength{};
   std::array<real_t, 3> momentOrigin{};
   int outputInterval{};
+  int checkpointInterval{};  ///< iterations between restart checkpoints (0: by time alone)
+  real_t checkpointMinutes{}; ///< wall-clock minutes between restart checkpoints (0: never)
   std::string outputDir;
   bool profile{};       ///< per-kernel time table and profile.csv
   bool writeSolution{}; ///< final solution/surfaces/restart

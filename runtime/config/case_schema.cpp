@@ -569,6 +569,14 @@ std::vector<CaseKey> monitor_keys() {
       integer("monitor", "output_interval", "10", 1, "iterations",
               "iterations between progress lines and history file updates",
               to(&CaseConfig::monitor, &MonitorConfig::outputInterval)),
+      integer("monitor", "checkpoint_interval", "0", 0, "iterations",
+              "write the restart every this many iterations (0: by checkpoint_minutes alone); "
+              "a stop signal (SIGINT, SIGTERM, SIGUSR1) writes it too, after the iteration",
+              to(&CaseConfig::monitor, &MonitorConfig::checkpointInterval)),
+      real("monitor", "checkpoint_minutes", "30", at_least(0), "min",
+           "write the restart when this much wall-clock time passed since the last one (0: "
+           "never by time)",
+           to(&CaseConfig::monitor, &MonitorConfig::checkpointMinutes)),
       text("monitor", "output_dir", "fvrun_out", "directory for history.csv and other outputs",
            to(&CaseConfig::monitor, &MonitorConfig::outputDir), {"--output-dir"}),
       boolean("monitor", "write_solution", "true",

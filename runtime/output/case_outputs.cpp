@@ -41,7 +41,9 @@ void CaseOutputs::read_restart(EulerSolver& solver, const std::string& path) {
                            << " starts from the free stream");
   solver.set_conservative(U);
   solver.set_progress(static_cast<int>(at.iteration), at.time);
-  p.note("iteration " + std::to_string(at.iteration));
+  if (at.cfl > 0) solver.continue_cfl(at.cfl); // where the run that wrote it had got to
+  p.note("iteration " + std::to_string(at.iteration) +
+         (at.cfl > 0 ? ", CFL " + format_real(at.cfl) : std::string()));
 }
 
 RunObserver::Continuation CaseOutputs::start(const EulerSolver& solver) {
@@ -62,6 +64,11 @@ void CaseOutputs::flush() {
 
 void CaseOutputs::profile(const std::vector<ProfileShare>& shares) {
   if (record_) record_->profile(shares);
+}
+
+void CaseOutputs::checkpoint(const EulerSolver& solver) {
+  if (!cfg_.monitor.writeSolution) return; // benchmarks: history/profile only
+  write_restart(solver);
 }
 
 void CaseOutputs::solution(const EulerSolver& solver, const std::string& reason) {
@@ -125,7 +132,7 @@ void CaseOutputs::write_restart(const EulerSolver& solver) {
       owned[static_cast<std::size_t>(c) * nv + k] = U[static_cast<std::size_t>(k) * nt + c];
   const std::string path = cfg_.monitor.outputDir + "/restart.h5";
   writer_.write_restart(path, owned.data(), sm.conservative, solver.iteration(), solver.time(),
-                        cfg_.resolvedIni);
+                        cfg_.resolvedIni, solver.cfl_controller().cfl());
   FV_LOG_INFO("wrote " << path << " (iteration " << solver.iteration() << ")");
 }
 

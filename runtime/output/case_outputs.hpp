@@ -51,6 +51,8 @@ class CaseOutputs : public RunObserver {
   void flush() override;
   void profile(const std::vector<ProfileShare>& shares) override;
   void solution(const EulerSolver& solver, const std::string& reason) override;
+  /// The restart (restart.h5), atomically: a checkpoint of the run going on.
+  void checkpoint(const EulerSolver& solver) override;
 
   /// The end-of-run report of a run that reported here (run_report.hpp).
   void report(const RunSummary& sum, const EulerSolver& solver) const;

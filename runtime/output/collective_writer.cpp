@@ -99,26 +99,26 @@ void CollectiveWriter::write_volume(const VolumeTargets& to, const std::vector<C
 }
 
 void CollectiveWriter::write_restart(const std::string& path, const real_t* owned_state, int n_vars,
-                                     std::int64_t iteration, double time,
-                                     const std::string& config) {
+                                     std::int64_t iteration, double time, const std::string& config,
+                                     double cfl) {
   std::vector<std::string> names = RestartData{}.variables;
   if (static_cast<int>(names.size()) != n_vars) {
     names.clear();
     for (int v = 0; v < n_vars; ++v)
       names.push_back("q" + std::to_string(v));
   }
-  write_restart(path, owned_state, names, iteration, time, config);
+  write_restart(path, owned_state, names, iteration, time, config, cfl);
 }
 
 void CollectiveWriter::write_restart(const std::string& path, const real_t* owned_state,
                                      const std::vector<std::string>& variables,
-                                     std::int64_t iteration, double time,
-                                     const std::string& config) {
+                                     std::int64_t iteration, double time, const std::string& config,
+                                     double cfl) {
   const int n_vars = static_cast<int>(variables.size());
   RestartData d;
   d.state = gather_cells(comm_, zone_, owned_state, n_vars, n_cells_);
   on_root(comm_, [&] {
-    d.info = SolutionInfo{iteration, time, uuid_, config};
+    d.info = SolutionInfo{iteration, time, uuid_, config, cfl};
     d.nVars = n_vars;
     d.variables = variables;
     fv::write_restart(path, d);
@@ -150,6 +150,7 @@ SolutionInfo CollectiveWriter::read_restart(const std::string& path, real_t* own
   scatter_cells(comm_, zone_, d.state.data(), n_vars, n_cells_, owned_state);
   MPI_Bcast(&d.info.iteration, 1, MPI_INT64_T, 0, comm_);
   MPI_Bcast(&d.info.time, 1, MPI_DOUBLE, 0, comm_);
+  MPI_Bcast(&d.info.cfl, 1, MPI_DOUBLE, 0, comm_);
   bcast_string(comm_, d.info.meshUuid);
   bcast_string(comm_, d.info.config);
   return d.info;

@@ -52,12 +52,13 @@ class CollectiveWriter {
 
   /// Writes a restart of `n_vars` conservative variables per owned cell.
   void write_restart(const std::string& path, const real_t* owned_state, int n_vars,
-                     std::int64_t iteration, double time, const std::string& config);
+                     std::int64_t iteration, double time, const std::string& config,
+                     double cfl = 0);
   /// The same with the variables' names (the model's conservative variables, one per value of
   /// a cell), recorded in the file.
   void write_restart(const std::string& path, const real_t* owned_state,
                      const std::vector<std::string>& variables, std::int64_t iteration, double time,
-                     const std::string& config);
+                     const std::string& config, double cfl = 0);
 
   /// Reads a restart written on any number of ranks into `owned_state` (nCells * n_vars).
   /// Refuses another mesh, format version, cell count or variable count on every rank; a file

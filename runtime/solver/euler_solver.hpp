@@ -103,6 +103,8 @@ class EulerSolver {
   /// converged solution), at second order, with the CFL law resumed at `cfl` and the
   /// convergence measured against `reference` (cold_reference()): a campaign's warm start.
   void warm_start(real_t cfl, const StateArray& reference);
+  /// A restart continues the CFL law of the run that wrote it at `cfl` (its last CFL).
+  void continue_cfl(real_t cfl) { cfl_.continue_at(cfl); }
 
   /// Owned cells over all ranks (nCells of the single zone without MPI).
   gidx_t global_cells() const { return op_->global_cells(); }

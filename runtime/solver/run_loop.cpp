@@ -3,6 +3,7 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "common/stop_request.hpp"
 #include "runtime/backend/profiler.hpp"
 #include "runtime/config/case_conditions.hpp"
 #include "runtime/solver/fixed_lift.hpp"
@@ -15,6 +16,40 @@
 #include <optional>
 
 namespace fv {
+namespace {
+
+/// When the restart is written while the run goes on ([monitor] checkpoint_interval,
+/// checkpoint_minutes).
+class Checkpoints {
+ public:
+  explicit Checkpoints(const MonitorConfig& m)
+      : interval_(m.checkpointInterval), seconds_(60.0 * m.checkpointMinutes) {}
+  bool due(int iteration, double wallSeconds) const {
+    return (interval_ > 0 && iteration % interval_ == 0) ||
+           (seconds_ > 0 && wallSeconds - last_ >= seconds_);
+  }
+  void written(double wallSeconds) { last_ = wallSeconds; }
+
+ private:
+  int interval_;
+  double seconds_;
+  double last_ = 0;
+};
+
+/// What every rank does after an iteration.
+struct Agreement {
+  int stopSignal = 0;      ///< a rank received a stop signal (stop_request.hpp)
+  bool checkpoint = false; ///< a rank's checkpoint is due (wall clocks differ)
+};
+
+/// The ranks' stop signals and checkpoint wishes combined (one small allreduce with MPI).
+Agreement agree(const EulerSolver& solver, bool checkpointDue) {
+  std::int64_t v[2] = {stop_signal(), checkpointDue ? 1 : 0};
+  if (solver.comm()) solver.comm()->allreduce(v, 2, backend::ReduceOp::Max);
+  return {static_cast<int>(v[0]), v[1] != 0};
+}
+
+} // namespace
 
 Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f,
                           const std::array<real_t, 3>& viscousForce) {
@@ -97,6 +132,7 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
   // a progress line at every output interval, and at least every kProgressSeconds
   constexpr double kProgressSeconds = 10;
   const bool steadyTarget = cfg.time.localTimeStep && cfg.time.convergenceOrders > 0;
+  Checkpoints checkpoints(cfg.monitor);
   ProgressEstimate eta(cfg.time.iterations, steadyTarget ? cfg.time.convergenceOrders : 0);
   int maxIter = cfg.time.iterations;
   sum.stopReason = "iteration limit";
@@ -166,6 +202,14 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
       sum.converged = true;
       sum.stopReason = "final time";
     }
+    // a stop signal on any rank, or a checkpoint due: every rank decides alike
+    const Agreement agreed =
+        agree(solver, !stop && checkpoints.due(solver.iteration(), row.wallSeconds));
+    if (!stop && agreed.stopSignal) {
+      stop = true;
+      sum.stopSignal = agreed.stopSignal;
+      sum.stopReason = std::string("stopped by ") + signal_name(agreed.stopSignal);
+    }
     const bool last = stop || it + 1 == maxIter;
     if ((it + 1) % cfg.monitor.outputInterval == 0 || last || it == 0 ||
         row.wallSeconds - lastPrintSeconds >= kProgressSeconds) {
@@ -192,6 +236,11 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
       lastPrinted = sum.iterations;
       lastPrintSeconds = row.wallSeconds;
       if (!last) observer.flush();
+    }
+    if (agreed.checkpoint && !last) {
+      observer.flush();
+      observer.checkpoint(solver);
+      checkpoints.written(row.wallSeconds);
     }
     if (stop) break;
   }

@@ -42,7 +42,8 @@ struct HistoryRow {
 struct RunSummary {
   int iterations = 0;     ///< iterations done in this run
   bool converged = false; ///< residual drop or final time reached
-  std::string stopReason; ///< "converged", "final time", "iteration limit"
+  std::string stopReason; ///< "converged", "final time", "iteration limit", "stopped by SIGTERM"
+  int stopSignal = 0;     ///< the stop signal that ended the run (stop_request.hpp), 0: none
   /// Orders the convergence measure dropped by at the last iteration (local stepping with a
   /// convergence target; NaN otherwise).
   real_t orders = std::numeric_limits<real_t>::quiet_NaN();
@@ -59,8 +60,10 @@ struct RunSummary {
 /// What a run reports as it goes, to whoever records it: fvrun's outputs (output::CaseOutputs,
 /// runtime/output/case_outputs.hpp) or the history files alone (output::RunRecord); the solver
 /// includes no output. run_case() calls every rank's observer, in this order:
-///   start -> reference? -> (row -> flush at the output interval)* -> profile? -> flush ->
-///   solution("final")
+///   start -> reference? -> (row -> flush at the output interval -> checkpoint?)* -> profile? ->
+///   flush -> solution("final")
+/// (a stop signal, stop_request.hpp, ends the loop after its iteration: the final outputs
+/// follow, RunSummary::stopSignal says why)
 /// and, when a non-physical state stops the run: flush -> solution("last good state").
 class RunObserver {
  public:
@@ -87,6 +90,9 @@ class RunObserver {
   /// The state to write: "final" at the end, "last good state" before a non-physical state
   /// stops the run. COLLECTIVE where the observer's writers are.
   virtual void solution(const EulerSolver& /*solver*/, const std::string& /*reason*/) {}
+  /// The state to keep while the run goes on ([monitor] checkpoint_interval and
+  /// checkpoint_minutes): the restart. COLLECTIVE where the observer's writers are.
+  virtual void checkpoint(const EulerSolver& /*solver*/) {}
 };
 
 /// Runs the case: initialise() must have been called. Reports to `observer` (see RunObserver):

@@ -10,12 +10,17 @@
 
 #include <algorithm>
 
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -403,9 +408,8 @@ TEST_F(FvrunCli, NoIterationAndARestartPastTheFinalTime) {
   fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
   fv::write_zone_file(dir_ + "/wedge.zones.h5", pz.header, pz.zones);
   std::string err;
-  ASSERT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --device cpu --iterations 0 --output-dir z",
-                  err),
-            0)
+  ASSERT_EQ(
+      fvrun(dir_, "wedge.zones.h5 -c case.ini --device cpu --iterations 0 --output-dir z", err), 0)
       << err;
   EXPECT_NE(err.find("after 0 iterations"), std::string::npos) << err;
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/z/solution.h5"));
@@ -432,9 +436,99 @@ TEST_F(FvrunCli, CoefficientsWithoutAUsableDivisorAreRefused) {
   EXPECT_NE(err.find("reference_area = 9.99989e-321 times the dynamic pressure is no usable"),
             std::string::npos)
       << err;
-  EXPECT_EQ(fvrun(dir_, "wedge.zones.h5 -c case.ini --set monitor.reference_length=1e-300 "
-                        "--set monitor.reference_area=1e-20",
+  EXPECT_EQ(fvrun(dir_,
+                  "wedge.zones.h5 -c case.ini --set monitor.reference_length=1e-300 "
+                  "--set monitor.reference_area=1e-20",
                   err),
             2);
   EXPECT_NE(err.find("reference_length"), std::string::npos) << err;
+}
+
+// Issue 50, item 2: a run stopped by SIGTERM (a batch system's time limit) finishes its
+// iteration, writes its restart and solution, says how to go on and exits 128 + 15; restarted,
+// it continues the CFL law and the history and reaches the uninterrupted run's converged CL and
+// CD (to 1e-10) at the same total iteration count (+-1). checkpoint_interval writes the restart
+// while the run goes on.
+TEST_F(FvrunCli, StopSignalKeepsTheWorkAndTheRestartContinues) {
+  fv::GenOptions o; // as fvprep writes it: with the mesh UUID a restart names
+  o.family = fv::MeshFamily::Wedge;
+  o.n = {16, 10, 1};
+  const fv::Mesh mesh = fv::generate_mesh(o);
+  fv::PrepareOptions po;
+  fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
+  fv::write_zone_file(dir_ + "/wedge.zones.h5", pz.header, pz.zones);
+  const std::string args = "wedge.zones.h5 -c case.ini --device cpu --set time.iterations=500 "
+                           "--set time.convergence=11 --set monitor.output_interval=1 ";
+  std::string err;
+  ASSERT_EQ(fvrun(dir_, args + "--output-dir whole", err), 0) << err;
+  ASSERT_NE(err.find("converged after"), std::string::npos) << err;
+  const auto last_row = [&](const std::string& hist) {
+    std::string t = read_file(hist);
+    t.pop_back();
+    return t.substr(t.rfind('\n') + 1);
+  };
+  const std::string whole = last_row(dir_ + "/whole/history.csv");
+  const int wholeIterations = std::stoi(whole);
+
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string cmd = "cd '" + dir_ + "' && OMP_NUM_THREADS=1 exec '" FV_FVRUN_PATH "' " +
+                            args + "--output-dir part --set monitor.checkpoint_interval=3 " +
+                            "> /dev/null 2> part.txt";
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // stop it half way: once history.csv holds a third of the uninterrupted run's rows
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto rows = [&](const std::string& hist) { // data rows: they start with a digit
+    std::istringstream in(read_file(hist));
+    int n = 0;
+    for (std::string line; std::getline(in, line);)
+      n += !line.empty() && std::isdigit(static_cast<unsigned char>(line[0]));
+    return n;
+  };
+  while (rows(dir_ + "/part/history.csv") < wholeIterations / 3 &&
+         std::chrono::steady_clock::now() - t0 < std::chrono::minutes(2))
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  const std::string stopped = read_file(dir_ + "/part.txt");
+  EXPECT_NE(stopped.find("stopped by SIGTERM after iteration"), std::string::npos) << stopped;
+  EXPECT_NE(stopped.find("continue with --restart part/restart.h5"), std::string::npos) << stopped;
+  EXPECT_NE(stopped.find("restart.h5 (iteration 3)"), std::string::npos) << stopped; // checkpoint
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/part/solution.h5"));
+  const int stoppedAt = std::stoi(last_row(dir_ + "/part/history.csv"));
+  ASSERT_LT(stoppedAt, wholeIterations) << "the run converged before the signal";
+
+  ASSERT_EQ(fvrun(dir_, args + "--output-dir part --restart part/restart.h5", err), 0) << err;
+  EXPECT_NE(err.find("CFL "), std::string::npos) << err; // the CFL law continues
+  const std::string resumed = last_row(dir_ + "/part/history.csv");
+  EXPECT_NEAR(std::stoi(resumed), wholeIterations, 1) << resumed << "\n" << whole;
+  const auto column = [&](const std::string& hist, const std::string& name) {
+    std::string t = read_file(hist);
+    std::string header;
+    std::istringstream in(t);
+    while (std::getline(in, header) && header.rfind("#", 0) == 0) {
+    }
+    std::vector<std::string> names;
+    std::stringstream hs(header);
+    for (std::string c; std::getline(hs, c, ',');)
+      names.push_back(c);
+    const std::string row = last_row(hist);
+    std::vector<std::string> vals;
+    std::stringstream rs(row);
+    for (std::string c; std::getline(rs, c, ',');)
+      vals.push_back(c);
+    const auto at = std::find(names.begin(), names.end(), name) - names.begin();
+    return std::stod(vals.at(static_cast<std::size_t>(at)));
+  };
+  for (const char* c : {"CL", "CD"}) {
+    const double a = column(dir_ + "/whole/history.csv", c);
+    const double b = column(dir_ + "/part/history.csv", c);
+    EXPECT_NEAR(b, a, 1e-10 * std::max(1e-3, std::fabs(a))) << c;
+  }
 }
