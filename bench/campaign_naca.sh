@@ -25,7 +25,7 @@ mkdir -p "$out"
 start=$(date +%s.%N)
 $fvrun "$zones" -c "$case_ini" --device "$device" --output-dir "$out/campaign" \
   --sweep "aoa=$sweep" > "$out/campaign.log" 2>&1 || echo "campaign: fvrun exited with $?"
-campaign_s=$(echo "$(date +%s.%N) - $start" | bc)
+campaign_s=$(python3 -c "print($(date +%s.%N) - $start)") # (no bc on every machine)
 
 cold_s=0
 if [ "${COLD:-1}" != 0 ]; then
@@ -36,7 +36,7 @@ print(' '.join(r[0] for r in rows[1:]))"); do
     start=$(date +%s.%N)
     $fvrun "$zones" -c "$case_ini" --device "$device" --output-dir "$out/cold_$a" \
       --set "freestream.aoa=$a" > "$out/cold_$a.log" 2>&1 || echo "cold $a: fvrun exited with $?"
-    cold_s=$(echo "$cold_s + $(date +%s.%N) - $start" | bc)
+    cold_s=$(python3 -c "print($cold_s + $(date +%s.%N) - $start)")
   done
 fi
 

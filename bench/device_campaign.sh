@@ -30,6 +30,11 @@ if [ "$part" != wing ]; then
     --sweep aoa=0,5,10,15 --set time.convergence=8 >"$R/sa.log" 2>&1
   log "SA sweep: rc $?, $(secs $t0) s; $(grep -E '^fvrun: ' "$R/sa.log" | tail -2 | tr '\n' ' ')"
   cp $R/sa/polar.csv "$out/sa_polar.csv"
+  for a in 0 15; do # cold single runs beside the campaign's points
+    $fvrun $Z/naca_sa.zones.h5 -c examples/naca0012_sa.ini --device cuda --output-dir $R/sa_cold_$a \
+      --set freestream.aoa=$a --set time.convergence=8 >"$R/sa_cold_$a.log" 2>&1
+    log "SA cold alpha $a: $(grep -E '^fvrun: ' "$R/sa_cold_$a.log" | tail -1)"
+  done
   log "fixed lift"
   {
     t0=$(date +%s.%N)
