@@ -3,6 +3,7 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "runtime/campaign/polar_file.hpp"
+#include "runtime/campaign/predictor.hpp"
 #include "runtime/config/case_conditions.hpp"
 #include "runtime/output/case_outputs.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -122,6 +123,32 @@ CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
     PolarRow row;
     row.point = i;
     row.warmSource = "cold";
+    // the secant predictor ([sweep] extrapolate): the finished point k beyond the source j on
+    // p's axis nearest to j, its state and j's extrapolated to p (predictor.hpp)
+    auto predict = [&](std::size_t j, const auto& load) {
+      std::optional<std::size_t> k;
+      real_t t = 0, best = 0;
+      for (const auto& [m, r] : polar.rows()) {
+        if (m == j || !r.converged() || !(kept.count(m) || std::filesystem::exists(restart_of(m))))
+          continue;
+        const std::optional<real_t> s = secant_step(p, points[j], points[m]);
+        const real_t d = point_distance(cfg.sweep, points[j], points[m]);
+        if (s && (!k || d < best)) {
+          k = m;
+          t = *s;
+          best = d;
+        }
+      }
+      if (!k) return;
+      std::vector<real_t> U = solver.conservative();
+      load(*k);
+      const std::size_t keptCells = extrapolate_state(
+          U, solver.conservative(), t, zone.nTotalCells(), solver.state(), pc.flow.gamma);
+      solver.set_conservative(U);
+      FV_LOG_INFO("campaign: " << p.folder << " starts from " << points[j].folder << " and "
+                               << points[*k].folder << " extrapolated (t = " << t << "; "
+                               << keptCells << " cells kept " << points[j].folder << "'s state)");
+    };
     auto attempt = [&](bool warm) {
       Try t;
       output::CaseOutputs outputs(comm, zone, header, pc, zoneFile);
@@ -129,10 +156,14 @@ CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
       if (warm) {
         const PolarRow& from = polar.rows().at(*source);
         const std::string& folder = points[*source].folder;
-        if (kept.count(*source))
-          solver.set_conservative(kept.at(*source));
-        else
-          outputs.read_restart(solver, restart_of(*source));
+        auto load = [&](std::size_t j) {
+          if (kept.count(j))
+            solver.set_conservative(kept.at(j));
+          else
+            outputs.read_restart(solver, restart_of(j));
+        };
+        load(*source);
+        if (cfg.sweep.extrapolate) predict(*source, load);
         solver.warm_start(cfg.sweep.warmCflFactor * from.finalCfl, coldRef);
         ref = coldRef;
         row.warmSource = folder;

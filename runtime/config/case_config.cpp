@@ -81,8 +81,8 @@ std::vector<real_t> sweep_range(const std::string& spec, const std::string& what
                   what << "'" << spec << "': start, stop and step must be numbers");
   FV_VERIFY_USAGE(step != 0, what << "'" << spec << "': the step must not be 0");
   const real_t steps = (b - a) / step;
-  FV_VERIFY_USAGE(steps >= 0, what << "'" << spec << "': the step " << step
-                                   << " points away from stop " << b);
+  FV_VERIFY_USAGE(steps >= 0,
+                  what << "'" << spec << "': the step " << step << " points away from stop " << b);
   FV_VERIFY_USAGE(steps < static_cast<real_t>(kMaxSweepPoints),
                   what << "'" << spec << "' has more than " << kMaxSweepPoints << " values");
   const auto n = static_cast<std::size_t>(std::floor(steps + 1e-9)) + 1; // stop within rounding
@@ -509,7 +509,9 @@ void check_monitor(const SectionReader& r, const CaseConfig& c,
                     r.ctx("force_patches")
                         << "force_patches: '" << name << "' is no patch of the mesh");
   // the coefficients divide by q A (and q A L): a tiny reference must not turn them into inf
-  const real_t qa = c.flow.dynamic_pressure() * c.monitor.refArea;
+  const real_t q = c.flow.dynamic_pressure();
+  if (!(q > 0)) return; // a gas at rest has no coefficients (nan: run_loop.hpp)
+  const real_t qa = q * c.monitor.refArea;
   FV_VERIFY_USAGE(std::isnormal(qa) && std::isfinite(1 / qa),
                   r.ctx("reference_area") << "reference_area = " << c.monitor.refArea
                                           << " times the dynamic pressure is no usable divisor");
@@ -552,8 +554,7 @@ void check_campaign(const SectionReader& freestream, const SectionReader& sweep,
                                  "converged states");
   FV_VERIFY_USAGE(c.sweep.points() <= kMaxSweepPoints,
                   sweep.ctx(c.sweep.axes.front().key) << "the sweep has " << c.sweep.points()
-                                                      << " points, more than "
-                                                      << kMaxSweepPoints);
+                                                      << " points, more than " << kMaxSweepPoints);
 }
 
 } // namespace

@@ -193,8 +193,9 @@ std::vector<CaseKey> gas_keys() {
 /// [freestream]: the free stream (and the Reynolds number of the viscous models)
 std::vector<CaseKey> freestream_keys() {
   return {
-      real("freestream", "mach", "0.5", above(0), "",
-           "free-stream Mach number (its dynamic pressure normalises the coefficients)",
+      real("freestream", "mach", "0.5", at_least(0), "",
+           "free-stream Mach number (its dynamic pressure normalises the coefficients: none, "
+           "nan, at mach = 0)",
            to(&CaseConfig::flow, &FlowConfig::mach)),
       real("freestream", "aoa", "0", kAny, "degrees",
            "angle of attack (rotation towards lift_axis)",
@@ -663,6 +664,11 @@ std::vector<CaseKey> sweep_keys() {
                       "campaign: a point that starts from another point's converged state "
                       "starts its CFL law at this factor times the CFL that point ended with",
                       to(&CaseConfig::sweep, &SweepConfig::warmCflFactor)));
+  keys.push_back(boolean("sweep", "extrapolate", "false",
+                         "campaign: a warm start between two finished points on one axis starts "
+                         "from their states extrapolated to its value (a secant predictor; "
+                         "docs/solver.md) instead of the nearest point's state",
+                         to(&CaseConfig::sweep, &SweepConfig::extrapolate)));
   return keys;
 }
 

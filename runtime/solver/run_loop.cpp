@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 
 namespace fv {
@@ -54,8 +55,9 @@ Agreement agree(const EulerSolver& solver, bool checkpointDue) {
 Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& f,
                           const std::array<real_t, 3>& viscousForce) {
   const FlowConfig& flow = cfg.flow;
-  real_t q = flow.dynamic_pressure();
-  if (!(q > 0)) q = 1.0;
+  // no dynamic pressure (a gas at rest): no coefficients, rather than forces passed off as ones
+  const real_t q = flow.dynamic_pressure() > 0 ? flow.dynamic_pressure()
+                                               : std::numeric_limits<real_t>::quiet_NaN();
   const real_t fa = 1.0 / (q * cfg.monitor.refArea), ma = fa / cfg.monitor.refLength;
   auto dot = [&](const std::array<real_t, 3>& d) {
     return f[0] * d[0] + f[1] * d[1] + f[2] * d[2];

@@ -22,7 +22,7 @@ struct Coefficients {
 };
 
 /// Coefficients of raw forces/moments (IterationStats::forces) with the case's reference
-/// values (q_inf = 1 when the free stream is at rest).
+/// values (NaN when the free stream is at rest: no dynamic pressure).
 Coefficients coefficients(const CaseConfig& cfg, const std::array<real_t, 6>& forces,
                           const std::array<real_t, 3>& viscousForce = {});
 

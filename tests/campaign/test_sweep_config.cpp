@@ -4,6 +4,7 @@
 #include "common/error.hpp"
 #include "runtime/campaign/campaign_points.hpp"
 #include "runtime/campaign/polar_file.hpp"
+#include "runtime/campaign/predictor.hpp"
 #include "runtime/config/case_conditions.hpp"
 #include "runtime/config/case_config.hpp"
 #include "tests/testing/testing.hpp"
@@ -206,4 +207,33 @@ TEST(PolarFile, TextLoadAndRefusal) {
     EXPECT_NE(e.find("another campaign"), std::string::npos) << e;
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
   }
+}
+
+// The secant predictor ([sweep] extrapolate): which pairs of finished points extrapolate to a
+// new one, and the extrapolated state, cell by cell, with the source's state kept where the
+// extrapolation is not physical.
+TEST(CampaignPredictor, SecantStepAndExtrapolatedState) {
+  using fv::campaign::CampaignPoint;
+  const CampaignPoint p{{0.8, 2.0}, ""}, j{{0.8, 1.5}, ""}, k{{0.8, 1.0}, ""},
+      beyond{{0.8, 2.5}, ""}, other{{0.7, 1.0}, ""};
+  EXPECT_EQ(fv::campaign::secant_step(p, j, k), std::optional<fv::real_t>(1.0));
+  EXPECT_FALSE(fv::campaign::secant_step(p, j, beyond)); // k on p's side: no extrapolation
+  EXPECT_FALSE(fv::campaign::secant_step(p, j, other));  // k off p's axis
+  EXPECT_EQ(fv::campaign::secant_step(CampaignPoint{{0.8, 2.5}, ""}, j, k),
+            std::optional<fv::real_t>(2.0));
+
+  fv::StateModel sm; // Euler: rho, rhoU, rhoV, rhoW, rhoE of 2 cells, component-major
+  std::vector<fv::real_t> Uj = {1.0, 1.0, 0.5, 0.5, 0, 0, 0, 0, 2.5, 2.5};
+  const std::vector<fv::real_t> Uk = {0.9, 2.5, 0.4, 0.5, 0, 0, 0, 0, 2.4, 2.5};
+  EXPECT_EQ(fv::campaign::extrapolate_state(Uj, Uk, 1.0, 2, sm, 1.4), 1u);
+  // cell 0 extrapolated: Uj + (Uj - Uk)
+  EXPECT_DOUBLE_EQ(Uj[0], 1.1);
+  EXPECT_DOUBLE_EQ(Uj[2], 0.6);
+  EXPECT_DOUBLE_EQ(Uj[8], 2.6);
+  // cell 1 keeps Uj's state: its extrapolated density 1 + (1 - 2.5) < 0
+  EXPECT_DOUBLE_EQ(Uj[1], 1.0);
+  EXPECT_DOUBLE_EQ(Uj[3], 0.5);
+  EXPECT_DOUBLE_EQ(Uj[9], 2.5);
+  std::vector<fv::real_t> shorter(4);
+  EXPECT_THROW(fv::campaign::extrapolate_state(shorter, Uk, 1.0, 2, sm, 1.4), fv::Error);
 }
