@@ -196,7 +196,8 @@ struct TimeConfig {
                         ///< of a back-off after a failed iteration
   real_t cflExponent{}; ///< ser: CFL grows as (r_previous / r)^cfl_exponent
   int cflBackoffs{};    ///< ser: back-offs in a row before a failing run stops
-  int iterations{};
+  int iterations{};     ///< the last iteration, counted from the first run
+  int moreIterations{}; ///< > 0: this many from the start instead (fvrun --more)
   real_t dt{}, finalTime{};
   real_t convergenceOrders{};
 };
@@ -240,7 +241,7 @@ struct MonitorConfig {
   real_t refArea{}, refLength{};
   std::array<real_t, 3> momentOrigin{};
   int outputInterval{};
-  int checkpointInterval{};  ///< iterations between restart checkpoints (0: by time alone)
+  int checkpointInterval{};   ///< iterations between restart checkpoints (0: by time alone)
   real_t checkpointMinutes{}; ///< wall-clock minutes between restart checkpoints (0: never)
   std::string outputDir;
   bool profile{};       ///< per-kernel time table and profile.csv
@@ -251,8 +252,8 @@ struct MonitorConfig {
 /// [freestream] target_cl: fixed lift (solver/fixed_lift.hpp), the angle of attack adjusted
 /// during the iterations until the lift coefficient is the target.
 struct FixedLiftConfig {
-  bool on{};         ///< target_cl given (not off)
-  real_t target{};   ///< the lift coefficient to reach
+  bool on{};          ///< target_cl given (not off)
+  real_t target{};    ///< the lift coefficient to reach
   real_t tolerance{}; ///< |CL - target| at which the lift counts as reached
 };
 
@@ -296,7 +297,7 @@ struct RunConfig {
   bool overlap{};    ///< halo exchanges overlapped with interior work (MPI)
   bool commTiming{}; ///< time the halo exchange phases (MPI)
   backend::TransportKind
-      transport{}; ///< halos and reductions between ranks (backend/transport.hpp)
+      transport{};    ///< halos and reductions between ranks (backend/transport.hpp)
   real_t waitLimit{}; ///< s, the longest wait for other ranks (backend/wait_watchdog.hpp)
 };
 

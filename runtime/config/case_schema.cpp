@@ -429,8 +429,14 @@ std::vector<CaseKey> time_keys() {
               "ser: failed iterations in a row (non-physical state, NaN, residual blow-up) that "
               "are retried at a lower CFL before the run stops",
               to(&CaseConfig::time, &TimeConfig::cflBackoffs)),
-      integer("time", "iterations", "1000", 0, "", "maximum number of iterations (time steps)",
+      integer("time", "iterations", "1000", 0, "",
+              "the last iteration (time step), counted from the first run: a restart at "
+              "iteration k runs iterations - k more",
               to(&CaseConfig::time, &TimeConfig::iterations), {"--iterations"}),
+      integer("time", "more_iterations", "0", 0, "",
+              "run this many iterations from wherever the run starts (a restart's iteration) "
+              "instead of up to iterations (0: up to iterations)",
+              to(&CaseConfig::time, &TimeConfig::moreIterations), {"--more"}),
       real("time", "dt", "0", at_least(0), "s", "global stepping: fixed time step (0: from cfl)",
            to(&CaseConfig::time, &TimeConfig::dt)),
       real("time", "final_time", "0", at_least(0), "s",
@@ -657,9 +663,8 @@ CaseKey sweep_key(const char* key, const char* unit) {
 std::vector<CaseKey> sweep_keys() {
   std::vector<CaseKey> keys;
   for (const char* key : kSweptKeys)
-    keys.push_back(sweep_key(key, key == std::string("aoa") || key == std::string("sideslip")
-                                      ? "degrees"
-                                      : ""));
+    keys.push_back(sweep_key(
+        key, key == std::string("aoa") || key == std::string("sideslip") ? "degrees" : ""));
   keys.push_back(real("sweep", "warm_cfl_factor", "1", above(0), "",
                       "campaign: a point that starts from another point's converged state "
                       "starts its CFL law at this factor times the CFL that point ended with",

@@ -35,15 +35,16 @@ void CflController::reset(int iteration) {
 }
 
 void CflController::resume(real_t cfl, const StateArray& reference) {
-  continue_at(cfl);
+  cfl_ = std::clamp(cfl, lowest(), max_);
+  if (law_ == CflLaw::Ramp && ramp_ > 0 && max_ > start_) // the ramp's iteration at that CFL
+    iteration_ = static_cast<int>(std::ceil(ramp_ * (cfl_ - start_) / (max_ - start_)));
   ref_ = reference;
   haveRef_ = true;
 }
 
 void CflController::continue_at(real_t cfl) {
+  if (law_ == CflLaw::Ramp) return; // the ramp follows the iteration count, already continued
   cfl_ = std::clamp(cfl, lowest(), max_);
-  if (law_ == CflLaw::Ramp && ramp_ > 0 && max_ > start_) // the ramp's iteration at that CFL
-    iteration_ = static_cast<int>(std::ceil(ramp_ * (cfl_ - start_) / (max_ - start_)));
 }
 
 real_t CflController::lowest() const {

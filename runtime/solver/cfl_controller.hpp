@@ -42,8 +42,8 @@ class CflController {
   /// values; ramp: from the ramp's iteration at that CFL) and the residual measure is relative to
   /// `reference` instead of the first observed residual.
   void resume(real_t cfl, const StateArray& reference);
-  /// A restart: the law continues from `cfl` (within the law's bounds), the residual measure
-  /// from the first residual observed.
+  /// A restart: the adaptive and ser laws continue from `cfl` (within their bounds; the ramp
+  /// follows the restart's iteration), the residual measure from the first residual observed.
   void continue_at(real_t cfl);
   /// The free stream whose scales floor the residual reference (the solver's new conditions).
   void set_flow(const FlowConfig& flow) { flow_ = flow; }

@@ -10,6 +10,7 @@
 #include "runtime/solver/monitor.hpp"
 #include "runtime/solver/progress_estimate.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -141,8 +142,15 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
   constexpr double kProgressSeconds = 10;
   const bool steadyTarget = cfg.time.localTimeStep && cfg.time.convergenceOrders > 0;
   Checkpoints checkpoints(cfg.monitor);
-  ProgressEstimate eta(cfg.time.iterations, steadyTarget ? cfg.time.convergenceOrders : 0);
-  int maxIter = cfg.time.iterations;
+  // [time] iterations is the last iteration, counted from the first run's start (a restart at
+  // iteration k runs iterations - k more); more_iterations (fvrun --more N): N more instead
+  int maxIter = cfg.time.moreIterations > 0 ? cfg.time.moreIterations
+                                            : std::max(0, cfg.time.iterations - startIteration);
+  if (maxIter == 0 && startIteration > 0)
+    FV_LOG_WARN("the restart is at iteration " << startIteration
+                                               << ", [time] iterations = " << cfg.time.iterations
+                                               << ": no iteration is left (--more N runs N more)");
+  ProgressEstimate eta(maxIter, steadyTarget ? cfg.time.convergenceOrders : 0);
   sum.stopReason = "iteration limit";
   if (!cfg.time.localTimeStep && cfg.time.finalTime > 0 &&
       solver.time() >= cfg.time.finalTime * (1 - 1e-12)) { // a restart at or past final_time

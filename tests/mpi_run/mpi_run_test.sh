@@ -186,20 +186,21 @@ INI
   compare_all r1 r2
   compare_all r1 r4
   ;;
-restart) # 20 iterations on 2 ranks + 20 on 4 ranks from the restart == 40 on 1 rank
+restart) # 20 iterations on 2 ranks + 20 on 4 ranks from the restart (--iterations 40: the
+  # total) == 40 on 1 rank
   "$FVGEN" channel --cells hex --n 16,8,4 --shuffle --seed 5 --perturb 0.1 -o mesh.cgns -q
   channel_case
   for np in 1 2 4; do prep mesh.cgns $np; done
   run 1 mesh.p1.zones.h5 channel.ini r1 --iterations 40
   run 2 mesh.p2.zones.h5 channel.ini a2 --iterations 20
-  run 4 mesh.p4.zones.h5 channel.ini b4 --iterations 20 --restart a2/restart.h5
+  run 4 mesh.p4.zones.h5 channel.ini b4 --iterations 40 --restart a2/restart.h5
   "$COMPARE" solution r1/solution.h5 b4/solution.h5 "${RTOL_RESTART:-1e-11}"
   # restarted in its own output folder, a run continues history.csv: 10 more iterations from
   # iteration 20 log rows 21..30; a second restart from iteration 20 drops them and logs 21..40,
   # and the history equals the continuous run's row for row (residual reference carried over)
   cp -r a2 c
-  run 4 mesh.p4.zones.h5 channel.ini c --iterations 10 --restart a2/restart.h5
-  run 2 mesh.p2.zones.h5 channel.ini c --iterations 20 --restart a2/restart.h5
+  run 4 mesh.p4.zones.h5 channel.ini c --more 10 --restart a2/restart.h5
+  run 2 mesh.p2.zones.h5 channel.ini c --iterations 40 --restart a2/restart.h5
   "$COMPARE" history r1/history.csv c/history.csv "${RTOL_RESTART:-1e-11}" rms_rho rms_rhoE CL CD \
     dt res_rho res_rhoE
   [[ $(grep -c "^# restarted at iteration 20$" c/history.csv) -eq 2 ]] ||

@@ -381,7 +381,7 @@ TEST_F(FvrunCli, EulerRestartStartsARansRun) {
   rans.replace(rans.find("lower_wall]\ntype = slip_wall"), 28, "lower_wall]\ntype = no_slip_wall");
   std::ofstream(dir_ + "/rans.ini") << rans;
   ASSERT_EQ(fvrun(dir_,
-                  "wedge_walls.zones.h5 -c rans.ini --iterations 3 --output-dir rans "
+                  "wedge_walls.zones.h5 -c rans.ini --iterations 8 --output-dir rans "
                   "--restart euler/restart.h5",
                   err),
             0)
