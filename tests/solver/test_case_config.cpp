@@ -197,16 +197,16 @@ TEST(CaseConfig, NondimensionalFreeStream) {
   EXPECT_NEAR(c.flow.freestream[4], 1.0 / 1.4, 1e-15);
 }
 
-TEST(CaseConfig, ReadmeListsEveryKeyAsTheSchemaSays) {
-  // README.md's key table is `fvrun --keys`: the schema and the documentation cannot drift
-  std::ifstream in(std::string(FV_SOURCE_DIR) + "/README.md");
+TEST(CaseConfig, DocsListEveryKeyAsTheSchemaSays) {
+  // docs/case-keys.md's table is `fvrun --keys`: the schema and the documentation cannot drift
+  std::ifstream in(std::string(FV_SOURCE_DIR) + "/docs/case-keys.md");
   ASSERT_TRUE(in.good());
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string readme = ss.str();
   const std::string table = fv::case_keys_markdown();
   EXPECT_NE(readme.find(table), std::string::npos)
-      << "README.md's key table differs from `fvrun --keys`; regenerate it";
+      << "docs/case-keys.md's key table differs from `fvrun --keys`; regenerate it";
 }
 
 // [scheme] limiter_region: every cell for the Euler model (inviscid slip lines are
