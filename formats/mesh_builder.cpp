@@ -223,6 +223,7 @@ void extrude_2d(MeshBuilder& b, double thickness) {
   out.writer = b.writer;
   out.warnings = b.warnings;
   out.zoneNames = b.zoneNames;
+  out.extrusion = {t, nrm};
   out.xyz = std::move(xyz);
   if (!b.nodeFileId.empty()) {
     out.nodeFileId = b.nodeFileId;
@@ -358,6 +359,7 @@ Mesh MeshBuilder::finish_checked(idx_t nn) {
   m.format = format;
   m.writer = writer;
   m.warnings = std::move(warnings);
+  m.extrusion = extrusion;
   if (zoneNames.size() > 1) {
     m.fileZones = std::move(zoneNames);
     m.cellFileZone = std::move(cellZone);
