@@ -203,8 +203,9 @@ void extrude_2d(MeshBuilder& b, double thickness) {
   {
     char buf[320];
     std::snprintf(buf, sizeof buf,
-                  "2D mesh extruded into one cell layer of thickness %g along (%g, %g, %g)%s", t,
-                  nrm[0], nrm[1], nrm[2],
+                  "2D mesh extruded into one cell layer of thickness %g along (%g, %g, %g)%s; "
+                  "the zone file records it: fvrun's 2D reference area is the chord times it",
+                  t, nrm[0], nrm[1], nrm[2],
                   thickness > 0 ? "" : " (default: 1/100 of the largest extent; set --extrude)");
     b.warn(buf);
   }
