@@ -3,9 +3,17 @@
 #include "common/error.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 namespace fv {
+
+std::string describe(const Extrusion& e) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "2D mesh extruded by %g along (%g, %g, %g)", e.thickness,
+                e.direction[0], e.direction[1], e.direction[2]);
+  return buf;
+}
 
 void derive_zone_arrays(Zone& z) {
   const auto nf = static_cast<std::size_t>(z.nFaces);

@@ -22,6 +22,7 @@
 #include "common/csr.hpp"
 #include "common/types.hpp"
 
+#include <array>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -56,6 +57,20 @@ struct ExchangeLists {
   Csr recv;                       ///< local ids that receive each neighbour's values
 };
 
+/// How fvprep made a 3D mesh of a 2D one (extrude_2d(), formats/mesh_builder.hpp): one cell
+/// layer of `thickness` (file units) along the unit vector `direction`, the plane's normal.
+/// thickness 0: not an extruded 2D mesh (a 3D mesh, or a zone file written before the zone file
+/// recorded it). fvrun's coefficients refer to it ([monitor] reference_area, [freestream]
+/// lift_axis: runtime/config/case_schema.cpp).
+struct Extrusion {
+  double thickness = 0;
+  std::array<double, 3> direction{0, 0, 0};
+  bool extruded() const { return thickness > 0; }
+};
+
+/// "2D mesh extruded by T along (x, y, z)" (fvprep info and check, fvrun's messages).
+std::string describe(const Extrusion& e);
+
 /// File-level header of a zone file (shared by all zones).
 struct ZoneFileHeader {
   int formatVersion = kZoneFormatVersion;
@@ -67,6 +82,7 @@ struct ZoneFileHeader {
   std::int32_t nZones = 1;
   gidx_t nGlobalCells = 0, nGlobalFaces = 0, nGlobalNodes = 0;
   std::vector<Patch> patches; ///< patch p of every zone is patches[p]
+  Extrusion extrusion;        ///< OPTIONAL in the file: absent for a 3D mesh
 };
 
 /// One zone of a prepared mesh: everything fvrun needs for one MPI rank, in local numbering.

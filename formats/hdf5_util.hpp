@@ -11,6 +11,7 @@
 /// refused cleanly.
 #include <hdf5.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -192,6 +193,29 @@ bool read_attr(hid_t obj, const char* name, T& value) {
   Id space = dataspace(H5Aget_space(attr.get()));
   if (!space || H5Sget_simple_extent_npoints(space.get()) != 1) return false;
   return H5Aread(attr.get(), mem_type<T>(), &value) >= 0;
+}
+
+/// Writes a 1-D attribute of the N values of `values`. Returns false on HDF5 failure.
+template <class T, std::size_t N>
+bool write_attr(hid_t obj, const char* name, const std::array<T, N>& values) {
+  const hsize_t n = N;
+  Id space = dataspace(H5Screate_simple(1, &n, &n));
+  Id attr = attribute(H5Acreate2(obj, name, file_type<T>(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  return attr && H5Awrite(attr.get(), mem_type<T>(), values.data()) >= 0;
+}
+
+/// Reads a 1-D numeric attribute of exactly N values; false if absent, of another size or
+/// not convertible.
+template <class T, std::size_t N>
+bool read_attr(hid_t obj, const char* name, std::array<T, N>& values) {
+  if (H5Aexists(obj, name) <= 0) return false;
+  Id attr = attribute(H5Aopen(obj, name, H5P_DEFAULT));
+  if (!attr) return false;
+  Id space = dataspace(H5Aget_space(attr.get()));
+  if (!space || H5Sget_simple_extent_ndims(space.get()) != 1 ||
+      H5Sget_simple_extent_npoints(space.get()) != static_cast<hssize_t>(N))
+    return false;
+  return H5Aread(attr.get(), mem_type<T>(), values.data()) >= 0;
 }
 
 /// Largest string (attribute, or all entries of a string dataset) read back, in bytes: a

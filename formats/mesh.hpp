@@ -60,6 +60,8 @@ struct Mesh {
   std::vector<std::string> fileZones;
   std::vector<std::int32_t> cellFileZone;
   std::vector<std::int32_t> bfaceFileZone;
+  /// The extrusion that made this mesh of a 2D one (extrude_2d()); thickness 0 for a 3D mesh.
+  Extrusion extrusion;
 
   idx_t nNodes() const { return static_cast<idx_t>(xyz.size() / 3); }
   idx_t nCells() const { return static_cast<idx_t>(cellType.size()); }

@@ -203,8 +203,9 @@ void extrude_2d(MeshBuilder& b, double thickness) {
   {
     char buf[320];
     std::snprintf(buf, sizeof buf,
-                  "2D mesh extruded into one cell layer of thickness %g along (%g, %g, %g)%s", t,
-                  nrm[0], nrm[1], nrm[2],
+                  "2D mesh extruded into one cell layer of thickness %g along (%g, %g, %g)%s; "
+                  "the zone file records it: fvrun's 2D reference area is the chord times it",
+                  t, nrm[0], nrm[1], nrm[2],
                   thickness > 0 ? "" : " (default: 1/100 of the largest extent; set --extrude)");
     b.warn(buf);
   }
@@ -223,6 +224,7 @@ void extrude_2d(MeshBuilder& b, double thickness) {
   out.writer = b.writer;
   out.warnings = b.warnings;
   out.zoneNames = b.zoneNames;
+  out.extrusion = {t, nrm};
   out.xyz = std::move(xyz);
   if (!b.nodeFileId.empty()) {
     out.nodeFileId = b.nodeFileId;
@@ -358,6 +360,7 @@ Mesh MeshBuilder::finish_checked(idx_t nn) {
   m.format = format;
   m.writer = writer;
   m.warnings = std::move(warnings);
+  m.extrusion = extrusion;
   if (zoneNames.size() > 1) {
     m.fileZones = std::move(zoneNames);
     m.cellFileZone = std::move(cellZone);

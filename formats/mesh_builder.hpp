@@ -44,6 +44,7 @@ struct MeshBuilder {
   std::vector<std::string> warnings;
 
   std::string path, format, writer;
+  Extrusion extrusion; ///< set by extrude_2d(), passed on to the Mesh
 
   idx_t nNodes() const { return static_cast<idx_t>(xyz.size() / 3); }
   idx_t nCells() const { return static_cast<idx_t>(cellOff.size() - 1); }
@@ -94,7 +95,8 @@ void keep_rows(std::vector<T>& v, const std::vector<idx_t>& kept) {
 /// Extrudes a planar mesh (builder with dim == 2) into one layer of prisms/hexahedra of the
 /// given thickness (<= 0: kDefaultExtrudeFraction of the largest in-plane extent) along the
 /// plane's normal. Cells are oriented so their volumes are positive; the two new sides form
-/// the patch "symmetry" (BCSymmetryPlane); edges become quads of their patch. A thickness
+/// the patch "symmetry" (BCSymmetryPlane); edges become quads of their patch; b.extrusion
+/// records the thickness and the direction (for the mesh, its zone file and fvrun). A thickness
 /// the nodes cannot hold to a relative 1e-6 (below about 2.2e-10 times the largest coordinate)
 /// is an error: a usage error when it was given.
 void extrude_2d(MeshBuilder& b, double thickness);

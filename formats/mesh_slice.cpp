@@ -114,6 +114,7 @@ MeshSlice slice_mesh(Mesh&& whole, int rank, int parts) {
   p.writer = std::move(whole.writer);
   p.warnings = std::move(whole.warnings);
   p.fileZones = std::move(whole.fileZones);
+  p.extrusion = whole.extrusion;
   whole = Mesh();
   return s;
 }

@@ -21,7 +21,7 @@ struct MeshSlice {
   /// Cells [cellFirst, cellFirst + part.nCells()) and file boundary faces [bfaceFirst,
   /// bfaceFirst + part.nBoundaryFaces()) of the whole mesh as rows 0, 1, ... (with their file ids,
   /// file zones, polyhedron face lists), their node ids those of the whole mesh; the whole
-  /// mesh's patch table, provenance, warnings and file zone names. part.xyz is empty and
+  /// mesh's patch table, provenance, warnings, file zone names and extrusion. part.xyz is empty and
   /// part.nodeFileId is not kept.
   Mesh part;
   std::vector<real_t> xyz; ///< coordinates of nodes [nodeFirst, nodeFirst + xyz.size() / 3)

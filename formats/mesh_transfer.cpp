@@ -119,6 +119,8 @@ bool write_mesh_stream(std::FILE* out, const Mesh& m) {
   w.strs(m.fileZones);
   w.vec(m.cellFileZone);
   w.vec(m.bfaceFileZone);
+  w.bytes(&m.extrusion.thickness, sizeof m.extrusion.thickness);
+  w.bytes(m.extrusion.direction.data(), sizeof m.extrusion.direction);
   return w.ok && std::fflush(out) == 0;
 }
 
@@ -156,6 +158,8 @@ Mesh read_mesh_stream(const char* data, std::size_t size, const std::string& wha
   m.fileZones = r.strs();
   m.cellFileZone = r.vec<std::int32_t>();
   m.bfaceFileZone = r.vec<std::int32_t>();
+  r.bytes(&m.extrusion.thickness, sizeof m.extrusion.thickness);
+  r.bytes(m.extrusion.direction.data(), sizeof m.extrusion.direction);
   FV_VERIFY(r.left == 0, what << ": " << r.left << " bytes after the mesh stream");
   return m;
 }

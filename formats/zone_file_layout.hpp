@@ -13,6 +13,11 @@ inline constexpr const char* kFormatName = "fvkit zone file";
 /// Per-dataset checksum attribute (uint64 XXH64 of the dataset's raw little-endian bytes).
 inline constexpr const char* kChecksumAttr = "xxh64";
 
+/// Root attributes of an extruded 2D mesh (fv::Extrusion), absent otherwise: the thickness
+/// (float64) and the unit direction (3 float64).
+inline constexpr const char* kExtrusionThicknessAttr = "extrusionThickness";
+inline constexpr const char* kExtrusionDirectionAttr = "extrusionDirection";
+
 /// Group of the extra partitionings (`fvprep partition add`): one subgroup per part count.
 inline constexpr const char* kPartitioningsGroup = "partitionings";
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -49,6 +50,26 @@ namespace {
 std::string hdf5_reason() {
   const std::string d = h5::error_detail();
   return d.empty() ? std::string() : " (HDF5: " + d + ")";
+}
+
+/// The optional extrusion attributes: both or neither (a 3D mesh, or a file written before
+/// they existed: thickness 0); a thickness finite and > 0, a finite direction of length 1.
+void read_extrusion(ZoneFile::State& s) {
+  const hid_t root = s.file.get();
+  const bool hasThickness = H5Aexists(root, zonefile::kExtrusionThicknessAttr) > 0;
+  const bool hasDirection = H5Aexists(root, zonefile::kExtrusionDirectionAttr) > 0;
+  if (!hasThickness && !hasDirection) return;
+  Extrusion e;
+  FV_VERIFY(hasThickness && hasDirection &&
+                h5::read_attr<double>(root, zonefile::kExtrusionThicknessAttr, e.thickness) &&
+                h5::read_attr(root, zonefile::kExtrusionDirectionAttr, e.direction),
+            s.path << ": zone file's extrusion needs a scalar " << zonefile::kExtrusionThicknessAttr
+                   << " and 3 values " << zonefile::kExtrusionDirectionAttr << hdf5_reason());
+  const auto& d = e.direction;
+  const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  FV_VERIFY(std::isfinite(e.thickness) && e.thickness > 0 && std::fabs(len - 1) < 1e-6,
+            s.path << ": zone file's extrusion is corrupt: " << describe(e));
+  s.header.extrusion = e;
 }
 
 void read_patches(ZoneFile::State& s) {
@@ -327,6 +348,7 @@ ZoneFile open_zone_file(const std::string& path, int parts) {
   read_partitionings(*s);
   if (parts != 0 && parts != h.nZones) select_partitioning(*s, parts);
   read_patches(*s);
+  read_extrusion(*s);
 
   s->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   FV_VERIFY(s->fd >= 0, path << ": cannot open for mapping: " << std::strerror(errno));

@@ -225,8 +225,10 @@ h5::Id create_zone_hdf5(const std::string& path) {
   return h5::file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()));
 }
 
-/// Root attributes of a zone file (docs/zone-file-format.md).
+/// Root attributes of a zone file (docs/zone-file-format.md); those of the extrusion only for
+/// an extruded 2D mesh.
 bool write_header_attrs(hid_t root, const ZoneFileHeader& header) {
+  const Extrusion& e = header.extrusion;
   return h5::write_string_attr(root, zonefile::kFormatAttr, zonefile::kFormatName) &&
          h5::write_attr<std::int32_t>(root, "formatVersion", header.formatVersion) &&
          h5::write_string_attr(root, "creator", header.creator) &&
@@ -239,7 +241,10 @@ bool write_header_attrs(hid_t root, const ZoneFileHeader& header) {
          h5::write_attr<std::int64_t>(root, "nGlobalFaces", header.nGlobalFaces) &&
          h5::write_attr<std::int64_t>(root, "nGlobalNodes", header.nGlobalNodes) &&
          h5::write_attr<std::int32_t>(root, "alignment", kZoneFileAlignment) &&
-         h5::write_string_attr(root, "checksum", "xxh64");
+         h5::write_string_attr(root, "checksum", "xxh64") &&
+         (!e.extruded() ||
+          (h5::write_attr<double>(root, zonefile::kExtrusionThicknessAttr, e.thickness) &&
+           h5::write_attr(root, zonefile::kExtrusionDirectionAttr, e.direction)));
 }
 
 /// A second descriptor of the temporary file, through which the datasets' bytes are written

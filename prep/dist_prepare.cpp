@@ -158,12 +158,14 @@ std::string dist_mesh_uuid(const dist::Comm& comm, const DistGlobalMesh& g) {
   return comm.broadcast(h ? h->uuid() : std::string(), 0);
 }
 
-/// The header (the mesh UUID is computed by every rank together).
-ZoneFileHeader dist_zone_header(const dist::Comm& comm, const std::string& sourcePath,
-                                const DistGlobalMesh& g, int nZones) {
+/// The header: the path and extrusion of the mesh read (`source`), the counts and patches of
+/// `g` (the mesh UUID is computed by every rank together).
+ZoneFileHeader dist_zone_header(const dist::Comm& comm, const Mesh& source, const DistGlobalMesh& g,
+                                int nZones) {
   ZoneFileHeader h;
   h.creator = std::string("fvkit ") + kVersion;
-  h.sourceMesh = sourcePath;
+  h.sourceMesh = source.path;
+  h.extrusion = source.extrusion;
   h.nZones = nZones;
   h.nGlobalCells = g.nCells;
   h.nGlobalFaces = g.nFaces;
@@ -321,7 +323,9 @@ Prelude prelude(const dist::Comm& comm, MeshSlice&& slice, const PrepareOptions&
                 DistPartitioner who, PrepReport& report, PartitionReport& partReport) {
   Prelude p;
   p.g = build_dist_global_mesh(comm, slice, opts.prep, &report);
-  const std::string sourcePath = slice.part.path;
+  Mesh source; // the provenance the header keeps
+  source.path = slice.part.path;
+  source.extrusion = slice.part.extrusion;
   slice = MeshSlice(); // every process holds its block in renumbered ids
   const Csr cellCells = dist_cell_cells(comm, p.g); // the block's rows of the dual graph
   run_phase(&report, "bandwidths", [&] { dist_bandwidths(comm, p.g, cellCells, report); });
@@ -331,7 +335,7 @@ Prelude prelude(const dist::Comm& comm, MeshSlice&& slice, const PrepareOptions&
   });
   release_source_maps(p.g);
   run_phase(&report, "mesh UUID",
-            [&] { p.header = dist_zone_header(comm, sourcePath, p.g, opts.parts); });
+            [&] { p.header = dist_zone_header(comm, source, p.g, opts.parts); });
   run_phase(&report, "partitioning", [&] {
     p.partOf = partition(comm, p.g, cellCells, opts, who);
     partReport = dist_partition_report(comm, p.g, cellCells, p.partOf, opts.parts);

@@ -123,7 +123,7 @@ class Checker {
            << h.formatVersion << (opt_.verifyChecksums ? ", checksums verified" : "")
            << (!zones_.empty() && !zones_[0].cellWallDistance.empty() ? "; wall distance stored"
                                                                       : "; no wall distance")
-           << ")\n";
+           << (h.extrusion.extruded() ? "; " + describe(h.extrusion) : std::string()) << ")\n";
       return 0;
     }
     out_ << path_ << ": FAILED with " << problems_ << " problem" << (problems_ == 1 ? "" : "s")

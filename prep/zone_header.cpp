@@ -13,6 +13,7 @@ ZoneFileHeader make_zone_header(const Mesh& mesh, const GlobalMesh& g, int nZone
   h.nGlobalFaces = g.nFaces();
   h.nGlobalNodes = g.nNodes();
   h.patches = g.patches;
+  h.extrusion = mesh.extrusion;
   // Geometry + connectivity in the renumbered (global-id) order: the same for any partition,
   // and recomputable from the zones alone (fvprep check does).
   h.meshUuid = mesh_uuid(g.xyz, g.cellType, g.cellNodes);

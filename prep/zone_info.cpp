@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <sstream>
 #include <vector>
 
 namespace fv {
@@ -41,6 +42,16 @@ std::string part_list(const ZoneFile& f, const char* sep) {
   for (int n : f.partitionings())
     out += (out.empty() ? "" : sep) + std::to_string(n);
   return out;
+}
+
+/// The extrusion of a 2D mesh as a JSON object (thickness, direction), null for a 3D mesh.
+std::string extrusion_json(const Extrusion& e) {
+  if (!e.extruded()) return "null";
+  std::ostringstream o;
+  o.precision(17);
+  o << "{\"thickness\": " << e.thickness << ", \"direction\": [" << e.direction[0] << ", "
+    << e.direction[1] << ", " << e.direction[2] << "]}";
+  return o.str();
 }
 
 } // namespace
@@ -102,7 +113,8 @@ void print_zone_info(const std::string& path, bool json, std::ostream* osp) {
        << ",\n  \"partitionings\": [" << part_list(f, ", ") << "]"
        << ",\n  \"nGlobalCells\": " << h.nGlobalCells << ",\n  \"nGlobalFaces\": " << h.nGlobalFaces
        << ",\n  \"nGlobalNodes\": " << h.nGlobalNodes << ",\n  \"nHaloCells\": " << haloCells
-       << ",\n  \"wallDistance\": " << (wallDistance ? "true" : "false") << ",\n  \"patches\": [";
+       << ",\n  \"wallDistance\": " << (wallDistance ? "true" : "false")
+       << ",\n  \"extrusion\": " << extrusion_json(h.extrusion) << ",\n  \"patches\": [";
     for (std::size_t p = 0; p < h.patches.size(); ++p)
       os << (p ? "," : "") << "\n    {\"name\": " << json_quote(h.patches[p].name)
          << ", \"bcType\": " << json_quote(h.patches[p].bcType) << ", \"faces\": " << patchFaces[p]
@@ -136,6 +148,8 @@ void print_zone_info(const std::string& path, bool json, std::ostream* osp) {
      << "partitionings " << part_list(f, ", ") << " zones (the first one shown)\n"
      << "wall distance "
      << (wallDistance ? "stored (RANS can run)" : "none (fvprep --walls for RANS)") << "\n"
+     << "extrusion    "
+     << (h.extrusion.extruded() ? describe(h.extrusion) : std::string("none (a 3D mesh)")) << "\n"
      << "patches      " << h.patches.size() << "\n";
   std::size_t w = 4;
   for (const Patch& p : h.patches)

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     // ---- open
     const fv::parallel::RankZone mapped =
         fv::parallel::map_rank_zone(comm, cl.zonePath, !cl.noChecksums);
-    const fv::CaseConfig cfg = fv::resolve_case(ini, mapped.header.patches);
+    const fv::CaseConfig cfg = fv::resolve_case(ini, mapped.header);
 
     // ---- run
     FV_VERIFY_USAGE(!cfg.sweep.active() || cl.restartPath.empty(),

@@ -39,7 +39,7 @@ CaseConfig resolve_case_again(const CaseConfig& c, const std::vector<std::string
   IniFile ini = c.source;
   for (const std::string& s : sets)
     ini.set_override(s);
-  return resolve_case(ini, c.meshPatches);
+  return resolve_case(ini, c.mesh);
 }
 
 std::string non_flow_difference(const CaseConfig& a, const CaseConfig& b) {

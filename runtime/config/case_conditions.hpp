@@ -15,9 +15,10 @@
 namespace fv {
 
 /// `c` resolved again from its source (the case file with its overrides) with `sets`
-/// ("section.key=value", as fvrun --set) applied after them, against the same mesh patches:
-/// what resolve_case() gives for the case file with those overrides. Defaults derived from
-/// the free stream (a patch's mach or direction not given) follow the new free stream.
+/// ("section.key=value", as fvrun --set) applied after them, against the same mesh (c.mesh:
+/// patches and extrusion): what resolve_case() gives for the case file with those overrides.
+/// Defaults derived from the free stream (a patch's mach or direction not given) follow the
+/// new free stream.
 CaseConfig resolve_case_again(const CaseConfig& c, const std::vector<std::string>& sets);
 
 /// The first key outside the flow conditions (see file comment) whose resolved value differs

@@ -367,6 +367,38 @@ real_t derive_free_stream(FlowConfig& f) {
   return dimensionalTemperature;
 }
 
+/// How far (a cosine) from the plane of a 2D mesh the free stream and the lift may point: the
+/// rounding of the extrusion direction, far below any angle of attack or sideslip meant.
+constexpr real_t kPlaneTolerance = 1e-9;
+
+/// [freestream] on an extruded 2D mesh: the lift axis, the free stream and the lift lie in the
+/// mesh's plane (what is along the extrusion direction crosses its symmetry planes: a flow
+/// tilted through them, a lift measured across them).
+void check_plane(const SectionReader& r, const CaseConfig& c) {
+  const Extrusion& e = c.mesh.extrusion;
+  if (!e.extruded()) return;
+  const FlowConfig& f = c.flow;
+  const auto& d = e.direction;
+  const auto across = [&d](const std::array<real_t, 3>& v) {
+    return std::fabs(v[0] * d[0] + v[1] * d[1] + v[2] * d[2]) > kPlaneTolerance;
+  };
+  const char* lift = enum_name(kLiftAxisNames, f.liftAxis);
+  const std::size_t up = static_cast<std::size_t>(f.liftAxis), other = 3 - up; // y, z
+  FV_VERIFY_USAGE(std::fabs(d[up]) <= std::fabs(d[other]),
+                  r.ctx("lift_axis")
+                      << "lift_axis = " << lift << " is along the extrusion of the " << describe(e)
+                      << ": the lift and the angle of attack would point through "
+                      << "its symmetry planes; leave lift_axis out (its default is in the plane)");
+  FV_VERIFY_USAGE(f.sideslipDeg == 0 || !across(f.dragDir),
+                  r.ctx("sideslip") << "sideslip = " << f.sideslipDeg
+                                    << " tilts the free stream through the symmetry planes of the "
+                                    << describe(e) << "; a 2D case has sideslip = 0");
+  FV_VERIFY_USAGE(!across(f.dragDir) && !across(f.liftDir),
+                  r.ctx("lift_axis") << "the free stream (in the x-" << lift
+                                     << " plane) is not in the plane of the " << describe(e)
+                                     << ": fvrun's 2D cases lie in the x-y or the x-z plane");
+}
+
 /// [physics]: the transport properties in solver units, the reference viscosity scaled to
 /// [freestream] reynolds when given, nu-tilde of the free stream.
 void derive_transport(const IniFile& ini, FlowConfig& f, real_t dimensionalTemperature) {
@@ -559,14 +591,17 @@ void check_campaign(const SectionReader& freestream, const SectionReader& sweep,
 
 } // namespace
 
-CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatches) {
+CaseConfig resolve_case(const IniFile& ini, const MeshFacts& mesh) {
+  const std::vector<Patch>& zonePatches = mesh.patches;
   check_sections(ini);
   CaseConfig c;
+  c.mesh = mesh;
   std::ostringstream dump;
   dump << "# fvrun resolved configuration (every key, defaults filled in)\n";
   read_section(ini, "gas", dump, c);
   const SectionReader freestream = read_section(ini, "freestream", dump, c);
   const real_t dimensionalTemperature = derive_free_stream(c.flow);
+  check_plane(freestream, c);
   read_section(ini, "physics", dump, c);
   derive_transport(ini, c.flow, dimensionalTemperature);
   finish_scheme(read_section(ini, "scheme", dump, c), c);
@@ -579,8 +614,15 @@ CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatche
   check_campaign(freestream, read_section(ini, "sweep", dump, c), c);
   c.resolvedIni = dump.str();
   c.source = ini;
-  c.meshPatches = zonePatches;
   return c;
+}
+
+CaseConfig resolve_case(const IniFile& ini, const ZoneFileHeader& header) {
+  return resolve_case(ini, MeshFacts{header.patches, header.extrusion});
+}
+
+CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatches) {
+  return resolve_case(ini, MeshFacts{zonePatches, {}});
 }
 
 } // namespace fv

@@ -123,6 +123,9 @@ inline constexpr EnumName<SolutionFormat> kSolutionFormatNames[] = {
 // ---- the parts of a case, one per consumer. Every member is set by resolve_case() from the
 // schema, which holds the defaults: a default-constructed part is zeroed, not a default case.
 
+/// [freestream] lift_axis: FlowConfig::liftAxis, the index of the axis.
+inline constexpr EnumName<int> kLiftAxisNames[] = {{1, "y"}, {2, "z"}};
+
 /// [gas], [freestream] and [physics]: the gas, the free stream (derived quantities in solver
 /// units) and the equations solved with their transport properties.
 struct FlowConfig {
@@ -312,8 +315,18 @@ struct PatchConfig {
   phys::BcParams params; ///< point-wise parameters used by the kernels (SI or non-dim.)
 };
 
+/// The mesh a case is resolved against, set before any section is read: the zone's patches
+/// (in zone patch order) and the extrusion of a 2D mesh (ZoneFileHeader::extrusion; thickness
+/// 0 for a 3D mesh or an older zone file), which gives [monitor] reference_area and
+/// [freestream] lift_axis their 2D defaults.
+struct MeshFacts {
+  std::vector<Patch> patches;
+  Extrusion extrusion;
+};
+
 /// A fully resolved case: its parts, the patches (in zone patch order) and the resolved text.
 struct CaseConfig {
+  MeshFacts mesh; ///< the mesh it was resolved against (not a section of the case file)
   FlowConfig flow;
   SchemeConfig scheme;
   TimeConfig time;
@@ -325,21 +338,25 @@ struct CaseConfig {
   FixedLiftConfig lift;
   SweepConfig sweep;
   std::vector<PatchConfig> patches; ///< [patch NAME], in zone patch order
-  /// What the case was resolved from: the case file with its overrides and the zone's patches
+  /// What the case was resolved from, with `mesh`: the case file with its overrides
   /// (resolve_case_again(): case_conditions.hpp). Not the resolved text, whose defaults derived
   /// from the free stream (an inlet's mach, direction) are values.
   IniFile source;
-  std::vector<Patch> meshPatches;
 
   /// The fully resolved configuration as INI text ("key = value" per section, every key,
   /// defaults filled in, reals with 17 significant digits), written into every output.
   std::string resolvedIni;
 };
 
-/// Resolves the case: checks every section and key against the schema, parses values, fills
-/// defaults and matches [patch NAME] sections to the zone's patches (every patch must be
-/// assigned, every patch section must name a patch). Usage errors name file, line and the
-/// valid choices.
+/// Resolves the case against `mesh`: checks every section and key against the schema, parses
+/// values, fills defaults (those of an extruded 2D mesh from mesh.extrusion) and matches
+/// [patch NAME] sections to the zone's patches (every patch must be assigned, every patch
+/// section must name a patch). On a 2D mesh the free stream and the lift must lie in the
+/// mesh's plane. Usage errors name file, line and the valid choices.
+CaseConfig resolve_case(const IniFile& ini, const MeshFacts& mesh);
+/// The same for the mesh of a zone file: its header's patches and extrusion.
+CaseConfig resolve_case(const IniFile& ini, const ZoneFileHeader& header);
+/// The same for a mesh known by its patches alone (a 3D mesh: no extrusion).
 CaseConfig resolve_case(const IniFile& ini, const std::vector<Patch>& zonePatches);
 
 // ---- the schema

@@ -4,6 +4,7 @@
 #include "runtime/config/case_config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <sstream>
 #include <type_traits>
@@ -132,7 +133,6 @@ CaseKey names(const char* section, const char* key, const Default& def, const ch
 
 // the names of choices whose values only the configuration has
 constexpr EnumName<int> kOrderNames[] = {{1, "1"}, {2, "2"}};
-constexpr EnumName<int> kLiftAxisNames[] = {{1, "y"}, {2, "z"}};
 constexpr EnumName<int> kAxisNames[] = {{0, "x"}, {1, "y"}, {2, "z"}};
 constexpr EnumName<bool> kSteppingNames[] = {{true, "local"}, {false, "global"}};
 constexpr EnumName<bool> kPrecisionNames[] = {{false, "double"}, {true, "mixed"}};
@@ -190,6 +190,22 @@ std::vector<CaseKey> gas_keys() {
   };
 }
 
+/// [freestream] lift_axis's default: on an extruded 2D mesh the axis, y or z, nearer its plane
+/// (y when extruded along z); z, the 3D convention, otherwise.
+std::string in_plane_lift_axis(const CaseConfig& c) {
+  const Extrusion& e = c.mesh.extrusion;
+  if (!e.extruded()) return "z";
+  return std::fabs(e.direction[1]) > std::fabs(e.direction[2]) ? "z" : "y";
+}
+
+/// [monitor] reference_area's default: on an extruded 2D mesh the chord (reference_length)
+/// times the thickness, so that the coefficients are those per unit span whatever the
+/// thickness; 1 otherwise.
+std::string reference_area(const CaseConfig& c) {
+  const Extrusion& e = c.mesh.extrusion;
+  return e.extruded() ? format_real(c.monitor.refLength * e.thickness) : "1";
+}
+
 /// [freestream]: the free stream (and the Reynolds number of the viscous models)
 std::vector<CaseKey> freestream_keys() {
   return {
@@ -215,8 +231,11 @@ std::vector<CaseKey> freestream_keys() {
               "true: rho = 1, speed of sound = 1, p = 1/gamma, R = 1/gamma (pressure, "
               "temperature and gas_constant are ignored)",
               to(&CaseConfig::flow, &FlowConfig::nondimensional)),
-      choice("freestream", "lift_axis", "z", kLiftAxisNames,
-             "axis of lift: z (3D convention) or y (2D/extruded)",
+      choice("freestream", "lift_axis", depends("=extrusion", in_plane_lift_axis), kLiftAxisNames,
+             "axis of lift, towards which aoa turns the flow from x: z (the 3D convention, the "
+             "default of a 3D mesh) | y. On a 2D mesh extruded by fvprep the default is the axis "
+             "of its plane (y when extruded along z, z when along y); the extrusion direction "
+             "is refused (it tilts the flow through the symmetry planes), as is a sideslip",
              to(&CaseConfig::flow, &FlowConfig::liftAxis)),
       real("freestream", "reynolds", "0", at_least(0), "",
            "navier_stokes: free-stream Reynolds number rho V L / mu on reynolds_length; the "
@@ -564,12 +583,15 @@ std::vector<CaseKey> monitor_keys() {
             "comma-separated patches integrated for forces (default: every slip_wall and "
             "no_slip_wall patch)",
             to(&CaseConfig::monitor, &MonitorConfig::forcePatches)),
-      real("monitor", "reference_area", "1", above(0), "m^2",
-           "reference area for force coefficients",
-           to(&CaseConfig::monitor, &MonitorConfig::refArea)),
       real("monitor", "reference_length", "1", above(0), "m",
-           "reference length for moment coefficients",
+           "reference length of the moment coefficients; on a 2D mesh the chord of the default "
+           "reference_area",
            to(&CaseConfig::monitor, &MonitorConfig::refLength)),
+      real("monitor", "reference_area", depends("=extrusion", reference_area), above(0), "m^2",
+           "reference area of the force and moment coefficients: 1 on a 3D mesh; on a 2D mesh "
+           "extruded by fvprep reference_length x the thickness (fvprep info), which makes the "
+           "coefficients those per unit span whatever the thickness",
+           to(&CaseConfig::monitor, &MonitorConfig::refArea)),
       reals<3>(
           "monitor", "moment_origin", "0, 0, 0", "m", "moment reference point",
           [](CaseConfig & c) -> auto& { return c.monitor.momentOrigin; }),

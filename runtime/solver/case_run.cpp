@@ -32,10 +32,15 @@ void log_conditions(const CaseConfig& cfg) {
                          : w[phys::kDensity] * speed * f.reynoldsLength /
                                phys::viscosity(f.transport, f.temperature))
       << " on " << f.reynoldsLength;
+  const MonitorConfig& mon = cfg.monitor;
+  const Extrusion& e = cfg.mesh.extrusion;
   m << (f.nondimensional ? " (nondimensional)" : " (SI)") << "; coefficients: q "
-    << f.dynamic_pressure() << ", reference area " << cfg.monitor.refArea << ", length "
-    << cfg.monitor.refLength << ", moments about (" << cfg.monitor.momentOrigin[0] << ", "
-    << cfg.monitor.momentOrigin[1] << ", " << cfg.monitor.momentOrigin[2] << ")";
+    << f.dynamic_pressure() << ", reference area " << mon.refArea;
+  if (e.extruded() && mon.refArea == mon.refLength * e.thickness) // the 2D default
+    m << " (2D: chord " << mon.refLength << " x thickness " << e.thickness << ")";
+  m << ", length " << mon.refLength << ", lift along " << enum_name(kLiftAxisNames, f.liftAxis)
+    << ", moments about (" << cfg.monitor.momentOrigin[0] << ", " << cfg.monitor.momentOrigin[1]
+    << ", " << cfg.monitor.momentOrigin[2] << ")";
   FV_LOG_INFO(m.str());
 }
 

@@ -2,6 +2,7 @@
 # `mpiexec -n N fvprep` end to end (issue 17), driven by CTest (tests/prep/CMakeLists.txt):
 #   - a generated mixed-cell channel prepared serially and on 2 and 3 processes (PT-Scotch, and
 #     METIS on the first process) gives the same mesh UUID, and every file passes `fvprep check`;
+#   - a 2D mesh's extrusion is in the header of the serial and the distributed prepare's file;
 #   - a corrupt mesh (a cell naming a node the file lacks) fails on every process with exit code
 #     1, one error line from the first process only, and no zone file or temporary left behind.
 #   dist_prep_cli_test.sh FVGEN FVPREP WORK_DIR
@@ -25,6 +26,25 @@ for np in 2 3; do
     echo "np $np $who: UUID $ref, check OK"
   done
 done
+
+# A 2D mesh (two triangles) extruded by 0.5: the distributed prepare's header records the
+# extrusion as the serial one does (fvrun's 2D reference area and lift axis come from it).
+printf 'NDIME= 2\nNELEM= 2\n5 0 1 2 0\n5 0 2 3 1\nNPOIN= 4\n0 0 0\n2 0 1\n2 1 2\n0 1 3\n%s\n' \
+  'NMARK= 1
+MARKER_TAG= wall
+MARKER_ELEMS= 4
+3 0 1
+3 1 2
+3 2 3
+3 3 0' > flat.su2
+extrusion() { "$FVPREP" info "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["extrusion"])'; }
+"$FVPREP" flat.su2 --extrude 0.5 --parts 2 -o flat.serial.zones.h5 -q
+"$MPIEXEC" -n 2 --oversubscribe "$FVPREP" flat.su2 --extrude 0.5 --parts 2 -o flat.np2.zones.h5 -q
+want="{'thickness': 0.5, 'direction': [0, 0, 1]}"
+for f in flat.serial.zones.h5 flat.np2.zones.h5; do
+  [ "$(extrusion $f)" = "$want" ] || fail "$f: extrusion $(extrusion $f), expected $want"
+done
+echo "2D mesh: serial and np 2 record the extrusion $want"
 
 # Corrupt meshes from the SU2 writer's file: a cell naming a node out of range (the reader,
 # on every process, finds it) and an inverted cell (two nodes swapped: found by the process

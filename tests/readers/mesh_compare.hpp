@@ -37,6 +37,8 @@ inline void expect_same_mesh(const Mesh& a, const Mesh& b) {
   EXPECT_EQ(a.fileZones, b.fileZones);
   EXPECT_EQ(a.cellFileZone, b.cellFileZone);
   EXPECT_EQ(a.bfaceFileZone, b.bfaceFileZone);
+  EXPECT_EQ(a.extrusion.thickness, b.extrusion.thickness);
+  EXPECT_EQ(a.extrusion.direction, b.extrusion.direction);
 }
 
 } // namespace fv::testing

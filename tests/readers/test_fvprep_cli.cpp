@@ -250,8 +250,13 @@ TEST(FvprepCli, RenamePatchKeepsTheNameAsWritten) {
       << info.out; // (the command line it shows keeps the option)
   // (item 18) whether the zone file holds the wall distance: info and check say it
   EXPECT_NE(info.out.find("wall distance none (fvprep --walls for RANS)"), std::string::npos);
+  // (item 5) and the extrusion of the 2D mesh, which fvrun's 2D defaults come from
+  EXPECT_NE(info.out.find("extrusion    2D mesh extruded by 1 along (0, 0, 1)"), std::string::npos)
+      << info.out;
   const RunResult check = run_fvprep("check " + zones);
-  EXPECT_NE(check.out.find("; no wall distance)"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("; no wall distance; 2D mesh extruded by 1 along (0, 0, 1))"),
+            std::string::npos)
+      << check.out;
   expect_clean_error(run_fvprep("info " + mesh + " --rename-patch 'Ilo_Seg 1=wall'"),
                      {"no patch 'Ilo_Seg 1'", "'Ilo_Seg   1', 'far'"}, 2);
   expect_clean_error(run_fvprep("info " + mesh + " --rename-patch 'Ilo_Seg   1=far'"),

@@ -14,6 +14,7 @@
 #include "prep/validate.hpp"
 #include "tests/testing/testing.hpp"
 
+#include <array>
 #include <map>
 
 namespace {
@@ -242,6 +243,10 @@ TEST(SharedMeshes, TwoDimensionalMeshExtrudesWithDefaultThickness) {
   for (idx_t i = 0; i < d.nNodes(); ++i)
     zmax = std::max(zmax, d.xyz[3 * i + 2]);
   EXPECT_NEAR(zmax, fv::kDefaultExtrudeFraction * 1.5, 1e-12); // x extent 1.5 is the largest
+  // the thickness and direction the mesh records (through the CGNS reader's child process too)
+  EXPECT_EQ(m.extrusion.thickness, 0.5);
+  EXPECT_NEAR(d.extrusion.thickness, fv::kDefaultExtrudeFraction * 1.5, 1e-12);
+  EXPECT_EQ(d.extrusion.direction, (std::array<double, 3>{0, 0, 1}));
 }
 
 } // namespace

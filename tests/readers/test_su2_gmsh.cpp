@@ -6,6 +6,7 @@
 #include "tests/testing/testing.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 namespace {
@@ -104,6 +105,9 @@ TEST(Su2, TwoDimensionalIsExtruded) {
   EXPECT_EQ(t.at("lower"), 3);
   EXPECT_EQ(t.at("left"), 2);
   EXPECT_NEAR(total_volume(m), 6.0 * 2.0, 1e-12);
+  // the mesh says how it was made (for the zone file and fvrun's 2D defaults)
+  EXPECT_EQ(m.extrusion.thickness, 2.0);
+  EXPECT_EQ(m.extrusion.direction, (std::array<double, 3>{0, 0, 1}));
 }
 
 TEST(Su2, PrismsFromVtkWedgeOrderArePositive) {
@@ -116,6 +120,7 @@ TEST(Su2, PrismsFromVtkWedgeOrderArePositive) {
   const fv::Mesh m = fv::read_mesh(f);
   EXPECT_EQ(m.cellType[0], fv::CellType::Prism);
   EXPECT_NEAR(total_volume(m), 0.5, 1e-12);
+  EXPECT_FALSE(m.extrusion.extruded()); // a 3D mesh
 }
 
 struct GmshCase {

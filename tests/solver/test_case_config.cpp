@@ -352,3 +352,94 @@ TEST(CaseConfig, CommandLineValuesAreCheckedAsTheKeysType) {
   ini.set("time", "cfl", "1e-7");
   EXPECT_EQ(fv::resolve_case(ini, kPatches).time.cfl, 1e-7);
 }
+
+namespace {
+/// The zone header of a 2D airfoil mesh with the patches kAirfoil, extruded by `thickness`
+/// along `direction` (thickness 0: a 3D mesh, or a zone file written before the extrusion was
+/// recorded).
+fv::ZoneFileHeader airfoil_header(double thickness, std::array<double, 3> direction = {0, 0, 1}) {
+  fv::ZoneFileHeader h;
+  h.patches = {{"airfoil", "BCWall"}, {"farfield", "BCFarfield"}, {"symmetry", "BCSymmetryPlane"}};
+  if (thickness > 0) h.extrusion = {thickness, direction};
+  return h;
+}
+const std::string kAirfoil =
+    "[freestream]\nmach = 0.8\naoa = 1.25\n"
+    "[patch airfoil]\ntype = slip_wall\n[patch farfield]\ntype = farfield\n"
+    "[patch symmetry]\ntype = symmetry\n";
+
+fv::CaseConfig resolve_airfoil(const std::string& text, const fv::ZoneFileHeader& h) {
+  return fv::resolve_case(fv::IniFile::parse(text, "airfoil.ini"), h);
+}
+
+std::string airfoil_usage_error(const std::string& text, const fv::ZoneFileHeader& h) {
+  try {
+    resolve_airfoil(text, h);
+  } catch (const fv::Error& e) {
+    EXPECT_EQ(e.kind(), fv::ErrorKind::Usage) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no error for:\n" << text;
+  return {};
+}
+} // namespace
+
+// Issue 50, items 5 and 6: on a 2D mesh extruded by fvprep the reference area defaults to the
+// chord (reference_length) times the thickness the zone file records, and the lift axis to the
+// axis of the mesh's plane; a 3D mesh (or an older zone file) keeps 1 and z.
+TEST(CaseConfig, TwoDimensionalMeshDefaultsFromTheExtrusion) {
+  const fv::CaseConfig flat = resolve_airfoil(kAirfoil, airfoil_header(0.37));
+  EXPECT_EQ(flat.monitor.refArea, 0.37); // chord 1 x thickness
+  EXPECT_EQ(flat.flow.liftAxis, 1);      // y: the plane of an xy mesh
+  EXPECT_NEAR(flat.flow.liftDir[1], std::cos(1.25 * std::acos(-1.0) / 180), 1e-15);
+  EXPECT_EQ(flat.flow.liftDir[2], 0.0);
+  EXPECT_EQ(flat.flow.dragDir[2], 0.0); // the flow stays in the plane
+  EXPECT_NE(flat.resolvedIni.find("reference_area = 0.37\n"), std::string::npos);
+  EXPECT_NE(flat.resolvedIni.find("lift_axis = y\n"), std::string::npos);
+  // the resolved text reads back as the same case on the same mesh
+  EXPECT_EQ(resolve_airfoil(flat.resolvedIni, airfoil_header(0.37)).resolvedIni, flat.resolvedIni);
+
+  const fv::CaseConfig chord2 =
+      resolve_airfoil(kAirfoil + "[monitor]\nreference_length = 2\n", airfoil_header(0.37));
+  EXPECT_EQ(chord2.monitor.refArea, 2 * 0.37);
+  const fv::CaseConfig given =
+      resolve_airfoil(kAirfoil + "[monitor]\nreference_area = 3\n", airfoil_header(0.37));
+  EXPECT_EQ(given.monitor.refArea, 3.0);
+  // an xz mesh (extruded along y): lift along z
+  EXPECT_EQ(resolve_airfoil(kAirfoil, airfoil_header(0.5, {0, 1, 0})).flow.liftAxis, 2);
+
+  for (const fv::CaseConfig& solid :
+       {resolve_airfoil(kAirfoil, airfoil_header(0)),
+        fv::resolve_case(fv::IniFile::parse(kAirfoil, "airfoil.ini"), airfoil_header(0).patches)}) {
+    EXPECT_EQ(solid.monitor.refArea, 1.0);
+    EXPECT_EQ(solid.flow.liftAxis, 2);
+  }
+}
+
+// Issue 50, item 6: a lift axis along the extrusion, or a sideslip, would tilt the flow through
+// a 2D mesh's symmetry planes: usage errors naming the extrusion.
+TEST(CaseConfig, TwoDimensionalMeshRefusesFlowThroughItsPlanes) {
+  std::string e =
+      airfoil_usage_error(kAirfoil + "[freestream]\nlift_axis = z\n", airfoil_header(0.01));
+  EXPECT_NE(e.find("airfoil.ini:"), std::string::npos) << e;
+  EXPECT_NE(e.find("lift_axis = z is along the extrusion of the 2D mesh extruded by 0.01 along "
+                   "(0, 0, 1)"),
+            std::string::npos)
+      << e;
+  e = airfoil_usage_error(kAirfoil + "[freestream]\nlift_axis = y\n", airfoil_header(1, {0, 1, 0}));
+  EXPECT_NE(e.find("lift_axis = y is along the extrusion"), std::string::npos) << e;
+  e = airfoil_usage_error(kAirfoil + "[freestream]\nsideslip = 2\n", airfoil_header(0.01));
+  EXPECT_NE(e.find("sideslip = 2 tilts the free stream through the symmetry planes"),
+            std::string::npos)
+      << e;
+  // a mesh in the y-z plane: the free stream (along x) crosses it whatever the lift axis
+  e = airfoil_usage_error(kAirfoil, airfoil_header(0.01, {1, 0, 0}));
+  EXPECT_NE(e.find("is not in the plane of the 2D mesh extruded by 0.01 along (1, 0, 0)"),
+            std::string::npos)
+      << e;
+  // the same keys on a 3D mesh are fine
+  EXPECT_EQ(
+      resolve_airfoil(kAirfoil + "[freestream]\nlift_axis = z\nsideslip = 2\n", airfoil_header(0))
+          .flow.liftAxis,
+      2);
+}

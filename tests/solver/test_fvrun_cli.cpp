@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -536,4 +537,75 @@ TEST_F(FvrunCli, StopSignalKeepsTheWorkAndTheRestartContinues) {
     const double b = column(dir_ + "/part/history.csv", c);
     EXPECT_NEAR(b, a, 1e-10 * std::max(1e-3, std::fabs(a))) << c;
   }
+}
+
+namespace {
+
+/// The columns of the last row of a history.csv, by name.
+std::map<std::string, double> last_values(const std::string& history) {
+  std::istringstream in(history);
+  std::string line, header, last;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] != '#') (header.empty() ? header : last) = line;
+  std::map<std::string, double> row;
+  std::istringstream h(header), v(last);
+  std::string name, value;
+  while (std::getline(h, name, ',') && std::getline(v, value, ','))
+    row[name] = std::stod(value);
+  return row;
+}
+
+} // namespace
+
+// Issue 50, items 5 and 6: the NACA 0012 Euler case prepared with fvprep's default extrusion
+// (0.4 on this mesh) and with --extrude 1, run without lift_axis, gives the coefficients per
+// unit span both times: the reference area is the chord times the thickness the zone file
+// records, the lift is along y. They agree to the discretisation's own dependence on the
+// thickness (the inverse-distance node weights and the local time step see the extruded
+// sides): at iteration 8 to 1e-2, where a reference area of 1 made them differ by the factor
+// 0.4. A lift axis along the extrusion is a usage error.
+TEST(FvrunExtrusion, NacaCoefficientsDoNotDependOnTheThickness) {
+  FV_REQUIRE_SHARED_MESH(mesh, "su2/naca0012_inv_su2.su2");
+  const std::string dir = fv::testing::scratch_dir();
+  std::string c = read_file(std::string(FV_SOURCE_DIR) + "/examples/naca0012.ini");
+  c.erase(c.find("lift_axis = y\n"), 14);
+  std::ofstream(dir + "/naca.ini") << c;
+  std::map<std::string, std::map<std::string, double>> rows;
+  for (const std::string extrude : {"", "--extrude 1"}) {
+    const std::string name = extrude.empty() ? "default" : "one";
+    ASSERT_EQ(std::system(("'" FV_FVPREP_PATH "' '" + mesh + "' " + extrude + " -q -o '" + dir +
+                           "/" + name + ".zones.h5'")
+                              .c_str()),
+              0);
+    std::string err;
+    ASSERT_EQ(fvrun(dir,
+                    name + ".zones.h5 -c naca.ini --device cpu --iterations 8 --output-dir " + name,
+                    err),
+              0)
+        << err;
+    EXPECT_NE(
+        err.find(extrude.empty()
+                     ? "reference area 0.4 (2D: chord 1 x thickness 0.4), length 1, lift "
+                       "along y"
+                     : "reference area 1 (2D: chord 1 x thickness 1), length 1, lift along y"),
+        std::string::npos)
+        << err;
+    rows[name] = last_values(read_file(dir + "/" + name + "/history.csv"));
+    ASSERT_EQ(rows[name]["iteration"], 8);
+  }
+  for (const char* k : {"CL", "CD", "CMz"}) {
+    const double a = rows["default"][k], b = rows["one"][k];
+    EXPECT_NEAR(a / b, 1.0, 1e-2) << k << ": " << a << " with the default extrusion, " << b
+                                  << " with --extrude 1";
+  }
+  EXPECT_GT(rows["one"]["CL"], 0.05); // lift along y: the aoa turns the flow in the plane
+  std::ofstream(dir + "/z.ini") << c << "[freestream]\nlift_axis = z\n";
+  std::string err;
+  EXPECT_EQ(fvrun(dir, "default.zones.h5 -c z.ini --device cpu --iterations 1 --output-dir z", err),
+            2);
+  EXPECT_NE(err.find("z.ini:"), std::string::npos) << err;
+  EXPECT_NE(err.find("lift_axis = z is along the extrusion of the 2D mesh extruded by 0.4 along "
+                     "(0, 0, 1)"),
+            std::string::npos)
+      << err;
 }

@@ -40,11 +40,14 @@ std::map<std::string, std::string> contents(const std::string& path, int parts) 
 
 /// A shuffled, perturbed channel of mixed cells with wall patches (so zones carry wall
 /// distances), prepared into `path` with `parts` zones as fvprep does.
-void prepare(const std::string& path, int parts, bool zoneOrderRcm = false) {
+/// `extrusion`: what the mesh says of its extrusion (as a 2D mesh's reader would).
+void prepare(const std::string& path, int parts, bool zoneOrderRcm = false,
+             const fv::Extrusion& extrusion = {}) {
   fv::GenOptions g{fv::MeshFamily::Channel, fv::GenCells::Mixed, {12, 6, 4}};
   g.perturb = 0.2;
   g.shuffle = true;
   fv::Mesh mesh = fv::generate_mesh(g);
+  mesh.extrusion = extrusion;
   fv::ValidationReport report = fv::validate_mesh(mesh, {});
   fv::PrepareOptions po;
   po.parts = parts;
@@ -170,6 +173,28 @@ TEST(Partitionings, RemovingOneKeepsTheOthersAndTheNextBecomesFirst) {
   std::ostringstream out;
   EXPECT_EQ(fv::run_zone_check(file, {}, &out), 0) << out.str();
   (void)three;
+}
+
+// Issue 50, item 5: the prepare writes the mesh's extrusion into the header, and adding and
+// removing partitionings (which rewrite the header they read) keep it.
+TEST(Partitionings, AddAndRemoveKeepTheExtrusion) {
+  const std::string file = fv::testing::scratch_dir() + "/flat.zones.h5";
+  const fv::Extrusion e{0.04, {0, 0, 1}};
+  prepare(file, 2, false, e);
+  auto expect_extrusion = [&](const fv::ZoneFile& f) {
+    EXPECT_EQ(f.header().extrusion.thickness, e.thickness) << f.nZones() << " zones";
+    EXPECT_EQ(f.header().extrusion.direction, e.direction) << f.nZones() << " zones";
+  };
+  expect_extrusion(fv::open_zone_file(file));
+  fv::add_partitioning(file, 3, {}, "add 3");
+  expect_extrusion(fv::open_zone_file(file));
+  expect_extrusion(fv::open_zone_file(file, 3));
+  fv::remove_partitioning(file, 2); // the first one: the header is rewritten from 3's
+  expect_extrusion(fv::open_zone_file(file));
+  std::ostringstream out;
+  EXPECT_EQ(fv::run_zone_check(file, {}, &out), 0) << out.str();
+  EXPECT_NE(out.str().find("2D mesh extruded by 0.04 along (0, 0, 1)"), std::string::npos)
+      << out.str();
 }
 
 TEST(Partitionings, RefusalsNameTheFileAndThePartCounts) {

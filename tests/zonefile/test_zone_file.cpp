@@ -332,6 +332,42 @@ TEST(ZoneFile, ForeignFilesAreRefused) {
   EXPECT_NE(error_of([&] { fv::map_zone(f, 2); }).find("zones 0 to 1"), std::string::npos);
 }
 
+// Issue 50, item 5: an extruded 2D mesh's thickness and direction are root attributes that
+// read back exactly; a 3D mesh's file has neither (thickness 0), and one without the other or
+// a thickness <= 0 is refused.
+TEST(ZoneFile, ExtrusionRoundTripsAndIsAbsentForA3DMesh) {
+  const std::string dir = fv::testing::scratch_dir();
+  auto header = strip_header(5, 1);
+  header.extrusion = {0.012345678901234567, {0.6, 0, 0.8}};
+  const std::string flat = dir + "/flat.zones.h5";
+  fv::write_zone_file(flat, header, strip_zones({5}));
+  const fv::Extrusion e = fv::open_zone_file(flat).header().extrusion;
+  EXPECT_EQ(e.thickness, header.extrusion.thickness);
+  EXPECT_EQ(e.direction, header.extrusion.direction);
+  EXPECT_EQ(fv::describe(e), "2D mesh extruded by 0.0123457 along (0.6, 0, 0.8)");
+
+  const std::string solid = write_strip(dir, {2, 3}, "solid.zones.h5");
+  EXPECT_FALSE(fv::open_zone_file(solid).header().extrusion.extruded());
+  {
+    fv::h5::Id f = fv::h5::file(H5Fopen(solid.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    EXPECT_EQ(H5Aexists(f.get(), "extrusionThickness"), 0);
+    EXPECT_EQ(H5Aexists(f.get(), "extrusionDirection"), 0);
+  }
+  {
+    fv::h5::Id f = fv::h5::file(H5Fopen(flat.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_GE(H5Adelete(f.get(), "extrusionDirection"), 0);
+  }
+  EXPECT_NE(error_of([&] { fv::open_zone_file(flat); }).find("3 values extrusionDirection"),
+            std::string::npos);
+  {
+    fv::h5::Id f = fv::h5::file(H5Fopen(solid.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(fv::h5::write_attr<double>(f.get(), "extrusionThickness", -1.0));
+    ASSERT_TRUE(fv::h5::write_attr(f.get(), "extrusionDirection", std::array<double, 3>{0, 0, 1}));
+  }
+  EXPECT_NE(error_of([&] { fv::open_zone_file(solid); }).find("extrusion is corrupt"),
+            std::string::npos);
+}
+
 /// Replaces dataset `name` of zone 0 by 4 values of file type `type`, stored with `dcpl`.
 void replace_dataset(const std::string& path, const char* name, hid_t type, hid_t dcpl) {
   fv::h5::silence_errors();
