@@ -123,6 +123,11 @@ mkdir -p "$work/seeds_polymesh"
 } >"$work/seeds_polymesh/tet"
 seed cgns "$shared/cgns/wedge_2d_quads.cgns" "$shared/cgns/multiblock_5blocks_structured.cgns" \
   "$shared/cgns/static_mixer_cfx_mixed.cgns"
+# case files: the examples, and one with command-line overrides after a "--" line
+mkdir -p "$work/seeds_case_file"
+cp examples/*.ini "$work/seeds_case_file/"
+printf '[freestream]\nmach = 0.8\n[patch wall]\ntype = slip_wall\n[patch "far field"]\ntype = farfield\n[patch symmetry]\ntype = symmetry\n--\ntime.cfl=5\nsweep.aoa=0:2:0.5\n' \
+  >"$work/seeds_case_file/overrides.ini"
 mkdir -p "$work/seeds_zone_file"
 if [ -x build/ci/prep/fvprep ]; then
   build/ci/prep/fvprep "$work/seeds_su2/hex.su2" -o "$work/seeds_zone_file/hex.zones.h5" -q >/dev/null
@@ -131,7 +136,7 @@ fi
 # checks that no HDF5 object stays open)
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/sanitizer/lsan.supp"
 status=0
-for fz in ${FUZZERS:-su2 msh cgns x polymesh zone_file}; do
+for fz in ${FUZZERS:-su2 msh cgns x polymesh zone_file case_file}; do
   exe=build/fuzz/tests/fuzz/fuzz_$fz
   mkdir -p "$work/$fz"
   if [ -z "$(ls -A "$work/seeds_$fz" 2>/dev/null)" ]; then
