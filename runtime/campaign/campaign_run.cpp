@@ -39,6 +39,7 @@ class PointObserver : public RunObserver {
   void profile(const std::vector<ProfileShare>& s) override { out_.profile(s); }
   void solution(const EulerSolver& s, const std::string& why) override { out_.solution(s, why); }
   void checkpoint(const EulerSolver& s) override { out_.checkpoint(s); }
+  void finished(const std::string& status) override { out_.finished(status); }
 
  private:
   output::CaseOutputs& out_;

@@ -66,6 +66,10 @@ void CaseOutputs::profile(const std::vector<ProfileShare>& shares) {
   if (record_) record_->profile(shares);
 }
 
+void CaseOutputs::finished(const std::string& status) {
+  if (record_) record_->finished(status);
+}
+
 void CaseOutputs::checkpoint(const EulerSolver& solver) {
   if (!cfg_.monitor.writeSolution) return; // benchmarks: history/profile only
   write_restart(solver);

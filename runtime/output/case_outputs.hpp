@@ -2,7 +2,8 @@
 /// \file case_outputs.hpp
 /// Everything fvrun writes for one case into its output folder (monitor.output_dir), as the
 /// RunObserver the run loop reports to, constructed once per run on every rank:
-///   case.resolved.ini, history.csv, profile.csv   RunRecord (rank 0)
+///   run.txt, case.resolved.ini, history.csv,     RunRecord (rank 0; run.txt: run_stamp.hpp,
+///   profile.csv                                  another run's outputs to previous_run/)
 ///   solution.h5 + .xmf | solution.cgns             the volume solution (monitor.solution_format)
 ///                                                  at the end, solution_last_good.* when a
 ///                                                  non-physical state stops the run
@@ -51,6 +52,7 @@ class CaseOutputs : public RunObserver {
   void flush() override;
   void profile(const std::vector<ProfileShare>& shares) override;
   void solution(const EulerSolver& solver, const std::string& reason) override;
+  void finished(const std::string& status) override;
   /// The restart (restart.h5), atomically: a checkpoint of the run going on.
   void checkpoint(const EulerSolver& solver) override;
 

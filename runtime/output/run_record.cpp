@@ -1,4 +1,5 @@
 #include "runtime/output/run_record.hpp"
+#include "runtime/output/run_stamp.hpp"
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -74,11 +75,16 @@ RunRecord::RunRecord(const CaseConfig& cfg)
 
 RunRecord::~RunRecord() = default;
 
+void RunRecord::finished(const std::string& status) {
+  if (stamp_) stamp_->finish(status);
+}
+
 RunObserver::Continuation RunRecord::start(const EulerSolver& solver) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir_, ec);
   FV_VERIFY(!ec, "cannot create output directory '" << dir_ << "': " << ec.message());
+  stamp_ = std::make_unique<RunStamp>(dir_, solver.iteration());
   write_text_file((fs::path(dir_) / "case.resolved.ini").string(), cfg_.resolvedIni);
   history_ =
       std::make_unique<HistoryFile>((fs::path(dir_) / "history.csv").string(),

@@ -9,6 +9,8 @@
 ///   output::RunRecord record(cfg);        // into cfg.monitor.outputDir
 ///   run_case(solver, record);
 ///
+/// start() also stamps the folder (run.txt; a new run moves another run's outputs to
+/// previous_run/: run_stamp.hpp).
 /// A run that starts past iteration 0 (a restart) continues the folder's history.csv: its rows
 /// after that iteration are dropped, its residual reference is handed to the run loop and its
 /// wall clock carries on.
@@ -44,11 +46,14 @@ class RunRecord : public RunObserver {
   void flush() override;
   /// Writes profile.csv.
   void profile(const std::vector<ProfileShare>& shares) override;
+  /// run.txt's final status (run_stamp.hpp).
+  void finished(const std::string& status) override;
 
  private:
   const CaseConfig& cfg_;
   std::string dir_;
   std::unique_ptr<HistoryFile> history_;
+  std::unique_ptr<class RunStamp> stamp_; ///< run.txt (run_stamp.hpp), from start()
   int nVars_ = 0;
   bool haveRef_ = false;
   StateArray ref_{};

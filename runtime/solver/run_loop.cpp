@@ -165,10 +165,11 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
     IterationStats st;
     try {
       st = solver.step();
-    } catch (const Error&) {
+    } catch (const Error& e) {
       if (cfg.monitor.profile) (void)backend::profiling_stop();
       observer.flush();
       observer.solution(solver, "last good state");
+      observer.finished(std::string("failed: ") + e.what());
       throw;
     }
     HistoryRow row;
@@ -280,6 +281,7 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
   }
   observer.flush();
   observer.solution(solver, "final");
+  observer.finished(sum.stopReason);
   return sum;
 }
 

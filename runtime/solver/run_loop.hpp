@@ -61,10 +61,11 @@ struct RunSummary {
 /// runtime/output/case_outputs.hpp) or the history files alone (output::RunRecord); the solver
 /// includes no output. run_case() calls every rank's observer, in this order:
 ///   start -> reference? -> (row -> flush at the output interval -> checkpoint?)* -> profile? ->
-///   flush -> solution("final")
+///   flush -> solution("final") -> finished
 /// (a stop signal, stop_request.hpp, ends the loop after its iteration: the final outputs
 /// follow, RunSummary::stopSignal says why)
-/// and, when a non-physical state stops the run: flush -> solution("last good state").
+/// and, when a non-physical state stops the run: flush -> solution("last good state") ->
+/// finished("failed: ...").
 class RunObserver {
  public:
   /// What an observer knows of the run a restart continues (start()).
@@ -90,6 +91,9 @@ class RunObserver {
   /// The state to write: "final" at the end, "last good state" before a non-physical state
   /// stops the run. COLLECTIVE where the observer's writers are.
   virtual void solution(const EulerSolver& /*solver*/, const std::string& /*reason*/) {}
+  /// How the run ended: RunSummary::stopReason, or "failed: <message>" when an error stopped
+  /// it (after the last good state's solution()).
+  virtual void finished(const std::string& /*status*/) {}
   /// The state to keep while the run goes on ([monitor] checkpoint_interval and
   /// checkpoint_minutes): the restart. COLLECTIVE where the observer's writers are.
   virtual void checkpoint(const EulerSolver& /*solver*/) {}

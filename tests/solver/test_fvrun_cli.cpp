@@ -609,3 +609,47 @@ TEST(FvrunExtrusion, NacaCoefficientsDoNotDependOnTheThickness) {
             std::string::npos)
       << err;
 }
+
+// Issue 50, item 4: an output folder holds one run. run.txt names it (id, start, status); a new
+// run in a folder of another run first moves that run's outputs to previous_run/ and says so;
+// a restart continues its folder and moves nothing.
+TEST_F(FvrunCli, AnOutputFolderHoldsOneRun) {
+  fv::GenOptions o; // with the mesh UUID a restart names
+  o.family = fv::MeshFamily::Wedge;
+  o.n = {16, 10, 1};
+  const fv::Mesh mesh = fv::generate_mesh(o);
+  fv::PrepareOptions po;
+  fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
+  fv::write_zone_file(dir_ + "/wedge.zones.h5", pz.header, pz.zones);
+  const std::string args = "wedge.zones.h5 -c case.ini --device cpu --output-dir same ";
+  const auto value = [&](const std::string& path, const std::string& key) {
+    std::istringstream in(read_file(path));
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind(key + " = ", 0) == 0) return line.substr(key.size() + 3);
+    return std::string();
+  };
+  std::string err;
+  ASSERT_EQ(fvrun(dir_, args + "--iterations 4", err), 0) << err;
+  const std::string first = value(dir_ + "/same/run.txt", "id");
+  EXPECT_FALSE(first.empty());
+  EXPECT_EQ(value(dir_ + "/same/run.txt", "status"), "iteration limit");
+  EXPECT_FALSE(value(dir_ + "/same/run.txt", "finished").empty());
+
+  ASSERT_EQ(fvrun(dir_, args + "--iterations 3 --set monitor.solution_format=cgns", err), 0) << err;
+  EXPECT_NE(err.find("held the outputs of another run (" + first + " (iteration limit))"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(value(dir_ + "/same/run.txt", "id"), first);
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/same/previous_run/solution.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/same/solution.h5")); // not this run's
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/same/solution.cgns"));
+  EXPECT_EQ(value(dir_ + "/same/previous_run/run.txt", "id"), first);
+
+  // a restart from the folder's own restart continues it: nothing moved, history goes on
+  const std::string second = value(dir_ + "/same/run.txt", "id");
+  ASSERT_EQ(fvrun(dir_, args + "--iterations 6 --restart same/restart.h5", err), 0) << err;
+  EXPECT_EQ(err.find("held the outputs of another run"), std::string::npos) << err;
+  EXPECT_EQ(value(dir_ + "/same/previous_run/run.txt", "id"), first);
+  EXPECT_NE(read_file(dir_ + "/same/history.csv").find("\n6,"), std::string::npos);
+  EXPECT_NE(value(dir_ + "/same/run.txt", "id"), second);
+}
