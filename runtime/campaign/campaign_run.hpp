@@ -17,9 +17,10 @@
 ///      again cold, and a point that fails cold is reported failed; the campaign goes on;
 ///   5. its row in polar.csv (polar_file.hpp), rewritten atomically, and one log line.
 /// A polar.csv already in the output folder (an interrupted campaign started again with the
-/// same command) gives the points to skip. A signal (SIGTERM, SIGINT) ends the process at once:
-/// polar.csv holds the points finished before it. Every rank runs every point (rank 0 writes
-/// polar.csv).
+/// same command) gives the points to skip. A stop signal (stop_request.hpp) ends the point in
+/// progress after its iteration (its folder gets its outputs, polar.csv no row) and the
+/// campaign (CampaignSummary::stopSignal): polar.csv holds the points finished before it. Every
+/// rank runs every point (rank 0 writes polar.csv).
 #include "common/zone.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/solver/case_run.hpp"
