@@ -195,10 +195,11 @@ type = farfield
 )";
 
 fv::CaseConfig laminar_case(const fv::Mesh& mesh, const std::string& dir,
-                            const std::string& model = "navier_stokes") {
+                            const std::string& model = "navier_stokes", int iterations = 3) {
   fv::IniFile ini = fv::IniFile::parse(kLaminar, "laminar.ini");
   ini.set_override("monitor.output_dir=" + dir);
   ini.set_override("physics.model=" + model);
+  ini.set_override("time.iterations=" + std::to_string(iterations));
   return fv::resolve_case(ini, mesh.patches);
 }
 
@@ -261,8 +262,8 @@ TEST(CaseOutputs, WritesEveryFileOfARunAndStartsARansRunFromItsRestart) {
       << csv.substr(0, 200);
 
   // the laminar restart starts a RANS run: the mean flow as written, nu-tilde of the free
-  // stream, the iteration and time carried on
-  const fv::CaseConfig rans = laminar_case(mesh, dir + "/rans", "rans_sa");
+  // stream, the iteration and time carried on; [time] iterations counts from the first run
+  const fv::CaseConfig rans = laminar_case(mesh, dir + "/rans", "rans_sa", 6);
   fv::CaseRun next(comm, zone, header, rans);
   fv::output::CaseOutputs nextOutputs(comm, zone, header, rans, "box.zones.h5");
   nextOutputs.read_restart(next.solver(), out + "restart.h5");

@@ -372,7 +372,9 @@ TEST(OutputFiles, AFullDiskKeepsThePreviousFiles) {
     } else {
       ++failed;
     }
-    if (s != oldSolution) EXPECT_EQ(read_solution(solution).fields.size(), fields.size()) << limit;
+    if (s != oldSolution) {
+      EXPECT_EQ(read_solution(solution).fields.size(), fields.size()) << limit;
+    }
     for (const std::string& f : dir_listing(dir))
       EXPECT_EQ(f.find(".tmp."), std::string::npos) << f << " left at a limit of " << limit;
     write_restart(restart, old); // the previous good files again
