@@ -62,6 +62,7 @@ struct DistGlobalMesh {
   gidx_t nCells = 0, nFaces = 0, nNodes = 0, nBoundaryFaces = 0;
   std::vector<Patch> patches;
   std::vector<gidx_t> patchFaceOffsets; ///< nPatches + 1, global face ids
+  Extrusion extrusion; ///< of a 2D mesh (thickness 0: 3D): node weights in its plane
   dist::Blocks cells;                   ///< renumbered cell ids by rank
   // ---- renumbering maps, on every rank
   std::vector<idx_t> cellMesh; ///< source (fv::Mesh) cell of each renumbered cell

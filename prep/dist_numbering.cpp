@@ -676,6 +676,7 @@ DistGlobalMesh build_dist_global_mesh(const dist::Comm& comm, const MeshSlice& s
   BucketFaces bf;
   run_phase(report, "building faces", [&] { bf = match_faces(comm, s, layout, opts.faces); });
   g.patches = bf.faces.patches;
+  g.extrusion = s.part.extrusion;
   g.nCells = s.nCells;
   g.cells = dist::Blocks{g.nCells, comm.size()};
   run_phase(report, "ordering cells", [&] {

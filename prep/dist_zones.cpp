@@ -373,6 +373,7 @@ Piece assemble_piece(const DistGlobalMesh& dg, const std::vector<idx_t>& partOf,
                      const IdSet& nodeSet, std::vector<real_t>&& xyz, bool hasWalls) {
   Piece p;
   GlobalMesh& g = p.g;
+  g.extrusion = dg.extrusion;
   const idx_t nc = static_cast<idx_t>(req.size());
   p.cellGlobal.resize(static_cast<std::size_t>(nc));
   for (idx_t c = 0; c < nc; ++c)

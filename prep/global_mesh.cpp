@@ -91,7 +91,13 @@ std::vector<real_t> cell_wall_distance(const Mesh& mesh, const GlobalMesh& g,
 
 } // namespace
 
-std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, const real_t* cc) {
+std::array<real_t, 3> weight_plane(const Extrusion& e) {
+  if (!e.extruded()) return {0, 0, 0};
+  return {e.direction[0], e.direction[1], e.direction[2]};
+}
+
+std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, const real_t* cc,
+                                      const std::array<real_t, 3>& plane) {
   std::vector<real_t> w(static_cast<std::size_t>(nodeCells.nnz()), 0.0);
 #pragma omp parallel for schedule(static)
   for (idx_t n = 0; n < nodeCells.rows(); ++n) {
@@ -100,9 +106,9 @@ std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, con
     idx_t atCentroid = kNone;
     for (idx_t k = k0; k < k1; ++k) {
       const idx_t c = nodeCells.indices()[k];
-      const real_t dx = x[3 * n] - cc[3 * c], dy = x[3 * n + 1] - cc[3 * c + 1],
-                   dz = x[3 * n + 2] - cc[3 * c + 2];
-      const real_t d = std::sqrt(dx * dx + dy * dy + dz * dz);
+      real_t o[3];
+      node_offset(&cc[3 * c], &x[3 * n], plane, o);
+      const real_t d = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
       if (d == 0.0) atCentroid = k;
       w[k] = d > 0.0 ? 1.0 / d : 0.0;
       sum += w[k];
@@ -130,9 +136,10 @@ NodeRowWeights node_row_weights(const GlobalMesh& g, const gidx_t* nodes, idx_t 
   for (idx_t i = 0; i < n; ++i)
     std::copy_n(g.nodeCells.row(static_cast<idx_t>(nodes[i])), out.rows.size(i), out.rows.row(i));
   const real_t* centroid = g.cellGeom.centroid.data();
-  out.inverseDistance = node_cell_weights(out.rows, xyz.data(), centroid);
-  out.linear =
-      linear_exact_node_weights(out.rows, out.inverseDistance.data(), xyz.data(), centroid);
+  const std::array<real_t, 3> plane = weight_plane(g.extrusion);
+  out.inverseDistance = node_cell_weights(out.rows, xyz.data(), centroid, plane);
+  out.linear = linear_exact_node_weights(out.rows, out.inverseDistance.data(), xyz.data(),
+                                         centroid, {}, plane);
   return out;
 }
 
@@ -152,6 +159,7 @@ GlobalMesh build_global_mesh(const Mesh& mesh, FaceSet&& faces, const PrepOption
 GlobalMesh build_global_topology(const Mesh& mesh, FaceSet&& faces, const PrepOptions& opts,
                                  PrepReport* report, const CellGraphReady& cellGraphReady) {
   GlobalMesh g;
+  g.extrusion = mesh.extrusion;
   FaceSet fs = std::move(faces);
   FV_VERIFY(fs.owner.size() == fs.neighbour.size() &&
                 static_cast<std::size_t>(fs.faceNodes.rows()) == fs.owner.size(),

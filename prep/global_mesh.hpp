@@ -10,6 +10,7 @@
 #include "prep/prep_options.hpp"
 #include "prep/prep_report.hpp"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -27,6 +28,7 @@ namespace fv {
 struct GlobalMesh {
   std::vector<Patch> patches;
   std::vector<idx_t> patchFaceOffsets; ///< nPatches + 1: boundary faces of patch p
+  Extrusion extrusion; ///< of a 2D mesh (thickness 0: 3D): node weights in its plane
 
   // ---- cells
   std::vector<idx_t> cellMesh; ///< fv::Mesh id of each cell
@@ -126,8 +128,13 @@ bool cell_fails_checks(real_t volume, real_t closure, const PrepOptions& opts);
                                  real_t volume, real_t closure, const PrepOptions& opts);
 
 /// Inverse-distance node weights: for each nodeCells entry (n, c), 1/|x_n - x_c| normalised over
-/// the row (a node at a centroid gets weight 1 for that cell).
+/// the row (a node at a centroid gets weight 1 for that cell); the distance in the plane of a
+/// 2D mesh extruded along `plane` (unit; zero for a 3D mesh), independent of the thickness.
 std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* nodeXyz,
-                                      const real_t* cellCentroid);
+                                      const real_t* cellCentroid,
+                                      const std::array<real_t, 3>& plane = {0, 0, 0});
+
+/// The direction the weights of a mesh with this extrusion are taken across (zero: 3D).
+std::array<real_t, 3> weight_plane(const Extrusion& e);
 
 } // namespace fv

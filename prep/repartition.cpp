@@ -144,6 +144,7 @@ GlobalMesh global_mesh_from_zones(const ZoneFile& file, PrepReport* report) {
   });
   run_phase(report, "reassembling the global mesh", [&] {
     g.patches = file.header().patches;
+    g.extrusion = file.header().extrusion;
     gather_cells(file, zones, g);
     gather_faces(file, zones, g);
     gather_nodes(file, zones, g);

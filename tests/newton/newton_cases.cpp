@@ -11,15 +11,15 @@
 
 namespace fv::testing {
 
-const PreparedZones& naca0012_zones(int parts) {
-  static std::map<int, std::unique_ptr<PreparedZones>> cache;
-  auto& z = cache[parts];
+const PreparedZones& naca0012_zones(int parts, double span) {
+  static std::map<std::pair<int, double>, std::unique_ptr<PreparedZones>> cache;
+  auto& z = cache[{parts, span}];
   if (!z) {
     z = std::make_unique<PreparedZones>();
     const std::string path = shared_mesh("su2/naca0012_inv_su2.su2");
     if (!path.empty()) {
       ReadOptions ro;
-      ro.extrudeThickness = 1.0;
+      ro.extrudeThickness = span;
       const Mesh mesh = read_mesh(path, ro);
       PrepareOptions po;
       po.parts = parts;

@@ -3,6 +3,7 @@
 #include "box_mesh.hpp"
 #include "global_mesh_checks.hpp"
 
+#include "formats/mesh_builder.hpp"
 #include "prep/faces.hpp"
 #include "prep/global_mesh.hpp"
 #include "prep/rcm.hpp"
@@ -115,6 +116,93 @@ TEST_P(GlobalMeshOnBoxes, LinearNodeWeightsAreLinearlyExact) {
                 weights.inverseDistance[g.nodeCells.begin(v) + j]);
     }
   }
+}
+
+/// A jittered planar mesh of triangles and quads on [0, 2] x [0, 1], its sides the patch "wall",
+/// extruded by `thickness`.
+Mesh planar_mesh(double thickness) {
+  const int nx = 9, ny = 6;
+  MeshBuilder b;
+  b.dim = 2;
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i) {
+      const bool inner = i > 0 && i < nx && j > 0 && j < ny;
+      const double jx = inner ? 0.3 * std::sin(7.1 * i + 3.3 * j) : 0.0;
+      const double jy = inner ? 0.3 * std::cos(5.3 * i - 2.9 * j) : 0.0;
+      b.xyz.insert(b.xyz.end(), {2.0 * (i + jx) / nx, (j + jy) / ny, 0.0});
+    }
+  const auto node = [](int i, int j) { return static_cast<idx_t>(j * (nx + 1) + i); };
+  gidx_t id = 1;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const idx_t q[4] = {node(i, j), node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)};
+      if ((i + j) % 3 == 0) {
+        b.add_cell(CellType::Hex, q, 4, id++);
+      } else {
+        const idx_t t1[3] = {q[0], q[1], q[2]}, t2[3] = {q[0], q[2], q[3]};
+        b.add_cell(CellType::Prism, t1, 3, id++);
+        b.add_cell(CellType::Prism, t2, 3, id++);
+      }
+    }
+  const idx_t wall = b.patch("wall", "BCWall");
+  const auto edge = [&](idx_t a, idx_t c) {
+    const idx_t e[2] = {a, c};
+    b.add_bface(e, 2, id++, wall);
+  };
+  for (int i = 0; i < nx; ++i) {
+    edge(node(i, 0), node(i + 1, 0));
+    edge(node(i + 1, ny), node(i, ny));
+  }
+  for (int j = 0; j < ny; ++j) {
+    edge(node(nx, j), node(nx, j + 1));
+    edge(node(0, j + 1), node(0, j));
+  }
+  ReadOptions opts;
+  opts.extrudeThickness = thickness;
+  return b.finish(opts);
+}
+
+/// A 2D mesh extruded one cell thick: every cell of a node lies on the same side of it along the
+/// extrusion, so the weights are made linearly exact in the mesh's plane. Both weight sets are
+/// then independent of the thickness (the coefficients of a 2D case with them), and the linear
+/// ones are exact for fields linear in the plane at most nodes (the boundary ones included).
+TEST(GlobalMesh2D, NodeWeightsAreLinearlyExactInThePlaneWhateverTheThickness) {
+  std::vector<NodeRowWeights> sets;
+  std::vector<GlobalMesh> meshes;
+  for (double thickness : {0.01, 1.0}) {
+    meshes.push_back(build_global_mesh(planar_mesh(thickness), PrepOptions{}));
+    const GlobalMesh& g = meshes.back();
+    ASSERT_EQ(g.extrusion.thickness, thickness);
+    std::vector<gidx_t> nodes(static_cast<std::size_t>(g.nNodes()));
+    std::iota(nodes.begin(), nodes.end(), gidx_t{0});
+    sets.push_back(node_row_weights(g, nodes.data(), g.nNodes()));
+  }
+  const GlobalMesh& g = meshes[0];
+  ASSERT_EQ(g.nodeCells, meshes[1].nodeCells);
+  idx_t corrected = 0;
+  for (idx_t v = 0; v < g.nNodes(); ++v) {
+    double s = 0, m[2] = {0, 0}, scale = 0;
+    bool same = true;
+    for (idx_t k = g.nodeCells.begin(v); k < g.nodeCells.end(v); ++k) {
+      const idx_t c = g.nodeCells.indices()[k];
+      const double w = sets[0].linear[k];
+      s += w;
+      for (int d = 0; d < 2; ++d) {
+        const double dx = g.cellGeom.centroid[3 * c + d] - g.xyz[3 * v + d];
+        m[d] += w * dx;
+        scale = std::max(scale, std::fabs(dx));
+      }
+      same = same && w == sets[0].inverseDistance[k];
+      EXPECT_NEAR(w, sets[1].linear[k], 1e-12) << "node " << v;
+      EXPECT_NEAR(sets[0].inverseDistance[k], sets[1].inverseDistance[k], 1e-12) << "node " << v;
+    }
+    EXPECT_NEAR(s, 1.0, 1e-12) << "node " << v;
+    if (same) continue;
+    ++corrected;
+    for (int d = 0; d < 2; ++d)
+      EXPECT_NEAR(m[d], 0.0, 1e-11 * scale) << "node " << v << ", component " << d;
+  }
+  EXPECT_GT(corrected, g.nNodes() * 3 / 4) << "of " << g.nNodes() << " nodes";
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GlobalMeshOnBoxes,
