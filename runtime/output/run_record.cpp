@@ -14,9 +14,9 @@
 namespace fv::output {
 namespace {
 
-/// Index of wall_s among history_columns() (time = 0).
-std::size_t wall_column(int nVars) {
-  return 2 + static_cast<std::size_t>(nVars) + 10;
+/// Index of wall_s among history_columns() (time = 0) with `nResiduals` residual columns.
+std::size_t wall_column(std::size_t nResiduals) {
+  return 2 + nResiduals + 10;
 }
 constexpr const char* kRefKey = "residual_reference = ";
 constexpr const char* kRestartKey = "restarted at iteration ";
@@ -56,10 +56,11 @@ void write_text_file(const std::string& path, const std::string& text) {
   f.commit();
 }
 
-std::vector<std::string> history_columns(const StateModel& sm, bool fixedLift) {
+std::vector<std::string> history_columns(const StateModel& sm, bool fixedLift,
+                                         const Extrusion& extrusion) {
   std::vector<std::string> v = {"time", "dt"};
-  for (const std::string& name : sm.conservative)
-    v.push_back("res_" + name);
+  for (int k : sm.shown_residuals(extrusion))
+    v.push_back("res_" + sm.conservative[static_cast<std::size_t>(k)]);
   for (const char* name : {"rms_rho", "rms_rhoE", "CL", "CD", "CS", "CMx", "CMy", "CMz", "cfl",
                            "linear_its", "wall_s", "CDp", "CDv"})
     v.push_back(name);
@@ -71,7 +72,8 @@ std::vector<std::string> history_columns(const StateModel& sm, bool fixedLift) {
 }
 
 RunRecord::RunRecord(const CaseConfig& cfg)
-    : cfg_(cfg), dir_(cfg.monitor.outputDir), nVars_(StateModel::of(cfg.flow).nVars) {}
+    : cfg_(cfg), dir_(cfg.monitor.outputDir), nVars_(StateModel::of(cfg.flow).nVars),
+      residuals_(StateModel::of(cfg.flow).shown_residuals(cfg.mesh.extrusion)) {}
 
 RunRecord::~RunRecord() = default;
 
@@ -88,7 +90,8 @@ RunObserver::Continuation RunRecord::start(const EulerSolver& solver) {
   write_text_file((fs::path(dir_) / "case.resolved.ini").string(), cfg_.resolvedIni);
   history_ =
       std::make_unique<HistoryFile>((fs::path(dir_) / "history.csv").string(),
-                                    history_columns(StateModel::of(cfg_.flow), cfg_.lift.on));
+                                    history_columns(StateModel::of(cfg_.flow), cfg_.lift.on,
+                                                    cfg_.mesh.extrusion));
   history_->set_precision(17);
   Continuation from;
   const int startIteration = solver.iteration();
@@ -107,7 +110,7 @@ RunObserver::Continuation RunRecord::start(const EulerSolver& solver) {
         from.reference[k++] = std::strtod(item.c_str(), nullptr);
       from.haveReference = k == nVars_;
     }
-    if (kept > 0) wallOffset_ = history_->value(kept - 1, wall_column(nVars_));
+    if (kept > 0) wallOffset_ = history_->value(kept - 1, wall_column(residuals_.size()));
     FV_LOG_INFO("history: continuing " << history_->path() << " (" << kept
                                        << " rows up to iteration " << startIteration << ")");
   } catch (const Error& e) {
@@ -126,10 +129,10 @@ void RunRecord::row(const HistoryRow& row) {
   if (!history_) return;
   const IterationStats& st = row.stats;
   std::vector<real_t> values;
-  values.reserve(wall_column(nVars_) + 3);
+  values.reserve(wall_column(residuals_.size()) + 5);
   values.push_back(st.time);
   values.push_back(st.dt);
-  for (int k = 0; k < nVars_; ++k)
+  for (int k : residuals_)
     values.push_back(row.logResidual[k]);
   for (real_t x : {st.rms[StateModel::kDensity], st.rms[StateModel::kEnergy], row.coeff.CL,
                    row.coeff.CD, row.coeff.CS, row.coeff.CMx, row.coeff.CMy, row.coeff.CMz, st.cfl,

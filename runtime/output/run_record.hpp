@@ -26,10 +26,11 @@ namespace fv::output {
 /// Writes `text` to `path` through fv::AtomicFile (temporary, checked close, rename).
 void write_text_file(const std::string& path, const std::string& text);
 
-/// history.csv's columns: time, dt, the log residual of every conserved variable of the model,
-/// the raw RMS of density and energy, the coefficients, cfl, linear_its, wall_s, CDp, CDv; with
+/// history.csv's columns: time, dt, the log residual of each StateModel::shown_residuals(), the
+/// raw RMS of density and energy, the coefficients, cfl, linear_its, wall_s, CDp, CDv; with
 /// fixed lift ([freestream] target_cl) aoa (degrees) and dcl_dalpha (per radian) after them.
-std::vector<std::string> history_columns(const StateModel& sm, bool fixedLift = false);
+std::vector<std::string> history_columns(const StateModel& sm, bool fixedLift = false,
+                                         const Extrusion& extrusion = {});
 
 /// See file comment. Keeps a reference to `cfg`, which must outlive it.
 class RunRecord : public RunObserver {
@@ -55,6 +56,7 @@ class RunRecord : public RunObserver {
   std::unique_ptr<HistoryFile> history_;
   std::unique_ptr<class RunStamp> stamp_; ///< run.txt (run_stamp.hpp), from start()
   int nVars_ = 0;
+  std::vector<int> residuals_; ///< StateModel::shown_residuals(): the residual columns
   bool haveRef_ = false;
   StateArray ref_{};
   double wallOffset_ = 0;             ///< the continued history's last wall time

@@ -90,6 +90,7 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
   const int startIteration = solver.iteration();
   const StateModel sm = StateModel::of(cfg.flow);
   const int nv = sm.nVars;
+  const std::vector<int> shown = sm.shown_residuals(cfg.mesh.extrusion);
   RunObserver::Continuation from = observer.start(solver);
   StateArray& ref = from.reference;
   bool& haveRef = from.haveReference;
@@ -125,8 +126,9 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
   const real_t nCells = static_cast<real_t>(solver.global_cells());
   {
     std::string head = "  iter";
-    for (const std::string& name : sm.conservative) {
+    for (int k : shown) {
       char col[24];
+      const std::string& name = sm.conservative[static_cast<std::size_t>(k)];
       std::snprintf(col, sizeof col, " %9s", ("log(" + name + ")").c_str());
       head += col;
     }
@@ -238,7 +240,7 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
       char buf[256];
       std::snprintf(buf, sizeof buf, "%6d", st.iteration);
       line += buf;
-      for (int k = 0; k < nv; ++k) {
+      for (int k : shown) {
         std::snprintf(buf, sizeof buf, " %9.4f", row.logResidual[k]);
         line += buf;
       }

@@ -1,5 +1,7 @@
 #include "runtime/solver/state_model.hpp"
 
+#include <cmath>
+
 namespace fv {
 
 StateModel StateModel::of(const FlowConfig& flow) {
@@ -11,6 +13,17 @@ StateModel StateModel::of(const FlowConfig& flow) {
     s.conservative.assign(std::begin(M::kConservative), std::end(M::kConservative));
     return s;
   });
+}
+
+std::vector<int> StateModel::shown_residuals(const Extrusion& extrusion) const {
+  int across = -1; // the momentum component along the extrusion axis
+  for (int i = 0; i < 3 && extrusion.extruded(); ++i)
+    if (std::fabs(extrusion.direction[static_cast<std::size_t>(i)]) == 1.0)
+      across = phys::kMomentum + i;
+  std::vector<int> v;
+  for (int k = 0; k < nVars; ++k)
+    if (k != across) v.push_back(k);
+  return v;
 }
 
 std::vector<real_t> StateModel::freestream(const FlowConfig& flow) const {

@@ -54,6 +54,9 @@ struct StateModel {
   std::vector<real_t> residual_scales(const FlowConfig& flow) const;
   /// Magnitudes of the primitives in the free stream (Venkatakrishnan's reference scales).
   std::vector<real_t> primitive_scales(const FlowConfig& flow) const;
+  /// The variables whose residual is shown (console, history.csv): all, but on a 2D mesh
+  /// extruded along a coordinate axis not the momentum along it (zero in such a flow).
+  std::vector<int> shown_residuals(const Extrusion& extrusion) const;
   /// Point-wise conversions of one cell (nVars values each).
   void to_primitive(const real_t* U, real_t* W, real_t gamma) const;
   void to_conservative(const real_t* W, real_t* U, real_t gamma) const;
