@@ -52,7 +52,7 @@ iterations() { # TAG BUILD ZONES INI [fvrun args...]
   local tag=$1 b=$2 zones=$3 ini=$4
   shift 4
   $b/runtime/fvrun "$zones" -c "$ini" --device cuda --iterations ${ITERATIONS:-20} \
-    --output-dir /tmp/it_$tag --no-checksums --set monitor.write_solution=false "$@" \
+    --output-dir /tmp/it_$tag --no-checksums -v --set monitor.write_solution=false "$@" \
     >"$out/it_$tag.log" 2>&1 || log "fvrun $tag FAILED"
   log "$tag: $(grep FVRUN_TIMING "$out/it_$tag.log")"
 }

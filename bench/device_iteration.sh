@@ -48,7 +48,7 @@ for stage in $stages; do
       case $tag in *-noprof) ;; *) extra+=(--profile) ;; esac
       log "wing $tag"
       $b/runtime/fvrun /tmp/w.zones.h5 -c /tmp/w.ini --iterations ${WING_ITERATIONS:-100} --output-dir /tmp/w_$tag \
-        --no-checksums "${extra[@]}" >"$out/wing_$tag.log" 2>&1 || log "wing $tag FAILED"
+        --no-checksums -v "${extra[@]}" >"$out/wing_$tag.log" 2>&1 || log "wing $tag FAILED"
       sed -n '/kernel profile/,/^total/p' "$out/wing_$tag.log"
       grep -E "^fvrun: |FVRUN_TIMING" "$out/wing_$tag.log"
       tail -1 /tmp/w_$tag/history.csv | cut -c1-200

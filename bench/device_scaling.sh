@@ -42,7 +42,7 @@ case ${PHASE:-prep} in
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4
     z1=$scratch/channel_hex_$(( ${WEAK%M} * 1000000 )).p1.zones.h5
     run1() { "$bdir/runtime/fvrun" "$z1" -c $scratch/case_ssprk3.ini --iterations "$ITERS" \
-      --device cuda --no-checksums -q --output-dir "$1" "${@:2}" | grep FVRUN_TIMING; }
+      --device cuda --no-checksums -v --output-dir "$1" "${@:2}" | grep FVRUN_TIMING; }
     log "1. node contention: one 1-GPU run alone, then one on each GPU at once (no exchange)"
     run1 /tmp/d_alone
     for g in $(seq 0 $(( $(nvidia-smi -L | wc -l) - 1 ))); do
@@ -54,7 +54,7 @@ case ${PHASE:-prep} in
     for n in 2 4; do
       mpirun -np $n --bind-to none "$bdir/runtime/fvrun" \
         $scratch/channel_hex_$(( ${WEAK%M} * 1000000 * n )).p$n.zones.h5 -c $scratch/case_ssprk3.ini \
-        --iterations "$ITERS" --device cuda --no-checksums -q --set run.transport=cuda_ipc \
+        --iterations "$ITERS" --device cuda --no-checksums -v --set run.transport=cuda_ipc \
         --profile --output-dir /tmp/d_prof$n | grep FVRUN_TIMING
       cp /tmp/d_prof$n/profile.csv "$out/profile_$n.csv"
     done

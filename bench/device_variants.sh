@@ -35,7 +35,7 @@ for cells in ${MESHES:-tet hex}; do
   first=
   for v in $VALUES; do
     env "$VAR=$v" $bdir/runtime/fvrun "$zones" -c $meshes/iteration.ini --device cuda --iterations 20 \
-      --output-dir /tmp/it_${cells}_$v --no-checksums --set monitor.write_solution=false \
+      --output-dir /tmp/it_${cells}_$v --no-checksums -v --set monitor.write_solution=false \
       >"$out/it_${cells}_$v.log" 2>&1 || log "fvrun $v FAILED"
     log "$cells $VAR=$v: $(grep FVRUN_TIMING "$out/it_${cells}_$v.log")"
     if [ -n "$first" ]; then

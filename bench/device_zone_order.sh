@@ -47,7 +47,7 @@ for cells in ${CELLS:-hex tet}; do
     for integ in ssprk3 lusgs; do
       t=$(mpirun -np 2 --oversubscribe --bind-to none $bdir/runtime/fvrun $w/${cells}2_$order.zones.h5 \
         -c $w/case.ini --device cuda --iterations 30 --set time.integrator=$integ \
-        --set time.cfl=$([ $integ = lusgs ] && echo 20 || echo 1.5) --output-dir $w/run -q |
+        --set time.cfl=$([ $integ = lusgs ] && echo 20 || echo 1.5) --output-dir $w/run -v |
         grep FVRUN_TIMING | sed 's/.*time_per_iter_s=\([^ ]*\).*/\1/')
       log "${cells}2 $order $integ: $t s per iteration (2 ranks, one GPU)"
     done

@@ -46,7 +46,7 @@ INI
 echo "mesh,cells,scheme,device,iterations,ms_per_iteration,ns_per_cell_iteration,max_rel_diff_vs_cpu,gpu,date" > "$csv"
 run() { # name zones device scheme-args...
   local name=$1 zones=$2 dev=$3; shift 3
-  "$build/runtime/fvrun" "$zones" -c case.ini --device "$dev" --output-dir "out_$name" -q "$@" \
+  "$build/runtime/fvrun" "$zones" -c case.ini --device "$dev" --output-dir "out_$name" -v "$@" \
     2>&1 | grep -E "FVRUN_TIMING|error" || true
 }
 timing() { grep -o "time_per_iter_s=[0-9.e+-]*" "$1" | cut -d= -f2; }

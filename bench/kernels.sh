@@ -121,7 +121,7 @@ iteration_profile() { # ZONES LABEL
     dir=$meshes/run_${label// /_}_$tag
     log "fvrun $label $tag ($iterations iterations)"
     if ! timing=$("$fvrun" "$zones" -c "$meshes/iteration.ini" --device "$device" \
-        --iterations "$iterations" --output-dir "$dir" "${prof[@]}" --no-checksums \
+        --iterations "$iterations" --output-dir "$dir" "${prof[@]}" --no-checksums -v \
         --set monitor.write_solution=false "${extra[@]}" \
         2>&1 | tee "$dir.log" | grep FVRUN_TIMING); then
       log "fvrun $label $tag FAILED:"; tail -5 "$dir.log" >&2; rm -rf "$dir" "$dir.log"; continue

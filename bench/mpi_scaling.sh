@@ -145,7 +145,7 @@ fvrun_timing() { # N ZONES SCHEME TRANSPORT OUTDIR [ARGS...] -> the FVRUN_TIMING
   shift 5
   timeout "${RUN_TIMEOUT:-300}" "$MPIRUN" -np "$n" --oversubscribe --bind-to none "$FVRUN" "$z" -c "$scratch/case_$s.ini" \
     --iterations "$([[ $s == ssprk3 ]] && echo "$ITERS" || echo "$IMPLICIT_ITERS")" \
-    --device "$DEVICE" --set "run.transport=$t" --output-dir "$out" --no-checksums -q "$@" \
+    --device "$DEVICE" --set "run.transport=$t" --output-dir "$out" --no-checksums -v "$@" \
     > "$out.log" 2>&1 || true
   grep FVRUN_TIMING "$out.log" || {
     # a failed run (out of memory, say) is a row of nan, not the end of the whole table

@@ -78,7 +78,8 @@ std::optional<int> parse_fvrun_command_line(int argc, char** argv, FvrunCommandL
   }
   app.add_flag("-q,--quiet", quiet, "only warnings and errors");
   app.add_flag("-v,--verbose", verbose,
-               "also a line per iteration (CFL, linear iterations and residual, relaxation)");
+               "also a line per iteration (CFL, linear iterations and residual, relaxation) and "
+               "the FVRUN_TIMING line of the bench scripts");
   app.add_option("--restart", cl.restartPath,
                  "start from a restart file (restart.h5 of a run on any number of ranks of the "
                  "same mesh)");

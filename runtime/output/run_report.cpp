@@ -50,8 +50,8 @@ void report_run(MPI_Comm comm, const CaseConfig& cfg, gidx_t globalCells, const 
                                              << " ms (--comm-timing splits it into compute, "
                                                 "pack/unpack and wait)");
   }
-  // machine-readable line for the bench scripts (mpi_scaling.sh, gpu_vs_cpu.sh)
-  if (rank == 0)
+  // machine-readable line for the bench scripts (mpi_scaling.sh, gpu_vs_cpu.sh): fvrun -v
+  if (rank == 0 && log::level() >= log::Level::Debug)
     std::printf("FVRUN_TIMING ranks=%d cells=%lld iterations=%d time_per_iter_s=%.6e "
                 "compute_s=%.6e pack_unpack_s=%.6e wait_s=%.6e\n",
                 size, static_cast<long long>(globalCells), sum.iterations, iter, compute,

@@ -7,7 +7,7 @@
 ///     zone, all compute; several zones, measured with --comm-timing (run.comm_timing), else
 ///     unknown (nan)
 /// and the machine-readable line the bench scripts parse (scripts/mpi_scaling.sh,
-/// gpu_vs_cpu.sh), on stdout of rank 0:
+/// gpu_vs_cpu.sh), on stdout of rank 0 with fvrun -v:
 ///   FVRUN_TIMING ranks=R cells=C iterations=N time_per_iter_s=T compute_s=X pack_unpack_s=Y
 ///     wait_s=Z
 #include "runtime/config/case_config.hpp"
