@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include <unistd.h>
 #if defined(FV_HAVE_OPENMP)
 #include <omp.h>
 #endif
@@ -23,6 +25,14 @@ namespace fv {
 namespace {
 Device g_device = Device::Cpu;
 std::atomic<std::size_t> g_bytes{0}; // several solvers may run on threads of one process
+std::atomic<std::size_t> g_peak{0};  // the most of g_bytes so far
+
+void count_allocation(std::size_t bytes) {
+  const std::size_t now = g_bytes += bytes;
+  std::size_t peak = g_peak.load();
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
+  }
+}
 } // namespace
 
 Device active_device() {
@@ -122,19 +132,20 @@ void* allocate(Device d, std::size_t bytes, const char* what) {
                                       << what << "' (" << bytes << " bytes, " << g_bytes.load()
                                       << " already allocated): " << cudaGetErrorString(err));
     FV_CUDA_CHECK(cudaMemset(p, 0, bytes));
-    g_bytes += bytes;
+    count_allocation(bytes);
     return p;
   }
 #endif
   (void)d;
   p = std::calloc(bytes, 1);
   FV_VERIFY(p, "out of memory allocating '" << what << "' (" << bytes << " bytes)");
-  g_bytes += bytes;
+  count_allocation(bytes);
   return p;
 }
 
-void release(Device d, void* p) noexcept {
+void release(Device d, void* p, std::size_t bytes) noexcept {
   if (!p) return;
+  g_bytes -= bytes;
 #if defined(FV_BACKEND_CUDA)
   if (d == Device::Cuda) {
     (void)cudaFree(p); // errors at shutdown (context already gone) are ignored
@@ -186,6 +197,23 @@ void synchronize() {
 
 std::size_t bytes_allocated() {
   return g_bytes.load();
+}
+
+std::size_t bytes_peak() {
+  return g_peak.load();
+}
+
+std::size_t device_memory_total() {
+#if defined(FV_BACKEND_CUDA)
+  if (g_device == Device::Cuda) {
+    std::size_t free = 0, total = 0;
+    FV_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return total;
+  }
+#endif
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)
+                               : 0;
 }
 
 struct ReduceSlot::Buffers {

@@ -21,8 +21,8 @@ namespace fv {
 namespace backend {
 /// Allocates `bytes` on device `d`, zero-filled; `what` names the array in errors.
 void* allocate(Device d, std::size_t bytes, const char* what);
-/// Frees memory from allocate(); never throws (errors at exit are ignored).
-void release(Device d, void* p) noexcept;
+/// Frees `bytes` of memory from allocate(); never throws (errors at exit are ignored).
+void release(Device d, void* p, std::size_t bytes) noexcept;
 /// Copies between host memory and memory of device `d` (both directions) and within `d`.
 void copy_to_device(Device d, void* dst, const void* src, std::size_t bytes);
 void copy_to_host(Device d, void* dst, const void* src, std::size_t bytes);
@@ -31,6 +31,11 @@ void copy_on_device(Device d, void* dst, const void* src, std::size_t bytes);
 void synchronize();
 /// Total bytes currently allocated through allocate() (for the memory report).
 std::size_t bytes_allocated();
+/// The most bytes allocated through allocate() at any one time so far.
+std::size_t bytes_peak();
+/// The memory of the active device: the GPU's global memory, or the host's physical memory on
+/// the CPU backend.
+std::size_t device_memory_total();
 } // namespace backend
 
 /// An array of n T in the memory of the device that was active at construction. Move-only
@@ -51,7 +56,7 @@ class DeviceArray {
   }
   DeviceArray(const Array<T>& a, const char* what) : DeviceArray(a.data(), a.size(), what) {}
   DeviceArray(const std::vector<T>& v, const char* what) : DeviceArray(v.data(), v.size(), what) {}
-  ~DeviceArray() { backend::release(dev_, p_); }
+  ~DeviceArray() { backend::release(dev_, p_, n_ * sizeof(T)); }
   DeviceArray(DeviceArray&& o) noexcept { swap(o); }
   DeviceArray& operator=(DeviceArray&& o) noexcept {
     DeviceArray tmp(std::move(o));

@@ -10,11 +10,28 @@
 #include "runtime/parallel/reduce.hpp"
 #include "runtime/physics/navier_stokes/transport.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace fv {
 namespace {
+
+/// "N MiB on the device, B bytes per cell; ...": what this case takes per cell and how large a
+/// zone of it the device could hold (its whole memory: the CUDA context and other processes'
+/// share are not counted).
+std::string capacity_note(const Zone& zone) {
+  const double bytes = static_cast<double>(backend::bytes_allocated());
+  const double perCell = bytes / std::max<double>(1, zone.nCells);
+  const double total = static_cast<double>(backend::device_memory_total());
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "%.0f MiB on the device, %.0f bytes per cell; its %.1f GiB would hold at most "
+                "%.3g million cells of this case",
+                bytes / 1048576.0, perCell, total / 1073741824.0, total / perCell / 1e6);
+  return buf;
+}
 
 /// The free stream and the coefficients' references, once at the start.
 void log_conditions(const CaseConfig& cfg) {
@@ -73,8 +90,9 @@ CaseRun::CaseRun(MPI_Comm comm, const Zone& zone, const ZoneFileHeader& header,
   solver_ = std::make_unique<EulerSolver>(zone, cfg, par);
   solver_->initialise();
   backend::synchronize();
-  p.note(std::to_string(backend::bytes_allocated() >> 20) + " MiB on the device");
+  p.note(capacity_note(zone));
 }
+
 
 CaseRun::~CaseRun() = default;
 

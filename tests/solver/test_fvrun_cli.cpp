@@ -637,6 +637,7 @@ TEST_F(FvrunCli, AnOutputFolderHoldsOneRun) {
   };
   std::string err;
   ASSERT_EQ(fvrun(dir_, args + "--iterations 4", err), 0) << err;
+  EXPECT_NE(err.find(" bytes per cell; its "), std::string::npos) << err; // capacity (issue 51)
   const std::string first = value(dir_ + "/same/run.txt", "id");
   EXPECT_FALSE(first.empty());
   EXPECT_EQ(value(dir_ + "/same/run.txt", "status"), "iteration limit");
