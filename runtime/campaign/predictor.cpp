@@ -31,7 +31,7 @@ std::size_t extrapolate_state(std::vector<real_t>& Uj, const std::vector<real_t>
             "extrapolate_state: states of different sizes");
   std::size_t kept = 0;
   for (idx_t c = 0; c < nt; ++c) {
-    real_t u[phys::kMaxVars];
+    real_t u[phys::kMaxVars] = {}; // zeroed: gcc 12 -Wmaybe-uninitialized (nv is a runtime bound)
     for (int v = 0; v < nv; ++v) {
       const std::size_t i = static_cast<std::size_t>(v) * nt + c;
       u[v] = Uj[i] + t * (Uj[i] - Uk[i]);
