@@ -416,6 +416,47 @@ TEST_F(Campaign, RankGroupsShareThePoints) {
   EXPECT_FALSE(fs::exists(dir_ + "/two/polar.group1.csv"));
 }
 
+// SIGTERM to mpiexec during a --sweep-groups campaign: every group ends its point, fvrun exits
+// non-zero with the finished rows in polar.csv (or a group file); the same command finishes the
+// campaign from them, every point converged and the group files gone.
+TEST_F(Campaign, RankGroupsResumeAfterSigterm) {
+  const std::string exe = MPIEXEC_PATH[0] ? MPIEXEC_PATH : "mpiexec";
+  std::string err;
+  if (run(dir_, exe, "--version", err) != 0) GTEST_SKIP() << "no mpiexec";
+  const std::string mpi = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 exec " + exe +
+                          " -n 2 --oversubscribe '" FV_FVRUN_PATH "'";
+  const std::string args =
+      zones("fine") + " -c case.ini --device cpu --sweep mach=2,2.5,3,3.5 --sweep-groups 2";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string cmd =
+        command(dir_, mpi, args) + " > /dev/null 2> '" + dir_ + "/interrupted.txt'";
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const std::string polar = dir_ + "/out/polar.csv", group = dir_ + "/out/polar.group1.csv";
+  auto finished = [&] { return polar_rows(polar).size() + polar_rows(group).size(); };
+  const auto t0 = std::chrono::steady_clock::now();
+  while (finished() == 0 && std::chrono::steady_clock::now() - t0 < std::chrono::minutes(2))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const std::size_t done = finished();
+  EXPECT_GE(done, 1u);
+  EXPECT_LT(done, 4u) << "the campaign finished before the signal: nothing was interrupted";
+
+  ASSERT_EQ(run(dir_, mpi, args, err), 0) << err;
+  EXPECT_NE(err.find(std::to_string(done) + " of 4 points finished"), std::string::npos) << err;
+  const Rows rows = polar_rows(polar);
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& [folder, r] : rows)
+    EXPECT_EQ(r.at("converged"), "yes") << folder;
+  EXPECT_FALSE(fs::exists(group));
+}
+
 // --sweep-groups that does not divide the ranks, or whose group size the zone file holds no
 // partitioning for, is a one-line usage error naming the way out.
 TEST_F(Campaign, RankGroupsUsageErrors) {
