@@ -45,6 +45,7 @@ std::vector<std::string> point_overrides(const SweepConfig& sweep, const Campaig
     sets.push_back("freestream." + sweep.axes[k].key + "=" + format_real(p.values[k]));
     sets.push_back("sweep." + sweep.axes[k].key + "=none");
   }
+  sets.push_back("sweep.groups=1"); // a point runs on one group of ranks
   sets.push_back("monitor.output_dir=" + (std::filesystem::path(dir) / p.folder).string());
   return sets;
 }

@@ -29,7 +29,8 @@ std::vector<CampaignPoint> campaign_points(const SweepConfig& sweep);
 real_t point_distance(const SweepConfig& sweep, const CampaignPoint& a, const CampaignPoint& b);
 
 /// The "section.key=value" overrides that make the campaign's case the case of point `p`: the
-/// swept [freestream] keys set to its values, [sweep] emptied, output_dir = `dir`/folder.
+/// swept [freestream] keys set to its values, [sweep] emptied (groups 1), output_dir =
+/// `dir`/folder.
 std::vector<std::string> point_overrides(const SweepConfig& sweep, const CampaignPoint& p,
                                          const std::string& dir);
 

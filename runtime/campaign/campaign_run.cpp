@@ -4,6 +4,7 @@
 #include "common/log.hpp"
 #include "runtime/campaign/polar_file.hpp"
 #include "runtime/campaign/predictor.hpp"
+#include "runtime/campaign/rank_groups.hpp"
 #include "runtime/config/case_conditions.hpp"
 #include "runtime/output/case_outputs.hpp"
 #include "runtime/parallel/mpi_util.hpp"
@@ -46,21 +47,75 @@ class PointObserver : public RunObserver {
   std::optional<StateArray> ref_;
 };
 
-/// The text of `path` read on rank 0 and given to every rank (empty when there is no file).
-std::string read_on_rank0(MPI_Comm comm, const std::string& path) {
-  std::string text;
-  if (parallel::comm_rank(comm) == 0 && std::filesystem::exists(path)) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    text = s.str();
-  }
+/// The text of the file `path` (empty when there is none).
+std::string read_text(const std::string& path) {
+  if (!std::filesystem::exists(path)) return {};
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Rank 0's `text`, given to every rank of `comm`.
+std::string broadcast(MPI_Comm comm, std::string text) {
   long n = static_cast<long>(text.size());
   MPI_Bcast(&n, 1, MPI_LONG, 0, comm);
   text.resize(static_cast<std::size_t>(n));
   if (n > 0)
     MPI_Bcast(text.data(), parallel::mpi_count(text.size(), "polar.csv"), MPI_CHAR, 0, comm);
   return text;
+}
+
+/// COLLECTIVE over `world`: the rows of an interrupted campaign (polar.csv and every group
+/// file in its folder), read on world rank 0 and loaded by every rank, so that every group
+/// resumes from the same rows, read before any group writes. Returns how many files had rows.
+int load_finished_rows(MPI_Comm world, PolarFile& polar, const std::string& dir) {
+  const bool rank0 = parallel::comm_rank(world) == 0;
+  std::vector<std::string> paths = {polar.path()};
+  if (rank0)
+    for (const std::string& p : group_polar_paths(dir))
+      paths.push_back(p);
+  long n = static_cast<long>(paths.size());
+  MPI_Bcast(&n, 1, MPI_LONG, 0, world);
+  paths.resize(static_cast<std::size_t>(n));
+  int files = 0;
+  for (std::string& path : paths) {
+    path = broadcast(world, path); // names other ranks did not list
+    const std::string text = broadcast(world, rank0 ? read_text(path) : std::string());
+    if (text.empty()) continue;
+    polar.load(text, path);
+    ++files;
+  }
+  return files;
+}
+
+/// World rank 0's polar.csv: `polar`'s rows (its group's and those read at the start) and every
+/// group file's, in point order. `end`: the campaign is over, the group files go.
+void merge_polar(const PolarFile& polar, const std::string& dir, bool end) {
+  PolarFile merged = polar; // the others' rows are not the group's warm-start sources
+  const std::vector<std::string> files = group_polar_paths(dir);
+  for (const std::string& f : files)
+    merged.load(read_text(f), f);
+  merged.write();
+  if (end)
+    for (const std::string& f : files)
+      std::filesystem::remove(f);
+}
+
+/// COLLECTIVE over the world: the summaries of every group's points together.
+CampaignSummary combine(const RankGroups& groups, const CampaignSummary& s) {
+  const bool leader = parallel::comm_rank(groups.comm()) == 0; // counts each group once
+  long sums[3] = {leader ? static_cast<long>(s.skipped) : 0,
+                  leader ? static_cast<long>(s.failed) : 0, leader ? s.iterations : 0};
+  int stop = s.stopSignal;
+  MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_LONG, MPI_SUM, groups.world());
+  MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, groups.world());
+  CampaignSummary all = s;
+  all.skipped = static_cast<std::size_t>(sums[0]);
+  all.failed = static_cast<std::size_t>(sums[1]);
+  all.iterations = sums[2];
+  all.stopSignal = stop;
+  return all;
 }
 
 /// How one try of a point ended.
@@ -72,26 +127,34 @@ struct Try {
 
 } // namespace
 
-CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
+CampaignSummary run_campaign(const RankGroups& groups, CaseRun& run, const Zone& zone,
                              const ZoneFileHeader& header, const CaseConfig& cfg,
                              const std::string& zoneFile) {
+  const MPI_Comm comm = groups.comm();
   const std::string& dir = cfg.monitor.outputDir;
-  const bool rank0 = parallel::comm_rank(comm) == 0;
+  const bool leader = parallel::comm_rank(comm) == 0, rank0 = leader && groups.index() == 0;
   PolarFile polar(cfg, header.meshUuid, dir);
   const std::vector<CampaignPoint>& points = polar.points();
   CampaignSummary summary;
   summary.points = points.size();
-  if (const std::string text = read_on_rank0(comm, polar.path()); !text.empty()) {
-    polar.load(text);
+  if (load_finished_rows(groups.world(), polar, dir) > 0 && rank0)
     FV_LOG_INFO("campaign: " << polar.rows().size() << " of " << points.size()
                              << " points finished in " << polar.path() << ", skipped");
-  }
-  FV_LOG_INFO("campaign: " << points.size() << " points into " << dir);
+  if (rank0) FV_LOG_INFO("campaign: " << points.size() << " points into " << dir);
+  const auto [first, last] = groups.points(points.size());
+  const std::string tag = groups.count() == 1
+                              ? std::string("campaign: ")
+                              : "campaign (group " + std::to_string(groups.index() + 1) + "/" +
+                                    std::to_string(groups.count()) + "): ";
+  if (groups.count() > 1)
+    FV_LOG_INFO(tag << "points " << first + 1 << " to " << last << " on "
+                    << parallel::comm_size(comm)
+                    << (parallel::comm_size(comm) == 1 ? " rank" : " ranks"));
   EulerSolver& solver = run.solver();
   // converged states kept in memory where no restart.h5 is written (write_solution = false)
   std::map<std::size_t, std::vector<real_t>> kept;
 
-  for (std::size_t i = 0; i < points.size(); ++i) {
+  for (std::size_t i = first; i < last; ++i) {
     if (polar.rows().count(i)) {
       ++summary.skipped;
       summary.failed += polar.rows().at(i).converged() ? 0 : 1;
@@ -146,9 +209,9 @@ CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
       const std::size_t keptCells = extrapolate_state(
           U, solver.conservative(), t, zone.nTotalCells(), solver.state(), pc.flow.gamma);
       solver.set_conservative(U);
-      FV_LOG_INFO("campaign: " << p.folder << " starts from " << points[j].folder << " and "
-                               << points[*k].folder << " extrapolated (t = " << t << "; "
-                               << keptCells << " cells kept " << points[j].folder << "'s state)");
+      FV_LOG_INFO(tag << p.folder << " starts from " << points[j].folder << " and "
+                      << points[*k].folder << " extrapolated (t = " << t << "; " << keptCells
+                      << " cells kept " << points[j].folder << "'s state)");
     };
     auto attempt = [&](bool warm) {
       Try t;
@@ -186,16 +249,16 @@ CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
     Try t = attempt(source.has_value());
     if (t.sum && t.sum->stopSignal) { // the point's outputs are written; it has no row
       summary.stopSignal = t.sum->stopSignal;
-      FV_LOG_WARN("campaign: " << t.sum->stopReason << " during " << p.folder << "; "
-                               << polar.path() << " holds the points finished before it: run "
-                               << "the same command again to go on");
-      return summary;
+      FV_LOG_WARN(tag << t.sum->stopReason << " during " << p.folder << "; " << polar.path()
+                      << " holds the points finished before it: run the same command again "
+                      << "to go on");
+      break;
     }
     row.status = t.converged ? PointStatus::Converged : PointStatus::Failed;
     if (!t.converged && source) {
-      FV_LOG_WARN("campaign: " << p.folder << ": the warm start from " << row.warmSource
-                               << " failed (" << (t.error.empty() ? t.sum->stopReason : t.error)
-                               << "); retrying from the free stream");
+      FV_LOG_WARN(tag << p.folder << ": the warm start from " << row.warmSource << " failed ("
+                      << (t.error.empty() ? t.sum->stopReason : t.error)
+                      << "); retrying from the free stream");
       t = attempt(false);
       row.status = t.converged ? PointStatus::Retried : PointStatus::Failed;
     }
@@ -216,21 +279,30 @@ CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
     if (row.converged() && !pc.monitor.writeSolution) kept[i] = solver.conservative();
     row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     polar.set(row);
-    if (rank0) polar.write();
+    if (rank0)
+      merge_polar(polar, dir, false);
+    else if (leader)
+      polar.write(group_polar_path(dir, groups.index()));
     summary.iterations += row.iterations;
     summary.failed += row.converged() ? 0 : 1;
-    FV_LOG_INFO("campaign: point "
-                << i + 1 << "/" << points.size() << " " << p.folder << ": " << to_string(row.status)
-                << " after " << row.iterations << " iterations (" << row.orders << " orders; "
-                << (row.warmSource == "cold" ? std::string("cold") : "warm from " + row.warmSource)
-                << "), CL " << row.CL << ", CD " << row.CD
-                << (pc.lift.on ? ", alpha " + format_real(row.alpha) : "") << ", " << row.seconds
-                << " s" << (t.error.empty() ? "" : "; " + t.error));
+    FV_LOG_INFO(
+        tag << "point " << i + 1 << "/" << points.size() << " " << p.folder << ": "
+            << to_string(row.status) << " after " << row.iterations << " iterations (" << row.orders
+            << " orders; "
+            << (row.warmSource == "cold" ? std::string("cold") : "warm from " + row.warmSource)
+            << "), CL " << row.CL << ", CD " << row.CD
+            << (pc.lift.on ? ", alpha " + format_real(row.alpha) : "") << ", " << row.seconds
+            << " s" << (t.error.empty() ? "" : "; " + t.error));
   }
-  FV_LOG_INFO("campaign: " << summary.points - summary.failed << " of " << summary.points
-                           << " points converged (" << summary.skipped << " from an earlier run), "
-                           << summary.iterations << " iterations in this run; " << polar.path());
-  return summary;
+  // every group done (or stopped): polar.csv gets every row, the group files go
+  wait_for_every_group(groups.world());
+  const CampaignSummary all = combine(groups, summary);
+  if (rank0) merge_polar(polar, dir, true);
+  if (rank0 && !all.stopSignal)
+    FV_LOG_INFO("campaign: " << all.points - all.failed << " of " << all.points
+                             << " points converged (" << all.skipped << " from an earlier run), "
+                             << all.iterations << " iterations in this run; " << polar.path());
+  return all;
 }
 
 } // namespace fv::campaign

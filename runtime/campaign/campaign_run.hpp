@@ -19,9 +19,21 @@
 /// A polar.csv already in the output folder (an interrupted campaign started again with the
 /// same command) gives the points to skip. A stop signal (stop_request.hpp) ends the point in
 /// progress after its iteration (its folder gets its outputs, polar.csv no row) and the
-/// campaign (CampaignSummary::stopSignal): polar.csv holds the points finished before it. Every
-/// rank runs every point (rank 0 writes polar.csv).
+/// campaign (CampaignSummary::stopSignal): polar.csv holds the points finished before it.
+///
+/// By default every rank runs every point (rank 0 writes polar.csv). With [sweep] groups = G
+/// (fvrun --sweep-groups G; rank_groups.hpp) the ranks form G groups, each a campaign as above
+/// on its own communicator and zones over a contiguous share of the points (group g: points
+/// [g n / G, (g + 1) n / G), so that its warm-start chain is unbroken; its first point starts
+/// cold). Each group's leader writes its rows to polar.group<g>.csv (group 0: world rank 0,
+/// which merges every group file into polar.csv after each of its points); once every group is
+/// done, or stopped, world rank 0 merges them into polar.csv, in point order, and removes them.
+/// Resuming reads polar.csv and the group files. A stop signal ends each group's point in
+/// progress; the campaign ends when every group has. Warm starts come only from the group's own
+/// points (and those of an earlier run), never from another group's running chain, so a
+/// campaign's rows do not depend on the groups' timing.
 #include "common/zone.hpp"
+#include "runtime/campaign/rank_groups.hpp"
 #include "runtime/config/case_config.hpp"
 #include "runtime/solver/case_run.hpp"
 
@@ -39,9 +51,11 @@ struct CampaignSummary {
   int stopSignal = 0;      ///< a stop signal ended the campaign (stop_request.hpp), 0: none
 };
 
-/// Runs the campaign of `cfg` (cfg.sweep.active()) on `run`, whose solver was made for `cfg`
-/// on `zone`; `zoneFile` names the zone file in messages. COLLECTIVE over comm.
-CampaignSummary run_campaign(MPI_Comm comm, CaseRun& run, const Zone& zone,
+/// Runs this rank's group's share of the campaign of `cfg` (cfg.sweep.active()) on `run`,
+/// whose solver was made for `cfg` on `zone` over groups.comm(); `zoneFile` names the zone
+/// file in messages. COLLECTIVE over groups.world(). Returns the whole campaign's summary
+/// (every group's points), the same on every rank.
+CampaignSummary run_campaign(const RankGroups& groups, CaseRun& run, const Zone& zone,
                              const ZoneFileHeader& header, const CaseConfig& cfg,
                              const std::string& zoneFile);
 

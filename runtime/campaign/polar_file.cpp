@@ -3,6 +3,7 @@
 #include "common/error.hpp"
 #include "runtime/output/run_record.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -75,7 +76,8 @@ std::string PolarFile::header() const {
   return h;
 }
 
-void PolarFile::load(const std::string& text) {
+void PolarFile::load(const std::string& text, const std::string& source) {
+  const std::string& where = source.empty() ? path_ : source; // the file, for messages
   const std::string head = header();
   std::istringstream in(text), want(head);
   std::string line, expected;
@@ -84,7 +86,7 @@ void PolarFile::load(const std::string& text) {
     ++lineNo;
     const bool got = static_cast<bool>(std::getline(in, line));
     FV_VERIFY(got && line == expected,
-              path_ << " is of another campaign, case or mesh (line " << lineNo << ": '"
+              where << " is of another campaign, case or mesh (line " << lineNo << ": '"
                     << (got ? line : std::string("end of file")) << "', this campaign: '"
                     << expected << "'): remove it or choose another output_dir");
   }
@@ -93,7 +95,7 @@ void PolarFile::load(const std::string& text) {
     ++lineNo;
     if (line.empty()) continue;
     const std::vector<std::string> f = split(line);
-    FV_VERIFY(f.size() == nAxes + kNumColumns, path_ << ":" << lineNo << ": " << f.size()
+    FV_VERIFY(f.size() == nAxes + kNumColumns, where << ":" << lineNo << ": " << f.size()
                                                      << " columns, expected "
                                                      << nAxes + kNumColumns);
     const std::string& folder = f.back();
@@ -101,7 +103,7 @@ void PolarFile::load(const std::string& text) {
     for (std::size_t i = 0; i < points_.size(); ++i)
       if (points_[i].folder == folder) point = i;
     FV_VERIFY(point < points_.size(),
-              path_ << ":" << lineNo << ": '" << folder << "' is no point of this campaign");
+              where << ":" << lineNo << ": '" << folder << "' is no point of this campaign");
     PolarRow r;
     r.point = point;
     const std::string* v = f.data() + nAxes;
@@ -142,8 +144,29 @@ std::string PolarFile::text() const {
   return t;
 }
 
-void PolarFile::write() const {
-  output::write_text_file(path_, text());
+void PolarFile::write(const std::string& path) const {
+  output::write_text_file(path.empty() ? path_ : path, text());
+}
+
+std::string group_polar_path(const std::string& dir, int group) {
+  return (std::filesystem::path(dir) / ("polar.group" + std::to_string(group) + ".csv")).string();
+}
+
+std::vector<std::string> group_polar_paths(const std::string& dir) {
+  std::vector<std::string> paths;
+  std::error_code ec; // no folder yet: none
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    // polar.group<digits>.csv
+    const std::string name = e.path().filename().string(), head = "polar.group", tail = ".csv";
+    if (name.size() <= head.size() + tail.size() || name.rfind(head, 0) != 0 ||
+        name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+      continue;
+    const std::string digits = name.substr(head.size(), name.size() - head.size() - tail.size());
+    if (digits.find_first_not_of("0123456789") == std::string::npos)
+      paths.push_back(e.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
 }
 
 } // namespace fv::campaign

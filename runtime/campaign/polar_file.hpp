@@ -12,6 +12,11 @@
 /// campaign's table equals an uninterrupted one's but for the seconds. Written by one rank,
 /// rewritten whole after every point through fv::AtomicFile: the file always holds the
 /// points finished so far, whatever stops the process.
+///
+/// With groups of ranks ([sweep] groups), each group but the first keeps its rows in a group
+/// file of the same form beside it, polar.group<g>.csv (group_polar_path()); polar.csv is
+/// merged from them (rank 0, after each of its points and at the end, when the group files go).
+/// A resumed campaign reads polar.csv and every group file.
 #include "runtime/campaign/campaign_points.hpp"
 #include "runtime/config/case_config.hpp"
 
@@ -55,16 +60,17 @@ class PolarFile {
   const std::vector<CampaignPoint>& points() const { return points_; }
   const std::map<std::size_t, PolarRow>& rows() const { return rows_; }
 
-  /// The text of an existing polar.csv: its rows are taken as finished points (a resumed
-  /// campaign). A file of another campaign, case or mesh, or a row that names no point, is an
-  /// error naming the first difference.
-  void load(const std::string& text);
+  /// The text of an existing polar.csv (or group file, named `source` in messages; empty:
+  /// path()): its rows are taken as finished points (a resumed campaign). A file of another
+  /// campaign, case or mesh, or a row that names no point, is an error naming the first
+  /// difference.
+  void load(const std::string& text, const std::string& source = "");
   /// Adds (or replaces) a point's row.
   void set(const PolarRow& row);
   /// The whole file: header, then the rows in point order.
   std::string text() const;
-  /// Writes text() to path() atomically.
-  void write() const;
+  /// Writes text() to `path` (empty: path()) atomically.
+  void write(const std::string& path = "") const;
 
  private:
   std::string header() const;
@@ -74,5 +80,11 @@ class PolarFile {
   std::vector<CampaignPoint> points_;
   std::map<std::size_t, PolarRow> rows_;
 };
+
+/// The group file of group `group` (>= 1) of a campaign whose output folder is `dir`:
+/// `dir`/polar.group<group>.csv.
+std::string group_polar_path(const std::string& dir, int group);
+/// The group files in `dir` (of any group count: an interrupted campaign's), sorted.
+std::vector<std::string> group_polar_paths(const std::string& dir);
 
 } // namespace fv::campaign

@@ -275,6 +275,7 @@ struct SweepConfig {
   std::vector<SweepAxis> axes; ///< the swept keys in schema order (mach, reynolds, sideslip, aoa)
   real_t warmCflFactor{};      ///< a warm start's CFL: this times its source point's final CFL
   bool extrapolate{};          ///< warm starts from two points' extrapolated states
+  int groups{};                ///< rank groups sharing the points (fvrun --sweep-groups)
   bool active() const { return !axes.empty(); }
   /// Points of the product (1 without axes).
   std::size_t points() const;

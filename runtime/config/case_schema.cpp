@@ -696,6 +696,11 @@ std::vector<CaseKey> sweep_keys() {
                          "from their states extrapolated to its value (a secant predictor; "
                          "docs/solver.md) instead of the nearest point's state",
                          to(&CaseConfig::sweep, &SweepConfig::extrapolate)));
+  keys.push_back(integer("sweep", "groups", "1", 1, "",
+                         "campaign: the MPI ranks split into this many equal groups, each "
+                         "running a contiguous share of the points (must divide the rank count; "
+                         "the zone file needs a partitioning into ranks/groups parts)",
+                         to(&CaseConfig::sweep, &SweepConfig::groups), {"--sweep-groups"}));
   return keys;
 }
 

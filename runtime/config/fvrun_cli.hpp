@@ -4,7 +4,7 @@
 ///   [mpirun -np N] fvrun mesh.zones.h5 -c case.ini [--set section.key=value]... [--iterations N]
 ///         [--cfl X] [--device auto|cpu|cuda] [--output-dir DIR] [--restart FILE]
 ///         [--no-overlap] [--comm-timing] [--cuda-aware-mpi] [--profile] [--quiet]
-///         [--sweep KEY=SPEC]...
+///         [--sweep KEY=SPEC]... [--sweep-groups G]
 /// The shortcuts of case keys (--iterations ... --profile) are declared by the keys' schema
 /// entries (CaseKey::cli): their text is the key's value, parsed and checked as a case file's
 /// would be (case_file()); --set overrides come first, the shortcuts after them, then --sweep

@@ -1,7 +1,8 @@
 // fvrun campaigns end to end (issue 49; runs fvgen, fvprep and fvrun): a sweep's rows equal
 // single cold runs, a failed point is reported and skipped, an interrupted campaign resumed
 // by the same command equals an uninterrupted one, another campaign's polar.csv is refused,
-// bad --sweep specifications are one-line usage errors, a campaign runs on two ranks, and
+// bad --sweep specifications are one-line usage errors, a campaign runs on two ranks (every
+// point on both, or --sweep-groups: a group of ranks per share of the points), and
 // fixed lift converges on the NACA 0012 (../shared/meshes; skipped when absent).
 #include "tests/testing/testing.hpp"
 
@@ -314,7 +315,8 @@ TEST_F(Campaign, BadSweepSpecificationsAreUsageErrors) {
   for (const char* bad :
        {"--sweep foo=1", "--sweep aoa", "--sweep aoa=", "--sweep aoa=1:2", "--sweep aoa=1,,2",
         "--sweep aoa=0:1:0", "--sweep aoa=1 --sweep aoa=2", "--sweep mach=-1,2",
-        "--sweep reynolds=1e6", "--sweep mach=2,3 --restart x.h5"}) {
+        "--sweep reynolds=1e6", "--sweep mach=2,3 --restart x.h5", "--sweep-groups 2",
+        "--sweep mach=2,3 --sweep-groups 2", "--sweep mach=2 --sweep-groups 0"}) {
     std::string err;
     EXPECT_EQ(fvrun(dir_, zones("w") + " -c case.ini --device cpu " + bad, err), 2) << bad;
     EXPECT_EQ(error_lines(err), 1) << bad << ": " << err;
@@ -348,6 +350,130 @@ TEST_F(Campaign, RunsOnTwoRanks) {
           << folder << " " << c;
     }
   }
+}
+
+/// The lines of polar.csv (or a group file) that are rows, in file order.
+std::vector<std::string> row_lines(const std::string& path) {
+  std::istringstream in(read_file(path));
+  std::vector<std::string> rows;
+  std::string line;
+  bool header = true;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (!header) rows.push_back(line);
+    header = false;
+  }
+  return rows;
+}
+
+// --sweep-groups 2 on 2 ranks: each rank runs half of the points on the 1-zone partitioning;
+// polar.csv holds every row in the sweep order and equals one rank's (CL, CD to 1e-10
+// relative, converged; the second group's first point starts cold), the group files are gone.
+// A campaign interrupted with rows in polar.csv and a group file resumes from both.
+TEST_F(Campaign, RankGroupsShareThePoints) {
+  const std::string exe = MPIEXEC_PATH[0] ? MPIEXEC_PATH : "mpiexec";
+  std::string err;
+  if (run(dir_, exe, "--version", err) != 0) GTEST_SKIP() << "no mpiexec";
+  std::string deep = wedge_case(200); // 12 orders: a cold and a warm start agree to 1e-10
+  deep.replace(deep.find("convergence = 10"), 16, "convergence = 12");
+  std::ofstream(dir_ + "/case.ini") << deep;
+  const std::string sweep = zones("w") + " -c case.ini --device cpu --sweep mach=2,2.25,2.5,2.75";
+  ASSERT_EQ(fvrun(dir_, sweep + " --output-dir one", err), 0) << err;
+  const std::string mpi = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + exe +
+                          " -n 2 --oversubscribe '" FV_FVRUN_PATH "'";
+  ASSERT_EQ(run(dir_, mpi, sweep + " --sweep-groups 2 --output-dir two", err), 0) << err;
+  EXPECT_NE(err.find("4 of 4 points converged"), std::string::npos) << err;
+  const Rows one = polar_rows(dir_ + "/one/polar.csv"), two = polar_rows(dir_ + "/two/polar.csv");
+  ASSERT_EQ(two.size(), 4u);
+  for (const auto& [folder, r] : one) {
+    EXPECT_EQ(two.at(folder).at("converged"), r.at("converged")) << folder;
+    for (const char* c : {"CL", "CD"}) {
+      const double a = std::strtod(r.at(c).c_str(), nullptr);
+      EXPECT_NEAR(std::strtod(two.at(folder).at(c).c_str(), nullptr), a, 1e-10 * std::abs(a))
+          << folder << " " << c;
+    }
+  }
+  EXPECT_EQ(two.at("mach_2").at("warm_source"), "cold");
+  EXPECT_EQ(two.at("mach_2.25").at("warm_source"), "mach_2");
+  EXPECT_EQ(two.at("mach_2.5").at("warm_source"), "cold"); // the second group's first point
+  EXPECT_EQ(two.at("mach_2.75").at("warm_source"), "mach_2.5");
+  const std::vector<std::string> lines = row_lines(dir_ + "/two/polar.csv");
+  ASSERT_EQ(lines.size(), 4u);
+  const char* order[] = {"mach_2", "mach_2.25", "mach_2.5", "mach_2.75"};
+  for (std::size_t k = 0; k < 4; ++k)
+    EXPECT_EQ(lines[k].substr(lines[k].rfind(',') + 1), order[k]);
+  EXPECT_FALSE(fs::exists(dir_ + "/two/polar.group1.csv"));
+
+  // an interrupted campaign: mach_2 in polar.csv, mach_2.5 in the group file
+  const std::string full = read_file(dir_ + "/two/polar.csv");
+  std::ofstream(dir_ + "/whole.csv") << full;
+  const std::string head = full.substr(0, full.find(lines[0]));
+  std::ofstream(dir_ + "/two/polar.csv") << head << lines[0] << "\n";
+  std::ofstream(dir_ + "/two/polar.group1.csv") << head << lines[2] << "\n";
+  ASSERT_EQ(run(dir_, mpi, sweep + " --sweep-groups 2 --output-dir two", err), 0) << err;
+  EXPECT_NE(err.find("2 of 4 points finished"), std::string::npos) << err;
+  EXPECT_EQ(without_seconds(dir_ + "/two/polar.csv"), without_seconds(dir_ + "/whole.csv"));
+  EXPECT_FALSE(fs::exists(dir_ + "/two/polar.group1.csv"));
+}
+
+// SIGTERM to mpiexec during a --sweep-groups campaign: every group ends its point, fvrun exits
+// non-zero with the finished rows in polar.csv (or a group file); the same command finishes the
+// campaign from them, every point converged and the group files gone.
+TEST_F(Campaign, RankGroupsResumeAfterSigterm) {
+  const std::string exe = MPIEXEC_PATH[0] ? MPIEXEC_PATH : "mpiexec";
+  std::string err;
+  if (run(dir_, exe, "--version", err) != 0) GTEST_SKIP() << "no mpiexec";
+  const std::string mpi = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 exec " + exe +
+                          " -n 2 --oversubscribe '" FV_FVRUN_PATH "'";
+  const std::string args =
+      zones("fine") + " -c case.ini --device cpu --sweep mach=2,2.5,3,3.5 --sweep-groups 2";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string cmd =
+        command(dir_, mpi, args) + " > /dev/null 2> '" + dir_ + "/interrupted.txt'";
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const std::string polar = dir_ + "/out/polar.csv", group = dir_ + "/out/polar.group1.csv";
+  auto finished = [&] { return polar_rows(polar).size() + polar_rows(group).size(); };
+  const auto t0 = std::chrono::steady_clock::now();
+  while (finished() == 0 && std::chrono::steady_clock::now() - t0 < std::chrono::minutes(2))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const std::size_t done = finished();
+  EXPECT_GE(done, 1u);
+  EXPECT_LT(done, 4u) << "the campaign finished before the signal: nothing was interrupted";
+
+  ASSERT_EQ(run(dir_, mpi, args, err), 0) << err;
+  EXPECT_NE(err.find(std::to_string(done) + " of 4 points finished"), std::string::npos) << err;
+  const Rows rows = polar_rows(polar);
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& [folder, r] : rows)
+    EXPECT_EQ(r.at("converged"), "yes") << folder;
+  EXPECT_FALSE(fs::exists(group));
+}
+
+// --sweep-groups that does not divide the ranks, or whose group size the zone file holds no
+// partitioning for, is a one-line usage error naming the way out.
+TEST_F(Campaign, RankGroupsUsageErrors) {
+  const std::string exe = MPIEXEC_PATH[0] ? MPIEXEC_PATH : "mpiexec";
+  std::string err;
+  if (run(dir_, exe, "--version", err) != 0) GTEST_SKIP() << "no mpiexec";
+  const std::string mpi = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + exe +
+                          " -n 2 --oversubscribe '" FV_FVRUN_PATH "'";
+  const std::string sweep = " -c case.ini --device cpu --sweep mach=2,2.5 --sweep-groups ";
+  EXPECT_EQ(run(dir_, mpi, zones("w") + sweep + "3", err), 2) << err;
+  EXPECT_NE(err.find("does not divide the 2 MPI ranks"), std::string::npos) << err;
+  EXPECT_EQ(error_lines(err), 1) << err;
+  EXPECT_EQ(run(dir_, mpi, zones("w2") + sweep + "2", err), 2) << err; // 2 parts, groups of 1
+  EXPECT_NE(err.find("the file's partitionings: 2 zones"), std::string::npos) << err;
+  EXPECT_NE(err.find("fvprep partition add " + zones("w2") + " --parts 1"), std::string::npos)
+      << err;
+  EXPECT_EQ(error_lines(err), 1) << err;
 }
 
 // A Mach sweep at fixed lift: every point reaches the target CL (the wedge's lift slope, about
