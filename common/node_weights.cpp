@@ -84,10 +84,12 @@ std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weigh
       ld += l[k] * d[k];
     return (1.0 + ld) / l[3];
   };
-  // Holmes & Connell bound the correction: weights may change by a factor in (-10, 10). The
+  // Holmes & Connell bound the correction: weights may change by a factor in (-10, 10); on a 2D
+  // mesh by one in [0, 2] (Frink's clipping range: no negative weight; see the header). The
   // bound is checked over ALL cells of the node: zones count their own violations and add them
   // (a node shared by zones must get the corrected or the plain weights in every zone).
   std::vector<real_t> out(static_cast<std::size_t>(nN), 0.0);
+  const bool planar = plane[0] != 0 || plane[1] != 0 || plane[2] != 0;
 #if defined(_OPENMP)
 #pragma omp parallel for schedule(static)
 #endif
@@ -95,7 +97,7 @@ std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weigh
     if (use[n])
       for (idx_t j = nc.begin(n); j < nc.end(n); ++j) {
         const real_t fac = factor(n, nc.indices()[j]);
-        if (!(fac > -10.0 && fac < 10.0)) out[n] += 1.0;
+        if (!(planar ? fac >= 0.0 && fac <= 2.0 : fac > -10.0 && fac < 10.0)) out[n] += 1.0;
       }
   if (sum_nodes) sum_nodes(out, 1);
 #if defined(_OPENMP)

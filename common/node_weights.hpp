@@ -24,7 +24,10 @@
 /// with sum 1 can cancel, so I R = -R has only the degenerate solution and no node would be
 /// corrected. Given the extrusion direction n, the offsets are taken in the mesh's plane,
 /// d_c - (d_c . n) n, and lambda solved there: the weights are then exact for fields linear in
-/// the plane and independent of the thickness.
+/// the plane and independent of the thickness. There a node keeps its inverse-distance weights
+/// unless every factor lies in [0, 2] (Frink's clipping range): with the 3D bound, the
+/// stretched cells of a RANS C-grid got negative weights and Spalart-Allmaras stalled
+/// (bench/results/planar_node_weights_2026-12-07/).
 #include "common/csr.hpp"
 #include "common/types.hpp"
 

@@ -165,7 +165,7 @@ Mesh planar_mesh(double thickness) {
 /// A 2D mesh extruded one cell thick: every cell of a node lies on the same side of it along the
 /// extrusion, so the weights are made linearly exact in the mesh's plane. Both weight sets are
 /// then independent of the thickness (the coefficients of a 2D case with them), and the linear
-/// ones are exact for fields linear in the plane at most nodes (the boundary ones included).
+/// ones, never negative, are exact for fields linear in the plane at most nodes.
 TEST(GlobalMesh2D, NodeWeightsAreLinearlyExactInThePlaneWhateverTheThickness) {
   std::vector<NodeRowWeights> sets;
   std::vector<GlobalMesh> meshes;
@@ -193,6 +193,7 @@ TEST(GlobalMesh2D, NodeWeightsAreLinearlyExactInThePlaneWhateverTheThickness) {
         scale = std::max(scale, std::fabs(dx));
       }
       same = same && w == sets[0].inverseDistance[k];
+      EXPECT_GE(w, 0.0) << "node " << v; // 2D: no negative weight
       EXPECT_NEAR(w, sets[1].linear[k], 1e-12) << "node " << v;
       EXPECT_NEAR(sets[0].inverseDistance[k], sets[1].inverseDistance[k], 1e-12) << "node " << v;
     }
@@ -202,7 +203,9 @@ TEST(GlobalMesh2D, NodeWeightsAreLinearlyExactInThePlaneWhateverTheThickness) {
     for (int d = 0; d < 2; ++d)
       EXPECT_NEAR(m[d], 0.0, 1e-11 * scale) << "node " << v << ", component " << d;
   }
-  EXPECT_GT(corrected, g.nNodes() * 3 / 4) << "of " << g.nNodes() << " nodes";
+  // (none before the planar offsets; nodes whose correction would change a weight by a factor
+  // outside [0, 2] keep the inverse distance, many on this coarse, strongly jittered mesh)
+  EXPECT_GT(corrected, g.nNodes() / 2) << "of " << g.nNodes() << " nodes";
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GlobalMeshOnBoxes,
