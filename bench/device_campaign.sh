@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 49's GPU figures in one or two device calls: campaigns on one prepared mesh.
 #   naca  bench/campaign_naca.sh on the GPU: NACA 0012 Euler (M 0.8) --sweep aoa=-2:4:0.5 against
-#         13 cold runs (iterations, orders, alpha = 1.25 against its cold run); the TMR 225 x 65
+#         13 cold runs (iterations, orders, alpha = 1.25 against its cold run), its CPU run
+#         against the GPU's, 2 ranks on the GPU with and without --sweep-groups 2; the TMR 225 x 65
 #         NACA 0012 SA (M 0.15, Re 6M) --sweep aoa=0,5,10,15 to 8 orders; fixed lift
 #         (target_cl = 0.3) and a Mach sweep at fixed lift.
 #   wing  the 700k-tetrahedra transonic wing (bench/wing_mesh.sh --cells 700k; M 0.84): one cold
@@ -12,8 +13,8 @@
 # Writes to $OUT: device.log, build.log, naca.txt, sa_polar.csv, lift.txt, wing.txt.
 name=device_campaign
 . bench/device_common.sh
-device_build fvrun fvprep fvbench
 part=${PART:-all}
+device_build fvrun fvprep $([ "$part" = naca ] || echo fvbench)
 M=$PWD/.devcarry/meshes Z=/tmp/campaign_zones R=/tmp/campaign_runs
 mkdir -p $Z $R
 fvprep=$bdir/prep/fvprep fvrun=$bdir/runtime/fvrun
@@ -24,13 +25,42 @@ if [ "$part" != wing ]; then
     --walls airfoil -o $Z/naca_sa.zones.h5 -q
   log "NACA 0012 Euler sweep against cold runs"
   bench/campaign_naca.sh $bdir $Z/naca.zones.h5 $R/naca cuda | tee "$out/naca.txt"
+  log "NACA 0012 Euler alpha 1.25 on the CPU backend against the GPU's cold run"
+  $fvrun $Z/naca.zones.h5 -c examples/naca0012.ini --device cpu --output-dir $R/naca_cpu \
+    >"$R/naca_cpu.log" 2>&1
+  python3 - $R/naca/cold_1.25/history.csv $R/naca_cpu/history.csv <<'PY' | tee "$out/naca_gpu_cpu.txt"
+import sys
+def rows(p):
+    r = [l.strip().split(",") for l in open(p) if l.strip() and not l.startswith("#")]
+    h = r[0]
+    return [{k: v for k, v in zip(h, x) if k != "wall_s"} for x in r[1:]]
+g, c = rows(sys.argv[1]), rows(sys.argv[2])
+print(f"GPU {len(g)} / CPU {len(c)} iterations; histories (wall_s aside) "
+      + ("bitwise equal" if g == c else "DIFFER"), "; CL", g[-1]["CL"], "CD", g[-1]["CD"])
+PY
+  log "rank groups on the one GPU: 2 ranks, every point on both against --sweep-groups 2"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  [ -f $Z/naca2.zones.h5 ] || { $fvprep $M/su2/naca0012_inv_su2.su2 --extrude 1 --parts 2 \
+    -o $Z/naca2.zones.h5 -q && $fvprep partition add $Z/naca2.zones.h5 --parts 1 -q; }
+  {
+    for g in 1 2; do
+      t0=$(date +%s.%N)
+      mpirun -np 2 --oversubscribe --bind-to none $fvrun $Z/naca2.zones.h5 -c examples/naca0012.ini \
+        --device cuda --sweep aoa=-2:4:0.5 --sweep-groups $g --set monitor.write_solution=false \
+        --output-dir $R/groups_$g >"$R/groups_$g.log" 2>&1
+      echo "2 ranks, --sweep-groups $g: rc $?, $(secs $t0) s; iterations $(python3 -c "
+import csv
+r = list(csv.DictReader(l for l in open('$R/groups_$g/polar.csv') if not l.startswith('#')))
+print(sum(int(x['iterations']) for x in r), 'in', len(r), 'points,', sum(x['converged'] == 'yes' for x in r), 'converged')")"
+    done
+  } 2>&1 | tee "$out/groups.txt"
   log "NACA 0012 SA sweep"
   t0=$(date +%s.%N)
   $fvrun $Z/naca_sa.zones.h5 -c examples/naca0012_sa.ini --device cuda --output-dir $R/sa \
     --sweep aoa=0,5,10,15 --set time.convergence=8 >"$R/sa.log" 2>&1
   log "SA sweep: rc $?, $(secs $t0) s; $(grep -E '^fvrun: ' "$R/sa.log" | tail -2 | tr '\n' ' ')"
   cp $R/sa/polar.csv "$out/sa_polar.csv"
-  for a in 0 15; do # cold single runs beside the campaign's points
+  for a in 0; do # the cold single run beside the campaign's first point
     $fvrun $Z/naca_sa.zones.h5 -c examples/naca0012_sa.ini --device cuda --output-dir $R/sa_cold_$a \
       --set freestream.aoa=$a --set time.convergence=8 >"$R/sa_cold_$a.log" 2>&1
     log "SA cold alpha $a: $(grep -E '^fvrun: ' "$R/sa_cold_$a.log" | tail -1)"
