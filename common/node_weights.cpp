@@ -7,8 +7,7 @@ namespace fv {
 
 std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weight,
                                               const real_t* nodeXyz, const real_t* cellCentroid,
-                                              const NodeSum& sum_nodes,
-                                              const std::array<real_t, 3>& plane) {
+                                              const NodeSum& sum_nodes) {
   const idx_t nN = nc.rows();
   std::vector<real_t> w(static_cast<std::size_t>(nc.nnz()));
 #if defined(_OPENMP)
@@ -27,7 +26,8 @@ std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weigh
     for (idx_t j = nc.begin(n); j < nc.end(n); ++j) {
       const idx_t c = nc.indices()[j];
       real_t d[3];
-      node_offset(&cellCentroid[3 * c], &nodeXyz[3 * n], plane, d);
+      for (int k = 0; k < 3; ++k)
+        d[k] = cellCentroid[3 * c + k] - nodeXyz[3 * n + k];
       const real_t wc = weight[j];
       for (int k = 0; k < 3; ++k)
         at(k, n) += wc * d[k];
@@ -47,16 +47,7 @@ std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weigh
 #endif
   for (idx_t n = 0; n < nN; ++n) {
     const real_t R[3] = {at(0, n), at(1, n), at(2, n)};
-    real_t a = at(3, n), b = at(6, n), c = at(7, n), e = at(4, n), f = at(8, n), i = at(5, n);
-    // a 2D mesh: I is singular along the extrusion (offsets in the plane) and R has no
-    // component there; I + trace(I) p p^T is not, and gives the same lambda, with lambda.p = 0
-    const real_t t = a + e + i;
-    a += t * plane[0] * plane[0];
-    e += t * plane[1] * plane[1];
-    i += t * plane[2] * plane[2];
-    b += t * plane[0] * plane[1];
-    c += t * plane[0] * plane[2];
-    f += t * plane[1] * plane[2];
+    const real_t a = at(3, n), b = at(6, n), c = at(7, n), e = at(4, n), f = at(8, n), i = at(5, n);
     // I = [a b c; b e f; c f i]; inverse by cofactors
     const real_t A = e * i - f * f, B = -(b * i - c * f), C = b * f - c * e;
     const real_t det = a * A + b * B + c * C;
@@ -77,19 +68,15 @@ std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weigh
   }
   auto factor = [&](idx_t n, idx_t cell) {
     const real_t* l = &lam[4 * static_cast<std::size_t>(n)];
-    real_t d[3];
-    node_offset(&cellCentroid[3 * cell], &nodeXyz[3 * n], plane, d);
     real_t ld = 0;
     for (int k = 0; k < 3; ++k)
-      ld += l[k] * d[k];
+      ld += l[k] * (cellCentroid[3 * cell + k] - nodeXyz[3 * n + k]);
     return (1.0 + ld) / l[3];
   };
-  // Holmes & Connell bound the correction: weights may change by a factor in (-10, 10); on a 2D
-  // mesh by one in [0, 2] (Frink's clipping range: no negative weight; see the header). The
+  // Holmes & Connell bound the correction: weights may change by a factor in (-10, 10). The
   // bound is checked over ALL cells of the node: zones count their own violations and add them
   // (a node shared by zones must get the corrected or the plain weights in every zone).
   std::vector<real_t> out(static_cast<std::size_t>(nN), 0.0);
-  const bool planar = plane[0] != 0 || plane[1] != 0 || plane[2] != 0;
 #if defined(_OPENMP)
 #pragma omp parallel for schedule(static)
 #endif
@@ -97,7 +84,7 @@ std::vector<real_t> linear_exact_node_weights(const Csr& nc, const real_t* weigh
     if (use[n])
       for (idx_t j = nc.begin(n); j < nc.end(n); ++j) {
         const real_t fac = factor(n, nc.indices()[j]);
-        if (!(planar ? fac >= 0.0 && fac <= 2.0 : fac > -10.0 && fac < 10.0)) out[n] += 1.0;
+        if (!(fac > -10.0 && fac < 10.0)) out[n] += 1.0;
       }
   if (sum_nodes) sum_nodes(out, 1);
 #if defined(_OPENMP)

@@ -18,20 +18,9 @@
 /// lambda is solved. Nodes whose I is (nearly) singular, i.e. whose cell centroids are nearly
 /// coplanar, and nodes whose correction would scale a weight by a factor outside (-10, 10) keep the
 /// inverse-distance weights.
-///
-/// A 2D mesh extruded one cell thick (Extrusion) puts every cell of a node on the same side of
-/// it along the extrusion: the offsets d_c all have the same component there, which no weights
-/// with sum 1 can cancel, so I R = -R has only the degenerate solution and no node would be
-/// corrected. Given the extrusion direction n, the offsets are taken in the mesh's plane,
-/// d_c - (d_c . n) n, and lambda solved there: the weights are then exact for fields linear in
-/// the plane and independent of the thickness. There a node keeps its inverse-distance weights
-/// unless every factor lies in [0, 2] (Frink's clipping range): with the 3D bound, the
-/// stretched cells of a RANS C-grid got negative weights and Spalart-Allmaras stalled
-/// (bench/results/planar_node_weights_2026-12-07/).
 #include "common/csr.hpp"
 #include "common/types.hpp"
 
-#include <array>
 #include <functional>
 #include <vector>
 
@@ -45,22 +34,9 @@ using NodeSum = std::function<void(std::vector<real_t>& field, int ncomp)>;
 /// (3 per node) and the cell centroids `cellCentroid` (3 per cell). `sum_nodes` adds the
 /// partial sums of the other zones sharing a node; empty when nodeCells lists every cell of
 /// every node (the global mesh, or a single zone). Keeps the inverse-distance weights where I
-/// is singular or the correction is out of bounds (see file comment). `plane`: the extrusion
-/// direction (unit) of a 2D mesh, zero for a 3D one.
+/// is singular or the correction is out of bounds (see file comment).
 std::vector<real_t> linear_exact_node_weights(const Csr& nodeCells, const real_t* weight,
                                               const real_t* nodeXyz, const real_t* cellCentroid,
-                                              const NodeSum& sum_nodes = {},
-                                              const std::array<real_t, 3>& plane = {0, 0, 0});
-
-/// The offset of a cell centroid from a node, in the plane of a 2D mesh extruded along `plane`
-/// (unit; zero: the full 3D offset).
-inline void node_offset(const real_t* cell, const real_t* node, const std::array<real_t, 3>& plane,
-                        real_t d[3]) {
-  for (int k = 0; k < 3; ++k)
-    d[k] = cell[k] - node[k];
-  const real_t along = d[0] * plane[0] + d[1] * plane[1] + d[2] * plane[2];
-  for (int k = 0; k < 3; ++k)
-    d[k] -= along * plane[static_cast<std::size_t>(k)];
-}
+                                              const NodeSum& sum_nodes = {});
 
 } // namespace fv

@@ -107,7 +107,11 @@ std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, con
     for (idx_t k = k0; k < k1; ++k) {
       const idx_t c = nodeCells.indices()[k];
       real_t o[3];
-      node_offset(&cc[3 * c], &x[3 * n], plane, o);
+      for (int i = 0; i < 3; ++i)
+        o[i] = cc[3 * c + i] - x[3 * n + i];
+      const real_t along = o[0] * plane[0] + o[1] * plane[1] + o[2] * plane[2];
+      for (int i = 0; i < 3; ++i) // a 2D mesh: the offset in its plane
+        o[i] -= along * plane[static_cast<std::size_t>(i)];
       const real_t d = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
       if (d == 0.0) atCentroid = k;
       w[k] = d > 0.0 ? 1.0 / d : 0.0;
@@ -136,10 +140,14 @@ NodeRowWeights node_row_weights(const GlobalMesh& g, const gidx_t* nodes, idx_t 
   for (idx_t i = 0; i < n; ++i)
     std::copy_n(g.nodeCells.row(static_cast<idx_t>(nodes[i])), out.rows.size(i), out.rows.row(i));
   const real_t* centroid = g.cellGeom.centroid.data();
-  const std::array<real_t, 3> plane = weight_plane(g.extrusion);
-  out.inverseDistance = node_cell_weights(out.rows, xyz.data(), centroid, plane);
-  out.linear = linear_exact_node_weights(out.rows, out.inverseDistance.data(), xyz.data(),
-                                         centroid, {}, plane);
+  out.inverseDistance = node_cell_weights(out.rows, xyz.data(), centroid, weight_plane(g.extrusion));
+  // A 2D mesh keeps the in-plane inverse distance for both sets: the pseudo-Laplacian
+  // correction in its plane stalled the symmetric transonic NACA 0012 (and, unbounded, SA on a
+  // stretched C-grid; bench/results/planar_node_weights_2026-12-07/)
+  out.linear = g.extrusion.extruded()
+                   ? out.inverseDistance
+                   : linear_exact_node_weights(out.rows, out.inverseDistance.data(), xyz.data(),
+                                               centroid);
   return out;
 }
 

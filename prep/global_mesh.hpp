@@ -70,7 +70,9 @@ struct GlobalMesh {
 struct NodeRowWeights {
   Csr rows; ///< row i: the cells of node nodes[i] (global ids, ascending: g.nodeCells' row)
   std::vector<real_t> inverseDistance; ///< parallel to rows: node_cell_weights()
-  std::vector<real_t> linear; ///< parallel to rows: linearly exact (common/node_weights.hpp)
+  /// parallel to rows: linearly exact (common/node_weights.hpp); on a 2D mesh (g.extrusion) the
+  /// in-plane inverse distance (node_row_weights())
+  std::vector<real_t> linear;
 };
 
 /// The weights of nodes[0..n) (global node ids) from g.nodeCells, g.xyz and g.cellGeom.centroid:

@@ -73,12 +73,12 @@ TEST(MixedPrecision, TransonicChannelLiftAndDragToOneInAMillion) {
 }
 
 // SU2's inv_NACA0012 mesh (10216 triangles extruded into prisms of span 1), Euler, M 0.8,
-// AoA 1.25, a case file with only the free stream and the patches. Measured: 10 orders in 45
-// iterations, CL 0.333061, CD 0.0215541 (SU2 8.3 on the same mesh, JST: 0.32849, 0.02148). The
+// AoA 1.25, a case file with only the free stream and the patches. Measured: 10 orders in 44
+// iterations, CL 0.333454, CD 0.0215849 (SU2 8.3 on the same mesh, JST: 0.32849, 0.02148). The
 // FP64 run is also the reference of the mixed-precision one and of the same mesh prepared with
 // fvprep's default extrusion (0.4 thick): the coefficients per unit span do not depend on the
 // thickness (issue 50; the node weights are taken in the mesh's plane), to the convergence level
-// (measured 5e-10 relative). One test: fewer NACA runs in CI.
+// (measured 2e-10 relative). One test: fewer NACA runs in CI.
 TEST(Naca0012, NewtonTenOrdersWithSu2LiftAndDragInDoubleAndMixedPrecision) {
   const auto& pz = fv::testing::naca0012_zones(1);
   if (pz.zones.empty()) GTEST_SKIP() << "../shared/meshes not available";

@@ -162,11 +162,11 @@ Mesh planar_mesh(double thickness) {
   return b.finish(opts);
 }
 
-/// A 2D mesh extruded one cell thick: every cell of a node lies on the same side of it along the
-/// extrusion, so the weights are made linearly exact in the mesh's plane. Both weight sets are
-/// then independent of the thickness (the coefficients of a 2D case with them), and the linear
-/// ones, never negative, are exact for fields linear in the plane at most nodes.
-TEST(GlobalMesh2D, NodeWeightsAreLinearlyExactInThePlaneWhateverTheThickness) {
+/// A 2D mesh extruded one cell thick: the node weights are the inverse distances in the mesh's
+/// plane, for both sets (the pseudo-Laplacian correction, which no weights can satisfy across
+/// the extrusion, is not applied in the plane either: it stalled transonic cases), so they do
+/// not depend on the thickness, and neither do the coefficients of a 2D case.
+TEST(GlobalMesh2D, NodeWeightsDoNotDependOnTheThickness) {
   std::vector<NodeRowWeights> sets;
   std::vector<GlobalMesh> meshes;
   for (double thickness : {0.01, 1.0}) {
@@ -179,33 +179,27 @@ TEST(GlobalMesh2D, NodeWeightsAreLinearlyExactInThePlaneWhateverTheThickness) {
   }
   const GlobalMesh& g = meshes[0];
   ASSERT_EQ(g.nodeCells, meshes[1].nodeCells);
-  idx_t corrected = 0;
   for (idx_t v = 0; v < g.nNodes(); ++v) {
-    double s = 0, m[2] = {0, 0}, scale = 0;
-    bool same = true;
+    double s = 0, inverse = 0;
     for (idx_t k = g.nodeCells.begin(v); k < g.nodeCells.end(v); ++k) {
       const idx_t c = g.nodeCells.indices()[k];
-      const double w = sets[0].linear[k];
+      const double w = sets[0].inverseDistance[k];
       s += w;
-      for (int d = 0; d < 2; ++d) {
-        const double dx = g.cellGeom.centroid[3 * c + d] - g.xyz[3 * v + d];
-        m[d] += w * dx;
-        scale = std::max(scale, std::fabs(dx));
-      }
-      same = same && w == sets[0].inverseDistance[k];
-      EXPECT_GE(w, 0.0) << "node " << v; // 2D: no negative weight
-      EXPECT_NEAR(w, sets[1].linear[k], 1e-12) << "node " << v;
-      EXPECT_NEAR(sets[0].inverseDistance[k], sets[1].inverseDistance[k], 1e-12) << "node " << v;
+      const double dx = g.cellGeom.centroid[3 * c] - g.xyz[3 * v],
+                   dy = g.cellGeom.centroid[3 * c + 1] - g.xyz[3 * v + 1];
+      inverse += 1 / std::sqrt(dx * dx + dy * dy);
+      EXPECT_EQ(sets[0].linear[k], w) << "node " << v;
+      EXPECT_NEAR(w, sets[1].inverseDistance[k], 1e-12) << "node " << v;
+      EXPECT_EQ(sets[1].linear[k], sets[1].inverseDistance[k]) << "node " << v;
     }
     EXPECT_NEAR(s, 1.0, 1e-12) << "node " << v;
-    if (same) continue;
-    ++corrected;
-    for (int d = 0; d < 2; ++d)
-      EXPECT_NEAR(m[d], 0.0, 1e-11 * scale) << "node " << v << ", component " << d;
+    // the distance in the plane: w_c = (1 / d_c) / sum (1 / d)
+    const idx_t k = g.nodeCells.begin(v), c = g.nodeCells.indices()[k];
+    const double dx = g.cellGeom.centroid[3 * c] - g.xyz[3 * v],
+                 dy = g.cellGeom.centroid[3 * c + 1] - g.xyz[3 * v + 1];
+    EXPECT_NEAR(sets[0].inverseDistance[k], 1 / std::sqrt(dx * dx + dy * dy) / inverse, 1e-12)
+        << "node " << v;
   }
-  // (none before the planar offsets; nodes whose correction would change a weight by a factor
-  // outside [0, 2] keep the inverse distance, many on this coarse, strongly jittered mesh)
-  EXPECT_GT(corrected, g.nNodes() / 2) << "of " << g.nNodes() << " nodes";
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GlobalMeshOnBoxes,
