@@ -7,6 +7,8 @@ without a display:
 
 --box XMIN XMAX YMIN YMAX frames that part of the mesh (a 2D mesh seen along its extrusion, the
 z axis; default: the whole mesh). The colour map spans the field's range inside the frame.
+"bad X server connection": another X server answered on the display xvfb-run chose (a
+container sharing the host's abstract sockets); run it again, or give xvfb-run -n N.
 """
 import argparse
 import sys
