@@ -224,6 +224,8 @@ void extrude_2d(MeshBuilder& b, double thickness) {
   out.writer = b.writer;
   out.warnings = b.warnings;
   out.zoneNames = b.zoneNames;
+  for (double& v : nrm) // -0 (a flipped zero component) printed as "-0": +0
+    v += 0.0;
   out.extrusion = {t, nrm};
   out.xyz = std::move(xyz);
   if (!b.nodeFileId.empty()) {

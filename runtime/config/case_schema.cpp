@@ -610,7 +610,8 @@ std::vector<CaseKey> monitor_keys() {
            to(&CaseConfig::monitor, &MonitorConfig::outputDir), {"--output-dir"}),
       boolean("monitor", "write_solution", "true",
               "write solution.h5, surface CSVs and restart.h5 at the end (false for benchmarks; "
-              "the last good state of a failing run is written either way)",
+              "the last good state of a failing run, checkpoints and a stopped run's restart "
+              "are written either way)",
               to(&CaseConfig::monitor, &MonitorConfig::writeSolution)),
       choice("monitor", "solution_format", "xdmf", kSolutionFormatNames,
              "volume solution: xdmf (solution.h5 + solution.xmf for ParaView) | cgns "

@@ -71,7 +71,6 @@ void CaseOutputs::finished(const std::string& status) {
 }
 
 void CaseOutputs::checkpoint(const EulerSolver& solver) {
-  if (!cfg_.monitor.writeSolution) return; // benchmarks: history/profile only
   write_restart(solver);
 }
 
@@ -79,7 +78,8 @@ void CaseOutputs::solution(const EulerSolver& solver, const std::string& reason)
   const bool final = reason == "final";
   if (!cfg_.monitor.writeSolution && final) return; // benchmarks: history/profile only
   // the restart first: it is the work a failed later write (a full disk) must not take along
-  if (final) write_restart(solver); // a diverged state never replaces the last good restart
+  // a diverged state never replaces the last good restart; a stop wrote it already
+  if (final && restartIteration_ != solver.iteration()) write_restart(solver);
   write_volume(solver, reason);
   if (final) write_surfaces(solver);
 }
@@ -137,6 +137,7 @@ void CaseOutputs::write_restart(const EulerSolver& solver) {
   const std::string path = cfg_.monitor.outputDir + "/restart.h5";
   writer_.write_restart(path, owned.data(), sm.conservative, solver.iteration(), solver.time(),
                         cfg_.resolvedIni, solver.cfl_controller().cfl());
+  restartIteration_ = solver.iteration();
   FV_LOG_INFO("wrote " << path << " (iteration " << solver.iteration() << ")");
 }
 

@@ -53,7 +53,8 @@ class CaseOutputs : public RunObserver {
   void profile(const std::vector<ProfileShare>& shares) override;
   void solution(const EulerSolver& solver, const std::string& reason) override;
   void finished(const std::string& status) override;
-  /// The restart (restart.h5), atomically: a checkpoint of the run going on.
+  /// The restart (restart.h5), atomically: a checkpoint of the run going on or stopped
+  /// (written with [monitor] write_solution = false too: it is the run's work).
   void checkpoint(const EulerSolver& solver) override;
 
   /// The end-of-run report of a run that reported here (run_report.hpp).
@@ -71,6 +72,7 @@ class CaseOutputs : public RunObserver {
   std::string zoneFile_;
   CollectiveWriter writer_;
   std::unique_ptr<RunRecord> record_; ///< rank 0
+  int restartIteration_ = -1;         ///< the iteration of the restart written last
 };
 
 } // namespace fv::output

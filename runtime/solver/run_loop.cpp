@@ -282,6 +282,7 @@ RunSummary run_case(EulerSolver& solver, RunObserver& observer) {
     observer.profile(sum.profile);
   }
   observer.flush();
+  if (sum.stopSignal) observer.checkpoint(solver); // the work, whatever else is written
   observer.solution(solver, "final");
   observer.finished(sum.stopReason);
   return sum;

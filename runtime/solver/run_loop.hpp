@@ -95,7 +95,8 @@ class RunObserver {
   /// it (after the last good state's solution()).
   virtual void finished(const std::string& /*status*/) {}
   /// The state to keep while the run goes on ([monitor] checkpoint_interval and
-  /// checkpoint_minutes): the restart. COLLECTIVE where the observer's writers are.
+  /// checkpoint_minutes) and at a stop signal (before solution()): the restart. COLLECTIVE
+  /// where the observer's writers are.
   virtual void checkpoint(const EulerSolver& /*solver*/) {}
 };
 

@@ -280,6 +280,19 @@ TEST(CaseOutputs, WritesEveryFileOfARunAndStartsARansRunFromItsRestart) {
   EXPECT_EQ(more.iterations, 3);
   EXPECT_NE(slurp(dir + "/rans/solution.h5").find("mu_t"), std::string::npos);
 
+  // [monitor] write_solution = false (benchmarks): no solution or surfaces at the end, but a
+  // checkpoint (or a stop signal's restart, run_loop.cpp) still writes restart.h5 (issue 50)
+  {
+    fv::CaseConfig bench = laminar_case(mesh, dir + "/bench");
+    bench.monitor.writeSolution = false;
+    fv::output::CaseOutputs quiet(comm, zone, header, bench, "box.zones.h5");
+    fs::create_directories(dir + "/bench");
+    quiet.checkpoint(run.solver());
+    quiet.solution(run.solver(), "final");
+    EXPECT_TRUE(fs::exists(dir + "/bench/restart.h5"));
+    EXPECT_FALSE(fs::exists(dir + "/bench/solution.h5"));
+  }
+
   // a zone file without a mesh UUID: everything but the restart
   fv::ZoneFileHeader anonymous = header;
   anonymous.meshUuid.clear();
