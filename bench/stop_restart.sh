@@ -40,7 +40,8 @@ kill -TERM $pid
 rc=0
 wait $pid || rc=$?
 reached=$(col "$out/part/history.csv" iteration)
-restart=$(grep -oE "restart.h5 \(iteration [0-9]+\)" "$out/part.log" | tail -1 | grep -oE "[0-9]+" || true)
+restart=$(grep -oE "restart.h5 \(iteration [0-9]+\)" "$out/part.log" | tail -1 | grep -oE "[0-9]+\)" |
+  tr -d ')' || true)
 echo "SIGTERM after $at s: exit $rc, iteration $reached reached, restart.h5 of iteration $restart"
 echo "  $(grep -E 'stopped by|continue with' "$out/part.log" | tr '\n' ' ')"
 "$fvrun" "$zones" -c "$case" --device cpu --output-dir "$out/part" --restart "$out/part/restart.h5" \
