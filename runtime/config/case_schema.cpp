@@ -354,8 +354,8 @@ std::vector<CaseKey> scheme_keys() {
               to(&CaseConfig::scheme, &SchemeConfig::limiterFreezeStall)),
       choice("scheme", "node_weights", "linear", kNodeWeightsNames,
              "cell-to-node weights of the gradient: linear (inverse distance corrected to be "
-             "exact for linear fields, second order at boundaries) | inverse_distance (zone "
-             "file as is)",
+             "exact for linear fields, second order at boundaries; a 2D mesh's are the in-plane "
+             "inverse distance, docs/solver.md) | inverse_distance (zone file as is)",
              to(&CaseConfig::scheme, &SchemeConfig::nodeWeights)),
       choice("scheme", "precision", "double", kPrecisionNames,
              "double (FP64 throughout) | mixed (the second-order reconstruction reads FP32 "
