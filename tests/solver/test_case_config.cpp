@@ -38,15 +38,23 @@ type = slip_wall
 type = symmetry
 )";
 
-std::string usage_error(const std::string& text, const std::vector<fv::Patch>& patches = kPatches) {
+/// The message of the usage error that resolving `text` (by `resolve`) throws.
+template <class Resolve>
+std::string usage_error_of(const std::string& text, Resolve resolve) {
   try {
-    fv::resolve_case(fv::IniFile::parse(text, "case.ini"), patches);
+    resolve(text);
   } catch (const fv::Error& e) {
     EXPECT_EQ(e.kind(), fv::ErrorKind::Usage) << e.what();
     return e.what();
   }
   ADD_FAILURE() << "no error for:\n" << text;
   return {};
+}
+
+std::string usage_error(const std::string& text, const std::vector<fv::Patch>& patches = kPatches) {
+  return usage_error_of(text, [&](const std::string& t) {
+    fv::resolve_case(fv::IniFile::parse(t, "case.ini"), patches);
+  });
 }
 } // namespace
 
@@ -373,14 +381,7 @@ fv::CaseConfig resolve_airfoil(const std::string& text, const fv::ZoneFileHeader
 }
 
 std::string airfoil_usage_error(const std::string& text, const fv::ZoneFileHeader& h) {
-  try {
-    resolve_airfoil(text, h);
-  } catch (const fv::Error& e) {
-    EXPECT_EQ(e.kind(), fv::ErrorKind::Usage) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no error for:\n" << text;
-  return {};
+  return usage_error_of(text, [&](const std::string& t) { resolve_airfoil(t, h); });
 }
 } // namespace
 

@@ -81,6 +81,17 @@ class FvrunCli : public ::testing::Test {
     fv::write_zone_file(dir_ + "/wedge.zones.h5", h, zones);
     std::ofstream(dir_ + "/case.ini") << kCase;
   }
+  /// wedge.zones.h5 as fvprep writes it: through prepare_zones, with the mesh UUID a restart
+  /// names (SetUp's has none).
+  void prepare_wedge() {
+    fv::GenOptions o;
+    o.family = fv::MeshFamily::Wedge;
+    o.n = {16, 10, 1};
+    const fv::Mesh mesh = fv::generate_mesh(o);
+    fv::PrepareOptions po;
+    fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
+    fv::write_zone_file(dir_ + "/wedge.zones.h5", pz.header, pz.zones);
+  }
   std::string dir_;
 };
 
@@ -401,13 +412,7 @@ TEST_F(FvrunCli, EulerRestartStartsARansRun) {
 // written, no coefficient reported), and a restart at the end of a time-accurate run (no step,
 // never a negative one).
 TEST_F(FvrunCli, NoIterationAndARestartPastTheFinalTime) {
-  fv::GenOptions o; // as fvprep writes it: with the mesh UUID a restart names
-  o.family = fv::MeshFamily::Wedge;
-  o.n = {16, 10, 1};
-  const fv::Mesh mesh = fv::generate_mesh(o);
-  fv::PrepareOptions po;
-  fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
-  fv::write_zone_file(dir_ + "/wedge.zones.h5", pz.header, pz.zones);
+  prepare_wedge();
   std::string err;
   ASSERT_EQ(
       fvrun(dir_, "wedge.zones.h5 -c case.ini --device cpu --iterations 0 --output-dir z", err), 0)
@@ -456,13 +461,7 @@ TEST_F(FvrunCli, CoefficientsWithoutAUsableDivisorAreRefused) {
 // CD (to 1e-10) at the same total iteration count (+-1). checkpoint_interval writes the restart
 // while the run goes on.
 TEST_F(FvrunCli, StopSignalKeepsTheWorkAndTheRestartContinues) {
-  fv::GenOptions o; // as fvprep writes it: with the mesh UUID a restart names
-  o.family = fv::MeshFamily::Wedge;
-  o.n = {16, 10, 1};
-  const fv::Mesh mesh = fv::generate_mesh(o);
-  fv::PrepareOptions po;
-  fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
-  fv::write_zone_file(dir_ + "/wedge.zones.h5", pz.header, pz.zones);
+  prepare_wedge();
   const std::string args = "wedge.zones.h5 -c case.ini --device cpu --set time.iterations=500 "
                            "--set time.convergence=11 --set monitor.output_interval=1 ";
   std::string err;
@@ -624,13 +623,7 @@ TEST(FvrunExtrusion, NacaCoefficientsDoNotDependOnTheThickness) {
 // run in a folder of another run first moves that run's outputs to previous_run/ and says so;
 // a restart continues its folder and moves nothing.
 TEST_F(FvrunCli, AnOutputFolderHoldsOneRun) {
-  fv::GenOptions o; // with the mesh UUID a restart names
-  o.family = fv::MeshFamily::Wedge;
-  o.n = {16, 10, 1};
-  const fv::Mesh mesh = fv::generate_mesh(o);
-  fv::PrepareOptions po;
-  fv::PreparedZones pz = fv::prepare_zones(mesh, fv::build_faces(mesh, po.prep.faces), po);
-  fv::write_zone_file(dir_ + "/wedge.zones.h5", pz.header, pz.zones);
+  prepare_wedge();
   const std::string args = "wedge.zones.h5 -c case.ini --device cpu --output-dir same ";
   const auto value = [&](const std::string& path, const std::string& key) {
     std::istringstream in(read_file(path));
