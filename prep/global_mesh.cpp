@@ -89,12 +89,13 @@ std::vector<real_t> cell_wall_distance(const Mesh& mesh, const GlobalMesh& g,
   return d;
 }
 
-} // namespace
-
+/// The direction the node weights of a mesh with this extrusion are taken across (zero: 3D).
 std::array<real_t, 3> weight_plane(const Extrusion& e) {
   if (!e.extruded()) return {0, 0, 0};
   return {e.direction[0], e.direction[1], e.direction[2]};
 }
+
+} // namespace
 
 std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* x, const real_t* cc,
                                       const std::array<real_t, 3>& plane) {
@@ -140,7 +141,8 @@ NodeRowWeights node_row_weights(const GlobalMesh& g, const gidx_t* nodes, idx_t 
   for (idx_t i = 0; i < n; ++i)
     std::copy_n(g.nodeCells.row(static_cast<idx_t>(nodes[i])), out.rows.size(i), out.rows.row(i));
   const real_t* centroid = g.cellGeom.centroid.data();
-  out.inverseDistance = node_cell_weights(out.rows, xyz.data(), centroid, weight_plane(g.extrusion));
+  out.inverseDistance =
+      node_cell_weights(out.rows, xyz.data(), centroid, weight_plane(g.extrusion));
   // A 2D mesh keeps the in-plane inverse distance for both sets: the pseudo-Laplacian
   // correction in its plane stalled the symmetric transonic NACA 0012 (and, unbounded, SA on a
   // stretched C-grid; bench/results/planar_node_weights_2026-12-07/)

@@ -136,7 +136,4 @@ std::vector<real_t> node_cell_weights(const Csr& nodeCells, const real_t* nodeXy
                                       const real_t* cellCentroid,
                                       const std::array<real_t, 3>& plane = {0, 0, 0});
 
-/// The direction the weights of a mesh with this extrusion are taken across (zero: 3D).
-std::array<real_t, 3> weight_plane(const Extrusion& e);
-
 } // namespace fv
