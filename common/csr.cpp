@@ -55,9 +55,9 @@ void Csr::check(const char* what, idx_t cols) const {
 }
 
 Csr Csr::transpose(idx_t cols) const {
-  const std::int64_t n = indices_.size();
   std::vector<idx_t> counts(static_cast<std::size_t>(cols), 0);
 #if defined(_OPENMP)
+  const std::int64_t n = indices_.size();
   // Large relations outside a parallel region: counts and slots by atomic adds, then every row
   // sorted, which gives the one-thread result (rows ascending) for any thread count.
   if (n > 200000 && !omp_in_parallel() && omp_get_max_threads() > 1) {

@@ -289,11 +289,11 @@ void forall_groups(const char* label, const GroupSchedule& s, F&& f, bool revers
         f(i);
     }
   };
+#if defined(FV_HAVE_OPENMP)
   auto size = [&](idx_t k) {
     const idx_t g = reverse ? ng - 1 - k : k;
     return off[g + 1] - off[g];
   };
-#if defined(FV_HAVE_OPENMP)
   bool anyLarge = false;
   for (idx_t k = 0; k < ng && !anyLarge; ++k)
     anyLarge = size(k) >= kOpenMPMinLoop;
