@@ -6,8 +6,11 @@
 # 449 x 129 (57,344), K = 4: 897 x 257. Wall spacing 3.66e-6 / K, far field 500 chords.
 # Patches airfoil and farfield (C-shaped boundary and outflow plane); fvprep extrudes the 2D
 # mesh and names the two new sides `symmetry`.
+# With --hybrid, a hybrid mesh for laminar cases instead (bench/naca0012_hybrid.geo: a layer of
+# quadrilaterals on the airfoil, triangles out to 30 chords; K = 1: 30,484 cells, K = 2:
+# 118,698), written as OUT_DIR/naca0012_hybrid_rK.msh, with the same patch names.
 #
-#   bench/naca0012_cgrid.sh OUT_DIR [--refine K]      e.g. bench/naca0012_cgrid.sh /tmp/naca --refine 2
+#   bench/naca0012_cgrid.sh OUT_DIR [--refine K] [--hybrid]   e.g. bench/naca0012_cgrid.sh /tmp/naca --refine 2
 #   fvprep OUT_DIR/naca0012_cgrid_r2.msh --extrude 1 --walls airfoil -o naca.zones.h5
 #
 # Environment: GMSH (default gmsh), FORMAT (msh41 | msh22, default msh41), BINARY (1, default,
@@ -19,15 +22,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -lt 1 ] && exit 2 || exit 0
 fi
 out=$1
 shift
 refine=1
+kind=cgrid
 while [ $# -gt 0 ]; do
   case "$1" in
   --refine) refine=${2:-}; shift 2 ;;
+  --hybrid) kind=hybrid; shift ;;
   *) echo "naca0012_cgrid.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -39,12 +44,12 @@ fvprep=${FVPREP:-$root/build/cpu/prep/fvprep}
 command -v "$gmsh" >/dev/null || { echo "naca0012_cgrid.sh: $gmsh not found (apt-get install gmsh)" >&2; exit 2; }
 
 mkdir -p "$out"
-msh=$out/naca0012_cgrid_r$refine.msh
-log=$out/naca0012_cgrid_r${refine}_gmsh.log
+msh=$out/naca0012_${kind}_r$refine.msh
+log=$out/naca0012_${kind}_r${refine}_gmsh.log
 bin=()
 [ "${BINARY:-1}" = 1 ] && bin=(-bin)
 # shellcheck disable=SC2086  # GEO_ARGS is a list of words
-"$gmsh" "$here/naca0012_cgrid.geo" -2 -setnumber refine "$refine" ${GEO_ARGS:-} \
+"$gmsh" "$here/naca0012_$kind.geo" -2 -setnumber refine "$refine" ${GEO_ARGS:-} \
   -format "${FORMAT:-msh41}" "${bin[@]}" -o "$msh" >"$log" 2>&1 ||
   { tail -20 "$log" >&2; echo "naca0012_cgrid.sh: gmsh failed (log: $log)" >&2; exit 1; }
 if grep -E "^(Warning|Error)" "$log" >&2; then
@@ -56,7 +61,7 @@ echo "naca0012_cgrid.sh: wrote $msh"
 
 # Count the cells (and validate the mesh) with fvprep if it is built.
 if [ -x "$fvprep" ]; then
-  "$fvprep" info "$msh" --extrude 1 | grep -E "^(cells|  hexahedron|  [a-z]+ +[A-Za-z]+ +[0-9]+ faces|volume)"
+  "$fvprep" info "$msh" --extrude 1 | grep -E "^(cells|  hexahedron|  prism|  [a-z]+ +[A-Za-z]+ +[0-9]+ faces|volume)"
 else
   echo "naca0012_cgrid.sh: $fvprep not built; cells: $(grep -oE '[0-9]+ quads' "$log")"
 fi

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -443,4 +444,30 @@ TEST(CaseConfig, TwoDimensionalMeshRefusesFlowThroughItsPlanes) {
       resolve_airfoil(kAirfoil + "[freestream]\nlift_axis = z\nsideslip = 2\n", airfoil_header(0))
           .flow.liftAxis,
       2);
+}
+
+// Every bundled example resolves (against patches named as its [patch ...] sections name them):
+// a key or value an example misspells fails here, not in a user's first run.
+TEST(CaseConfig, EveryExampleResolves) {
+  int examples = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(FV_SOURCE_DIR) + "/examples")) {
+    if (entry.path().extension() != ".ini") continue;
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    std::vector<fv::Patch> patches;
+    for (std::size_t at = text.find("[patch "); at != std::string::npos;
+         at = text.find("[patch ", at + 1)) {
+      const std::size_t end = text.find(']', at);
+      ASSERT_NE(end, std::string::npos) << entry.path();
+      patches.push_back({text.substr(at + 7, end - at - 7), "UserDefined"});
+    }
+    EXPECT_FALSE(patches.empty()) << entry.path();
+    EXPECT_NO_THROW(fv::resolve_case(fv::IniFile::parse(text, entry.path().string()), patches))
+        << entry.path();
+    ++examples;
+  }
+  EXPECT_GE(examples, 9);
 }
