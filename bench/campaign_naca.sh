@@ -2,8 +2,9 @@
 # A campaign against its cold single runs (issue 49): the NACA 0012 Euler case of
 # examples/naca0012.ini (M 0.8) swept over alpha in one fvrun (--sweep), then one cold fvrun per
 # alpha. Prints per point the campaign's and the cold run's iterations and orders, the totals
-# and their ratio (the issue asks <= 0.40), and the relative CL/CD difference of the point
-# alpha = 1.25 against its cold run (the issue asks <= 1e-8).
+# and their ratio (the issue asks <= 0.40), and every point's relative CL/CD difference from its
+# cold run and their largest (the issue asks <= 1e-8 at alpha = 1.25, which the default sweep
+# does not hold: every point is compared instead).
 #
 #   bench/campaign_naca.sh BUILD_DIR ZONES OUT [DEVICE] [SWEEP]
 #
@@ -55,23 +56,23 @@ def cold(a):
     return len(h), orders, float(last['CL']), float(last['CD'])
 
 polar = table(os.path.join(out, 'campaign', 'polar.csv'))
-print('| alpha | campaign its | orders | status | warm from | cold its | cold orders |')
-print('|---|---|---|---|---|---|---|')
+print('| alpha | campaign its | orders | status | warm from | cold its | cold orders '
+      '| CL rel. diff. | CD rel. diff. |')
+print('|---|---|---|---|---|---|---|---|---|')
 tc = tw = 0
+worst = 0.0
 for r in polar:
     its, orders, cl, cd = cold(r['aoa'])
     tc += its
     tw += int(r['iterations'])
-    print('| %s | %s | %.2f | %s | %s | %d | %.2f |' % (r['aoa'], r['iterations'],
-          float(r['orders']), r['status'], r['warm_source'], its, orders))
+    dcl = abs(float(r['CL']) - cl) / max(abs(cl), 1e-2) # near alpha = 0 against 0.01
+    dcd = abs(float(r['CD']) - cd) / max(abs(cd), 1e-2)
+    worst = max(worst, dcl, dcd)
+    print('| %s | %s | %.2f | %s | %s | %d | %.2f | %.1e | %.1e |' % (r['aoa'], r['iterations'],
+          float(r['orders']), r['status'], r['warm_source'], its, orders, dcl, dcd))
 print()
 print('campaign: %d iterations, %.1f s; cold runs: %d iterations, %.1f s' % (tw, campaign_s, tc, cold_s))
 print('iteration ratio campaign / cold: %.3f (issue 49: <= 0.40)' % (tw / tc))
 print('lowest orders of a campaign point: %.2f' % min(float(r['orders']) for r in polar))
-for r in polar:
-    if float(r['aoa']) == 1.25:
-        _, _, cl, cd = cold(r['aoa'])
-        print('alpha 1.25: CL %s (cold %.17g, rel %.2e), CD %s (cold %.17g, rel %.2e)' % (
-            r['CL'], cl, abs(float(r['CL']) - cl) / abs(cl), r['CD'], cd,
-            abs(float(r['CD']) - cd) / abs(cd)))
+print('largest relative CL or CD difference of a point from its cold run: %.1e (issue 49: <= 1e-8)' % worst)
 PY

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 49's GPU figures in one or two device calls: campaigns on one prepared mesh.
 #   naca  bench/campaign_naca.sh on the GPU: NACA 0012 Euler (M 0.8) --sweep aoa=-2:4:0.5 against
-#         13 cold runs (iterations, orders, alpha = 1.25 against its cold run), its CPU run
+#         13 cold runs (iterations, orders, each point against its cold run), alpha 1's CPU run
 #         against the GPU's, 2 ranks on the GPU with and without --sweep-groups 2; the TMR 225 x 65
 #         NACA 0012 SA (M 0.15, Re 6M) --sweep aoa=0,5,10,15 to 8 orders; fixed lift
 #         (target_cl = 0.3) and a Mach sweep at fixed lift.
@@ -25,10 +25,15 @@ if [ "$part" != wing ]; then
     --walls airfoil -o $Z/naca_sa.zones.h5 -q
   log "NACA 0012 Euler sweep against cold runs"
   bench/campaign_naca.sh $bdir $Z/naca.zones.h5 $R/naca cuda | tee "$out/naca.txt"
-  log "NACA 0012 Euler alpha 1.25 on the CPU backend against the GPU's cold run"
+  # alpha 1 is a point of the sweep (-2:4:0.5), so it has a cold GPU run to compare with
+  a=$(python3 -c "
+import csv
+rows = [r for r in csv.reader(l for l in open('$R/naca/campaign/polar.csv') if not l.startswith('#'))]
+print(next(r[0] for r in rows[1:] if float(r[0]) == 1.0))")
+  log "NACA 0012 Euler alpha $a on the CPU backend against the GPU's cold run"
   $fvrun $Z/naca.zones.h5 -c examples/naca0012.ini --device cpu --output-dir $R/naca_cpu \
-    >"$R/naca_cpu.log" 2>&1
-  python3 - $R/naca/cold_1.25/history.csv $R/naca_cpu/history.csv <<'PY' | tee "$out/naca_gpu_cpu.txt"
+    --set freestream.aoa=$a >"$R/naca_cpu.log" 2>&1
+  python3 - $R/naca/cold_$a/history.csv $R/naca_cpu/history.csv <<'PY' | tee "$out/naca_gpu_cpu.txt"
 import sys
 def rows(p):
     r = [l.strip().split(",") for l in open(p) if l.strip() and not l.startswith("#")]

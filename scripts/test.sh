@@ -38,10 +38,20 @@ run_suite() { # preset build_dir [ctest args...]
 }
 
 start=$(date +%s)
+phases="" # "name N s, ..." for the last line: where CI's minutes go
+phase_done() { # phase_done NAME: appends NAME's seconds since the previous phase
+  local now
+  now=$(date +%s)
+  phases="$phases${phases:+, }$1 $((now - ${last:-$start})) s"
+  last=$now
+}
+trap 'rc=$?; [ $rc -eq 0 ] || echo "test.sh: failed (exit $rc) after $(( $(date +%s) - start )) s (${phases:-no phase finished})"' EXIT
 run_suite ci "${FV_BUILD_DIR:-build/ci}"
+phase_done release
 # the readers' libFuzzer harnesses: built with clang and run briefly on their seeds
 echo "== fuzz (short runs) =="
 scripts/fuzz.sh --runs 1000
+phase_done fuzz
 if [ $sanitize -eq 1 ]; then
   # LeakSanitizer: third-party allocations kept until exit are suppressed by library
   # (tests/sanitizer/lsan.supp); Open MPI and PMIx keep their dlopen'd components loaded, so
@@ -63,5 +73,6 @@ if [ $sanitize -eq 1 ]; then
   # channel, rank groups, stop signals; on the CPU backend) under the sanitizers.
   long='NavierStokesRuns.LaminarCylinderAtReynolds40|Naca0012.NewtonTenOrdersWithSu2LiftAndDragInDoubleAndMixedPrecision|NavierStokesRuns.LaminarFlatPlateFollowsBlasius|RansRuns.FlatPlateSkinFrictionMatchesTheTmr|Campaign.RankGroupsResumeAfterSigterm'
   run_suite debug build/debug -E "${FV_SANITIZE_EXCLUDE:-^($long)\$}"
+  phase_done sanitizer
 fi
-echo "test.sh: all tests passed in $(( $(date +%s) - start )) s"
+echo "test.sh: all tests passed in $(( $(date +%s) - start )) s ($phases)"
