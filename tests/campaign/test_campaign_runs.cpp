@@ -182,6 +182,15 @@ class Campaign : public ::testing::Test {
   static std::string zones(const std::string& name) {
     return (meshes_ / (name + ".zones.h5")).string();
   }
+  /// fvrun on 2 ranks under mpiexec, as run() takes a program (with `exec` first for a process
+  /// the test signals); empty when there is no mpiexec.
+  std::string two_rank_fvrun(bool exec = false) const {
+    const std::string exe = MPIEXEC_PATH[0] ? MPIEXEC_PATH : "mpiexec";
+    std::string err;
+    if (run(dir_, exe, "--version", err) != 0) return "";
+    return std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
+           (exec ? "exec " : "") + exe + " -n 2 --oversubscribe '" FV_FVRUN_PATH "'";
+  }
   static fs::path meshes_;
   std::string dir_;
 };
@@ -325,17 +334,15 @@ TEST_F(Campaign, BadSweepSpecificationsAreUsageErrors) {
 
 // Every point runs on all ranks: a campaign on 2 ranks gives the rows of one rank.
 TEST_F(Campaign, RunsOnTwoRanks) {
-  const std::string exe = MPIEXEC_PATH[0] ? MPIEXEC_PATH : "mpiexec";
+  const std::string mpi = two_rank_fvrun();
+  if (mpi.empty()) GTEST_SKIP() << "no mpiexec";
   std::string err;
-  if (run(dir_, exe, "--version", err) != 0) GTEST_SKIP() << "no mpiexec";
   ASSERT_EQ(fvrun(dir_,
                   zones("w") + " -c case.ini --device cpu --sweep mach=2,2.5 --output-dir one",
                   err),
             0)
       << err;
-  ASSERT_EQ(run(dir_,
-                "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + exe +
-                    " -n 2 --oversubscribe '" FV_FVRUN_PATH "'",
+  ASSERT_EQ(run(dir_, mpi,
                 zones("w2") + " -c case.ini --device cpu --sweep mach=2,2.5 --output-dir two", err),
             0)
       << err;
@@ -371,16 +378,14 @@ std::vector<std::string> row_lines(const std::string& path) {
 // relative, converged; the second group's first point starts cold), the group files are gone.
 // A campaign interrupted with rows in polar.csv and a group file resumes from both.
 TEST_F(Campaign, RankGroupsShareThePoints) {
-  const std::string exe = MPIEXEC_PATH[0] ? MPIEXEC_PATH : "mpiexec";
+  const std::string mpi = two_rank_fvrun();
+  if (mpi.empty()) GTEST_SKIP() << "no mpiexec";
   std::string err;
-  if (run(dir_, exe, "--version", err) != 0) GTEST_SKIP() << "no mpiexec";
   std::string deep = wedge_case(200); // 12 orders: a cold and a warm start agree to 1e-10
   deep.replace(deep.find("convergence = 10"), 16, "convergence = 12");
   std::ofstream(dir_ + "/case.ini") << deep;
   const std::string sweep = zones("w") + " -c case.ini --device cpu --sweep mach=2,2.25,2.5,2.75";
   ASSERT_EQ(fvrun(dir_, sweep + " --output-dir one", err), 0) << err;
-  const std::string mpi = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + exe +
-                          " -n 2 --oversubscribe '" FV_FVRUN_PATH "'";
   ASSERT_EQ(run(dir_, mpi, sweep + " --sweep-groups 2 --output-dir two", err), 0) << err;
   EXPECT_NE(err.find("4 of 4 points converged"), std::string::npos) << err;
   const Rows one = polar_rows(dir_ + "/one/polar.csv"), two = polar_rows(dir_ + "/two/polar.csv");
@@ -420,11 +425,9 @@ TEST_F(Campaign, RankGroupsShareThePoints) {
 // non-zero with the finished rows in polar.csv (or a group file); the same command finishes the
 // campaign from them, every point converged and the group files gone.
 TEST_F(Campaign, RankGroupsResumeAfterSigterm) {
-  const std::string exe = MPIEXEC_PATH[0] ? MPIEXEC_PATH : "mpiexec";
+  const std::string mpi = two_rank_fvrun(true);
+  if (mpi.empty()) GTEST_SKIP() << "no mpiexec";
   std::string err;
-  if (run(dir_, exe, "--version", err) != 0) GTEST_SKIP() << "no mpiexec";
-  const std::string mpi = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 exec " + exe +
-                          " -n 2 --oversubscribe '" FV_FVRUN_PATH "'";
   const std::string args =
       zones("fine") + " -c case.ini --device cpu --sweep mach=2,2.5,3,3.5 --sweep-groups 2";
   const pid_t pid = fork();
@@ -460,11 +463,9 @@ TEST_F(Campaign, RankGroupsResumeAfterSigterm) {
 // --sweep-groups that does not divide the ranks, or whose group size the zone file holds no
 // partitioning for, is a one-line usage error naming the way out.
 TEST_F(Campaign, RankGroupsUsageErrors) {
-  const std::string exe = MPIEXEC_PATH[0] ? MPIEXEC_PATH : "mpiexec";
+  const std::string mpi = two_rank_fvrun();
+  if (mpi.empty()) GTEST_SKIP() << "no mpiexec";
   std::string err;
-  if (run(dir_, exe, "--version", err) != 0) GTEST_SKIP() << "no mpiexec";
-  const std::string mpi = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + exe +
-                          " -n 2 --oversubscribe '" FV_FVRUN_PATH "'";
   const std::string sweep = " -c case.ini --device cpu --sweep mach=2,2.5 --sweep-groups ";
   EXPECT_EQ(run(dir_, mpi, zones("w") + sweep + "3", err), 2) << err;
   EXPECT_NE(err.find("does not divide the 2 MPI ranks"), std::string::npos) << err;
